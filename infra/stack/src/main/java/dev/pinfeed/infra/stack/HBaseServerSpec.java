@@ -1,0 +1,115 @@
+package dev.pinfeed.infra.stack;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+
+/**
+ * A standalone HBase: master, region server and its own ZooKeeper in one process, data on the
+ * local filesystem. The stack runs two (primary and standby) on different ports.
+ */
+final class HBaseServerSpec implements ServerSpec {
+
+    private final StackLayout layout;
+    private final String name;
+    private final String role;
+    private final int zkPort;
+    private final int masterPort;
+    private final int regionServerPort;
+    private final Path dir;
+
+    HBaseServerSpec(StackLayout layout, String name, String role, int zkPort, int masterPort, int regionServerPort) {
+        this.layout = layout;
+        this.name = name;
+        this.role = role;
+        this.zkPort = zkPort;
+        this.masterPort = masterPort;
+        this.regionServerPort = regionServerPort;
+        this.dir = layout.dataDir(name);
+    }
+
+    @Override public String name() { return name; }
+    @Override public String role() { return role; }
+    @Override public String endpoint() { return "zk 127.0.0.1:" + zkPort; }
+    @Override public Duration startTimeout() { return Duration.ofSeconds(180); }
+    @Override public Duration stopGrace() { return Duration.ofSeconds(25); }
+
+    @Override
+    public void prepare() throws IOException {
+        Map<String, String> site = new LinkedHashMap<>();
+        site.put("hbase.cluster.distributed", "false");
+        site.put("hbase.rootdir", dir.resolve("root").toUri().toString());
+        site.put("hbase.tmp.dir", dir.resolve("tmp").toString());
+        site.put("hbase.zookeeper.quorum", "127.0.0.1");
+        site.put("hbase.zookeeper.property.clientPort", String.valueOf(zkPort));
+        site.put("hbase.zookeeper.property.dataDir", dir.resolve("zookeeper").toString());
+        site.put("hbase.zookeeper.property.maxClientCnxns", "500");
+        site.put("hbase.master.port", String.valueOf(masterPort));
+        site.put("hbase.regionserver.port", String.valueOf(regionServerPort));
+        site.put("hbase.master.info.port", "-1");
+        site.put("hbase.regionserver.info.port", "-1");
+        // The local filesystem has no hflush/hsync capability; HBase must be told that is acceptable here.
+        site.put("hbase.unsafe.stream.capability.enforce", "false");
+        site.put("hbase.wal.provider", "filesystem");
+        site.put("hbase.replication", "true");
+        // Ship WAL edits to the standby within ~0.1 s instead of the default ~2 s.
+        site.put("replication.source.sleepforretries", "50");
+        site.put("hbase.regionserver.handler.count", "20");
+        StringBuilder xml = new StringBuilder("<?xml version=\"1.0\"?>\n<configuration>\n");
+        site.forEach((k, v) -> xml.append("  <property><name>").append(k).append("</name><value>").append(v)
+                .append("</value></property>\n"));
+        xml.append("</configuration>\n");
+        Files.createDirectories(confDir());
+        Files.writeString(confDir().resolve("hbase-site.xml"), xml);
+    }
+
+    private Path confDir() {
+        return dir.resolve("conf");
+    }
+
+    @Override
+    public List<String> command() {
+        return JavaCommand.withHeap("512m").flags(JavaCommand.HBASE_OPENS)
+                .logTo(layout.logsDir().resolve(name + ".log"), "WARN", Log4jConfig.write(layout))
+                .property("hbase.log.dir", layout.logsDir())
+                .run(confDir() + ":" + layout.classpathOf("infra/hbase-server"), "org.apache.hadoop.hbase.master.HMaster", "start");
+    }
+
+    @Override
+    public boolean healthy() {
+        if (!Probes.tcpOpen("127.0.0.1", zkPort) || !Probes.tcpOpen("127.0.0.1", regionServerPort)) return false;
+        try (Connection c = ConnectionFactory.createConnection(clientConfiguration("127.0.0.1:" + zkPort));
+             Admin admin = c.getAdmin()) {
+            // Listing namespaces fails with PleaseHoldException until the master has finished initializing.
+            return admin.isTableAvailable(TableName.META_TABLE_NAME) && !admin.getRegionServers().isEmpty()
+                    && admin.listNamespaceDescriptors().length > 0;
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
+    /** Client settings that fail fast: a health probe must not sit in HBase's default retry loop. */
+    static Configuration clientConfiguration(String zookeeperQuorum) {
+        Configuration conf = HBaseConfiguration.create();
+        String[] hostPort = zookeeperQuorum.split(",")[0].split(":");
+        conf.set("hbase.zookeeper.quorum", zookeeperQuorum.replaceAll(":\\d+", ""));
+        if (hostPort.length > 1) conf.set("hbase.zookeeper.property.clientPort", hostPort[1]);
+        conf.setInt("hbase.client.retries.number", 3);
+        conf.setInt("hbase.client.pause", 200);
+        conf.setInt("hbase.rpc.timeout", 5_000);
+        conf.setInt("hbase.client.operation.timeout", 10_000);
+        conf.setInt("zookeeper.recovery.retry", 1);
+        conf.setInt("zookeeper.session.timeout", 10_000);
+        return conf;
+    }
+}

@@ -1,0 +1,57 @@
+package dev.pinfeed.infra.stack;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** A child JVM command line: same JDK as ours, bounded heap, a module's built classpath. */
+final class JavaCommand {
+
+    /** HBase's own JDK 17 flags: without them Hadoop and HBase fall back to slow paths. */
+    static final List<String> HBASE_OPENS = List.of(
+            "--add-opens=java.base/java.nio=ALL-UNNAMED", "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+            "--add-opens=java.base/java.lang=ALL-UNNAMED", "--add-opens=java.base/java.util=ALL-UNNAMED",
+            "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED", "--add-opens=java.base/jdk.internal.ref=ALL-UNNAMED",
+            "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED", "--add-opens=java.base/java.io=ALL-UNNAMED",
+            "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED");
+
+    private final List<String> args = new ArrayList<>();
+
+    private JavaCommand(String heap) {
+        args.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        args.add("-Xms" + heap);
+        args.add("-Xmx" + heap);
+        args.add("-XX:+UseG1GC");
+        args.add("-XX:+ExitOnOutOfMemoryError");
+        args.add("-Djava.net.preferIPv4Stack=true");
+    }
+
+    static JavaCommand withHeap(String heap) {
+        return new JavaCommand(heap);
+    }
+
+    JavaCommand flags(List<String> flags) {
+        args.addAll(flags);
+        return this;
+    }
+
+    JavaCommand property(String key, Object value) {
+        args.add("-D" + key + "=" + value);
+        return this;
+    }
+
+    /** Logs go to a rolling file at the given level (see log4j2-server.xml). */
+    JavaCommand logTo(Path logFile, String level, Path log4jConfig) {
+        return property("log4j2.configurationFile", log4jConfig).property("pinfeed.log.file", logFile)
+                .property("pinfeed.log.level", level);
+    }
+
+    List<String> run(String classpath, String mainClass, String... mainArgs) {
+        List<String> cmd = new ArrayList<>(args);
+        cmd.add("-cp");
+        cmd.add(classpath);
+        cmd.add(mainClass);
+        cmd.addAll(List.of(mainArgs));
+        return cmd;
+    }
+}

@@ -1,0 +1,276 @@
+package dev.pinfeed.infra.stack;
+
+import dev.pinfeed.config.HostPort;
+import dev.pinfeed.config.PinfeedConfig;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+/**
+ * The local stack: every server as its own process, started in dependency order with a health wait
+ * each, then provisioned from infra/definitions. Any process (the dev supervisor, a test JVM, another
+ * shell) can attach to a running stack through the pid files under {@code .pinfeed/run}.
+ */
+public final class LocalStack {
+
+    private final StackLayout layout;
+    private final PinfeedConfig config;
+    private final Consumer<String> progress;
+    private final Map<String, ServerSpec> specs = new LinkedHashMap<>();
+    private final Map<String, ManagedProcess> processes = new LinkedHashMap<>();
+
+    public LocalStack(StackLayout layout, PinfeedConfig config, Consumer<String> progress) {
+        this.layout = layout;
+        this.config = config;
+        this.progress = progress;
+        HostPort kafka = HostPort.parse(config.kafkaBootstrap().split(",")[0]);
+        add(new KafkaServerSpec(layout, kafka, config.getInt("stack.kafka.controller.port", kafka.port() + 1)));
+        add(new SchemaRegistrySpec(layout, config.schemaRegistryUrl(), config.kafkaBootstrap()));
+        add(new HBaseServerSpec(layout, "hbase-primary", "HBase primary (+ app ZooKeeper)", zkPort(config.hbasePrimaryZookeeper()),
+                config.getInt("stack.hbase.primary.master.port", 16000), config.getInt("stack.hbase.primary.regionserver.port", 16020)));
+        add(new HBaseServerSpec(layout, "hbase-standby", "HBase standby (replica of primary)", zkPort(config.hbaseStandbyZookeeper()),
+                config.getInt("stack.hbase.standby.master.port", 16100), config.getInt("stack.hbase.standby.regionserver.port", 16120)));
+        int serverId = 1;
+        for (PinfeedConfig.ReplicatedHost h : config.mysqlHosts()) {
+            add(new MariaDbServerSpec(layout, h.name() + "-master", h.master(), serverId++, false));
+            if (h.replica() != null) add(new MariaDbServerSpec(layout, h.name() + "-replica", h.replica(), serverId++, true));
+        }
+        for (PinfeedConfig.ReplicatedHost h : config.redisInstances()) {
+            add(new RedisServerSpec(layout, h.name() + "-master", h.master(), null));
+            if (h.replica() != null) add(new RedisServerSpec(layout, h.name() + "-replica", h.replica(), h.master()));
+        }
+    }
+
+    public static LocalStack fromEnvironment(Consumer<String> progress) {
+        return new LocalStack(StackLayout.discover(), PinfeedConfig.load(), progress);
+    }
+
+    private void add(ServerSpec spec) {
+        specs.put(spec.name(), spec);
+        processes.put(spec.name(), new ManagedProcess(spec.name(), layout));
+    }
+
+    private static int zkPort(String quorum) {
+        return HostPort.parse(quorum.split(",")[0]).port();
+    }
+
+    public PinfeedConfig config() {
+        return config;
+    }
+
+    public StackLayout layout() {
+        return layout;
+    }
+
+    public List<String> serverNames() {
+        return List.copyOf(specs.keySet());
+    }
+
+    /** Servers whose process is gone or that do not answer. Empty when the whole stack is up. */
+    public List<String> unhealthy() {
+        List<CompletableFuture<Optional<String>>> checks = specs.values().stream()
+                .map(s -> CompletableFuture.supplyAsync(() ->
+                        processes.get(s.name()).running().isPresent() && s.healthy() ? Optional.<String>empty() : Optional.of(s.name())))
+                .toList();
+        return checks.stream().map(CompletableFuture::join).flatMap(Optional::stream).toList();
+    }
+
+    public boolean isUp() {
+        return unhealthy().isEmpty();
+    }
+
+    /** Starts whatever is not running and provisions; true if this call started anything. */
+    public boolean start() throws Exception {
+        long t0 = System.nanoTime();
+        List<ServerSpec> missing = specs.values().stream().filter(s -> processes.get(s.name()).running().isEmpty()).toList();
+        // Everything but the registry can start at once; the registry needs Kafka.
+        List<ServerSpec> first = missing.stream().filter(s -> !(s instanceof SchemaRegistrySpec)).toList();
+        startAndAwait(first);
+        configureMariaDbReplication();
+        startAndAwait(missing.stream().filter(s -> s instanceof SchemaRegistrySpec).toList());
+        List<String> sick = unhealthy();
+        if (!sick.isEmpty()) throw new IllegalStateException("not healthy after start: " + sick);
+        new Provisioner(config, layout.definitions(), progress).all();
+        progress.accept(String.format(Locale.ROOT, "all healthy in %.1f s", (System.nanoTime() - t0) / 1e9));
+        return !missing.isEmpty();
+    }
+
+    private void startAndAwait(List<ServerSpec> toStart) throws Exception {
+        List<CompletableFuture<Void>> started = new ArrayList<>();
+        for (ServerSpec spec : toStart) {
+            started.add(CompletableFuture.runAsync(() -> startOne(spec)));
+        }
+        List<String> failures = new ArrayList<>();
+        for (int i = 0; i < started.size(); i++) {
+            try {
+                started.get(i).join();
+            } catch (Exception e) {
+                Throwable cause = e.getCause() != null ? e.getCause() : e;
+                failures.add(cause.getMessage());
+            }
+        }
+        if (!failures.isEmpty()) throw new IllegalStateException(String.join("\n", failures));
+    }
+
+    private void startOne(ServerSpec spec) {
+        ManagedProcess process = processes.get(spec.name());
+        long t0 = System.nanoTime();
+        try {
+            spec.prepare();
+        } catch (Exception e) {
+            throw new IllegalStateException(spec.name() + ": preparing failed: " + e.getMessage(), e);
+        }
+        ProcessHandle handle = process.start(spec.command());
+        long deadline = System.nanoTime() + spec.startTimeout().toNanos();
+        while (!spec.healthy()) {
+            if (!handle.isAlive()) {
+                throw new IllegalStateException(spec.name() + " exited during start; last output:\n" + process.tail(15)
+                        + "\n(see " + layout.logsDir() + ")");
+            }
+            if (System.nanoTime() > deadline) {
+                process.stop(Duration.ofSeconds(5));
+                throw new IllegalStateException(spec.name() + " not healthy after " + spec.startTimeout().toSeconds()
+                        + " s; last output:\n" + process.tail(15) + "\n(see " + layout.logsDir() + ")");
+            }
+            sleep(250);
+        }
+        progress.accept(String.format(Locale.ROOT, "%-16s up in %5.1f s  %s", spec.name(), (System.nanoTime() - t0) / 1e9, spec.endpoint()));
+    }
+
+    /** Application and replication users on each master; each replica follows its master by GTID. */
+    private void configureMariaDbReplication() {
+        String user = config.mysqlUser();
+        String password = config.mysqlPassword().replace("'", "''");
+        for (PinfeedConfig.ReplicatedHost host : config.mysqlHosts()) {
+            MariaDbServerSpec master = (MariaDbServerSpec) specs.get(host.name() + "-master");
+            // No SUPER / READ ONLY ADMIN: the application user cannot write to a read-only replica.
+            master.sql("CREATE USER IF NOT EXISTS 'repl'@'%' IDENTIFIED BY 'repl';"
+                    + "GRANT REPLICATION SLAVE ON *.* TO 'repl'@'%';"
+                    + "CREATE USER IF NOT EXISTS '" + user + "'@'%' IDENTIFIED BY '" + password + "';"
+                    + "GRANT SELECT, INSERT, UPDATE, DELETE, CREATE, DROP, INDEX, ALTER, CREATE TEMPORARY TABLES, "
+                    + "LOCK TABLES, REFERENCES, EXECUTE, CREATE VIEW, SHOW VIEW, TRIGGER, PROCESS, REPLICATION CLIENT ON *.* TO '"
+                    + user + "'@'%';");
+            ServerSpec replicaSpec = specs.get(host.name() + "-replica");
+            if (replicaSpec instanceof MariaDbServerSpec replica) {
+                if (replica.sql("SHOW SLAVE STATUS").isBlank()) {
+                    replica.sql("CHANGE MASTER TO MASTER_HOST='" + master.address().host() + "', MASTER_PORT="
+                            + master.address().port() + ", MASTER_USER='repl', MASTER_PASSWORD='repl', "
+                            + "MASTER_USE_GTID=slave_pos, MASTER_CONNECT_RETRY=1; START SLAVE;");
+                } else {
+                    replica.sql("START SLAVE;");
+                }
+            }
+        }
+    }
+
+    /** Stops every server (registry first, then the rest in parallel). */
+    public void stop() {
+        long t0 = System.nanoTime();
+        stopAll(specs.values().stream().filter(s -> s instanceof SchemaRegistrySpec).toList());
+        stopAll(specs.values().stream().filter(s -> !(s instanceof SchemaRegistrySpec)).toList());
+        progress.accept(String.format(Locale.ROOT, "stack stopped in %.1f s", (System.nanoTime() - t0) / 1e9));
+    }
+
+    private void stopAll(List<ServerSpec> toStop) {
+        List<CompletableFuture<Void>> stops = toStop.stream().map(s -> CompletableFuture.runAsync(() -> {
+            if (processes.get(s.name()).running().isPresent() && processes.get(s.name()).stop(s.stopGrace())) {
+                progress.accept(s.name() + " did not stop within " + s.stopGrace().toSeconds() + " s: killed");
+            }
+        })).toList();
+        stops.forEach(CompletableFuture::join);
+    }
+
+    private ServerSpec spec(String name) {
+        ServerSpec s = specs.get(name);
+        if (s == null) throw new IllegalArgumentException("no server '" + name + "'; servers: " + specs.keySet());
+        return s;
+    }
+
+    /** kill -9 one server: for crash-recovery tests. */
+    public void kill(String name) {
+        spec(name);
+        processes.get(name).kill();
+    }
+
+    /** Starts one stopped or killed server and waits until it is healthy. */
+    public void startServer(String name) {
+        ServerSpec s = spec(name);
+        if (processes.get(name).running().isEmpty()) startOne(s);
+    }
+
+    public void restart(String name) {
+        ServerSpec s = spec(name);
+        processes.get(name).stop(s.stopGrace());
+        startOne(s);
+    }
+
+    /** Deletes all data and logs. Only with nothing running. */
+    public void wipe() throws IOException {
+        List<String> running = specs.keySet().stream().filter(n -> processes.get(n).running().isPresent()).toList();
+        if (!running.isEmpty()) throw new IllegalStateException("stop the stack before wiping it; running: " + running);
+        for (Path dir : List.of(layout.home().resolve("data"), layout.home().resolve("logs"))) {
+            if (!Files.exists(dir)) continue;
+            try (Stream<Path> walk = Files.walk(dir)) {
+                walk.sorted(Comparator.reverseOrder()).forEach(p -> {
+                    try {
+                        Files.delete(p);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                });
+            }
+        }
+    }
+
+    /** The endpoint table: server, role, endpoint, state, pid and resident memory. */
+    public String table() {
+        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-16s %-40s %-24s %-6s %8s %8s%n",
+                "SERVER", "ROLE", "ENDPOINT", "STATE", "PID", "RSS MB"));
+        long totalKb = 0;
+        for (ServerSpec s : specs.values()) {
+            Optional<ProcessHandle> h = processes.get(s.name()).running();
+            long rssKb = h.map(p -> rssKb(p.pid())).orElse(0L);
+            totalKb += rssKb;
+            sb.append(String.format(Locale.ROOT, "%-16s %-40s %-24s %-6s %8s %8s%n", s.name(), s.role(), s.endpoint(),
+                    h.isPresent() ? (s.healthy() ? "up" : "sick") : "down", h.map(p -> String.valueOf(p.pid())).orElse("-"),
+                    h.isPresent() ? String.valueOf(rssKb / 1024) : "-"));
+        }
+        sb.append(String.format(Locale.ROOT, "%-16s %-40s %-24s%n", "app-config", "ZooKeeper (Curator namespace)",
+                config.appZookeeper() + "/" + config.appZookeeperNamespace()));
+        sb.append(String.format(Locale.ROOT, "total RSS %d MB; data %s; logs %s%n", totalKb / 1024,
+                layout.home().resolve("data"), layout.logsDir()));
+        return sb.toString();
+    }
+
+    static long rssKb(long pid) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", String.valueOf(pid), "status"))) {
+                if (line.startsWith("VmRSS:")) return Long.parseLong(line.replaceAll("[^0-9]", ""));
+            }
+        } catch (IOException | RuntimeException e) {
+            // process gone
+        }
+        return 0;
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+}

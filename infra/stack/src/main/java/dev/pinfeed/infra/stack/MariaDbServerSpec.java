@@ -1,0 +1,89 @@
+package dev.pinfeed.infra.stack;
+
+import dev.pinfeed.config.HostPort;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One MariaDB server (a MySQL shard host's master or its replica). Masters write a GTID binlog;
+ * replicas run read-only, so the application user (no SUPER / READ ONLY ADMIN) cannot write to them.
+ */
+final class MariaDbServerSpec implements ServerSpec {
+
+    static final String OS_USER = System.getProperty("user.name");
+
+    private final StackLayout layout;
+    private final String name;
+    private final HostPort address;
+    private final int serverId;
+    private final boolean replica;
+    private final Path dir;
+
+    MariaDbServerSpec(StackLayout layout, String name, HostPort address, int serverId, boolean replica) {
+        this.layout = layout;
+        this.name = name;
+        this.address = address;
+        this.serverId = serverId;
+        this.replica = replica;
+        this.dir = layout.dataDir(name);
+    }
+
+    @Override public String name() { return name; }
+    @Override public String role() { return replica ? "MariaDB shard host replica (read-only)" : "MariaDB shard host master"; }
+    @Override public String endpoint() { return address.toString(); }
+
+    HostPort address() {
+        return address;
+    }
+
+    boolean isReplica() {
+        return replica;
+    }
+
+    /** Unix sockets have a ~107-byte path limit, so they live in /tmp whatever the checkout path. */
+    Path socket() {
+        return Path.of(System.getProperty("java.io.tmpdir"), "pinfeed-mysql-" + address.port() + ".sock");
+    }
+
+    @Override
+    public void prepare() {
+        if (Files.isDirectory(dir.resolve("mysql"))) return;
+        Probes.execOrFail(List.of(Binaries.find("mariadb-install-db"), "--no-defaults", "--user=" + OS_USER,
+                "--datadir=" + dir, "--auth-root-authentication-method=socket", "--skip-test-db"), "initializing " + name);
+    }
+
+    @Override
+    public List<String> command() {
+        List<String> cmd = new ArrayList<>(List.of(Binaries.find("mariadbd"), "--no-defaults", "--user=" + OS_USER,
+                "--datadir=" + dir, "--port=" + address.port(), "--bind-address=" + address.host(),
+                "--socket=" + socket(), "--pid-file=" + dir.resolve("mariadbd.pid"),
+                "--log-error=" + layout.logsDir().resolve(name + ".err"),
+                "--server-id=" + serverId, "--skip-name-resolve", "--gtid-strict-mode=ON",
+                "--innodb-buffer-pool-size=64M", "--max-connections=300",
+                // Thousands of shard databases per host: keep the table caches under the 20k open-files cap.
+                "--table-open-cache=4000", "--table-definition-cache=4000", "--open-files-limit=16000",
+                "--character-set-server=utf8mb4", "--collation-server=utf8mb4_unicode_ci"));
+        if (replica) {
+            cmd.addAll(List.of("--read-only=ON", "--relay-log=relay-bin", "--skip-log-bin"));
+        } else {
+            cmd.addAll(List.of("--log-bin=mysql-bin", "--binlog-format=ROW", "--max-binlog-size=64M",
+                    "--binlog-expire-logs-seconds=86400"));
+        }
+        return cmd;
+    }
+
+    @Override
+    public boolean healthy() {
+        if (!Probes.tcpOpen(address.host(), address.port())) return false;
+        return Probes.exec(List.of(Binaries.find("mariadb-admin"), "--no-defaults", "--socket=" + socket(), "-u" + OS_USER,
+                "--connect-timeout=2", "ping"), null, 5).code() == 0;
+    }
+
+    /** Runs SQL as the administrative OS-user account over the unix socket. */
+    String sql(String statements) {
+        return Probes.execOrFail(List.of(Binaries.find("mariadb"), "--no-defaults", "--socket=" + socket(), "-u" + OS_USER,
+                "--batch", "--skip-column-names", "-e", statements), "SQL on " + name).output();
+    }
+}
