@@ -25,6 +25,11 @@ import java.util.stream.Stream;
  */
 public final class LocalStack {
 
+    static {
+        // Bind SLF4J once, before parallel start-up and probe threads race to it (and warn about substitute loggers).
+        org.slf4j.LoggerFactory.getLogger(LocalStack.class);
+    }
+
     private final StackLayout layout;
     private final PinfeedConfig config;
     private final Consumer<String> progress;

@@ -19,8 +19,6 @@ public final class StackCli {
     private static final String USAGE = "usage: stack dev|up [--fresh] | stop | status | start|restart|kill SERVER | provision";
 
     public static void main(String[] args) {
-        // Bind SLF4J once before parallel start-up threads race to (and warn about substitute loggers).
-        org.slf4j.LoggerFactory.getLogger(StackCli.class);
         try {
             System.exit(run(args));
         } catch (IllegalArgumentException | IllegalStateException e) {
