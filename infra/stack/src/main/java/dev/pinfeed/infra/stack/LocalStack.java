@@ -96,8 +96,8 @@ public final class LocalStack {
         return unhealthy().isEmpty();
     }
 
-    /** Starts whatever is not running and provisions; true if this call started anything. */
-    public boolean start() throws Exception {
+    /** Starts whatever is not running and provisions; returns the servers this call started. */
+    public List<String> start() throws Exception {
         long t0 = System.nanoTime();
         List<ServerSpec> missing = specs.values().stream().filter(s -> processes.get(s.name()).running().isEmpty()).toList();
         // Everything but the registry can start at once; the registry needs Kafka.
@@ -109,7 +109,7 @@ public final class LocalStack {
         if (!sick.isEmpty()) throw new IllegalStateException("not healthy after start: " + sick);
         new Provisioner(config, layout.definitions(), progress).all();
         progress.accept(String.format(Locale.ROOT, "all healthy in %.1f s", (System.nanoTime() - t0) / 1e9));
-        return !missing.isEmpty();
+        return missing.stream().map(ServerSpec::name).toList();
     }
 
     private void startAndAwait(List<ServerSpec> toStart) throws Exception {
@@ -182,9 +182,15 @@ public final class LocalStack {
 
     /** Stops every server (registry first, then the rest in parallel). */
     public void stop() {
+        stop(specs.keySet());
+    }
+
+    /** Stops the named servers: the registry first (it needs Kafka to stop cleanly), then the rest in parallel. */
+    public void stop(java.util.Collection<String> names) {
         long t0 = System.nanoTime();
-        stopAll(specs.values().stream().filter(s -> s instanceof SchemaRegistrySpec).toList());
-        stopAll(specs.values().stream().filter(s -> !(s instanceof SchemaRegistrySpec)).toList());
+        List<ServerSpec> chosen = specs.values().stream().filter(s -> names.contains(s.name())).toList();
+        stopAll(chosen.stream().filter(s -> s instanceof SchemaRegistrySpec).toList());
+        stopAll(chosen.stream().filter(s -> !(s instanceof SchemaRegistrySpec)).toList());
         progress.accept(String.format(Locale.ROOT, "stack stopped in %.1f s", (System.nanoTime() - t0) / 1e9));
     }
 

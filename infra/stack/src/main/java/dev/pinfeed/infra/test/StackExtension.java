@@ -9,7 +9,7 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 /**
  * The one shared stack for every {@code *IT}: attaches to a stack that is already up (the fast
  * local loop, and {@code ./pinfeed test}, which starts it once per run), or starts one on first use
- * in this JVM and stops it when the JVM's test run ends. Inject {@link TestStack} into a
+ * in this JVM (only the servers that were down) and stops those when the JVM's test run ends. Inject {@link TestStack} into a
  * constructor, lifecycle method or test.
  */
 public final class StackExtension implements ParameterResolver {
@@ -30,9 +30,9 @@ public final class StackExtension implements ParameterResolver {
     static final class Shared implements ExtensionContext.Store.CloseableResource {
         final TestStack stack;
         private final LocalStack local;
-        private final boolean startedHere;
+        private final List<String> startedHere;
 
-        private Shared(LocalStack local, boolean startedHere) {
+        private Shared(LocalStack local, List<String> startedHere) {
             this.local = local;
             this.startedHere = startedHere;
             this.stack = new TestStack(local);
@@ -41,10 +41,9 @@ public final class StackExtension implements ParameterResolver {
         static Shared attachOrStart() {
             LocalStack local = LocalStack.fromEnvironment(line -> System.err.println("[pinfeed-test] " + line));
             List<String> sick = local.unhealthy();
-            if (sick.isEmpty()) return new Shared(local, false);
+            if (sick.isEmpty()) return new Shared(local, List.of());
             try {
-                boolean started = local.start();
-                return new Shared(local, started);
+                return new Shared(local, local.start());
             } catch (Exception e) {
                 throw new IllegalStateException("cannot start the shared test stack (not healthy: " + sick + "): " + e.getMessage(), e);
             }
@@ -52,7 +51,8 @@ public final class StackExtension implements ParameterResolver {
 
         @Override
         public void close() {
-            if (startedHere) local.stop();
+            // Only what this JVM started: servers another process runs stay up.
+            if (!startedHere.isEmpty()) local.stop(startedHere);
         }
     }
 }
