@@ -150,6 +150,11 @@ public final class PinfeedConfig {
         return get("mysql.password", "");
     }
 
+    /** The one JDBC URL form pinfeed uses for a MySQL/MariaDB host (batched writes rewritten, no TLS on loopback). */
+    public static String mysqlJdbcUrl(HostPort host) {
+        return "jdbc:mysql://" + host + "/?useSSL=false&allowPublicKeyRetrieval=true&rewriteBatchedStatements=true";
+    }
+
     public List<ReplicatedHost> mysqlHosts() {
         return replicatedHosts("mysql.hosts", "mysql");
     }

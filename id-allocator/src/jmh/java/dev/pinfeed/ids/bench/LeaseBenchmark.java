@@ -43,7 +43,7 @@ public class LeaseBenchmark {
         store = MysqlSequenceStore.from(config);
         String host = ShardMap.from(config).hostOf(SHARD);
         HostPort master = config.mysqlHosts().stream().filter(h -> h.name().equals(host)).findFirst().orElseThrow().master();
-        plain = DriverManager.getConnection("jdbc:mysql://" + master + "/?useSSL=false&allowPublicKeyRetrieval=true",
+        plain = DriverManager.getConnection(PinfeedConfig.mysqlJdbcUrl(master),
                 config.mysqlUser(), config.mysqlPassword());
         String db = ShardMap.databaseName(SHARD);
         try (Statement st = plain.createStatement()) {

@@ -117,8 +117,7 @@ public final class MysqlSequenceStore implements SequenceStore {
             HostPort master = masters.get(h);
             HikariConfig c = new HikariConfig();
             c.setPoolName("ids-" + h);
-            c.setJdbcUrl("jdbc:mysql://" + master.host() + ":" + master.port()
-                    + "/?useSSL=false&allowPublicKeyRetrieval=true&rewriteBatchedStatements=true");
+            c.setJdbcUrl(PinfeedConfig.mysqlJdbcUrl(master));
             c.setUsername(user);
             c.setPassword(password);
             c.setAutoCommit(true); // a lease must be committed before its IDs are handed out

@@ -48,7 +48,7 @@ final class MysqlFixtures {
     private void update(int shard, String sqlTemplate, long... args) {
         HostPort master = config.mysqlHosts().stream().filter(h -> h.name().equals(shardMap.hostOf(shard))).findFirst()
                 .orElseThrow().master();
-        String url = "jdbc:mysql://" + master + "/?useSSL=false&allowPublicKeyRetrieval=true";
+        String url = PinfeedConfig.mysqlJdbcUrl(master);
         try (Connection c = DriverManager.getConnection(url, config.mysqlUser(), config.mysqlPassword());
              PreparedStatement ps = c.prepareStatement(String.format(sqlTemplate, ShardMap.databaseName(shard)))) {
             for (int i = 0; i < args.length; i++) ps.setLong(i + 1, args[i]);

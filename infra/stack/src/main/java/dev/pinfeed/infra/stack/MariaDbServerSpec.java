@@ -47,17 +47,26 @@ final class MariaDbServerSpec implements ServerSpec {
         return Path.of(System.getProperty("java.io.tmpdir"), "pinfeed-mysql-" + address.port() + ".sock");
     }
 
+    /**
+     * Own temp directory: parallel installs sharing /tmp collide on temp-table names. A sibling of
+     * the datadir, because any directory inside it would show up as a database.
+     */
+    private Path tmpDir() {
+        return StackLayout.ensure(dir.resolveSibling(name + ".tmp"));
+    }
+
     @Override
     public void prepare() {
         if (Files.isDirectory(dir.resolve("mysql"))) return;
         Probes.execOrFail(List.of(Binaries.find("mariadb-install-db"), "--no-defaults", "--user=" + OS_USER,
-                "--datadir=" + dir, "--auth-root-authentication-method=socket", "--skip-test-db"), "initializing " + name);
+                "--datadir=" + dir, "--tmpdir=" + tmpDir(), "--auth-root-authentication-method=socket", "--skip-test-db"),
+                "initializing " + name);
     }
 
     @Override
     public List<String> command() {
         List<String> cmd = new ArrayList<>(List.of(Binaries.find("mariadbd"), "--no-defaults", "--user=" + OS_USER,
-                "--datadir=" + dir, "--port=" + address.port(), "--bind-address=" + address.host(),
+                "--datadir=" + dir, "--tmpdir=" + tmpDir(), "--port=" + address.port(), "--bind-address=" + address.host(),
                 "--socket=" + socket(), "--pid-file=" + dir.resolve("mariadbd.pid"),
                 "--log-error=" + layout.logsDir().resolve(name + ".err"),
                 "--server-id=" + serverId, "--skip-name-resolve", "--gtid-strict-mode=ON",

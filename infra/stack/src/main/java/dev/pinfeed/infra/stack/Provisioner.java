@@ -2,7 +2,6 @@ package dev.pinfeed.infra.stack;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.pinfeed.config.HostPort;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.config.ShardMap;
 import java.io.IOException;
@@ -231,10 +230,6 @@ public final class Provisioner {
 
     // ---------------------------------------------------------------- MySQL shards
 
-    public static String jdbcUrl(HostPort host) {
-        return "jdbc:mysql://" + host + "/?useSSL=false&allowPublicKeyRetrieval=true&rewriteBatchedStatements=true";
-    }
-
     /**
      * Creates every shard database of the shard map on its host's master with the tables of
      * mysql-shard-schema.sql. A host whose recorded schema hash matches is skipped, so a warm
@@ -262,7 +257,7 @@ public final class Provisioner {
 
     private void provisionHost(PinfeedConfig.ReplicatedHost host, List<Integer> shards, List<String> statements, String hash)
             throws SQLException {
-        try (Connection c = DriverManager.getConnection(jdbcUrl(host.master()), config.mysqlUser(), config.mysqlPassword());
+        try (Connection c = DriverManager.getConnection(PinfeedConfig.mysqlJdbcUrl(host.master()), config.mysqlUser(), config.mysqlPassword());
              Statement st = c.createStatement()) {
             st.execute("CREATE DATABASE IF NOT EXISTS pinfeed_meta");
             st.execute("CREATE TABLE IF NOT EXISTS pinfeed_meta.shard_schema (host VARCHAR(64) PRIMARY KEY, "

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.pinfeed.config.PinfeedConfig;
-import dev.pinfeed.infra.stack.Provisioner;
 import dev.pinfeed.infra.test.StackExtension;
 import dev.pinfeed.infra.test.TestStack;
 import java.sql.Connection;
@@ -26,7 +25,7 @@ class MariaDbSmokeIT {
     }
 
     private static Connection open(TestStack stack, dev.pinfeed.config.HostPort hp) throws SQLException {
-        return DriverManager.getConnection(Provisioner.jdbcUrl(hp), stack.config().mysqlUser(), stack.config().mysqlPassword());
+        return DriverManager.getConnection(PinfeedConfig.mysqlJdbcUrl(hp), stack.config().mysqlUser(), stack.config().mysqlPassword());
     }
 
     @ParameterizedTest
