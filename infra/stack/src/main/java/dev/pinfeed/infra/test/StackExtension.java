@@ -27,7 +27,7 @@ public final class StackExtension implements ParameterResolver {
     }
 
     /** Lives in the root store: closed once, after the last test of this JVM. */
-    static final class Shared implements ExtensionContext.Store.CloseableResource {
+    static final class Shared implements ExtensionContext.Store.CloseableResource, AutoCloseable {
         final TestStack stack;
         private final LocalStack local;
         private final List<String> startedHere;
