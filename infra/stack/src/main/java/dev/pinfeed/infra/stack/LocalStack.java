@@ -133,9 +133,10 @@ public final class LocalStack {
         ManagedProcess process = processes.get(spec.name());
         long t0 = System.nanoTime();
         try {
+            layout.dataDir(spec.name()); // again: a --fresh wipe removes what the constructors created
             spec.prepare();
         } catch (Exception e) {
-            throw new IllegalStateException(spec.name() + ": preparing failed: " + e.getMessage(), e);
+            throw new IllegalStateException(spec.name() + ": preparing failed: " + e, e);
         }
         ProcessHandle handle = process.start(spec.command());
         long deadline = System.nanoTime() + spec.startTimeout().toNanos();
