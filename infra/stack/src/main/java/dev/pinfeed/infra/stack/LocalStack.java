@@ -248,6 +248,11 @@ public final class LocalStack {
 
     /** The endpoint table: server, role, endpoint, state, pid and resident memory. */
     public String table() {
+        return table(unhealthy());
+    }
+
+    /** The endpoint table for an already-probed health result (probing HBase costs a connection). */
+    public String table(List<String> unhealthy) {
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-16s %-40s %-24s %-6s %8s %8s%n",
                 "SERVER", "ROLE", "ENDPOINT", "STATE", "PID", "RSS MB"));
         long totalKb = 0;
@@ -256,7 +261,7 @@ public final class LocalStack {
             long rssKb = h.map(p -> rssKb(p.pid())).orElse(0L);
             totalKb += rssKb;
             sb.append(String.format(Locale.ROOT, "%-16s %-40s %-24s %-6s %8s %8s%n", s.name(), s.role(), s.endpoint(),
-                    h.isPresent() ? (s.healthy() ? "up" : "sick") : "down", h.map(p -> String.valueOf(p.pid())).orElse("-"),
+                    h.isPresent() ? (unhealthy.contains(s.name()) ? "sick" : "up") : "down", h.map(p -> String.valueOf(p.pid())).orElse("-"),
                     h.isPresent() ? String.valueOf(rssKb / 1024) : "-"));
         }
         sb.append(String.format(Locale.ROOT, "%-16s %-40s %-24s%n", "app-config", "ZooKeeper (Curator namespace)",

@@ -71,8 +71,8 @@ public final class StackCli {
                 return 0;
             }
             case "status" -> {
-                System.out.print(stack.table());
                 List<String> sick = stack.unhealthy();
+                System.out.print(stack.table(sick));
                 if (!sick.isEmpty()) System.out.println("not healthy: " + String.join(", ", sick));
                 return sick.isEmpty() ? 0 : 1;
             }
