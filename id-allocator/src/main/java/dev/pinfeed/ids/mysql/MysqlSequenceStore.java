@@ -1,7 +1,5 @@
 package dev.pinfeed.ids.mysql;
 
-import com.zaxxer.hikari.HikariConfig;
-import com.zaxxer.hikari.HikariDataSource;
 import dev.pinfeed.config.HostPort;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.config.ShardMap;
@@ -13,9 +11,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Leases local-ID blocks from each shard's own database ({@code dbNNNNN.id_sequences}) on the
@@ -35,38 +31,27 @@ public final class MysqlSequenceStore implements SequenceStore {
     private static final int ER_BAD_DB = 1049;
     private static final int ER_NO_SUCH_TABLE = 1146;
 
-    private final ShardMap shardMap;
-    private final Map<String, HostPort> masters;
-    private final String user;
-    private final String password;
-    private final ConcurrentHashMap<String, HikariDataSource> pools = new ConcurrentHashMap<>();
-    private volatile boolean closed;
+    private final ShardDataSources sources;
 
     public MysqlSequenceStore(ShardMap shardMap, Map<String, HostPort> masters, String user, String password) {
-        this.shardMap = shardMap;
-        this.masters = Map.copyOf(masters);
-        this.user = user;
-        this.password = password;
-        for (ShardMap.Range r : shardMap.ranges()) {
-            if (!this.masters.containsKey(r.host())) {
-                throw new IllegalStateException("shard map places shards " + r.first() + "-" + r.last()
-                        + " on host '" + r.host() + "' which has no configured master");
-            }
-        }
+        // Autocommit: a lease must be committed before its IDs are handed out.
+        this.sources = new ShardDataSources(shardMap, masters, user, password, "ids", 4);
     }
 
     public static MysqlSequenceStore from(PinfeedConfig config) {
-        Map<String, HostPort> masters = new LinkedHashMap<>();
-        for (PinfeedConfig.ReplicatedHost host : config.mysqlHosts()) masters.put(host.name(), host.master());
-        return new MysqlSequenceStore(ShardMap.from(config), masters, config.mysqlUser(), config.mysqlPassword());
+        return new MysqlSequenceStore(ShardDataSources.from(config, "ids", 4));
+    }
+
+    private MysqlSequenceStore(ShardDataSources sources) {
+        this.sources = sources;
     }
 
     @Override
     public LocalIdBlock lease(int shard, int typeId, int blockSize) {
         SequenceStore.checkLease(shard, typeId, blockSize);
-        String host = shardMap.hostOf(shard);
+        String host = sources.hostOf(shard);
         String database = ShardMap.databaseName(shard);
-        try (Connection connection = pool(host).getConnection()) {
+        try (Connection connection = sources.forHost(host).getConnection()) {
             try {
                 return advance(connection, database, shard, typeId, blockSize);
             } catch (SQLException e) {
@@ -78,9 +63,9 @@ public final class MysqlSequenceStore implements SequenceStore {
                 return advance(connection, database, shard, typeId, blockSize);
             }
         } catch (SQLException e) {
-            String what = e.getErrorCode() == ER_BAD_DB ? "database " + database + " does not exist" : e.getMessage() + rootCause(e);
+            String what = e.getErrorCode() == ER_BAD_DB ? "database " + database + " does not exist" : e.getMessage() + ShardDataSources.rootCause(e);
             throw new IdAllocationException("leasing " + blockSize + " local ids of shard " + shard + " type " + typeId
-                    + " from " + host + " (" + masters.get(host) + ") failed: " + what, e);
+                    + " from " + host + " (" + sources.master(host) + ") failed: " + what, e);
         } catch (IllegalArgumentException e) {
             throw new IdAllocationException("the store answered an impossible block for shard " + shard + " type " + typeId
                     + ": " + e.getMessage(), e);
@@ -104,35 +89,8 @@ public final class MysqlSequenceStore implements SequenceStore {
         }
     }
 
-    /** Pool timeouts hide why no connection could be made (refused, auth); name it. */
-    private static String rootCause(Throwable e) {
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) root = root.getCause();
-        return root == e ? "" : " (" + root.getMessage() + ")";
-    }
-
-    private HikariDataSource pool(String host) {
-        if (closed) throw new IdAllocationException("sequence store is closed");
-        return pools.computeIfAbsent(host, h -> {
-            HostPort master = masters.get(h);
-            HikariConfig c = new HikariConfig();
-            c.setPoolName("ids-" + h);
-            c.setJdbcUrl(PinfeedConfig.mysqlJdbcUrl(master));
-            c.setUsername(user);
-            c.setPassword(password);
-            c.setAutoCommit(true); // a lease must be committed before its IDs are handed out
-            c.setMaximumPoolSize(4);
-            c.setMinimumIdle(0);
-            c.setConnectionTimeout(5_000);
-            c.setInitializationFailTimeout(-1); // report an unreachable host per lease, not at construction
-            return new HikariDataSource(c);
-        });
-    }
-
     @Override
     public void close() {
-        closed = true;
-        pools.values().forEach(HikariDataSource::close);
-        pools.clear();
+        sources.close();
     }
 }

@@ -1,0 +1,267 @@
+package dev.pinfeed.ingest.core;
+
+import dev.pinfeed.events.BoardCreated;
+import dev.pinfeed.events.BoardFollowed;
+import dev.pinfeed.events.BoardPinsReordered;
+import dev.pinfeed.events.BoardUnfollowed;
+import dev.pinfeed.events.PinCreated;
+import dev.pinfeed.events.PinDeleted;
+import dev.pinfeed.events.PinLiked;
+import dev.pinfeed.events.PinUnliked;
+import dev.pinfeed.events.UserCreated;
+import dev.pinfeed.events.UserFollowed;
+import dev.pinfeed.events.UserUnfollowed;
+import dev.pinfeed.ids.ShardedId;
+import dev.pinfeed.ingest.core.IngestCommand.CreateBoard;
+import dev.pinfeed.ingest.core.IngestCommand.CreatePin;
+import dev.pinfeed.ingest.core.IngestCommand.CreateUser;
+import dev.pinfeed.ingest.core.IngestCommand.DeletePin;
+import dev.pinfeed.ingest.core.IngestCommand.FollowBoard;
+import dev.pinfeed.ingest.core.IngestCommand.FollowUser;
+import dev.pinfeed.ingest.core.IngestCommand.LikePin;
+import dev.pinfeed.ingest.core.IngestCommand.ReorderBoardPins;
+import dev.pinfeed.ingest.core.IngestCommand.UnfollowBoard;
+import dev.pinfeed.ingest.core.IngestCommand.UnfollowUser;
+import dev.pinfeed.ingest.core.IngestCommand.UnlikePin;
+import dev.pinfeed.ingest.core.IngestRejection.Reason;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * Turns validated commands into published events: checks that referenced objects exist, assigns
+ * IDs, claims usernames, records new objects in the directory, publishes and waits for the
+ * acknowledgement. A command that fails at any step leaves nothing behind: its username claim and
+ * directory entry are undone and no event of it is published.
+ */
+public final class IngestService {
+
+    /** The answer for one command: accepted with its event (and new object) id, or rejected. */
+    public record Outcome(IngestCommand command, long createdId, long eventId, IngestRejection rejection) {
+        public boolean accepted() {
+            return rejection == null;
+        }
+
+        public static Outcome rejected(IngestCommand command, IngestRejection rejection) {
+            return new Outcome(command, 0, 0, rejection);
+        }
+    }
+
+    /** One command ready to publish, and what to undo if publishing fails. */
+    private record Prepared(int index, IngestCommand command, SpecificRecord event, long createdId, long eventId,
+                            ObjectDirectory.Entry newEntry, String claimedUsername) {}
+
+    private final IdSource ids;
+    private final CachingObjectDirectory directory;
+    private final UsernameIndex usernames;
+    private final EventPublisher publisher;
+    private final InstantSource clock;
+    private final Duration publishTimeout;
+
+    public IngestService(IdSource ids, CachingObjectDirectory directory, UsernameIndex usernames, EventPublisher publisher,
+                         InstantSource clock, Duration publishTimeout) {
+        this.ids = ids;
+        this.directory = directory;
+        this.usernames = usernames;
+        this.publisher = publisher;
+        this.clock = clock;
+        this.publishTimeout = publishTimeout;
+    }
+
+    public Outcome submit(IngestCommand command) {
+        return submitAll(List.of(command)).get(0);
+    }
+
+    /** Processes the commands in order; each gets its own outcome. Events of accepted commands are published in order. */
+    public List<Outcome> submitAll(List<? extends IngestCommand> commands) {
+        Outcome[] outcomes = new Outcome[commands.size()];
+        Map<Long, ObjectDirectory.Entry> known;
+        try {
+            known = directory.find(referencedIds(commands));
+        } catch (RuntimeException e) {
+            return rejectAll(commands, unavailable("the object directory", e));
+        }
+        List<Prepared> prepared = new ArrayList<>();
+        for (int i = 0; i < commands.size(); i++) {
+            IngestCommand command = commands.get(i);
+            try {
+                checkReferences(command, known);
+                prepared.add(prepare(i, command, known));
+            } catch (IngestRejection r) {
+                outcomes[i] = Outcome.rejected(command, r);
+            } catch (RuntimeException e) {
+                outcomes[i] = Outcome.rejected(command, unavailable("id allocation or the username index", e));
+            }
+        }
+        List<ObjectDirectory.Entry> newEntries = prepared.stream().map(Prepared::newEntry).filter(e -> e != null).toList();
+        if (!newEntries.isEmpty()) {
+            try {
+                directory.register(newEntries);
+            } catch (RuntimeException e) {
+                IngestRejection r = unavailable("the object directory", e);
+                undo(prepared, false);
+                for (Prepared p : prepared) outcomes[p.index()] = Outcome.rejected(p.command(), r);
+                return List.of(outcomes);
+            }
+        }
+        publish(prepared, outcomes);
+        return List.of(outcomes);
+    }
+
+    private void publish(List<Prepared> prepared, Outcome[] outcomes) {
+        List<CompletableFuture<Void>> acks = new ArrayList<>(prepared.size());
+        for (Prepared p : prepared) acks.add(publisher.publish(p.event()));
+        List<Prepared> failed = new ArrayList<>();
+        List<ObjectDirectory.Entry> durable = new ArrayList<>();
+        long deadline = System.nanoTime() + publishTimeout.toNanos();
+        for (int k = 0; k < prepared.size(); k++) {
+            Prepared p = prepared.get(k);
+            try {
+                acks.get(k).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                outcomes[p.index()] = new Outcome(p.command(), p.createdId(), p.eventId(), null);
+                if (p.newEntry() != null) durable.add(p.newEntry());
+            } catch (ExecutionException e) {
+                failed.add(p);
+                outcomes[p.index()] = Outcome.rejected(p.command(), e.getCause() instanceof IngestRejection r ? r
+                        : new IngestRejection(Reason.UNCONFIRMED, null, "Kafka did not acknowledge the event: "
+                                + e.getCause().getMessage(), e.getCause()));
+            } catch (TimeoutException e) {
+                failed.add(p);
+                outcomes[p.index()] = Outcome.rejected(p.command(), new IngestRejection(Reason.UNCONFIRMED, null,
+                        "Kafka did not acknowledge the event within " + publishTimeout.toMillis() + " ms"));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                failed.add(p);
+                outcomes[p.index()] = Outcome.rejected(p.command(), new IngestRejection(Reason.UNCONFIRMED, null,
+                        "interrupted while waiting for Kafka's acknowledgement", e));
+            }
+        }
+        directory.remember(durable);
+        undo(failed, true);
+    }
+
+    /** Releases what failed commands claimed, so nothing of them stays written. */
+    private void undo(List<Prepared> failed, boolean directoryWritten) {
+        if (directoryWritten) {
+            List<ObjectDirectory.Entry> entries = failed.stream().map(Prepared::newEntry).filter(e -> e != null).toList();
+            if (!entries.isEmpty()) directory.remove(entries);
+        }
+        for (Prepared p : failed) {
+            if (p.claimedUsername() != null) usernames.release(p.claimedUsername(), p.createdId());
+        }
+    }
+
+    private static Set<Long> referencedIds(List<? extends IngestCommand> commands) {
+        Set<Long> refs = new HashSet<>();
+        for (IngestCommand c : commands) {
+            for (IngestCommand.Reference r : c.references()) refs.add(r.id());
+        }
+        return refs;
+    }
+
+    private static void checkReferences(IngestCommand command, Map<Long, ObjectDirectory.Entry> known) {
+        for (IngestCommand.Reference r : command.references()) {
+            if (!known.containsKey(r.id())) {
+                throw new IngestRejection(Reason.UNKNOWN_ID, r.field(), r.field() + " " + r.id() + " names no known "
+                        + ShardedId.decode(r.id()).typeName());
+            }
+        }
+        if (command instanceof ReorderBoardPins reorder) {
+            for (int i = 0; i < reorder.pinIds().size(); i++) {
+                ObjectDirectory.Entry pin = known.get(reorder.pinIds().get(i));
+                if (pin.parentId() != reorder.boardId()) {
+                    throw IngestRejection.invalid("pinIds[" + i + "]", "pin " + pin.id() + " is on board " + pin.parentId()
+                            + ", not on board " + reorder.boardId());
+                }
+            }
+        }
+    }
+
+    private Prepared prepare(int index, IngestCommand command, Map<Long, ObjectDirectory.Entry> known) {
+        long eventId = ids.newEventId();
+        Instant now = clock.instant();
+        if (command instanceof CreateUser c) {
+            long userId = ids.newUserId();
+            if (!usernames.claim(c.username(), userId)) {
+                throw new IngestRejection(Reason.CONFLICT, "username", "username '" + c.username() + "' is taken");
+            }
+            return new Prepared(index, c, UserCreated.newBuilder().setEventId(eventId).setOccurredAt(now).setActorId(userId)
+                    .setUserId(userId).setUsername(c.username()).setDisplayName(c.displayName()).build(),
+                    userId, eventId, new ObjectDirectory.Entry(userId, userId, 0), c.username());
+        }
+        if (command instanceof CreateBoard c) {
+            long boardId = ids.newBoardId(c.ownerId());
+            return new Prepared(index, c, BoardCreated.newBuilder().setEventId(eventId).setOccurredAt(now).setActorId(c.ownerId())
+                    .setBoardId(boardId).setOwnerId(c.ownerId()).setName(c.name()).setDescription(c.description()).build(),
+                    boardId, eventId, new ObjectDirectory.Entry(boardId, c.ownerId(), 0), null);
+        }
+        if (command instanceof CreatePin c) {
+            long pinId = ids.newPinId(c.boardId());
+            return new Prepared(index, c, PinCreated.newBuilder().setEventId(eventId).setOccurredAt(now).setActorId(c.authorId())
+                    .setPinId(pinId).setBoardId(c.boardId()).setAuthorId(c.authorId()).setDetails(c.details())
+                    .setLink(c.link()).setImageUrl(c.imageUrl()).build(),
+                    pinId, eventId, new ObjectDirectory.Entry(pinId, c.authorId(), c.boardId()), null);
+        }
+        if (command instanceof DeletePin c) {
+            ObjectDirectory.Entry pin = known.get(c.pinId());
+            return published(index, c, eventId, PinDeleted.newBuilder().setEventId(eventId).setOccurredAt(now)
+                    .setActorId(pin.ownerId()).setPinId(c.pinId()).setBoardId(pin.parentId()).setAuthorId(pin.ownerId()).build());
+        }
+        if (command instanceof FollowUser c) {
+            return published(index, c, eventId, UserFollowed.newBuilder().setEventId(eventId).setOccurredAt(now)
+                    .setActorId(c.userId()).setFollowerId(c.userId()).setFolloweeId(c.targetUserId()).build());
+        }
+        if (command instanceof UnfollowUser c) {
+            return published(index, c, eventId, UserUnfollowed.newBuilder().setEventId(eventId).setOccurredAt(now)
+                    .setActorId(c.userId()).setFollowerId(c.userId()).setFolloweeId(c.targetUserId()).build());
+        }
+        if (command instanceof FollowBoard c) {
+            long owner = known.get(c.boardId()).ownerId();
+            return published(index, c, eventId, BoardFollowed.newBuilder().setEventId(eventId).setOccurredAt(now)
+                    .setActorId(c.userId()).setFollowerId(c.userId()).setBoardId(c.boardId()).setBoardOwnerId(owner).build());
+        }
+        if (command instanceof UnfollowBoard c) {
+            long owner = known.get(c.boardId()).ownerId();
+            return published(index, c, eventId, BoardUnfollowed.newBuilder().setEventId(eventId).setOccurredAt(now)
+                    .setActorId(c.userId()).setFollowerId(c.userId()).setBoardId(c.boardId()).setBoardOwnerId(owner).build());
+        }
+        if (command instanceof LikePin c) {
+            return published(index, c, eventId, PinLiked.newBuilder().setEventId(eventId).setOccurredAt(now)
+                    .setActorId(c.userId()).setUserId(c.userId()).setPinId(c.pinId()).build());
+        }
+        if (command instanceof UnlikePin c) {
+            return published(index, c, eventId, PinUnliked.newBuilder().setEventId(eventId).setOccurredAt(now)
+                    .setActorId(c.userId()).setUserId(c.userId()).setPinId(c.pinId()).build());
+        }
+        if (command instanceof ReorderBoardPins c) {
+            long owner = known.get(c.boardId()).ownerId();
+            return published(index, c, eventId, BoardPinsReordered.newBuilder().setEventId(eventId).setOccurredAt(now)
+                    .setActorId(owner).setBoardId(c.boardId()).setPinIds(c.pinIds()).build());
+        }
+        throw new IllegalArgumentException("unknown command " + command);
+    }
+
+    private static Prepared published(int index, IngestCommand command, long eventId, SpecificRecord event) {
+        return new Prepared(index, command, event, 0, eventId, null, null);
+    }
+
+    private static List<Outcome> rejectAll(List<? extends IngestCommand> commands, IngestRejection r) {
+        return commands.stream().map(c -> Outcome.rejected(c, r)).toList();
+    }
+
+    private static IngestRejection unavailable(String what, Throwable cause) {
+        if (cause instanceof IngestRejection r) return r;
+        String message = cause == null ? "" : ": " + cause.getMessage();
+        return new IngestRejection(Reason.UNAVAILABLE, null, what + " is unavailable" + message, cause);
+    }
+}
