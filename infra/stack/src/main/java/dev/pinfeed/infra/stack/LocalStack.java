@@ -4,6 +4,7 @@ import dev.pinfeed.config.HostPort;
 import dev.pinfeed.config.PinfeedConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -56,6 +57,17 @@ public final class LocalStack {
             add(new RedisServerSpec(layout, h.name() + "-master", h.master(), null));
             if (h.replica() != null) add(new RedisServerSpec(layout, h.name() + "-replica", h.replica(), h.master()));
         }
+        add(new AppSpec(layout, "ingest-api", "Ingest API (producers' writes)", "ingest-api", "dev.pinfeed.ingest.IngestApiServer",
+                URI.create("http://" + config.hostPort("ingest.http") + "/"),
+                Map.of("ingest.tokens-file", DevToken.ingestTokensFile(layout).toString())));
+    }
+
+    private List<ServerSpec> apps() {
+        return specs.values().stream().filter(s -> s instanceof AppSpec).toList();
+    }
+
+    private boolean running(ServerSpec s) {
+        return processes.get(s.name()).running().isPresent();
     }
 
     public static LocalStack fromEnvironment(Consumer<String> progress) {
@@ -86,8 +98,10 @@ public final class LocalStack {
     /** Servers whose process is gone or that do not answer. Empty when the whole stack is up. */
     public List<String> unhealthy() {
         List<CompletableFuture<Optional<String>>> checks = specs.values().stream()
+                // An app that is not running is fine (only ./pinfeed dev runs apps); one that runs must answer.
+                .filter(s -> !(s instanceof AppSpec) || running(s))
                 .map(s -> CompletableFuture.supplyAsync(() ->
-                        processes.get(s.name()).running().isPresent() && s.healthy() ? Optional.<String>empty() : Optional.of(s.name())))
+                        running(s) && s.healthy() ? Optional.<String>empty() : Optional.of(s.name())))
                 .toList();
         return checks.stream().map(CompletableFuture::join).flatMap(Optional::stream).toList();
     }
@@ -96,10 +110,10 @@ public final class LocalStack {
         return unhealthy().isEmpty();
     }
 
-    /** Starts whatever is not running and provisions; returns the servers this call started. */
+    /** Starts whatever server is not running and provisions; returns the servers this call started. Apps are not started. */
     public List<String> start() throws Exception {
         long t0 = System.nanoTime();
-        List<ServerSpec> missing = specs.values().stream().filter(s -> processes.get(s.name()).running().isEmpty()).toList();
+        List<ServerSpec> missing = specs.values().stream().filter(s -> !(s instanceof AppSpec) && !running(s)).toList();
         // Everything but the registry can start at once; the registry needs Kafka.
         List<ServerSpec> first = missing.stream().filter(s -> !(s instanceof SchemaRegistrySpec)).toList();
         startAndAwait(first);
@@ -155,6 +169,28 @@ public final class LocalStack {
         progress.accept(String.format(Locale.ROOT, "%-16s up in %5.1f s  %s", spec.name(), (System.nanoTime() - t0) / 1e9, spec.endpoint()));
     }
 
+    /** Starts pinfeed's own services (after {@link #start}). */
+    public List<String> startApps() throws Exception {
+        List<ServerSpec> missing = apps().stream().filter(s -> !running(s)).toList();
+        startAndAwait(missing);
+        return missing.stream().map(ServerSpec::name).toList();
+    }
+
+    /** The local producer token (created on first use). */
+    public String devToken() {
+        return DevToken.ensure(layout);
+    }
+
+    /** True when the named server or app has a live process. */
+    public boolean isRunning(String name) {
+        return running(spec(name));
+    }
+
+    /** Publishes the demo dataset through the running ingest-api, once per data directory. */
+    public void loadDemoDataset() throws Exception {
+        new DemoDataset(URI.create(spec("ingest-api").endpoint()), devToken(), progress).loadOnce(layout);
+    }
+
     /** Application and replication users on each master; each replica follows its master by GTID. */
     private void configureMariaDbReplication() {
         String user = config.mysqlUser();
@@ -181,7 +217,7 @@ public final class LocalStack {
         }
     }
 
-    /** Stops every server (registry first, then the rest in parallel). */
+    /** Stops every app and server. */
     public void stop() {
         stop(specs.keySet());
     }
@@ -190,8 +226,10 @@ public final class LocalStack {
     public void stop(java.util.Collection<String> names) {
         long t0 = System.nanoTime();
         List<ServerSpec> chosen = specs.values().stream().filter(s -> names.contains(s.name())).toList();
+        // Apps first (they flush to Kafka), then the registry, then the servers.
+        stopAll(chosen.stream().filter(s -> s instanceof AppSpec).toList());
         stopAll(chosen.stream().filter(s -> s instanceof SchemaRegistrySpec).toList());
-        stopAll(chosen.stream().filter(s -> !(s instanceof SchemaRegistrySpec)).toList());
+        stopAll(chosen.stream().filter(s -> !(s instanceof SchemaRegistrySpec) && !(s instanceof AppSpec)).toList());
         progress.accept(String.format(Locale.ROOT, "stack stopped in %.1f s", (System.nanoTime() - t0) / 1e9));
     }
 

@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class StackCli {
 
-    private static final String USAGE = "usage: stack dev|up [--fresh] | stop | status | start|restart|kill SERVER | provision";
+    private static final String USAGE = "usage: stack dev|up [--fresh] | stop | status | token | start|restart|kill SERVER | provision";
 
     public static void main(String[] args) {
         try {
@@ -70,6 +70,13 @@ public final class StackCli {
                 stack.stop();
                 return 0;
             }
+            case "token" -> {
+                if (!stack.isRunning("ingest-api")) {
+                    throw new IllegalStateException("ingest-api is not running: start the stack with ./pinfeed dev");
+                }
+                System.out.println(stack.devToken());
+                return 0;
+            }
             case "status" -> {
                 List<String> sick = stack.unhealthy();
                 System.out.print(stack.table(sick));
@@ -114,6 +121,8 @@ public final class StackCli {
         supervisor.claim();
         try {
             stack.start();
+            stack.startApps();
+            stack.loadDemoDataset();
         } catch (Exception e) {
             System.err.println("pinfeed: " + firstLine(e));
             System.exit(1); // the hook stops what did start
@@ -121,6 +130,11 @@ public final class StackCli {
         System.out.println();
         System.out.print(stack.table());
         System.out.println();
+        say("ingest-api   " + stack.config().hostPort("ingest.http") + "  (OpenAPI: http://" + stack.config().hostPort("ingest.http")
+                + "/openapi.json)");
+        say("producer token (./pinfeed token prints it again): " + stack.devToken());
+        say("try: curl -H 'Authorization: Bearer " + stack.devToken() + "' -H 'Content-Type: application/json' "
+                + "-d '{\"username\":\"ana\"}' http://" + stack.config().hostPort("ingest.http") + "/v1/users");
         say("all healthy. Ctrl-C (or ./pinfeed stop) stops everything.");
         stopped.await();
         return 0;
