@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.config.ShardMap;
 import java.io.IOException;
+import java.net.URI;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -77,6 +78,7 @@ public final class Provisioner {
 
     public void all() throws Exception {
         kafkaTopics();
+        registryCompatibility();
         hbaseTables(config.hbasePrimaryZookeeper(), true);
         hbaseTables(config.hbaseStandbyZookeeper(), false);
         hbaseReplication();
@@ -152,6 +154,23 @@ public final class Provisioner {
             tables.add(new TableDefinition(TableName.valueOf(ns, t.path("name").asText()), families, replicated));
         }
         return tables;
+    }
+
+    /** Event schemas evolve BACKWARD_TRANSITIVE: a new schema must read every older version's data. */
+    static final String REGISTRY_COMPATIBILITY = "BACKWARD_TRANSITIVE";
+
+    /** Sets the registry's global compatibility level (Confluent REST API PUT /config; idempotent). */
+    public void registryCompatibility() throws Exception {
+        URI url = URI.create(config.schemaRegistryUrl().replaceAll("/+$", "") + "/config");
+        java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(url).timeout(java.time.Duration.ofSeconds(10))
+                        .header("Content-Type", "application/vnd.schemaregistry.v1+json")
+                        .PUT(java.net.http.HttpRequest.BodyPublishers.ofString("{\"compatibility\":\"" + REGISTRY_COMPATIBILITY + "\"}"))
+                        .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 200) {
+            throw new IllegalStateException("setting the registry's compatibility at " + url + " failed: HTTP " + r.statusCode() + " " + r.body());
+        }
+        progress.accept("schema registry: global compatibility " + REGISTRY_COMPATIBILITY);
     }
 
     public void hbaseTables(String zookeeper, boolean primary) throws IOException {
