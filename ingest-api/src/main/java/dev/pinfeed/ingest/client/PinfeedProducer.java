@@ -30,7 +30,13 @@ public final class PinfeedProducer implements AutoCloseable {
 
     private record Pending(IngestCommand command, CompletableFuture<Outcome> result) {}
 
-    private final IngestService service;
+    /** Processes one batch: {@link IngestService#submitAll}. */
+    @FunctionalInterface
+    public interface BatchSubmitter {
+        List<Outcome> submitAll(List<? extends IngestCommand> batch);
+    }
+
+    private final BatchSubmitter service;
     private final AutoCloseable owned;
     private final int maxBatch;
     private final Duration linger;
@@ -40,7 +46,7 @@ public final class PinfeedProducer implements AutoCloseable {
     private final Thread dispatcher;
     private volatile boolean closing;
 
-    public PinfeedProducer(IngestService service, AutoCloseable owned, int maxBatch, Duration linger, int maxRetries, Duration firstBackoff) {
+    public PinfeedProducer(BatchSubmitter service, AutoCloseable owned, int maxBatch, Duration linger, int maxRetries, Duration firstBackoff) {
         if (maxBatch < 1) throw new IllegalArgumentException("maxBatch must be >= 1");
         this.service = service;
         this.owned = owned;
@@ -56,7 +62,7 @@ public final class PinfeedProducer implements AutoCloseable {
     /** A producer on the stores {@code config} names: batches of up to 1000, 5 ms linger, 5 retries from 100 ms. */
     public static PinfeedProducer create(PinfeedConfig config) {
         IngestComponents components = IngestComponents.fromConfig(config);
-        return new PinfeedProducer(components.service(), components, 1000, Duration.ofMillis(5), 5, Duration.ofMillis(100));
+        return new PinfeedProducer(components.service()::submitAll, components, 1000, Duration.ofMillis(5), 5, Duration.ofMillis(100));
     }
 
     /** Queues {@code command}; the future completes with its outcome (accepted, or rejected with the reason). */
