@@ -84,38 +84,34 @@ public sealed interface IngestCommand {
 
     record FollowBoard(long userId, long boardId) implements IngestCommand {
         public FollowBoard {
-            FieldRules.id("userId", userId, USER);
-            FieldRules.id("boardId", boardId, BOARD);
+            checkUserAnd("boardId", boardId, BOARD, userId);
         }
         public String eventType() { return "BoardFollowed"; }
-        public List<Reference> references() { return List.of(new Reference("userId", userId), new Reference("boardId", boardId)); }
+        public List<Reference> references() { return userAnd("boardId", boardId, userId); }
     }
 
     record UnfollowBoard(long userId, long boardId) implements IngestCommand {
         public UnfollowBoard {
-            FieldRules.id("userId", userId, USER);
-            FieldRules.id("boardId", boardId, BOARD);
+            checkUserAnd("boardId", boardId, BOARD, userId);
         }
         public String eventType() { return "BoardUnfollowed"; }
-        public List<Reference> references() { return List.of(new Reference("userId", userId), new Reference("boardId", boardId)); }
+        public List<Reference> references() { return userAnd("boardId", boardId, userId); }
     }
 
     record LikePin(long userId, long pinId) implements IngestCommand {
         public LikePin {
-            FieldRules.id("userId", userId, USER);
-            FieldRules.id("pinId", pinId, PIN);
+            checkUserAnd("pinId", pinId, PIN, userId);
         }
         public String eventType() { return "PinLiked"; }
-        public List<Reference> references() { return List.of(new Reference("userId", userId), new Reference("pinId", pinId)); }
+        public List<Reference> references() { return userAnd("pinId", pinId, userId); }
     }
 
     record UnlikePin(long userId, long pinId) implements IngestCommand {
         public UnlikePin {
-            FieldRules.id("userId", userId, USER);
-            FieldRules.id("pinId", pinId, PIN);
+            checkUserAnd("pinId", pinId, PIN, userId);
         }
         public String eventType() { return "PinUnliked"; }
-        public List<Reference> references() { return List.of(new Reference("userId", userId), new Reference("pinId", pinId)); }
+        public List<Reference> references() { return userAnd("pinId", pinId, userId); }
     }
 
     /** The user-specified order of a board's pins; every pin must be on that board. */
@@ -145,6 +141,16 @@ public sealed interface IngestCommand {
             for (int i = 0; i < pinIds.size(); i++) refs.add(new Reference("pinIds[" + i + "]", pinIds.get(i)));
             return refs;
         }
+    }
+
+    /** A user acting on one object of {@code type} named by {@code field}. */
+    private static void checkUserAnd(String field, long objectId, dev.pinfeed.ids.ObjectType type, long userId) {
+        FieldRules.id("userId", userId, USER);
+        FieldRules.id(field, objectId, type);
+    }
+
+    private static List<Reference> userAnd(String field, long objectId, long userId) {
+        return List.of(new Reference("userId", userId), new Reference(field, objectId));
     }
 
     private static void checkUserPair(long userId, long targetUserId) {
