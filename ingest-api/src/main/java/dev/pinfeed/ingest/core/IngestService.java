@@ -176,6 +176,12 @@ public final class IngestService {
                         + ShardedId.decode(r.id()).typeName());
             }
         }
+        // The follower model has no edge from an owner to his own board (seed 004): refuse it here.
+        long boardId = command instanceof FollowBoard f ? f.boardId() : command instanceof UnfollowBoard u ? u.boardId() : 0;
+        long userId = command instanceof FollowBoard f ? f.userId() : command instanceof UnfollowBoard u ? u.userId() : 0;
+        if (boardId != 0 && known.get(boardId).ownerId() == userId) {
+            throw IngestRejection.invalid("boardId", "board " + boardId + " belongs to user " + userId + "; owners do not follow their own boards");
+        }
         if (command instanceof ReorderBoardPins reorder) {
             for (int i = 0; i < reorder.pinIds().size(); i++) {
                 ObjectDirectory.Entry pin = known.get(reorder.pinIds().get(i));

@@ -143,6 +143,17 @@ class IngestServiceTest {
     }
 
     @Test
+    void anOwnerCannotFollowHisOwnBoard() {
+        long owner = user("otto");
+        long board = board(owner);
+
+        Outcome o = service.submit(new FollowBoard(owner, board));
+
+        assertThat(o.rejection().field()).isEqualTo("boardId");
+        assertThat(o.rejection().detail()).contains("owners do not follow their own boards");
+    }
+
+    @Test
     void reorderingRejectsAPinOfAnotherBoard() {
         long owner = user("gina");
         long boardA = board(owner);

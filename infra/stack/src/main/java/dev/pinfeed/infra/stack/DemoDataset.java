@@ -89,7 +89,9 @@ final class DemoDataset {
                 social.addObject().put("type", "UserFollowed").put("userId", users.get(u)).put("targetUserId", users.get((u + k * 3) % users.size()));
             }
             for (int k = 0; k < BOARD_FOLLOWS_PER_USER; k++) {
-                social.addObject().put("type", "BoardFollowed").put("userId", users.get(u)).put("boardId", boards.get(random.nextInt(boards.size())));
+                int b = random.nextInt(boards.size());
+                if (b / BOARDS_PER_USER == u) b = (b + BOARDS_PER_USER) % boards.size(); // owners do not follow their own boards
+                social.addObject().put("type", "BoardFollowed").put("userId", users.get(u)).put("boardId", boards.get(b));
             }
             for (int k = 0; k < LIKES_PER_USER; k++) {
                 social.addObject().put("type", "PinLiked").put("userId", users.get(u)).put("pinId", pins.get(random.nextInt(pins.size())));
