@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
 public final class HttpApp {
 
     /** Latency buckets of {@code http_request_duration_seconds}, 0.5 ms .. 5 s. */
-    static final double[] LATENCY_BUCKETS = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5};
+    static final double[] LATENCY_BUCKETS = {0.0001, 0.00025, 0.0005, 0.00075, 0.001, 0.0015, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5};
     static final String HEALTH = "/health";
     static final String METRICS = "/metrics";
     static final String OPENAPI = "/openapi.json";
