@@ -60,6 +60,8 @@ public final class LocalStack {
         add(new AppSpec(layout, "ingest-api", "Ingest API (producers' writes)", "ingest-api", "dev.pinfeed.ingest.IngestApiServer",
                 URI.create("http://" + config.hostPort("ingest.http") + "/"),
                 Map.of("ingest.tokens-file", DevToken.ingestTokensFile(layout).toString())));
+        add(new AppSpec(layout, "feed-service", "Feed service (reads, graph queries)", "feed-service", "dev.pinfeed.feed.FeedServiceServer",
+                URI.create("http://" + config.hostPort("feed.http") + "/"), Map.of()));
     }
 
     private List<ServerSpec> apps() {

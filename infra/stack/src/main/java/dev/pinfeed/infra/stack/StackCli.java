@@ -130,8 +130,8 @@ public final class StackCli {
         System.out.println();
         System.out.print(stack.table());
         System.out.println();
-        say("ingest-api   " + stack.config().hostPort("ingest.http") + "  (OpenAPI: http://" + stack.config().hostPort("ingest.http")
-                + "/openapi.json)");
+        say("ingest-api    http://" + stack.config().hostPort("ingest.http") + "  (OpenAPI: /openapi.json)");
+        say("feed-service  http://" + stack.config().hostPort("feed.http") + "  (OpenAPI: /openapi.json)");
         say("producer token (./pinfeed token prints it again): " + stack.devToken());
         say("try: curl -H 'Authorization: Bearer " + stack.devToken() + "' -H 'Content-Type: application/json' "
                 + "-d '{\"username\":\"ana\"}' http://" + stack.config().hostPort("ingest.http") + "/v1/users");
