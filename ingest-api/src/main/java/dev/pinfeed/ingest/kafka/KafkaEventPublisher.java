@@ -53,10 +53,21 @@ public final class KafkaEventPublisher implements EventPublisher {
         String topic = EventTopics.topicFor(event);
         topic = topicOverrides.getOrDefault(topic, topic);
         CompletableFuture<Void> ack = new CompletableFuture<>();
+        // A failure reported while send() is still running (buffer full, no metadata yet) means the
+        // record never entered the producer: nothing can reach the log, so the caller may retry.
+        java.util.concurrent.atomic.AtomicBoolean enqueued = new java.util.concurrent.atomic.AtomicBoolean();
         try {
             producer.send(new ProducerRecord<>(topic, EventTopics.partitionKey(event), event), (metadata, error) -> {
-                if (error == null) ack.complete(null); else ack.completeExceptionally(error);
+                if (error == null) {
+                    ack.complete(null);
+                } else if (!enqueued.get() && error instanceof TimeoutException) {
+                    ack.completeExceptionally(new IngestRejection(IngestRejection.Reason.OVERLOADED, null,
+                            "Kafka cannot take the event now (" + error.getMessage() + "); retry later"));
+                } else {
+                    ack.completeExceptionally(error);
+                }
             });
+            enqueued.set(true);
         } catch (TimeoutException e) {
             ack.completeExceptionally(new IngestRejection(IngestRejection.Reason.OVERLOADED, null,
                     "the Kafka send buffer is full or metadata is unavailable; retry later"));

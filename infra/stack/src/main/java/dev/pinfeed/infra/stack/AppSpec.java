@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One of pinfeed's own services (ingest-api, later feed-service and the processors), run from its
+ * One of pinfeed's own services (ingest-api, feed-service, the stream processors), run from its
  * module's built classpath. Only {@code ./pinfeed dev} starts apps; the test stack is servers only
  * (tests run the services in-process).
  */
@@ -38,7 +38,8 @@ final class AppSpec implements ServerSpec {
 
     @Override public String name() { return name; }
     @Override public String role() { return role; }
-    @Override public String endpoint() { return baseUrl.toString(); }
+    /** A stream processor has no URL; it is healthy while its process runs. */
+    @Override public String endpoint() { return baseUrl == null ? "(Kafka consumer)" : baseUrl.toString(); }
 
     /** The apps accept the dev token: make sure it and the token file exist before any app starts. */
     @Override
@@ -58,6 +59,7 @@ final class AppSpec implements ServerSpec {
     /** Answers HTTP at all (its /health may be 503 while a dependency is down; that is the app's to report). */
     @Override
     public boolean healthy() {
+        if (baseUrl == null) return true;
         try {
             HttpResponse<Void> r = HTTP.send(HttpRequest.newBuilder(baseUrl.resolve("/health")).timeout(Duration.ofSeconds(3)).build(),
                     HttpResponse.BodyHandlers.discarding());
