@@ -18,6 +18,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 /** A started {@link HttpApp}. {@link #close()} stops it within about a second and frees the port. */
 public final class RunningHttpApp implements AutoCloseable {
 
+    static {
+        // The JDK server leaves Nagle on and writes headers and body separately, so every response
+        // waits ~40 ms for the client's delayed ACK. Read once, when the first server is created.
+        if (System.getProperty("sun.net.httpserver.nodelay") == null) System.setProperty("sun.net.httpserver.nodelay", "true");
+    }
+
     private static final long DRAIN_MILLIS = 500;
     private static final long TERMINATION_MILLIS = 400;
 

@@ -27,6 +27,12 @@ public final class MysqlObjectDirectory implements ObjectDirectory {
     public static final Map<String, String> DRIVER_PROPERTIES = Map.of("allowMultiQueries", "true");
 
     private final ShardDataSources sources;
+    /** Daemon threads for the per-host round trips of one batch. */
+    private static final java.util.concurrent.ExecutorService HOSTS = java.util.concurrent.Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "object-directory-host");
+        t.setDaemon(true);
+        return t;
+    });
 
     public MysqlObjectDirectory(ShardDataSources sources) {
         this.sources = sources;
@@ -81,14 +87,35 @@ public final class MysqlObjectDirectory implements ObjectDirectory {
             if (sql.length() > 0) sql.append(joiner);
             sql.append(perDatabase.sql(ShardMap.databaseName(shard), shardRows));
         });
-        byHost.forEach((host, sql) -> run.run(host, sql.toString()));
+        if (byHost.size() == 1) {
+            byHost.forEach((host, sql) -> run.run(host, sql.toString()));
+            return;
+        }
+        // Hosts are independent: one round trip each, concurrently.
+        List<java.util.concurrent.CompletableFuture<Void>> calls = new java.util.ArrayList<>();
+        byHost.forEach((host, sql) -> calls.add(java.util.concurrent.CompletableFuture.runAsync(() -> run.run(host, sql.toString()), HOSTS)));
+        try {
+            java.util.concurrent.CompletableFuture.allOf(calls.toArray(java.util.concurrent.CompletableFuture[]::new)).join();
+        } catch (java.util.concurrent.CompletionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : e;
+        }
     }
 
+    /** All of a host's statements in one transaction: one durable commit per host, not one per shard database. */
     private void update(String host, String sql, String what) {
-        try (Connection c = sources.forHost(host).getConnection(); Statement st = c.createStatement()) {
-            st.execute(sql);
-            while (st.getMoreResults() || st.getUpdateCount() != -1) {
-                // drain the results of every statement so errors in later ones surface
+        try (Connection c = sources.forHost(host).getConnection()) {
+            c.setAutoCommit(false);
+            try (Statement st = c.createStatement()) {
+                st.execute(sql);
+                while (st.getMoreResults() || st.getUpdateCount() != -1) {
+                    // drain the results of every statement so errors in later ones surface
+                }
+                c.commit();
+            } catch (SQLException e) {
+                c.rollback();
+                throw e;
+            } finally {
+                c.setAutoCommit(true);
             }
         } catch (SQLException e) {
             throw MysqlUsernameIndex.failure(what + " on " + host, e);
