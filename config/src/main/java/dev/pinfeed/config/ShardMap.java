@@ -24,33 +24,9 @@ public final class ShardMap {
     }
 
     public static ShardMap parse(String text) {
-        if (text == null || text.isBlank()) throw new IllegalArgumentException("shard map is empty");
         List<Range> ranges = new ArrayList<>();
-        int expectedFirst = 0;
-        for (String part : text.split(",")) {
-            String p = part.trim();
-            int colon = p.indexOf(':');
-            int dash = p.indexOf('-');
-            if (colon < 0 || dash < 0 || dash > colon) {
-                throw new IllegalArgumentException("shard range '" + p + "' is not first-last:host");
-            }
-            int first;
-            int last;
-            try {
-                first = Integer.parseInt(p.substring(0, dash).trim());
-                last = Integer.parseInt(p.substring(dash + 1, colon).trim());
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("shard range '" + p + "' is not first-last:host");
-            }
-            String host = p.substring(colon + 1).trim();
-            if (first != expectedFirst) {
-                throw new IllegalArgumentException("shard range '" + p + "' should start at " + expectedFirst);
-            }
-            if (last < first || last > 0xFFFF || host.isEmpty()) {
-                throw new IllegalArgumentException("shard range '" + p + "' is invalid");
-            }
-            ranges.add(new Range(first, last, host));
-            expectedFirst = last + 1;
+        for (ContiguousRanges.Entry e : ContiguousRanges.parse(text, "shard map", "host", 0x10000)) {
+            ranges.add(new Range(e.first(), e.last(), e.target()));
         }
         return new ShardMap(ranges);
     }

@@ -1,5 +1,6 @@
 package dev.pinfeed.graph;
 
+import dev.pinfeed.config.ContiguousRanges;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -25,31 +26,14 @@ public final class RedisShardMap {
     }
 
     public static RedisShardMap parse(String text) {
-        if (text == null || text.isBlank()) throw new IllegalArgumentException("redis shard map is empty");
         List<Range> ranges = new ArrayList<>();
-        int expectedFirst = 0;
-        for (String part : text.trim().split(",")) {
-            String p = part.trim();
-            int colon = p.indexOf(':');
-            int dash = p.indexOf('-');
-            if (colon < 0 || dash < 0 || dash > colon) throw new IllegalArgumentException("range '" + p + "' is not first-last:instance");
-            int first;
-            int last;
-            try {
-                first = Integer.parseInt(p.substring(0, dash).trim());
-                last = Integer.parseInt(p.substring(dash + 1, colon).trim());
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("range '" + p + "' is not first-last:instance");
-            }
-            String instance = p.substring(colon + 1).trim();
-            if (first != expectedFirst) throw new IllegalArgumentException("range '" + p + "' should start at " + expectedFirst);
-            if (last < first || last >= VirtualShards.COUNT) throw new IllegalArgumentException("range '" + p + "' is outside 0-" + (VirtualShards.COUNT - 1));
-            if (instance.isEmpty() || !instance.matches("[A-Za-z0-9_.-]+")) throw new IllegalArgumentException("range '" + p + "' names no valid instance");
-            ranges.add(new Range(first, last, instance));
-            expectedFirst = last + 1;
+        int end = 0;
+        for (ContiguousRanges.Entry e : ContiguousRanges.parse(text, "redis shard map", "instance", VirtualShards.COUNT)) {
+            ranges.add(new Range(e.first(), e.last(), e.target()));
+            end = e.last() + 1;
         }
-        if (expectedFirst != VirtualShards.COUNT) {
-            throw new IllegalArgumentException("redis shard map ends at " + (expectedFirst - 1) + ", must cover 0-" + (VirtualShards.COUNT - 1));
+        if (end != VirtualShards.COUNT) {
+            throw new IllegalArgumentException("redis shard map ends at " + (end - 1) + ", must cover 0-" + (VirtualShards.COUNT - 1));
         }
         return new RedisShardMap(ranges);
     }

@@ -35,19 +35,9 @@ final class RawBaseline {
 
     private RawBaseline() {}
 
-    /** The producer settings of ingest-api's KafkaEventPublisher (kept in step by hand: it does not expose them). */
+    /** ingest-api's own producer settings ({@code KafkaEventPublisher.producerSettings}) under another client id. */
     static Properties ingestProducerSettings(String bootstrap, String clientId) {
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-        p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "5");
-        p.put(ProducerConfig.LINGER_MS_CONFIG, "2");
-        p.put(ProducerConfig.BATCH_SIZE_CONFIG, Integer.toString(128 * 1024));
-        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
-        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "1000");
-        p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "15000");
-        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "25000");
+        Properties p = dev.pinfeed.ingest.kafka.KafkaEventPublisher.producerSettings(bootstrap);
         p.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
         return p;
     }

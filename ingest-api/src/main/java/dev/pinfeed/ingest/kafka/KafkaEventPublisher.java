@@ -29,6 +29,14 @@ public final class KafkaEventPublisher implements EventPublisher {
 
     /** {@code topicOverrides} maps a standard topic to another (tests publish to fresh topics). */
     public KafkaEventPublisher(String bootstrap, SchemaRegistryClient registry, Map<String, String> topicOverrides, Properties extra) {
+        Properties p = producerSettings(bootstrap);
+        p.putAll(extra);
+        this.producer = new KafkaProducer<>(p, new StringSerializer(), new AvroEventSerializer(registry));
+        this.topicOverrides = Map.copyOf(topicOverrides);
+    }
+
+    /** The producer settings ingest publishes with (the load harness's raw baseline uses the same). */
+    public static Properties producerSettings(String bootstrap) {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -43,9 +51,7 @@ public final class KafkaEventPublisher implements EventPublisher {
         p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "15000");
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "25000");
         p.put(ProducerConfig.CLIENT_ID_CONFIG, "pinfeed-ingest");
-        p.putAll(extra);
-        this.producer = new KafkaProducer<>(p, new StringSerializer(), new AvroEventSerializer(registry));
-        this.topicOverrides = Map.copyOf(topicOverrides);
+        return p;
     }
 
     @Override
