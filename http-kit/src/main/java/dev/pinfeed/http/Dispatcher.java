@@ -73,6 +73,12 @@ final class Dispatcher implements HttpHandler {
                 return;
             }
             String routeLabel = label;
+            if (!route.options().shed() && !route.options().authRequired() && route.options().maxBodyBytes() == 0) {
+                // Body-less public reads run right here on the (unbounded) io thread: one thread
+                // hand-off less matters for sub-millisecond point queries.
+                process(exchange, started, receivedAt, route, match.params(), routeLabel);
+                return;
+            }
             try {
                 handlers.execute(() -> process(exchange, started, receivedAt, route, match.params(), routeLabel));
             } catch (RejectedExecutionException e) {
