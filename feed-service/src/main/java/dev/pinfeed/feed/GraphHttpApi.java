@@ -46,11 +46,13 @@ public final class GraphHttpApi {
                 Map.of("following", graph.followsBoard(Params.id(r, "userId", ObjectType.USER), Params.id(r, "boardId", ObjectType.BOARD)))));
         app.route("POST", "/v1/users/{userId}/following/users:check", READ_WITH_BODY, this::check);
         app.route("GET", "/v1/users/{userId}/counts", read, r -> {
-            Counts c = graph.counts(Params.id(r, "userId", ObjectType.USER));
+            long userId = Params.id(r, "userId", ObjectType.USER);
+            Counts c = graph.counts(userId);
             Map<String, Object> body = new LinkedHashMap<>();
             body.put("followers", c.followers());
             body.put("followingUsers", c.followingUsers());
             body.put("followingBoards", c.followingBoards());
+            body.put("boards", graph.boardsOwnedCount(userId));
             body.put("explicitFollowers", c.explicitFollowers());
             body.put("implicitFollowers", c.implicitFollowers());
             return Response.json(200, body);

@@ -96,7 +96,9 @@ abstract class GraphHttpApiContract {
         assertThat(get("/v1/users/" + ben + "/following/users/" + ana, 200).get("following").asBoolean()).isFalse();
         assertThat(get("/v1/users/" + ana + "/following/boards/" + bensBoard, 200).get("following").asBoolean())
                 .as("following a user follows his boards").isTrue();
-        assertThat(get("/v1/users/" + ben + "/counts", 200).get("followers").asLong()).isEqualTo(2);
+        JsonNode counts = get("/v1/users/" + ben + "/counts", 200);
+        assertThat(counts.get("followers").asLong()).isEqualTo(2);
+        assertThat(counts.get("boards").asLong()).isEqualTo(1);
     }
 
     @Test

@@ -217,6 +217,11 @@ public final class GraphModel implements GraphStore {
     }
 
     @Override
+    public synchronized long boardsOwnedCount(long ownerId) {
+        return state().created.keySet().stream().filter(board -> state().createdOwner.get(board).equals(ownerId)).count();
+    }
+
+    @Override
     public synchronized OptionalLong boardOwner(long boardId) {
         Long o = owners.get(boardId);
         return o == null ? OptionalLong.empty() : OptionalLong.of(o);

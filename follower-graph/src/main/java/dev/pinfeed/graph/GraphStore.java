@@ -52,6 +52,9 @@ public interface GraphStore extends AutoCloseable {
     /** Boards {@code ownerId} owns (from BoardCreated), newest first. */
     Page<Edge> boardsOf(long ownerId, String cursor, int limit);
 
+    /** How many boards {@code ownerId} owns (from BoardCreated), exact. */
+    long boardsOwnedCount(long ownerId);
+
     OptionalLong boardOwner(long boardId);
 
     /**

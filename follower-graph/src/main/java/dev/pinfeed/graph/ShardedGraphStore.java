@@ -248,6 +248,14 @@ public abstract class ShardedGraphStore implements GraphStore {
     }
 
     @Override
+    public long boardsOwnedCount(long ownerId) {
+        Reads r = backend.reads(instance(ownerId));
+        Supplier<Long> owned = r.zcard(keys.boardsOwned(ownerId));
+        r.execute();
+        return owned.get();
+    }
+
+    @Override
     public OptionalLong boardOwner(long boardId) {
         Long owner = owners(List.of(str(boardId))).get(str(boardId));
         return owner == null ? OptionalLong.empty() : OptionalLong.of(owner);

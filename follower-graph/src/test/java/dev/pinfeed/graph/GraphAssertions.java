@@ -28,6 +28,7 @@ final class GraphAssertions {
             soft.assertThat(actual.followedBoardsAmong(u, boardsAndUnknown)).as("followedBoardsAmong(%d)", u)
                     .isEqualTo(expected.followedBoardsAmong(u, boardsAndUnknown));
             soft.assertThat(actual.counts(u)).as("counts(%d)", u).isEqualTo(expected.counts(u));
+            soft.assertThat(actual.boardsOwnedCount(u)).as("boardsOwnedCount(%d)", u).isEqualTo(expected.boardsOwnedCount(u));
             soft.assertThat(pages(c -> actual.followers(u, c, pageSize))).as("followers(%d)", u)
                     .isEqualTo(pages(c -> expected.followers(u, c, pageSize)));
             soft.assertThat(pages(c -> actual.followingUsers(u, c, pageSize))).as("followingUsers(%d)", u)

@@ -215,6 +215,7 @@ public abstract class GraphStoreContract {
 
         assertThat(graph.counts(a)).isEqualTo(new Counts(0, 0, 1, 0, 1));
         assertThat(graph.boardsOf(b, null, 10).items()).containsExactly(new Edge(x, T0 + 1, true));
+        assertThat(graph.boardsOwnedCount(b)).isEqualTo(1);
         assertThat(graph.followingBoards(a, null, 10).items()).containsExactly(new Edge(x, T0 + 5, true));
     }
 
@@ -238,6 +239,7 @@ public abstract class GraphStoreContract {
         assertThat(graph.followsBoard(a, x)).isFalse();
         assertThat(graph.boardOwner(x)).hasValue(b);
         assertThat(graph.boardsOf(c, null, 10).items()).isEmpty();
+        assertThat(graph.boardsOwnedCount(c)).isZero();
     }
 
     @Test
