@@ -25,6 +25,8 @@ public final class IngestApiServer {
     public static final String MAX_IN_FLIGHT = "ingest.max-in-flight";
     public static final String HANDLER_THREADS = "ingest.handler-threads";
     private static final Logger LOG = LoggerFactory.getLogger(IngestApiServer.class);
+    /** How long a first request owns its Idempotency-Key: well over the worst request (publish timeout 30 s + MySQL). */
+    static final Duration IDEMPOTENCY_LEASE = Duration.ofSeconds(120);
 
     private IngestApiServer() {}
 
@@ -38,7 +40,7 @@ public final class IngestApiServer {
                 .metrics(metrics)
                 .openApiResource("/openapi/ingest-api.json");
         components.healthChecks().forEach((name, check) -> app.healthCheck(name, check::run));
-        new IngestHttpApi(components.service(), components.idempotency(), Duration.ofSeconds(30), Duration.ofHours(24), metrics)
+        new IngestHttpApi(components.service(), components.idempotency(), IDEMPOTENCY_LEASE, Duration.ofHours(24), metrics)
                 .routes(app);
         return app.build();
     }

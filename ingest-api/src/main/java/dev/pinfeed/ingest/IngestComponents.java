@@ -79,7 +79,7 @@ public final class IngestComponents implements AutoCloseable {
         this.idempotency = new RedisIdempotencyStore(config.redisInstances().stream().map(PinfeedConfig.ReplicatedHost::master).toList(),
                 redisPrefix);
         this.service = new IngestService(idSource, directory, usernames, publisher, Clock.systemUTC(),
-                Duration.ofMillis(config.getInt(PUBLISH_TIMEOUT_MS, 30_000)));
+                Duration.ofMillis(config.getInt(PUBLISH_TIMEOUT_MS, 30_000)), mysql.shardMap().shardCount());
     }
 
     public static IngestComponents fromConfig(PinfeedConfig config) {

@@ -29,11 +29,14 @@ public interface IdempotencyStore extends AutoCloseable {
      */
     Begin begin(String scope, String key, String fingerprint, Duration lease);
 
-    /** Stores the answer for {@code retention}. */
+    /** Stores the answer for {@code retention}, also when the claim lapsed meanwhile (unless another body took the key). */
     void complete(String scope, String key, String fingerprint, StoredAnswer answer, Duration retention);
 
-    /** Drops the claim so a retry runs again (the request failed without publishing). */
-    void abandon(String scope, String key);
+    /**
+     * Drops a still-pending claim of this body so a retry runs again (the request published nothing);
+     * a stored answer or another body's claim is left alone.
+     */
+    void abandon(String scope, String key, String fingerprint);
 
     @Override
     default void close() {}

@@ -42,9 +42,12 @@ import org.apache.avro.specific.SpecificRecord;
  * Turns validated commands into published events: checks that referenced objects exist, assigns
  * IDs, claims usernames, records new objects in the directory, publishes and waits for the
  * acknowledgement. A command that fails at any step leaves nothing behind: its username claim and
- * directory entry are undone and no event of it is published.
+ * directory entry are undone and no event of it is published. The one exception is an event Kafka
+ * did not confirm (UNCONFIRMED): it may be in the log, so its claims stay (see {@link #publish}).
  */
 public final class IngestService {
+
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(IngestService.class);
 
     /** The answer for one command: accepted with its event (and new object) id, or rejected. */
     public record Outcome(IngestCommand command, long createdId, long eventId, IngestRejection rejection) {
@@ -67,15 +70,18 @@ public final class IngestService {
     private final EventPublisher publisher;
     private final InstantSource clock;
     private final Duration publishTimeout;
+    private final int shardCount;
 
+    /** {@code shardCount}: logical shards in the shard map; an id on a shard beyond it names nothing. */
     public IngestService(IdSource ids, CachingObjectDirectory directory, UsernameIndex usernames, EventPublisher publisher,
-                         InstantSource clock, Duration publishTimeout) {
+                         InstantSource clock, Duration publishTimeout, int shardCount) {
         this.ids = ids;
         this.directory = directory;
         this.usernames = usernames;
         this.publisher = publisher;
         this.clock = clock;
         this.publishTimeout = publishTimeout;
+        this.shardCount = shardCount;
     }
 
     public Outcome submit(IngestCommand command) {
@@ -87,7 +93,7 @@ public final class IngestService {
         Outcome[] outcomes = new Outcome[commands.size()];
         Map<Long, ObjectDirectory.Entry> known;
         try {
-            known = directory.find(referencedIds(commands));
+            known = directory.find(referencedIds(commands, shardCount));
         } catch (RuntimeException e) {
             return rejectAll(commands, unavailable("the object directory", e));
         }
@@ -109,7 +115,7 @@ public final class IngestService {
                 directory.register(newEntries);
             } catch (RuntimeException e) {
                 IngestRejection r = unavailable("the object directory", e);
-                undo(prepared, false);
+                undo(prepared); // one host may have committed before the other failed
                 for (Prepared p : prepared) outcomes[p.index()] = Outcome.rejected(p.command(), r);
                 return List.of(outcomes);
             }
@@ -118,12 +124,25 @@ public final class IngestService {
         return List.of(outcomes);
     }
 
+    /**
+     * Sends in order and waits for every acknowledgement within one deadline. After the first event
+     * Kafka cannot take (OVERLOADED), the rest of the batch is not sent: that bounds the time a full
+     * buffer can hold the caller, and a retried event cannot overtake a later one of its key.
+     */
     private void publish(List<Prepared> prepared, Outcome[] outcomes) {
-        List<CompletableFuture<Void>> acks = new ArrayList<>(prepared.size());
-        for (Prepared p : prepared) acks.add(publisher.publish(p.event()));
-        List<Prepared> failed = new ArrayList<>();
-        List<ObjectDirectory.Entry> durable = new ArrayList<>();
         long deadline = System.nanoTime() + publishTimeout.toNanos();
+        List<CompletableFuture<Void>> acks = new ArrayList<>(prepared.size());
+        IngestRejection refused = null;
+        for (Prepared p : prepared) {
+            CompletableFuture<Void> ack = refused != null ? CompletableFuture.failedFuture(refused) : send(p.event());
+            if (refused == null && ack.isCompletedExceptionally()) {
+                Throwable cause = ack.handle((v, e) -> e).join();
+                if (cause instanceof IngestRejection r && r.reason() != Reason.UNCONFIRMED) refused = r;
+            }
+            acks.add(ack);
+        }
+        List<Prepared> notPublished = new ArrayList<>();
+        List<ObjectDirectory.Entry> durable = new ArrayList<>();
         for (int k = 0; k < prepared.size(); k++) {
             Prepared p = prepared.get(k);
             try {
@@ -131,40 +150,65 @@ public final class IngestService {
                 outcomes[p.index()] = new Outcome(p.command(), p.createdId(), p.eventId(), null);
                 if (p.newEntry() != null) durable.add(p.newEntry());
             } catch (ExecutionException e) {
-                failed.add(p);
-                outcomes[p.index()] = Outcome.rejected(p.command(), e.getCause() instanceof IngestRejection r ? r
-                        : new IngestRejection(Reason.UNCONFIRMED, null, "Kafka did not acknowledge the event: "
-                                + e.getCause().getMessage(), e.getCause()));
+                IngestRejection r = e.getCause() instanceof IngestRejection known ? known
+                        : new IngestRejection(Reason.UNCONFIRMED, null, "Kafka did not acknowledge the event: " + e.getCause().getMessage(),
+                                e.getCause());
+                outcomes[p.index()] = Outcome.rejected(p.command(), r);
+                // Only what certainly never reached Kafka is undone; an unconfirmed event may be in the
+                // log, and undoing it would let a retry create the object twice.
+                if (r.reason() != Reason.UNCONFIRMED) notPublished.add(p);
             } catch (TimeoutException e) {
-                failed.add(p);
                 outcomes[p.index()] = Outcome.rejected(p.command(), new IngestRejection(Reason.UNCONFIRMED, null,
                         "Kafka did not acknowledge the event within " + publishTimeout.toMillis() + " ms"));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                failed.add(p);
                 outcomes[p.index()] = Outcome.rejected(p.command(), new IngestRejection(Reason.UNCONFIRMED, null,
                         "interrupted while waiting for Kafka's acknowledgement", e));
             }
         }
         directory.remember(durable);
-        undo(failed, true);
+        undo(notPublished);
     }
 
-    /** Releases what failed commands claimed, so nothing of them stays written. */
-    private void undo(List<Prepared> failed, boolean directoryWritten) {
-        if (directoryWritten) {
-            List<ObjectDirectory.Entry> entries = failed.stream().map(Prepared::newEntry).filter(e -> e != null).toList();
-            if (!entries.isEmpty()) directory.remove(entries);
-        }
-        for (Prepared p : failed) {
-            if (p.claimedUsername() != null) usernames.release(p.claimedUsername(), p.createdId());
+    /** Starts publishing; a publisher that throws instead of failing the future is treated the same. */
+    private CompletableFuture<Void> send(SpecificRecord event) {
+        try {
+            return publisher.publish(event);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(new IngestRejection(Reason.UNAVAILABLE, null, "Kafka is unavailable: " + e.getMessage(), e));
         }
     }
 
-    private static Set<Long> referencedIds(List<? extends IngestCommand> commands) {
+    /** Best effort: releases what commands that were certainly not published claimed. */
+    private void undo(List<Prepared> notPublished) {
+        List<ObjectDirectory.Entry> entries = notPublished.stream().map(Prepared::newEntry).filter(e -> e != null).toList();
+        if (!entries.isEmpty()) {
+            try {
+                directory.remove(entries);
+            } catch (RuntimeException e) {
+                LOG.warn("could not remove {} directory entries of unpublished commands: {}", entries.size(), e.getMessage());
+            }
+        }
+        for (Prepared p : notPublished) {
+            if (p.claimedUsername() != null) releaseQuietly(p.claimedUsername(), p.createdId());
+        }
+    }
+
+    private void releaseQuietly(String username, long userId) {
+        try {
+            usernames.release(username, userId);
+        } catch (RuntimeException e) {
+            LOG.warn("could not release username '{}' of unpublished user {}: {}", username, userId, e.getMessage());
+        }
+    }
+
+    /** Ids to look up; ids on shards beyond the shard map cannot exist and are left out (they answer 404). */
+    private static Set<Long> referencedIds(List<? extends IngestCommand> commands, int shardCount) {
         Set<Long> refs = new HashSet<>();
         for (IngestCommand c : commands) {
-            for (IngestCommand.Reference r : c.references()) refs.add(r.id());
+            for (IngestCommand.Reference r : c.references()) {
+                if (ShardedId.decode(r.id()).shard() < shardCount) refs.add(r.id());
+            }
         }
         return refs;
     }
@@ -198,7 +242,14 @@ public final class IngestService {
         Instant now = clock.instant();
         if (command instanceof CreateUser c) {
             long userId = ids.newUserId();
-            if (!usernames.claim(c.username(), userId)) {
+            boolean claimed;
+            try {
+                claimed = usernames.claim(c.username(), userId);
+            } catch (RuntimeException e) {
+                releaseQuietly(c.username(), userId); // the INSERT may have committed before the failure
+                throw e;
+            }
+            if (!claimed) {
                 throw new IngestRejection(Reason.CONFLICT, "username", "username '" + c.username() + "' is taken");
             }
             return new Prepared(index, c, UserCreated.newBuilder().setEventId(eventId).setOccurredAt(now).setActorId(userId)

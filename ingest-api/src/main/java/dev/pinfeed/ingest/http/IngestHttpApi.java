@@ -36,6 +36,8 @@ import java.util.regex.Pattern;
  */
 public final class IngestHttpApi {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(IngestHttpApi.class);
+
     public static final int MAX_EVENTS_PER_BATCH = 1000;
     public static final long MAX_BODY_BYTES = 64 * 1024;
     public static final long MAX_BATCH_BODY_BYTES = 4L * 1024 * 1024;
@@ -97,13 +99,13 @@ public final class IngestHttpApi {
         return idempotent(request, r -> single(r, parse, false));
     }
 
-    private Response single(Request request, Function<Request, IngestCommand> parse, boolean creates) {
+    private Answer single(Request request, Function<Request, IngestCommand> parse, boolean creates) {
         IngestCommand command;
         try {
             command = parse.apply(request);
         } catch (IngestRejection r) {
             events.inc("unknown", r.reason().name().toLowerCase());
-            return Response.problem(problem(r));
+            return new Answer(Response.problem(problem(r)), false);
         }
         Outcome outcome;
         if (!request.principal().allows(command.eventType())) {
@@ -112,11 +114,16 @@ public final class IngestHttpApi {
             outcome = service.submit(command);
         }
         count(outcome);
-        if (!outcome.accepted()) return Response.problem(problem(outcome.rejection()));
-        return Response.json(202, ids(outcome, creates));
+        if (!outcome.accepted()) return new Answer(Response.problem(problem(outcome.rejection())), retryable(outcome.rejection()));
+        return new Answer(Response.json(202, ids(outcome, creates)), false);
     }
 
-    private Response batch(Request request) {
+    /** Nothing was published and running again is safe. */
+    private static boolean retryable(IngestRejection r) {
+        return r.reason() == IngestRejection.Reason.OVERLOADED || r.reason() == IngestRejection.Reason.UNAVAILABLE;
+    }
+
+    private Answer batch(Request request) {
         JsonNode body = request.json();
         if (!body.isObject()) throw new ProblemException(Problem.badRequest(null, "the body must be a JSON object with an events array"));
         for (var names = body.fieldNames(); names.hasNext(); ) {
@@ -151,15 +158,19 @@ public final class IngestHttpApi {
         for (int k = 0; k < submitted.size(); k++) outcomes[validIndex.get(k)] = submitted.get(k);
         List<Map<String, Object>> results = new ArrayList<>(list.size());
         int accepted = 0;
+        boolean anyTransient = false;
+        boolean anyFinal = false;
         for (int i = 0; i < list.size(); i++) {
             Map<String, Object> result = new LinkedHashMap<>();
             if (parseErrors[i] != null) {
+                anyFinal = true;
                 events.inc(typeName(list.get(i)), parseErrors[i].reason().name().toLowerCase());
                 result.put("status", "rejected");
                 result.put("error", problem(parseErrors[i]).toMap());
             } else {
                 Outcome o = outcomes[i];
                 count(o);
+                if (!o.accepted() && retryable(o.rejection())) anyTransient = true; else if (!o.accepted()) anyFinal = true;
                 if (o.accepted()) {
                     accepted++;
                     result.put("status", "accepted");
@@ -175,7 +186,9 @@ public final class IngestHttpApi {
         answer.put("accepted", accepted);
         answer.put("rejected", list.size() - accepted);
         answer.put("results", results);
-        return Response.json(202, answer);
+        // Replaying is pointless only when nothing was published and every failure was transient.
+        boolean retryable = accepted == 0 && anyTransient && !anyFinal;
+        return new Answer(Response.json(202, answer), retryable);
     }
 
     private static String typeName(JsonNode event) {
@@ -210,19 +223,28 @@ public final class IngestHttpApi {
         };
     }
 
+    /** An answer, and whether running the request again is safe because it published nothing. */
+    private record Answer(Response response, boolean retryable) {}
+
     /**
-     * Runs {@code handler} at most once per (token, Idempotency-Key): a retry with the same body
-     * gets the stored answer; 5xx and 429 answers are not stored, so a retry runs again.
+     * Runs {@code handler} at most once per (token, Idempotency-Key): a retry with the same body gets
+     * the stored answer. Answers of requests that published nothing (429, 503 before publishing) are
+     * not stored, so a retry runs again; an unconfirmed publish is stored, as a retry could duplicate it.
      */
-    private Response idempotent(Request request, Function<Request, Response> handler) {
+    private Response idempotent(Request request, Function<Request, Answer> handler) {
         String key = request.header(IDEMPOTENCY_HEADER).orElse(null);
-        if (key == null) return handler.apply(request);
+        if (key == null) return handler.apply(request).response();
         if (!IDEMPOTENCY_KEY.matcher(key).matches()) {
             throw new ProblemException(Problem.badRequest(IDEMPOTENCY_HEADER, "Idempotency-Key must be 1-255 visible ASCII characters"));
         }
         String scope = request.principal().name();
         String fingerprint = fingerprint(request);
-        Begin begin = idempotency.begin(scope, key, fingerprint, idempotencyLease);
+        Begin begin;
+        try {
+            begin = idempotency.begin(scope, key, fingerprint, idempotencyLease);
+        } catch (RuntimeException e) {
+            throw new ProblemException(Problem.serviceUnavailable("the idempotency store (Redis) is unavailable: " + e.getMessage()));
+        }
         if (begin instanceof Begin.Replay replay) {
             StoredAnswer a = replay.answer();
             Response stored = a.status() >= 400
@@ -238,22 +260,36 @@ public final class IngestHttpApi {
             throw new ProblemException(new Problem("https://pinfeed.dev/problems/idempotency-key-reused", "Idempotency-Key reused", 422,
                     "this Idempotency-Key was used with a different request", IDEMPOTENCY_HEADER));
         }
-        Response response;
+        Answer answer;
         try {
-            response = handler.apply(request);
+            answer = handler.apply(request);
         } catch (ProblemException e) {
-            response = Response.problem(e.problem());
+            answer = new Answer(Response.problem(e.problem()), e.problem().status() >= 500 || e.problem().status() == 429);
         } catch (RuntimeException e) {
-            idempotency.abandon(scope, key);
+            abandonQuietly(scope, key, fingerprint);
             throw e;
         }
-        if (response.status() >= 500 || response.status() == 429) {
-            idempotency.abandon(scope, key);
+        if (answer.retryable()) {
+            abandonQuietly(scope, key, fingerprint);
         } else {
-            idempotency.complete(scope, key, fingerprint,
-                    new StoredAnswer(response.status(), new String(response.bodyBytes(), StandardCharsets.UTF_8)), idempotencyRetention);
+            try {
+                idempotency.complete(scope, key, fingerprint,
+                        new StoredAnswer(answer.response().status(), new String(answer.response().bodyBytes(), StandardCharsets.UTF_8)),
+                        idempotencyRetention);
+            } catch (RuntimeException e) {
+                // The work is done; the caller gets its answer even if it could not be remembered.
+                LOG.warn("could not store the answer for an Idempotency-Key of '{}': {}", scope, e.getMessage());
+            }
         }
-        return response;
+        return answer.response();
+    }
+
+    private void abandonQuietly(String scope, String key, String fingerprint) {
+        try {
+            idempotency.abandon(scope, key, fingerprint);
+        } catch (RuntimeException e) {
+            LOG.warn("could not release an Idempotency-Key of '{}' (it lapses after its lease): {}", scope, e.getMessage());
+        }
     }
 
     private static String fingerprint(Request request) {

@@ -66,21 +66,30 @@ public final class KafkaEventPublisher implements EventPublisher {
             producer.send(new ProducerRecord<>(topic, EventTopics.partitionKey(event), event), (metadata, error) -> {
                 if (error == null) {
                     ack.complete(null);
-                } else if (!enqueued.get() && error instanceof TimeoutException) {
-                    ack.completeExceptionally(new IngestRejection(IngestRejection.Reason.OVERLOADED, null,
-                            "Kafka cannot take the event now (" + error.getMessage() + "); retry later"));
+                } else if (!enqueued.get()) {
+                    ack.completeExceptionally(notSent(error));
                 } else {
                     ack.completeExceptionally(error);
                 }
             });
             enqueued.set(true);
-        } catch (TimeoutException e) {
-            ack.completeExceptionally(new IngestRejection(IngestRejection.Reason.OVERLOADED, null,
-                    "the Kafka send buffer is full or metadata is unavailable; retry later"));
         } catch (RuntimeException e) {
-            ack.completeExceptionally(e);
+            ack.completeExceptionally(notSent(e));
         }
         return ack;
+    }
+
+    /**
+     * A failure before the record entered the producer: nothing can reach the log, so the caller may
+     * retry. A full buffer or missing metadata is load (429); anything else (the registry down for
+     * serialization, a closed producer) is an outage (503).
+     */
+    private static IngestRejection notSent(Throwable error) {
+        if (error instanceof TimeoutException) {
+            return new IngestRejection(IngestRejection.Reason.OVERLOADED, null, "Kafka cannot take the event now (" + error.getMessage()
+                    + "); retry later");
+        }
+        return new IngestRejection(IngestRejection.Reason.UNAVAILABLE, null, "the event could not be sent: " + error.getMessage(), error);
     }
 
     /** Throws unless the cluster answers a metadata request for {@code topic} within {@code timeout}. */

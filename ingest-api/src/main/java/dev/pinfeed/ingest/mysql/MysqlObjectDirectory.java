@@ -9,7 +9,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -54,7 +53,7 @@ public final class MysqlObjectDirectory implements ObjectDirectory {
 
     @Override
     public Map<Long, Entry> find(Collection<Long> ids) {
-        Map<Long, Entry> found = new HashMap<>();
+        Map<Long, Entry> found = new java.util.concurrent.ConcurrentHashMap<>(); // hosts answer concurrently
         perHost(ids, id -> id, (db, rows) -> "SELECT id, owner_id, parent_id FROM " + db + ".object_directory WHERE id IN ("
                 + rows.stream().map(String::valueOf).collect(Collectors.joining(",")) + ")",
                 " UNION ALL ", (host, sql) -> {

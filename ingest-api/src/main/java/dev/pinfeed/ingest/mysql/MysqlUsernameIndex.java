@@ -19,11 +19,15 @@ public final class MysqlUsernameIndex implements UsernameIndex {
     private final ShardDataSources sources;
 
     public MysqlUsernameIndex(ShardDataSources sources) {
+        if (sources.shardMap().shardCount() < UsernameShards.INDEX_SHARDS) {
+            throw new IllegalStateException("the username index needs shards 0-" + (UsernameShards.INDEX_SHARDS - 1)
+                    + " in the shard map, which has " + sources.shardMap().shardCount());
+        }
         this.sources = sources;
     }
 
     private int shardOf(String username) {
-        return UsernameShards.shardOf(username, sources.shardMap().shardCount());
+        return UsernameShards.shardOf(username);
     }
 
     @Override

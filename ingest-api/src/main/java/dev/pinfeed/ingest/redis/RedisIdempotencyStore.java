@@ -9,7 +9,7 @@ import java.util.zip.CRC32C;
 import redis.clients.jedis.RedisClient;
 
 /**
- * Idempotency records in Redis: one hash per (scope, key) under {@code <prefix>idem:<scope>:<key>}
+ * Idempotency records in Redis: one hash per (scope, key) under {@code <prefix>idem:<len(scope)>:<scope>:<key>}
  * (this class owns that layout) on the instance the key hashes to, with fields fp (body
  * fingerprint), state (pending|done), status and body. Each step is one Lua script, so the check
  * and the claim cannot interleave with another request's.
@@ -29,10 +29,17 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
             return {'done', h[2], h[3]}
             """;
     private static final String COMPLETE = """
-            if redis.call('HGET', KEYS[1], 'fp') ~= ARGV[1] then return 0 end
-            redis.call('HSET', KEYS[1], 'state', 'done', 'status', ARGV[2], 'body', ARGV[3])
+            local fp = redis.call('HGET', KEYS[1], 'fp')
+            if fp and fp ~= ARGV[1] then return 0 end
+            redis.call('HSET', KEYS[1], 'fp', ARGV[1], 'state', 'done', 'status', ARGV[2], 'body', ARGV[3])
             redis.call('PEXPIRE', KEYS[1], ARGV[4])
             return 1
+            """;
+
+    private static final String ABANDON = """
+            local h = redis.call('HMGET', KEYS[1], 'fp', 'state')
+            if h[1] == ARGV[1] and h[2] == 'pending' then return redis.call('DEL', KEYS[1]) end
+            return 0
             """;
 
     private final List<RedisClient> instances;
@@ -44,8 +51,9 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
         this.prefix = prefix;
     }
 
+    /** The scope is length-prefixed: a ':' in a token name or key cannot make two pairs collide. */
     private String redisKey(String scope, String key) {
-        return prefix + "idem:" + scope + ":" + key;
+        return prefix + "idem:" + scope.length() + ":" + scope + ":" + key;
     }
 
     private RedisClient instanceOf(String redisKey) {
@@ -75,9 +83,9 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
     }
 
     @Override
-    public void abandon(String scope, String key) {
+    public void abandon(String scope, String key, String fingerprint) {
         String k = redisKey(scope, key);
-        instanceOf(k).del(k);
+        instanceOf(k).eval(ABANDON, List.of(k), List.of(fingerprint));
     }
 
     private static String text(Object reply) {

@@ -42,7 +42,7 @@ class PinfeedProducerTest {
                     new ShardPlacement(OpenShards.parse("0-7"), new SplittableRandom(2)),
                     TimeSortableIdGenerator.systemClock(new TimeSortableLayout(TimeSortableLayout.DEFAULT_EPOCH), Duration.ZERO), 1),
             new CachingObjectDirectory(new InMemoryObjectDirectory(), 10_000),
-            new InMemoryUsernameIndex(), publisher, Clock.systemUTC(), Duration.ofSeconds(5));
+            new InMemoryUsernameIndex(), publisher, Clock.systemUTC(), Duration.ofSeconds(5), 4096);
     private final PinfeedProducer producer = new PinfeedProducer(batch -> {
         synchronized (batchSizes) {
             batchSizes.add(batch.size());

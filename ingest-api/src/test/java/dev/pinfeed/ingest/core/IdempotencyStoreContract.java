@@ -53,8 +53,38 @@ public abstract class IdempotencyStoreContract {
     void anAbandonedKeyRunsAgain() {
         String key = freshKey();
         store().begin("tok", key, "fp1", LEASE);
-        store().abandon("tok", key);
+        store().abandon("tok", key, "fp1");
         assertThat(store().begin("tok", key, "fp1", LEASE)).isInstanceOf(Begin.Started.class);
+    }
+
+    @Test
+    void abandonLeavesAStoredAnswerAndAnotherBodysClaimAlone() {
+        String done = freshKey();
+        store().begin("tok", done, "fp1", LEASE);
+        store().complete("tok", done, "fp1", new StoredAnswer(202, "{}"), RETENTION);
+        store().abandon("tok", done, "fp1");
+        assertThat(store().begin("tok", done, "fp1", LEASE)).isInstanceOf(Begin.Replay.class);
+
+        String other = freshKey();
+        store().begin("tok", other, "fp2", LEASE);
+        store().abandon("tok", other, "fp1");
+        assertThat(store().begin("tok", other, "fp2", LEASE)).isInstanceOf(Begin.InProgress.class);
+    }
+
+    @Test
+    void anAnswerIsStoredEvenAfterTheLeaseLapsed() throws InterruptedException {
+        String key = freshKey();
+        store().begin("tok", key, "fp1", Duration.ofMillis(200));
+        elapse(Duration.ofMillis(400));
+        store().complete("tok", key, "fp1", new StoredAnswer(202, "{\"id\":\"7\"}"), RETENTION);
+        assertThat(store().begin("tok", key, "fp1", LEASE)).isEqualTo(new Begin.Replay(new StoredAnswer(202, "{\"id\":\"7\"}")));
+    }
+
+    @Test
+    void scopesContainingColonsDoNotCollide() {
+        String key = freshKey();
+        store().begin("a:b", "c:" + key, "fp1", LEASE);
+        assertThat(store().begin("a", "b:c:" + key, "fp1", LEASE)).isInstanceOf(Begin.Started.class);
     }
 
     @Test

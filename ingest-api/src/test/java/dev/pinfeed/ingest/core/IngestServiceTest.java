@@ -46,7 +46,7 @@ class IngestServiceTest {
             new IdSource(new ShardedIdAllocator(new InMemorySequenceStore(), 100),
                     new ShardPlacement(OpenShards.parse("0-15"), new SplittableRandom(1)),
                     TimeSortableIdGenerator.systemClock(new TimeSortableLayout(TimeSortableLayout.DEFAULT_EPOCH), Duration.ZERO), 3),
-            directory, usernames, publisher, InstantSource.fixed(NOW), Duration.ofSeconds(5));
+            directory, usernames, publisher, InstantSource.fixed(NOW), Duration.ofSeconds(5), 4096);
 
     private long user(String name) {
         Outcome o = service.submit(new CreateUser(name, null));
@@ -169,16 +169,44 @@ class IngestServiceTest {
     }
 
     @Test
-    void aFailedPublishUndoesTheDirectoryEntryAndTheUsernameClaim() {
-        publisher.failWith = e -> e instanceof UserCreated ? new TimeoutException("broker gone") : null;
+    void anEventKafkaCouldNotTakeIsUndoneAndTheRestOfTheBatchIsNotSent() {
+        long owner = user("hank");
+        long board = board(owner);
+        int before = publisher.published().size();
+        publisher.failWith = e -> e instanceof UserCreated ? new IngestRejection(Reason.OVERLOADED, null, "buffer full") : null;
 
-        Outcome o = service.submit(new CreateUser("hank", null));
+        List<Outcome> outcomes = service.submitAll(List.of(new CreateUser("hank_2", null), new CreatePin(board, owner, "after", null, null)));
+
+        assertThat(outcomes).extracting(o -> o.rejection().reason()).containsExactly(Reason.OVERLOADED, Reason.OVERLOADED);
+        assertThat(usernames.find("hank_2")).as("released").isEmpty();
+        assertThat(publisher.published()).hasSize(before);
+        publisher.failWith = e -> null;
+        assertThat(service.submit(new CreateUser("hank_2", null)).accepted()).as("the name is free again").isTrue();
+    }
+
+    @Test
+    void anUnconfirmedEventKeepsItsClaimsBecauseItMayBeInTheLog() {
+        int entries = store.size();
+        publisher.failWith = e -> e instanceof UserCreated ? new TimeoutException("no ack") : null;
+
+        Outcome o = service.submit(new CreateUser("ivy", null));
 
         assertThat(o.rejection().reason()).isEqualTo(Reason.UNCONFIRMED);
-        assertThat(usernames.find("hank")).isEmpty();
-        assertThat(store.size()).isZero();
+        assertThat(usernames.find("ivy")).as("kept: a retry must not create a second ivy").isPresent();
+        assertThat(store.size()).isEqualTo(entries + 1);
         publisher.failWith = e -> null;
-        assertThat(service.submit(new CreateUser("hank", null)).accepted()).as("the name is free again").isTrue();
+        assertThat(service.submit(new CreateUser("ivy", null)).rejection().reason()).isEqualTo(Reason.CONFLICT);
+    }
+
+    @Test
+    void anIdOnAShardOutsideTheShardMapIsUnknownNotAnOutage() {
+        long a = user("jack");
+        long beyond = ShardedId.compose(5000, ObjectType.USER, 1);
+
+        List<Outcome> outcomes = service.submitAll(List.of(new FollowUser(a, beyond), new FollowUser(beyond, a)));
+
+        assertThat(outcomes).extracting(x -> x.rejection().reason()).containsExactly(Reason.UNKNOWN_ID, Reason.UNKNOWN_ID);
+        assertThat(outcomes.get(0).rejection().field()).isEqualTo("targetUserId");
     }
 
     @Test
@@ -188,6 +216,7 @@ class IngestServiceTest {
         Outcome o = service.submit(new CreateUser("ivan", null));
 
         assertThat(o.rejection().reason()).isEqualTo(Reason.UNAVAILABLE);
+        assertThat(store.size()).isZero();
         assertThat(o.rejection().detail()).contains("mysql001 down");
         assertThat(usernames.find("ivan")).isEmpty();
         assertThat(publisher.published()).isEmpty();

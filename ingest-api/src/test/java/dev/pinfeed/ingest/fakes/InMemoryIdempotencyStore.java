@@ -11,7 +11,9 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
 
     private record Record(String fingerprint, StoredAnswer answer, long expiresAtMillis) {}
 
-    private final Map<String, Record> records = new HashMap<>();
+    private record Key(String scope, String key) {}
+
+    private final Map<Key, Record> records = new HashMap<>();
     private final InstantSource clock;
 
     public InMemoryIdempotencyStore(InstantSource clock) {
@@ -20,7 +22,7 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
 
     @Override
     public synchronized Begin begin(String scope, String key, String fingerprint, Duration lease) {
-        String k = scope + ":" + key;
+        Key k = new Key(scope, key);
         long now = clock.millis();
         Record r = records.get(k);
         if (r == null || r.expiresAtMillis() <= now) {
@@ -34,15 +36,18 @@ public final class InMemoryIdempotencyStore implements IdempotencyStore {
 
     @Override
     public synchronized void complete(String scope, String key, String fingerprint, StoredAnswer answer, Duration retention) {
-        String k = scope + ":" + key;
+        Key k = new Key(scope, key);
         Record r = records.get(k);
-        if (r != null && r.fingerprint().equals(fingerprint)) {
+        boolean lapsed = r == null || r.expiresAtMillis() <= clock.millis();
+        if (lapsed || r.fingerprint().equals(fingerprint)) {
             records.put(k, new Record(fingerprint, answer, clock.millis() + retention.toMillis()));
         }
     }
 
     @Override
-    public synchronized void abandon(String scope, String key) {
-        records.remove(scope + ":" + key);
+    public synchronized void abandon(String scope, String key, String fingerprint) {
+        Key k = new Key(scope, key);
+        Record r = records.get(k);
+        if (r != null && r.answer() == null && r.fingerprint().equals(fingerprint)) records.remove(k);
     }
 }
