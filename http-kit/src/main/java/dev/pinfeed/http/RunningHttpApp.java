@@ -56,7 +56,7 @@ public final class RunningHttpApp implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot bind " + host + ":" + port, e);
         }
-        // io: parses request heads, matches routes, sheds, hands over; never runs application code.
+        // io: parses request heads, matches routes, sheds, hands over; runs only body-less public reads itself.
         ExecutorService io = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS,
                 new SynchronousQueue<>(), threads(app.serviceName + "-http-io-"));
         // handlers: auth, body, handler, response; its queue is bounded in practice by maxInFlight for shed routes.

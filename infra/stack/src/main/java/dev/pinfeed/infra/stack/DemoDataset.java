@@ -103,12 +103,26 @@ final class DemoDataset {
                 (System.nanoTime() - t0) / 1e9, users.size(), boards.size(), pins.size(), social.size()));
     }
 
+    /**
+     * Each request carries a fixed Idempotency-Key derived from its body, so a load interrupted halfway
+     * (Ctrl-C) resumes on the next start: requests already answered replay their answers (24 h)
+     * instead of colliding with the users they created. 429/503 (a cold Kafka) are retried.
+     */
     private JsonNode post(String path, JsonNode body) throws IOException, InterruptedException {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(ingest.resolve(path)).timeout(Duration.ofSeconds(30))
-                .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body))).build(), HttpResponse.BodyHandlers.ofString());
-        if (r.statusCode() != 202) throw new IllegalStateException("demo dataset: POST " + path + " answered " + r.statusCode() + ": " + r.body());
-        return JSON.readTree(r.body());
+        String json = JSON.writeValueAsString(body);
+        String key = "demo-" + DevToken.sha256Hex(path + json).substring(0, 32);
+        for (int attempt = 1; ; attempt++) {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(ingest.resolve(path)).timeout(Duration.ofSeconds(60))
+                    .header("Authorization", "Bearer " + token).header("Content-Type", "application/json").header("Idempotency-Key", key)
+                    .POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() == 202) return JSON.readTree(r.body());
+            if ((r.statusCode() == 429 || r.statusCode() == 503 || r.statusCode() == 409) && attempt < 20) {
+                Thread.sleep(500);
+                continue;
+            }
+            throw new IllegalStateException("demo dataset: POST " + path + " answered " + r.statusCode() + ": " + r.body()
+                    + (r.statusCode() == 409 ? " (./pinfeed dev --fresh starts over)" : ""));
+        }
     }
 
     /** Publishes up to 1000 events per request; every event must be accepted. */

@@ -35,8 +35,9 @@ final class DevToken {
             if (!Files.exists(file)) {
                 byte[] secret = new byte[32];
                 new SecureRandom().nextBytes(secret);
+                // Created private: the secret is never readable by others, not even for an instant.
+                Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
                 Files.writeString(file, "pf_dev_" + Base64.getUrlEncoder().withoutPadding().encodeToString(secret) + "\n");
-                Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
             }
             String token = Files.readString(file).trim();
             Files.writeString(ingestTokensFile(layout), "# Written by ./pinfeed dev: the dev token may publish every event type.\n"

@@ -110,6 +110,11 @@ public final class LocalStack {
         return checks.stream().map(CompletableFuture::join).flatMap(Optional::stream).toList();
     }
 
+    /** The names in {@code names} that are servers, not apps. */
+    public List<String> serversAmong(List<String> names) {
+        return names.stream().filter(n -> !(specs.get(n) instanceof AppSpec)).toList();
+    }
+
     public boolean isUp() {
         return unhealthy().isEmpty();
     }
