@@ -149,10 +149,19 @@ public final class IngestLoadHarness {
         long measure = TimeUnit.SECONDS.toNanos(o.durationS());
         String token = "load-" + UUID.randomUUID();
         TokenAuthenticator tokens = new TokenAuthenticator(Map.of(TokenAuthenticator.sha256Hex(token), new Principal("bench", Set.of("*"))));
-        try (IngestComponents components = new IngestComponents(config, overrides, "pinfeed-load:" + runId + ":", new Properties());
-             RunningHttpApp running = IngestApiServer.app(config, components, tokens).start("127.0.0.1", 0)) {
-            log("ingest-api in-process at " + running.baseUri());
-            IngestHttp http = new IngestHttp(running.baseUri(), token);
+        IngestComponents components = null;
+        RunningHttpApp running = null;
+        try {
+            IngestHttp http;
+            if (o.url() == null) {
+                components = new IngestComponents(config, overrides, "pinfeed-load:" + runId + ":", new Properties());
+                running = IngestApiServer.app(config, components, tokens).start("127.0.0.1", 0);
+                log("ingest-api in-process at " + running.baseUri());
+                http = new IngestHttp(running.baseUri(), token);
+            } else {
+                log("ingest-api in its own JVM at " + o.url() + " (publishing to the standard topics)");
+                http = new IngestHttp(java.net.URI.create(o.url()), o.token());
+            }
 
             // 1. Setup: the objects every event refers to.
             long t0 = System.nanoTime();
@@ -217,6 +226,9 @@ public final class IngestLoadHarness {
                     Report.perSecond(single.requests(), single.measuredNanos()), single, o.clients() + " conns"));
             collect(http, "single", failureNotes);
             log(String.format("single: %.0f requests/s", report.phase("single").rate()));
+        } finally {
+            if (running != null) running.close();
+            if (components != null) components.close();
         }
     }
 

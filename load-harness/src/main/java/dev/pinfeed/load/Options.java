@@ -5,7 +5,7 @@ import java.util.List;
 
 /** Command-line options of {@link IngestLoadHarness}. Durations are per phase, in seconds. */
 record Options(int durationS, int batch, int clients, int warmupS, int openThreads, int singleDurationS, int createPercent,
-               boolean keepTopics) {
+               boolean keepTopics, String url, String token) {
 
     static final String USAGE = """
             usage: IngestLoadHarness [options]
@@ -17,6 +17,9 @@ record Options(int durationS, int batch, int clients, int warmupS, int openThrea
               --single-duration-s N  measured seconds of the single-event phase (default max(5, duration/2))
               --create-percent N     share of PinCreated in the mix, 0-100 (default 20; the rest PinLiked/PinUnliked)
               --keep-topics          do not delete the run's fresh topics at the end
+              --url URL --token T    drive an ingest-api already running in its own JVM (e.g. ./pinfeed dev's,
+                                     http://127.0.0.1:8080 with $(./pinfeed token)) instead of one in-process;
+                                     it publishes to the standard topics
             """;
 
     static Options parse(String... args) {
@@ -28,6 +31,8 @@ record Options(int durationS, int batch, int clients, int warmupS, int openThrea
         Integer single = null;
         int createPercent = 20;
         boolean keep = false;
+        String url = null;
+        String token = null;
         List<String> rest = new ArrayList<>(List.of(args));
         while (!rest.isEmpty()) {
             String a = rest.remove(0);
@@ -40,14 +45,22 @@ record Options(int durationS, int batch, int clients, int warmupS, int openThrea
                 case "--single-duration-s" -> single = positive(a, rest);
                 case "--create-percent" -> createPercent = nonNegative(a, rest);
                 case "--keep-topics" -> keep = true;
+                case "--url" -> url = text(a, rest);
+                case "--token" -> token = text(a, rest);
                 case "-h", "--help" -> throw new IllegalArgumentException("");
                 default -> throw new IllegalArgumentException("unknown option " + a);
             }
         }
         if (batch > 1000) throw new IllegalArgumentException("--batch must be at most 1000 (the contract's limit per request)");
         if (createPercent > 100) throw new IllegalArgumentException("--create-percent must be 0-100");
+        if ((url == null) != (token == null)) throw new IllegalArgumentException("--url and --token go together");
         return new Options(duration, batch, clients, warmup, openThreads, single != null ? single : Math.max(5, duration / 2),
-                createPercent, keep);
+                createPercent, keep, url, token);
+    }
+
+    private static String text(String option, List<String> rest) {
+        if (rest.isEmpty()) throw new IllegalArgumentException(option + " needs a value");
+        return rest.remove(0);
     }
 
     private static int positive(String option, List<String> rest) {
