@@ -54,6 +54,8 @@ public final class IngestComponents implements AutoCloseable {
     private final KafkaEventPublisher publisher;
     private final RedisIdempotencyStore idempotency;
     private final IngestService service;
+    /** One client for the registry probe (/health may be polled every few seconds). */
+    private final HttpClient healthHttp = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     /**
      * @param topicOverrides standard topic → topic to publish to instead (tests use fresh topics)
@@ -108,7 +110,7 @@ public final class IngestComponents implements AutoCloseable {
 
     private void checkRegistry() {
         try {
-            HttpResponse<Void> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(config.schemaRegistryUrl() + "/subjects"))
+            HttpResponse<Void> r = healthHttp.send(HttpRequest.newBuilder(URI.create(config.schemaRegistryUrl() + "/subjects"))
                     .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.discarding());
             if (r.statusCode() != 200) throw new IllegalStateException("answered HTTP " + r.statusCode());
         } catch (InterruptedException e) {

@@ -25,46 +25,24 @@ final class LoadLoops {
 
     static Outcome closedLoop(int threads, long warmupNanos, long measureNanos, long seed,
                               Function<SplittableRandom, IngestHttp.Result> call) throws InterruptedException {
-        long start = System.nanoTime() + 20_000_000L;
-        long measureFrom = start + warmupNanos;
-        long measureTo = measureFrom + measureNanos;
-        int seconds = (int) Math.max(1, measureNanos / 1_000_000_000L);
-        LongAdder[] perSecond = adders(seconds);
-        LongAdder requests = new LongAdder();
-        LongAdder accepted = new LongAdder();
-        LongAdder failures = new LongAdder();
-        List<Histogram> histograms = new ArrayList<>();
-        List<Thread> workers = new ArrayList<>();
+        Tally tally = new Tally(warmupNanos, measureNanos);
         SplittableRandom seeds = new SplittableRandom(seed);
         for (int t = 0; t < threads; t++) {
-            Histogram h = new Histogram(3);
-            histograms.add(h);
+            Histogram h = tally.histogram();
             SplittableRandom random = seeds.split();
-            workers.add(thread("load-closed-" + t, () -> {
-                sleepUntil(start);
+            tally.workers.add(thread("load-closed-" + t, () -> {
+                sleepUntil(tally.start);
                 while (true) {
                     long sent = System.nanoTime();
-                    if (sent >= measureTo) break;
+                    if (sent >= tally.measureTo) break;
                     IngestHttp.Result r = call.apply(random);
                     long done = System.nanoTime();
-                    if (!r.ok()) failures.add(r.status() == 202 ? r.rejected() : Math.max(1, r.rejected()));
-                    if (done >= measureFrom && done < measureTo) {
-                        requests.increment();
-                        accepted.add(r.accepted());
-                        perSecond[(int) Math.min(seconds - 1, (done - measureFrom) / 1_000_000_000L)].add(r.accepted());
-                        h.recordValue(Math.max(1, (done - sent) / 1000));
-                    }
+                    tally.failed(r);
+                    if (done >= tally.measureFrom && done < tally.measureTo) tally.record(r, done, h, done - sent);
                 }
             }));
         }
-        workers.forEach(Thread::start);
-        sleepUntil(measureFrom);
-        CpuMeter.Snapshot cpuFrom = CpuMeter.now();
-        sleepUntil(measureTo);
-        CpuMeter.Snapshot cpuTo = CpuMeter.now();
-        for (Thread w : workers) w.join();
-        return new Outcome(requests.sum(), accepted.sum(), failures.sum(), measureNanos, merge(histograms),
-                min(perSecond), max(perSecond), 0, cpuFrom, cpuTo);
+        return tally.run(measureNanos, 0);
     }
 
     /**
@@ -74,54 +52,87 @@ final class LoadLoops {
     static Outcome openLoop(int threads, double requestsPerSecond, long warmupNanos, long measureNanos, long seed,
                             Function<SplittableRandom, IngestHttp.Result> call) throws InterruptedException {
         double intervalNanos = 1e9 / requestsPerSecond;
-        long start = System.nanoTime() + 20_000_000L;
-        long measureFrom = start + warmupNanos;
-        long measureTo = measureFrom + measureNanos;
-        int seconds = (int) Math.max(1, measureNanos / 1_000_000_000L);
-        LongAdder[] perSecond = adders(seconds);
+        Tally tally = new Tally(warmupNanos, measureNanos);
         AtomicLong nextSlot = new AtomicLong();
-        AtomicLong lastDone = new AtomicLong(measureFrom);
-        LongAdder requests = new LongAdder();
-        LongAdder accepted = new LongAdder();
-        LongAdder failures = new LongAdder();
+        AtomicLong lastDone = new AtomicLong(tally.measureFrom);
         LongAdder late = new LongAdder();
-        List<Histogram> histograms = new ArrayList<>();
-        List<Thread> workers = new ArrayList<>();
         SplittableRandom seeds = new SplittableRandom(seed);
         for (int t = 0; t < threads; t++) {
-            Histogram h = new Histogram(3);
-            histograms.add(h);
+            Histogram h = tally.histogram();
             SplittableRandom random = seeds.split();
-            workers.add(thread("load-open-" + t, () -> {
+            tally.workers.add(thread("load-open-" + t, () -> {
                 while (true) {
-                    long due = start + (long) (nextSlot.getAndIncrement() * intervalNanos);
-                    if (due >= measureTo) break;
+                    long due = tally.start + (long) (nextSlot.getAndIncrement() * intervalNanos);
+                    if (due >= tally.measureTo) break;
                     sleepUntil(due);
                     long sent = System.nanoTime();
                     IngestHttp.Result r = call.apply(random);
                     long done = System.nanoTime();
-                    if (!r.ok()) failures.add(r.status() == 202 ? r.rejected() : Math.max(1, r.rejected()));
-                    if (due >= measureFrom) {
-                        requests.increment();
-                        accepted.add(r.accepted());
-                        perSecond[(int) Math.min(seconds - 1, (due - measureFrom) / 1_000_000_000L)].add(r.accepted());
-                        h.recordValue(Math.max(1, (done - due) / 1000));
+                    tally.failed(r);
+                    if (due >= tally.measureFrom) {
+                        tally.record(r, due, h, done - due);
                         if (sent - due > 1_000_000L) late.increment();
                         lastDone.accumulateAndGet(done, Math::max);
                     }
                 }
             }));
         }
-        workers.forEach(Thread::start);
-        sleepUntil(measureFrom);
-        CpuMeter.Snapshot cpuFrom = CpuMeter.now();
-        sleepUntil(measureTo);
-        CpuMeter.Snapshot cpuTo = CpuMeter.now();
-        for (Thread w : workers) w.join();
         // Achieved rate: accepted events of the requests due in the window, over the time until the last answered.
-        long window = Math.max(measureNanos, lastDone.get() - measureFrom);
-        return new Outcome(requests.sum(), accepted.sum(), failures.sum(), window, merge(histograms),
-                min(perSecond), max(perSecond), late.sum(), cpuFrom, cpuTo);
+        Outcome o = tally.run(measureNanos, 0);
+        long window = Math.max(measureNanos, lastDone.get() - tally.measureFrom);
+        return new Outcome(o.requests(), o.acceptedEvents(), o.failures(), window, o.latencyMicros(), o.minPerSecond(),
+                o.maxPerSecond(), late.sum(), o.cpuFrom(), o.cpuTo());
+    }
+
+    /** What both loops count, and their common start, measured window and join. */
+    private static final class Tally {
+        final long start = System.nanoTime() + 20_000_000L;
+        final long measureFrom;
+        final long measureTo;
+        final int seconds;
+        final LongAdder[] perSecond;
+        final LongAdder requests = new LongAdder();
+        final LongAdder accepted = new LongAdder();
+        final LongAdder failures = new LongAdder();
+        final List<Histogram> histograms = new ArrayList<>();
+        final List<Thread> workers = new ArrayList<>();
+
+        Tally(long warmupNanos, long measureNanos) {
+            measureFrom = start + warmupNanos;
+            measureTo = measureFrom + measureNanos;
+            seconds = (int) Math.max(1, measureNanos / 1_000_000_000L);
+            perSecond = adders(seconds);
+        }
+
+        Histogram histogram() {
+            Histogram h = new Histogram(3);
+            histograms.add(h);
+            return h;
+        }
+
+        /** Failures count during warm-up too. */
+        void failed(IngestHttp.Result r) {
+            if (!r.ok()) failures.add(r.status() == 202 ? r.rejected() : Math.max(1, r.rejected()));
+        }
+
+        /** A measured request, booked in the second of {@code at}. */
+        void record(IngestHttp.Result r, long at, Histogram h, long latencyNanos) {
+            requests.increment();
+            accepted.add(r.accepted());
+            perSecond[(int) Math.min(seconds - 1, (at - measureFrom) / 1_000_000_000L)].add(r.accepted());
+            h.recordValue(Math.max(1, latencyNanos / 1000));
+        }
+
+        Outcome run(long measuredNanos, long lateStarts) throws InterruptedException {
+            workers.forEach(Thread::start);
+            sleepUntil(measureFrom);
+            CpuMeter.Snapshot cpuFrom = CpuMeter.now();
+            sleepUntil(measureTo);
+            CpuMeter.Snapshot cpuTo = CpuMeter.now();
+            for (Thread w : workers) w.join();
+            return new Outcome(requests.sum(), accepted.sum(), failures.sum(), measuredNanos, merge(histograms),
+                    min(perSecond), max(perSecond), lateStarts, cpuFrom, cpuTo);
+        }
     }
 
     private static Thread thread(String name, Runnable body) {

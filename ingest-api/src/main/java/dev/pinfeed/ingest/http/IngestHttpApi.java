@@ -1,6 +1,7 @@
 package dev.pinfeed.ingest.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.pinfeed.config.Sha256;
 import dev.pinfeed.http.HttpApp;
 import dev.pinfeed.http.Metrics;
 import dev.pinfeed.http.Principal;
@@ -18,11 +19,8 @@ import dev.pinfeed.ingest.core.IngestRejection;
 import dev.pinfeed.ingest.core.IngestService;
 import dev.pinfeed.ingest.core.IngestService.Outcome;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -293,13 +291,6 @@ public final class IngestHttpApi {
     }
 
     private static String fingerprint(Request request) {
-        try {
-            MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            sha.update((request.method() + " " + request.path() + "\n").getBytes(StandardCharsets.UTF_8));
-            sha.update(request.body());
-            return HexFormat.of().formatHex(sha.digest());
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return Sha256.hex((request.method() + " " + request.path() + "\n").getBytes(StandardCharsets.UTF_8), request.body());
     }
 }

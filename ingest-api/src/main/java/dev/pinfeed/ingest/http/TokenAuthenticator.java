@@ -1,5 +1,6 @@
 package dev.pinfeed.ingest.http;
 
+import dev.pinfeed.config.Sha256;
 import dev.pinfeed.http.Authenticator;
 import dev.pinfeed.http.Principal;
 import dev.pinfeed.http.Problem;
@@ -9,11 +10,8 @@ import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Properties;
@@ -66,12 +64,9 @@ public final class TokenAuthenticator implements Authenticator {
         return new TokenAuthenticator(byHash);
     }
 
+    /** The hash the token file holds for {@code token}. */
     public static String sha256Hex(String token) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return Sha256.hex(token);
     }
 
     @Override

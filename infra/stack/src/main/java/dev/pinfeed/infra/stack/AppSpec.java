@@ -5,7 +5,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -77,11 +76,5 @@ final class AppSpec implements ServerSpec {
     @Override
     public Duration stopGrace() {
         return Duration.ofSeconds(20);
-    }
-
-    static List<String> names(List<AppSpec> apps) {
-        List<String> names = new ArrayList<>();
-        for (AppSpec a : apps) names.add(a.name());
-        return names;
     }
 }

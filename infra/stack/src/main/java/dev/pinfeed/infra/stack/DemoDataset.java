@@ -110,7 +110,7 @@ final class DemoDataset {
      */
     private JsonNode post(String path, JsonNode body) throws IOException, InterruptedException {
         String json = JSON.writeValueAsString(body);
-        String key = "demo-" + DevToken.sha256Hex(path + json).substring(0, 32);
+        String key = "demo-" + dev.pinfeed.config.Sha256.hex(path + json).substring(0, 32);
         for (int attempt = 1; ; attempt++) {
             HttpResponse<String> r = http.send(HttpRequest.newBuilder(ingest.resolve(path)).timeout(Duration.ofSeconds(60))
                     .header("Authorization", "Bearer " + token).header("Content-Type", "application/json").header("Idempotency-Key", key)

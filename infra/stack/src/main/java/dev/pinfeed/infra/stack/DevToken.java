@@ -1,16 +1,13 @@
 package dev.pinfeed.infra.stack;
 
+import dev.pinfeed.config.Sha256;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.Base64;
-import java.util.HexFormat;
 
 /**
  * The local producer token: a random secret kept in {@code .pinfeed/run/dev-token} (mode 600), and
@@ -41,18 +38,10 @@ final class DevToken {
             }
             String token = Files.readString(file).trim();
             Files.writeString(ingestTokensFile(layout), "# Written by ./pinfeed dev: the dev token may publish every event type.\n"
-                    + "token.dev.sha256=" + sha256Hex(token) + "\ntoken.dev.scopes=*\n");
+                    + "token.dev.sha256=" + Sha256.hex(token) + "\ntoken.dev.scopes=*\n");
             return token;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    static String sha256Hex(String token) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
         }
     }
 }

@@ -3,6 +3,7 @@ package dev.pinfeed.infra.stack;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.pinfeed.config.PinfeedConfig;
+import dev.pinfeed.config.Sha256;
 import dev.pinfeed.config.ShardMap;
 import java.io.IOException;
 import java.net.URI;
@@ -10,8 +11,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -21,7 +20,6 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -258,7 +256,7 @@ public final class Provisioner {
         ShardMap shards = ShardMap.from(config);
         String schema = Files.readString(definitions.resolve("mysql-shard-schema.sql"));
         List<String> statements = splitStatements(schema);
-        String hash = sha256(shards.format() + "\n" + schema);
+        String hash = Sha256.hex(shards.format() + "\n" + schema);
         ExecutorService pool = Executors.newFixedThreadPool(config.mysqlHosts().size());
         try {
             List<Future<?>> work = new ArrayList<>();
@@ -328,13 +326,5 @@ public final class Provisioner {
         }
         if (!current.toString().isBlank()) out.add(current.toString().trim());
         return out;
-    }
-
-    private static String sha256(String s) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }
