@@ -57,13 +57,13 @@ public final class LocalStack {
             add(new RedisServerSpec(layout, h.name() + "-master", h.master(), null));
             if (h.replica() != null) add(new RedisServerSpec(layout, h.name() + "-replica", h.replica(), h.master()));
         }
-        add(new AppSpec(layout, "ingest-api", "Ingest API (producers' writes)", "ingest-api", "dev.pinfeed.ingest.IngestApiServer",
+        add(new AppSpec(layout, "ingest-api", "Ingest API (producers' writes)", "ingest-api", "dev.pinfeed.ingestapi.IngestApiServer",
                 URI.create("http://" + config.hostPort("ingest.http") + "/"),
                 Map.of("ingest.tokens-file", DevToken.ingestTokensFile(layout).toString())));
-        add(new AppSpec(layout, "feed-service", "Feed service (reads, graph queries)", "feed-service", "dev.pinfeed.feed.FeedServiceServer",
+        add(new AppSpec(layout, "feed-service", "Feed service (reads, graph queries)", "feed-service", "dev.pinfeed.feedservice.FeedServiceServer",
                 URI.create("http://" + config.hostPort("feed.http") + "/"), Map.of()));
         add(new AppSpec(layout, "graph-processor", "Follower graph (follows → Redis)", "follower-graph",
-                "dev.pinfeed.graph.FollowGraphProcessorMain", null, Map.of()));
+                "dev.pinfeed.followergraph.FollowGraphProcessorMain", null, Map.of()));
     }
 
     private List<ServerSpec> apps() {

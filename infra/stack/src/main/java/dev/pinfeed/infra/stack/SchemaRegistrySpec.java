@@ -29,7 +29,7 @@ final class SchemaRegistrySpec implements ServerSpec {
     @Override
     public List<String> command() {
         return JavaCommand.withHeap("128m")
-                .run(layout.classpathOf("infra/schema-registry"), "dev.pinfeed.registry.SchemaRegistryServer",
+                .run(layout.classpathOf("infra/schema-registry"), "dev.pinfeed.infra.schemaregistry.SchemaRegistryServer",
                         "--host", url.getHost(), "--port", String.valueOf(url.getPort()), "--bootstrap", kafkaBootstrap);
     }
 

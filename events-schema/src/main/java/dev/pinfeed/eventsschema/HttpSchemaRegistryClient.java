@@ -1,0 +1,95 @@
+package dev.pinfeed.eventsschema;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import org.apache.avro.Schema;
+
+/**
+ * {@link SchemaRegistryClient} over the Confluent REST API. Every call is a network round trip:
+ * wrap it in {@link CachingSchemaRegistryClient} for use per record.
+ */
+public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
+
+    private static final String CONTENT_TYPE = "application/vnd.schemaregistry.v1+json";
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+    private final String baseUrl;
+    private final HttpClient http;
+    private final ObjectMapper json = new ObjectMapper();
+
+    /** {@code baseUrl} as in {@code PinfeedConfig.load().schemaRegistryUrl()}, e.g. {@code http://127.0.0.1:8081}. */
+    public HttpSchemaRegistryClient(String baseUrl) {
+        this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
+        this.http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+    }
+
+    @Override
+    public int register(String subject, Schema schema) {
+        return call("POST", "/subjects/" + encode(subject) + "/versions", Map.of("schema", schema.toString())).get("id").asInt();
+    }
+
+    @Override
+    public Schema schemaById(int id) {
+        String text = call("GET", "/schemas/ids/" + id, null).get("schema").asText();
+        return new Schema.Parser().parse(text);
+    }
+
+    @Override
+    public boolean isCompatible(String subject, Schema schema) {
+        return call("POST", "/compatibility/subjects/" + encode(subject) + "/versions/latest", Map.of("schema", schema.toString()))
+                .get("is_compatible").asBoolean();
+    }
+
+    @Override
+    public void setCompatibility(String subject, String level) {
+        call("PUT", "/config/" + encode(subject), Map.of("compatibility", level));
+    }
+
+    private JsonNode call(String method, String path, Object body) {
+        try {
+            HttpRequest.BodyPublisher publisher = body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(json.writeValueAsString(body));
+            HttpRequest request = HttpRequest.newBuilder(URI.create(baseUrl + path))
+                    .timeout(TIMEOUT)
+                    .header("Accept", CONTENT_TYPE)
+                    .header("Content-Type", CONTENT_TYPE)
+                    .method(method, publisher)
+                    .build();
+            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+            return answer(response);
+        } catch (IOException e) {
+            throw new UncheckedIOException("schema registry " + method + " " + baseUrl + path + " failed: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted during schema registry " + method + " " + path, e);
+        }
+    }
+
+    private JsonNode answer(HttpResponse<String> response) throws IOException {
+        int status = response.statusCode();
+        JsonNode body = response.body().isBlank() ? json.nullNode() : json.readTree(response.body());
+        if (status / 100 == 2) {
+            return body;
+        }
+        // Confluent errors are {"error_code": ..., "message": ...}; a proxy in between may answer otherwise.
+        int errorCode = body.path("error_code").asInt(status);
+        String message = body.path("message").asText(response.body());
+        throw new SchemaRegistryException(status, errorCode, message);
+    }
+
+    /** Subjects contain '.' and '-' (fine) but may be anything; path-encode them, spaces as %20. */
+    private static String encode(String segment) {
+        return URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+}

@@ -1,0 +1,125 @@
+package dev.pinfeed.feedservice;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.pinfeed.followergraph.Counts;
+import dev.pinfeed.followergraph.Edge;
+import dev.pinfeed.followergraph.GraphStore;
+import dev.pinfeed.followergraph.Page;
+import dev.pinfeed.followergraph.UserRelation;
+import dev.pinfeed.httpkit.HttpApp;
+import dev.pinfeed.httpkit.Problem;
+import dev.pinfeed.httpkit.ProblemException;
+import dev.pinfeed.httpkit.Request;
+import dev.pinfeed.httpkit.Response;
+import dev.pinfeed.httpkit.RouteOptions;
+import dev.pinfeed.idallocator.ObjectType;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The graph queries of the read contract over a {@link GraphStore}: point queries, the batch
+ * "which of these do I follow", exact counts, newest-first lists and a board's receivers, paged
+ * with opaque cursors ({@code "cursor": null} on the last page).
+ */
+public final class GraphHttpApi {
+
+    /** A POST that only reads: no token, a small JSON body. */
+    private static final RouteOptions READ_WITH_BODY = new RouteOptions(false, 64 * 1024, false);
+
+    private final GraphStore graph;
+
+    public GraphHttpApi(GraphStore graph) {
+        this.graph = graph;
+    }
+
+    public HttpApp.Builder routes(HttpApp.Builder app) {
+        RouteOptions read = RouteOptions.publicRead();
+        app.route("GET", "/v1/users/{userId}/following/users/{targetUserId}", read, r -> {
+            UserRelation relation = graph.relation(Params.id(r, "userId", ObjectType.USER), Params.id(r, "targetUserId", ObjectType.USER));
+            return Response.json(200, Map.of("following", relation.following(), "explicit", relation.explicit()));
+        });
+        app.route("GET", "/v1/users/{userId}/following/boards/{boardId}", read, r -> Response.json(200,
+                Map.of("following", graph.followsBoard(Params.id(r, "userId", ObjectType.USER), Params.id(r, "boardId", ObjectType.BOARD)))));
+        app.route("POST", "/v1/users/{userId}/following/users:check", READ_WITH_BODY, this::check);
+        app.route("GET", "/v1/users/{userId}/counts", read, r -> {
+            long userId = Params.id(r, "userId", ObjectType.USER);
+            Counts c = graph.counts(userId);
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("followers", c.followers());
+            body.put("followingUsers", c.followingUsers());
+            body.put("followingBoards", c.followingBoards());
+            body.put("boards", graph.boardsOwnedCount(userId));
+            body.put("explicitFollowers", c.explicitFollowers());
+            body.put("implicitFollowers", c.implicitFollowers());
+            return Response.json(200, body);
+        });
+        app.route("GET", "/v1/users/{userId}/followers", read,
+                r -> edges(paged(() -> graph.followers(Params.id(r, "userId", ObjectType.USER), Params.cursor(r), Params.limit(r))), "userId"));
+        app.route("GET", "/v1/users/{userId}/following/users", read,
+                r -> edges(paged(() -> graph.followingUsers(Params.id(r, "userId", ObjectType.USER), Params.cursor(r), Params.limit(r))), "userId"));
+        app.route("GET", "/v1/users/{userId}/following/boards", read,
+                r -> edges(paged(() -> graph.followingBoards(Params.id(r, "userId", ObjectType.USER), Params.cursor(r), Params.limit(r))), "boardId"));
+        app.route("GET", "/v1/boards/{boardId}/followers", read, r -> {
+            Page<Long> page = paged(() -> graph.boardReceivers(Params.id(r, "boardId", ObjectType.BOARD), Params.cursor(r), Params.limit(r)));
+            List<Map<String, Object>> items = new ArrayList<>();
+            for (Long id : page.items()) items.add(Map.of("userId", Long.toString(id)));
+            return page(items, page.nextCursor());
+        });
+        return app;
+    }
+
+    private Response check(Request r) {
+        long userId = Params.id(r, "userId", ObjectType.USER);
+        JsonNode body = r.json();
+        JsonNode ids = body.get("ids");
+        if (!body.isObject() || ids == null || !ids.isArray()) {
+            throw new ProblemException(Problem.badRequest("ids", "the body must be {\"ids\": [id strings]}"));
+        }
+        if (ids.size() > GraphStore.MAX_BATCH) {
+            throw new ProblemException(Problem.badRequest("ids", "at most " + GraphStore.MAX_BATCH + " ids per request, got " + ids.size()));
+        }
+        Set<Long> candidates = new LinkedHashSet<>();
+        for (int i = 0; i < ids.size(); i++) {
+            JsonNode id = ids.get(i);
+            if (!id.isTextual()) throw new ProblemException(Problem.badRequest("ids[" + i + "]", "ids[" + i + "] must be an id string"));
+            candidates.add(Params.id("ids[" + i + "]", id.asText(), ObjectType.USER));
+        }
+        Set<Long> followed = graph.followedAmong(userId, candidates);
+        List<String> answer = new ArrayList<>();
+        for (Long c : candidates) if (followed.contains(c)) answer.add(Long.toString(c));
+        return Response.json(200, Map.of("following", answer));
+    }
+
+    private Response edges(Page<Edge> page, String idName) {
+        List<Map<String, Object>> items = new ArrayList<>(page.items().size());
+        for (Edge e : page.items()) {
+            Map<String, Object> item = new LinkedHashMap<>();
+            item.put(idName, Long.toString(e.id()));
+            item.put("since", java.time.Instant.ofEpochMilli(e.since()).toString());
+            item.put("explicit", e.explicit());
+            items.add(item);
+        }
+        return page(items, page.nextCursor());
+    }
+
+    private static Response page(List<Map<String, Object>> items, String cursor) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("items", items);
+        body.put("cursor", cursor);
+        return Response.json(200, body);
+    }
+
+    /** A cursor the store cannot read is the caller's error, not ours. */
+    private static <T> T paged(java.util.function.Supplier<T> query) {
+        try {
+            return query.get();
+        } catch (IllegalArgumentException e) {
+            throw new ProblemException(Problem.badRequest("cursor", "invalid cursor: " + e.getMessage()));
+        }
+    }
+
+}

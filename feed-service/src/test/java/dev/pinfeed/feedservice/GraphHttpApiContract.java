@@ -1,0 +1,190 @@
+package dev.pinfeed.feedservice;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.pinfeed.config.PinfeedConfig;
+import dev.pinfeed.followergraph.GraphCommand;
+import dev.pinfeed.followergraph.GraphStore;
+import dev.pinfeed.httpkit.RunningHttpApp;
+import dev.pinfeed.idallocator.ObjectType;
+import dev.pinfeed.idallocator.ShardedId;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The graph endpoints of the read contract, over any {@link GraphStore} (in-memory and real Redis). */
+abstract class GraphHttpApiContract {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final AtomicLong EVENT = new AtomicLong(1);
+    private final HttpClient http = HttpClient.newHttpClient();
+    private RunningHttpApp running;
+
+    protected abstract GraphStore store();
+
+    /** A local id part no other test (or run) used. */
+    protected abstract long freshLocal();
+
+    /** Started on first use: subclasses connect their store in their own @BeforeEach, which runs after ours. */
+    private URI base() {
+        if (running == null) {
+            running = FeedServiceServer.app(PinfeedConfig.of(new Properties()), store(), List.of(), List.of()).start("127.0.0.1", 0);
+        }
+        return running.baseUri();
+    }
+
+    @AfterEach
+    void stop() {
+        if (running != null) running.close();
+    }
+
+    long user() {
+        return ShardedId.compose((int) (freshLocal() % 4096), ObjectType.USER, freshLocal());
+    }
+
+    long board(long owner) {
+        long board = ShardedId.compose(ShardedId.decode(owner).shard(), ObjectType.BOARD, freshLocal());
+        store().apply(new GraphCommand.CreateBoard(EVENT.incrementAndGet(), 1_000, board, owner));
+        return board;
+    }
+
+    void follow(long follower, long followee, long at) {
+        store().apply(new GraphCommand.FollowUser(EVENT.incrementAndGet(), at, follower, followee));
+    }
+
+    JsonNode get(String path, int status) throws Exception {
+        return send(HttpRequest.newBuilder(URI.create(base() + path)).GET().build(), status);
+    }
+
+    JsonNode post(String path, String body, int status) throws Exception {
+        return send(HttpRequest.newBuilder(URI.create(base() + path)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), status);
+    }
+
+    private JsonNode send(HttpRequest request, int status) throws Exception {
+        HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(status);
+        return JSON.readTree(r.body());
+    }
+
+    @Test
+    void pointQueriesTellExplicitFromImplicit() throws Exception {
+        long ana = user();
+        long ben = user();
+        long cat = user();
+        long bensBoard = board(ben);
+        follow(ana, ben, 2_000);
+        store().apply(new GraphCommand.FollowBoard(EVENT.incrementAndGet(), 3_000, cat, bensBoard, ben));
+
+        JsonNode explicit = get("/v1/users/" + ana + "/following/users/" + ben, 200);
+        assertThat(explicit.get("following").asBoolean()).isTrue();
+        assertThat(explicit.get("explicit").asBoolean()).isTrue();
+        JsonNode implicit = get("/v1/users/" + cat + "/following/users/" + ben, 200);
+        assertThat(implicit.get("following").asBoolean()).isTrue();
+        assertThat(implicit.get("explicit").asBoolean()).isFalse();
+        assertThat(get("/v1/users/" + ben + "/following/users/" + ana, 200).get("following").asBoolean()).isFalse();
+        assertThat(get("/v1/users/" + ana + "/following/boards/" + bensBoard, 200).get("following").asBoolean())
+                .as("following a user follows his boards").isTrue();
+        JsonNode counts = get("/v1/users/" + ben + "/counts", 200);
+        assertThat(counts.get("followers").asLong()).isEqualTo(2);
+        assertThat(counts.get("boards").asLong()).isEqualTo(1);
+    }
+
+    @Test
+    void checkAnswersWhichOfTheIdsAreFollowedInRequestOrder() throws Exception {
+        long me = user();
+        List<Long> others = new ArrayList<>();
+        for (int i = 0; i < 6; i++) others.add(user());
+        follow(me, others.get(1), 1_000);
+        follow(me, others.get(4), 1_001);
+        StringBuilder ids = new StringBuilder();
+        for (Long o : others) ids.append(ids.length() == 0 ? "" : ",").append('"').append(o).append('"');
+
+        JsonNode answer = post("/v1/users/" + me + "/following/users:check", "{\"ids\":[" + ids + "]}", 200);
+
+        assertThat(answer.get("following")).extracting(JsonNode::asText)
+                .containsExactly(Long.toString(others.get(1)), Long.toString(others.get(4)));
+    }
+
+    @Test
+    void followersPageNewestFirstWithCursorsUntilNull() throws Exception {
+        long star = user();
+        List<Long> fans = new ArrayList<>();
+        for (int i = 0; i < 60; i++) {
+            long fan = user();
+            fans.add(fan);
+            follow(fan, star, 10_000 + i);
+        }
+        List<String> seen = new ArrayList<>();
+        String cursor = null;
+        int pages = 0;
+        do {
+            JsonNode page = get("/v1/users/" + star + "/followers?limit=25" + (cursor == null ? "" : "&cursor=" + cursor), 200);
+            page.get("items").forEach(item -> seen.add(item.get("userId").asText()));
+            cursor = page.get("cursor").isNull() ? null : page.get("cursor").asText();
+            pages++;
+        } while (cursor != null);
+
+        assertThat(pages).isEqualTo(3);
+        List<String> newestFirst = new ArrayList<>();
+        for (int i = fans.size() - 1; i >= 0; i--) newestFirst.add(Long.toString(fans.get(i)));
+        assertThat(seen).containsExactlyElementsOf(newestFirst);
+    }
+
+    @Test
+    void aBoardsReceiversAreItsOwnersFollowersMinusUnfollowersPlusItsOwnFollowers() throws Exception {
+        long owner = user();
+        long board = board(owner);
+        long fan = user();
+        long leaver = user();
+        long boardOnly = user();
+        follow(fan, owner, 1_000);
+        follow(leaver, owner, 1_000);
+        store().apply(new GraphCommand.UnfollowBoard(EVENT.incrementAndGet(), 2_000, leaver, board, owner));
+        store().apply(new GraphCommand.FollowBoard(EVENT.incrementAndGet(), 2_000, boardOnly, board, owner));
+
+        Set<String> receivers = new HashSet<>();
+        String cursor = null;
+        do {
+            JsonNode page = get("/v1/boards/" + board + "/followers?limit=1" + (cursor == null ? "" : "&cursor=" + cursor), 200);
+            page.get("items").forEach(item -> receivers.add(item.get("userId").asText()));
+            cursor = page.get("cursor").isNull() ? null : page.get("cursor").asText();
+        } while (cursor != null);
+
+        assertThat(receivers).containsExactlyInAnyOrder(Long.toString(fan), Long.toString(boardOnly));
+    }
+
+    @Test
+    void badParametersAreProblemsNamingTheField() throws Exception {
+        long me = user();
+        long board = board(me);
+        assertThat(get("/v1/users/" + board + "/followers", 400).get("field").asText()).isEqualTo("userId");
+        assertThat(get("/v1/users/x/followers", 400).get("field").asText()).isEqualTo("userId");
+        assertThat(get("/v1/users/" + me + "/followers?limit=251", 400).get("field").asText()).isEqualTo("limit");
+        assertThat(get("/v1/users/" + me + "/followers?cursor=garbage", 400).get("field").asText()).isEqualTo("cursor");
+        StringBuilder tooMany = new StringBuilder();
+        for (int i = 0; i < 1001; i++) tooMany.append(i == 0 ? "" : ",").append('"').append(me).append('"');
+        assertThat(post("/v1/users/" + me + "/following/users:check", "{\"ids\":[" + tooMany + "]}", 400).get("field").asText())
+                .isEqualTo("ids");
+    }
+
+    @Test
+    void idsDecode() throws Exception {
+        JsonNode id = get("/v1/ids/241294492511762325", 200);
+        assertThat(id.get("shard").asInt()).isEqualTo(3429);
+        assertThat(id.get("typeName").asText()).isEqualTo("pin");
+        assertThat(id.get("localId").asText()).isEqualTo("7075733");
+        assertThat(get("/v1/ids/" + (1L << 62), 400).get("field").asText()).isEqualTo("id");
+    }
+}

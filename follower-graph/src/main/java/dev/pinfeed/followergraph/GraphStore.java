@@ -1,0 +1,74 @@
+package dev.pinfeed.followergraph;
+
+import java.util.Collection;
+import java.util.OptionalLong;
+import java.util.Set;
+
+/**
+ * The follower graph (seed 004). Writes are {@link GraphCommand}s, applied idempotently and in any
+ * order: the newest {@link Version} per edge wins. Queries see every command applied before they
+ * started (per store; the Redis store is eventually consistent across a pair's two shards for the
+ * instant between its writes).
+ *
+ * <p>Newest-first lists order by (since desc, id desc) and page with opaque cursors (null = first
+ * page); a page has at most {@code limit} items and {@code nextCursor} is null exactly when nothing follows.
+ */
+public interface GraphStore extends AutoCloseable {
+
+    /** Largest page. */
+    int MAX_PAGE = 10_000;
+    /** Largest id batch for the "which of these" queries. */
+    int MAX_BATCH = 1_000;
+
+    /** Applies one command. Throws {@link InvalidCommandException} if it names a board's owner differently than before. */
+    void apply(GraphCommand command);
+
+    /** Does {@code followerId} follow user {@code userId}, and explicitly? */
+    UserRelation relation(long followerId, long userId);
+
+    /**
+     * Does {@code userId} follow board {@code boardId}: explicitly, or through an explicit follow of
+     * its owner without a newer unfollow of this board.
+     */
+    boolean followsBoard(long userId, long boardId);
+
+    /** Which of up to {@link #MAX_BATCH} users {@code userId} follows (explicitly or implicitly). */
+    Set<Long> followedAmong(long userId, Collection<Long> candidates);
+
+    /** Which of up to {@link #MAX_BATCH} boards {@code userId} follows (as {@link #followsBoard}). */
+    Set<Long> followedBoardsAmong(long userId, Collection<Long> boardIds);
+
+    Counts counts(long userId);
+
+    /** Explicit and implicit followers of {@code userId}, newest first. */
+    Page<Edge> followers(long userId, String cursor, int limit);
+
+    /** Users {@code userId} follows explicitly or implicitly, newest first. */
+    Page<Edge> followingUsers(long userId, String cursor, int limit);
+
+    /** Boards {@code userId} follows explicitly, newest first. */
+    Page<Edge> followingBoards(long userId, String cursor, int limit);
+
+    /** Boards {@code ownerId} owns (from BoardCreated), newest first. */
+    Page<Edge> boardsOf(long ownerId, String cursor, int limit);
+
+    /** How many boards {@code ownerId} owns (from BoardCreated), exact. */
+    long boardsOwnedCount(long ownerId);
+
+    OptionalLong boardOwner(long boardId);
+
+    /**
+     * Everyone who follows {@code boardId}: the owner's explicit followers minus the board's
+     * unfollowers, plus the board's explicit followers — the fan-out list for its pins. Order is the
+     * store's own and a page holds about {@code limit} receivers (the board-hash part follows Redis
+     * HSCAN batches, which may be larger); a full pass (until nextCursor is null) yields every receiver
+     * present throughout, each once unless the hash is resized mid-pass (fan-out writes are idempotent).
+     */
+    Page<Long> boardReceivers(long boardId, String cursor, int limit);
+
+    /** Number of {@link #boardReceivers}, exact; costs a pass over the board's explicit followers. */
+    long boardFollowerCount(long boardId);
+
+    @Override
+    default void close() {}
+}

@@ -1,9 +1,0 @@
-package dev.pinfeed.graph;
-
-/** A command the graph refuses: it breaks a rule of the data (self-follow, bad id, a second owner for a board). */
-public final class InvalidCommandException extends IllegalArgumentException {
-
-    public InvalidCommandException(String message) {
-        super(message);
-    }
-}

@@ -1,0 +1,76 @@
+package dev.pinfeed.httpkit;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZonedDateTime;
+
+/** The shared Jackson mapper: strict on input, no global inclusion tweaks on output (explicit nulls stay). */
+final class Json {
+
+    static final ObjectMapper MAPPER = JsonMapper.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            // java.time values as ISO-8601 strings without needing jackson-datatype-jsr310.
+            .addModule(new SimpleModule("pinfeed-java-time")
+                    .addSerializer(Instant.class, ToStringSerializer.instance)
+                    .addSerializer(LocalDate.class, ToStringSerializer.instance)
+                    .addSerializer(LocalDateTime.class, ToStringSerializer.instance)
+                    .addSerializer(OffsetDateTime.class, ToStringSerializer.instance)
+                    .addSerializer(ZonedDateTime.class, ToStringSerializer.instance)
+                    .addSerializer(Duration.class, ToStringSerializer.instance))
+            .build();
+
+    private Json() {
+    }
+
+    /** Parses a request body strictly; any failure is a 400 malformed-json problem. */
+    static JsonNode parse(byte[] body) {
+        if (body.length == 0) {
+            throw new ProblemException(Problem.malformedJson("request body is empty; expected a JSON document"));
+        }
+        JsonNode node;
+        try {
+            node = MAPPER.readTree(body);
+        } catch (JsonProcessingException e) {
+            throw new ProblemException(Problem.malformedJson(describe(e)));
+        } catch (IOException e) {
+            throw new ProblemException(Problem.malformedJson(oneLine(e.getMessage(), 200)));
+        }
+        if (node == null || node.isMissingNode()) {
+            throw new ProblemException(Problem.malformedJson("request body is blank; expected a JSON document"));
+        }
+        return node;
+    }
+
+    /** Jackson's message without the source dump, plus the location, on one line. */
+    static String describe(JsonProcessingException e) {
+        String message = oneLine(e.getOriginalMessage(), 240);
+        JsonLocation location = e.getLocation();
+        if (location != null && location.getLineNr() > 0) {
+            message += " at line " + location.getLineNr() + ", column " + location.getColumnNr();
+        }
+        return message;
+    }
+
+    static String oneLine(String text, int max) {
+        if (text == null || text.isBlank()) {
+            return "";
+        }
+        String flat = text.strip().replaceAll("\\s+", " ");
+        return flat.length() <= max ? flat : flat.substring(0, max - 3) + "...";
+    }
+}

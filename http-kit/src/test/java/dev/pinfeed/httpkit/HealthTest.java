@@ -1,0 +1,97 @@
+package dev.pinfeed.httpkit;
+
+import static dev.pinfeed.httpkit.TestHttp.get;
+import static dev.pinfeed.httpkit.TestHttp.json;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(10)
+class HealthTest {
+
+    @Test
+    void allChecksUpIs200WithEachCheckNamed() {
+        HttpApp app = HttpApp.builder("health-test")
+                .healthCheck("kafka", () -> { })
+                .health(HealthCheck.named("mysql001", () -> { }), () -> { })
+                .build();
+        try (RunningHttpApp running = app.start("127.0.0.1", 0)) {
+            HttpResponse<String> response = get(running, "/health");
+
+            assertThat(response.statusCode()).isEqualTo(200);
+            assertThat(response.headers().firstValue("Content-Type")).hasValue("application/json");
+            assertThat(response.body()).isEqualTo(
+                    "{\"status\":\"up\",\"checks\":{\"kafka\":\"up\",\"mysql001\":\"up\",\"check-3\":\"up\"}}");
+        }
+    }
+
+    @Test
+    void noChecksIsUp() {
+        try (RunningHttpApp running = HttpApp.builder("health-test").build().start("127.0.0.1", 0)) {
+            assertThat(get(running, "/health").body()).isEqualTo("{\"status\":\"up\",\"checks\":{}}");
+        }
+    }
+
+    @Test
+    void failingAndHangingChecksAre503NamingEveryDependency() {
+        CountDownLatch hang = new CountDownLatch(1);
+        AtomicInteger hangingStarts = new AtomicInteger();
+        HttpApp app = HttpApp.builder("health-test")
+                .healthTimeout(Duration.ofMillis(300))
+                .healthCheck("kafka", () -> {
+                    throw new IOException("broker localhost:9092\n  unreachable");
+                })
+                .healthCheck("redis", () -> { })
+                .healthCheck("mysql001", () -> {
+                    hangingStarts.incrementAndGet();
+                    hang.await();
+                })
+                .build();
+        try (RunningHttpApp running = app.start("127.0.0.1", 0)) {
+            HttpResponse<String> response = get(running, "/health");
+
+            assertThat(response.statusCode()).isEqualTo(503);
+            assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+            JsonNode body = json(response);
+            assertThat(body.path("type").asText()).isEqualTo("https://pinfeed.dev/problems/dependency-down");
+            assertThat(body.path("status").asInt()).isEqualTo(503);
+            assertThat(body.path("detail").asText())
+                    .isEqualTo("kafka: broker localhost:9092 unreachable; mysql001: timed out after 300 ms");
+            assertThat(body.path("checks").path("kafka").asText()).isEqualTo("down: broker localhost:9092 unreachable");
+            assertThat(body.path("checks").path("redis").asText()).isEqualTo("up");
+            assertThat(body.path("checks").path("mysql001").asText()).isEqualTo("down: timed out after 300 ms");
+
+            // A check still hanging from the last probe is awaited again, not started a second time.
+            assertThat(get(running, "/health").statusCode()).isEqualTo(503);
+            assertThat(hangingStarts).hasValue(1);
+        } finally {
+            hang.countDown();
+        }
+    }
+
+    @Test
+    void checksRunInParallel() throws Exception {
+        CountDownLatch bothRunning = new CountDownLatch(2);
+        HealthCheck waitsForTheOther = () -> {
+            bothRunning.countDown();
+            if (!bothRunning.await(2, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("ran alone");
+            }
+        };
+        HttpApp app = HttpApp.builder("health-test")
+                .healthCheck("a", waitsForTheOther)
+                .healthCheck("b", waitsForTheOther)
+                .build();
+        try (RunningHttpApp running = app.start("127.0.0.1", 0)) {
+            assertThat(get(running, "/health").statusCode()).isEqualTo(200);
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package dev.pinfeed.idallocator.mysql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.pinfeed.config.ShardMap;
+import dev.pinfeed.idallocator.LocalIdBlock;
+import dev.pinfeed.idallocator.SequenceStore;
+import dev.pinfeed.idallocator.SequenceStoreContract;
+import dev.pinfeed.infra.stacktestkit.StackExtension;
+import dev.pinfeed.infra.stacktestkit.TestStack;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The {@link SequenceStoreContract} against the stack's MariaDB shard masters. */
+@ExtendWith(StackExtension.class)
+class MysqlSequenceStoreIT extends SequenceStoreContract {
+
+    /** Type ids no registered type uses, so these tests never touch real objects' counters. */
+    private static final int FIRST_TEST_TYPE = 1000;
+    private static final int TEST_TYPES = 24;
+
+    private final TestStack stack;
+    private final MysqlSequenceStore store;
+    private final MysqlFixtures fixtures;
+    private final int shardCount;
+
+    MysqlSequenceStoreIT(TestStack stack) {
+        this.stack = stack;
+        this.store = MysqlSequenceStore.from(stack.config());
+        this.fixtures = new MysqlFixtures(stack.config());
+        this.shardCount = ShardMap.from(stack.config()).shardCount();
+    }
+
+    @AfterEach
+    void closeStore() {
+        store.close();
+    }
+
+    @Override
+    protected SequenceStore store() {
+        return store;
+    }
+
+    @Override
+    protected Key freshKey() {
+        long fresh = stack.freshId();
+        Key key = new Key((int) (fresh % shardCount), FIRST_TEST_TYPE + (int) ((fresh / shardCount) % TEST_TYPES));
+        fixtures.deleteCounter(key.shard(), key.typeId());
+        return key;
+    }
+
+    @Override
+    protected void setNext(Key key, long nextLocal) {
+        fixtures.setCounter(key.shard(), key.typeId(), nextLocal);
+    }
+
+    @Test
+    void shardsOnBothHostsLease() {
+        Key onFirstHost = new Key(0, FIRST_TEST_TYPE);
+        Key onLastHost = new Key(shardCount - 1, FIRST_TEST_TYPE);
+
+        LocalIdBlock first = store.lease(onFirstHost.shard(), onFirstHost.typeId(), 3);
+        LocalIdBlock last = store.lease(onLastHost.shard(), onLastHost.typeId(), 3);
+
+        assertThat(first.size()).isEqualTo(3);
+        assertThat(last.size()).isEqualTo(3);
+        assertThat(store.lease(onLastHost.shard(), onLastHost.typeId(), 1).start()).isGreaterThanOrEqualTo(last.end());
+    }
+}

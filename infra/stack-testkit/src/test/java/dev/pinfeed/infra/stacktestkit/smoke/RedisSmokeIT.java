@@ -1,0 +1,43 @@
+package dev.pinfeed.infra.stacktestkit.smoke;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.pinfeed.config.HostPort;
+import dev.pinfeed.config.PinfeedConfig;
+import dev.pinfeed.infra.stacktestkit.StackExtension;
+import dev.pinfeed.infra.stacktestkit.TestStack;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import redis.clients.jedis.Jedis;
+
+@ExtendWith(StackExtension.class)
+class RedisSmokeIT {
+
+    @Test
+    void aWriteSurvivesKillNineThroughTheAppendOnlyFileAndReachesTheReplica(TestStack stack) {
+        PinfeedConfig.ReplicatedHost instance = stack.config().redisInstances().get(stack.config().redisInstances().size() - 1);
+        String key = stack.keyPrefix("smoke-aof") + "k";
+        try (Jedis master = jedis(instance.master())) {
+            master.set(key, "durable");
+        }
+        try (Jedis replica = jedis(instance.replica())) {
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(replica.get(key)).isEqualTo("durable"));
+        }
+        // appendfsync everysec: let one fsync pass, then crash the server with no chance to save.
+        await().pollDelay(Duration.ofMillis(1_500)).until(() -> true);
+        String server = instance.name() + "-master";
+        stack.servers().kill(server);
+        stack.servers().startServer(server);
+        try (Jedis master = jedis(instance.master())) {
+            assertThat(master.get(key)).isEqualTo("durable");
+            assertThat(master.configGet("appendonly")).containsEntry("appendonly", "yes");
+            assertThat(master.configGet("save")).containsEntry("save", "");
+        }
+    }
+
+    private static Jedis jedis(HostPort hp) {
+        return new Jedis(hp.host(), hp.port());
+    }
+}

@@ -1,0 +1,165 @@
+package dev.pinfeed.ingestapi.core;
+
+import static dev.pinfeed.idallocator.ObjectType.BOARD;
+import static dev.pinfeed.idallocator.ObjectType.PIN;
+import static dev.pinfeed.idallocator.ObjectType.USER;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A producer's request to change the social graph, one per domain event type. Every record
+ * validates its fields on construction with {@link FieldRules}, so an invalid command cannot
+ * exist, whether it came from JSON over HTTP or from the Java client.
+ */
+public sealed interface IngestCommand {
+
+    /** The Avro event this command publishes; also the token scope that allows it. */
+    String eventType();
+
+    /** Ids of existing objects this command refers to, with the field naming each (for 404s). */
+    List<Reference> references();
+
+    /** An id the command refers to, which must name a known object. */
+    record Reference(String field, long id) {}
+
+    record CreateUser(String username, String displayName) implements IngestCommand {
+        public CreateUser {
+            username = FieldRules.username("username", username);
+            displayName = FieldRules.optionalText("displayName", displayName, FieldRules.DISPLAY_NAME_MAX, false);
+        }
+        public String eventType() { return "UserCreated"; }
+        public List<Reference> references() { return List.of(); }
+    }
+
+    record CreateBoard(long ownerId, String name, String description) implements IngestCommand {
+        public CreateBoard {
+            FieldRules.id("ownerId", ownerId, USER);
+            name = FieldRules.text("name", name, FieldRules.BOARD_NAME_MAX, false);
+            description = FieldRules.optionalText("description", description, FieldRules.BOARD_DESCRIPTION_MAX, true);
+        }
+        public String eventType() { return "BoardCreated"; }
+        public List<Reference> references() { return List.of(new Reference("ownerId", ownerId)); }
+    }
+
+    record CreatePin(long boardId, long authorId, String details, String link, String imageUrl) implements IngestCommand {
+        public CreatePin {
+            FieldRules.id("boardId", boardId, BOARD);
+            FieldRules.id("authorId", authorId, USER);
+            details = FieldRules.text("details", details, FieldRules.PIN_DETAILS_MAX, true);
+            link = FieldRules.optionalUrl("link", link);
+            imageUrl = FieldRules.optionalUrl("imageUrl", imageUrl);
+        }
+        public String eventType() { return "PinCreated"; }
+        public List<Reference> references() {
+            return List.of(new Reference("boardId", boardId), new Reference("authorId", authorId));
+        }
+    }
+
+    record DeletePin(long pinId) implements IngestCommand {
+        public DeletePin {
+            FieldRules.id("pinId", pinId, PIN);
+        }
+        public String eventType() { return "PinDeleted"; }
+        public List<Reference> references() { return List.of(new Reference("pinId", pinId)); }
+    }
+
+    record FollowUser(long userId, long targetUserId) implements IngestCommand {
+        public FollowUser {
+            checkUserPair(userId, targetUserId);
+        }
+        public String eventType() { return "UserFollowed"; }
+        public List<Reference> references() { return userPair(userId, targetUserId); }
+    }
+
+    record UnfollowUser(long userId, long targetUserId) implements IngestCommand {
+        public UnfollowUser {
+            checkUserPair(userId, targetUserId);
+        }
+        public String eventType() { return "UserUnfollowed"; }
+        public List<Reference> references() { return userPair(userId, targetUserId); }
+    }
+
+    record FollowBoard(long userId, long boardId) implements IngestCommand {
+        public FollowBoard {
+            checkUserAnd("boardId", boardId, BOARD, userId);
+        }
+        public String eventType() { return "BoardFollowed"; }
+        public List<Reference> references() { return userAnd("boardId", boardId, userId); }
+    }
+
+    record UnfollowBoard(long userId, long boardId) implements IngestCommand {
+        public UnfollowBoard {
+            checkUserAnd("boardId", boardId, BOARD, userId);
+        }
+        public String eventType() { return "BoardUnfollowed"; }
+        public List<Reference> references() { return userAnd("boardId", boardId, userId); }
+    }
+
+    record LikePin(long userId, long pinId) implements IngestCommand {
+        public LikePin {
+            checkUserAnd("pinId", pinId, PIN, userId);
+        }
+        public String eventType() { return "PinLiked"; }
+        public List<Reference> references() { return userAnd("pinId", pinId, userId); }
+    }
+
+    record UnlikePin(long userId, long pinId) implements IngestCommand {
+        public UnlikePin {
+            checkUserAnd("pinId", pinId, PIN, userId);
+        }
+        public String eventType() { return "PinUnliked"; }
+        public List<Reference> references() { return userAnd("pinId", pinId, userId); }
+    }
+
+    /** The user-specified order of a board's pins; every pin must be on that board. */
+    record ReorderBoardPins(long boardId, List<Long> pinIds) implements IngestCommand {
+        public ReorderBoardPins {
+            FieldRules.id("boardId", boardId, BOARD);
+            if (pinIds == null) throw IngestRejection.invalid("pinIds", "pinIds is required");
+            if (pinIds.isEmpty()) throw IngestRejection.invalid("pinIds", "pinIds must name at least one pin");
+            if (pinIds.size() > FieldRules.REORDER_MAX_PINS) {
+                throw IngestRejection.invalid("pinIds", "pinIds has " + pinIds.size() + " entries, at most "
+                        + FieldRules.REORDER_MAX_PINS + " allowed");
+            }
+            Set<Long> seen = new HashSet<>();
+            for (int i = 0; i < pinIds.size(); i++) {
+                Long pinId = pinIds.get(i);
+                String field = "pinIds[" + i + "]";
+                if (pinId == null) throw IngestRejection.invalid(field, field + " is null");
+                FieldRules.id(field, pinId, PIN);
+                if (!seen.add(pinId)) throw IngestRejection.invalid(field, field + " repeats pin " + pinId);
+            }
+            pinIds = List.copyOf(pinIds);
+        }
+        public String eventType() { return "BoardPinsReordered"; }
+        public List<Reference> references() {
+            List<Reference> refs = new ArrayList<>(pinIds.size() + 1);
+            refs.add(new Reference("boardId", boardId));
+            for (int i = 0; i < pinIds.size(); i++) refs.add(new Reference("pinIds[" + i + "]", pinIds.get(i)));
+            return refs;
+        }
+    }
+
+    /** A user acting on one object of {@code type} named by {@code field}. */
+    private static void checkUserAnd(String field, long objectId, dev.pinfeed.idallocator.ObjectType type, long userId) {
+        FieldRules.id("userId", userId, USER);
+        FieldRules.id(field, objectId, type);
+    }
+
+    private static List<Reference> userAnd(String field, long objectId, long userId) {
+        return List.of(new Reference("userId", userId), new Reference(field, objectId));
+    }
+
+    private static void checkUserPair(long userId, long targetUserId) {
+        FieldRules.id("userId", userId, USER);
+        FieldRules.id("targetUserId", targetUserId, USER);
+        if (userId == targetUserId) throw IngestRejection.invalid("targetUserId", "a user cannot follow themselves");
+    }
+
+    private static List<Reference> userPair(long userId, long targetUserId) {
+        return List.of(new Reference("userId", userId), new Reference("targetUserId", targetUserId));
+    }
+}

@@ -1,0 +1,324 @@
+package dev.pinfeed.ingestapi.core;
+
+import dev.pinfeed.events.BoardCreated;
+import dev.pinfeed.events.BoardFollowed;
+import dev.pinfeed.events.BoardPinsReordered;
+import dev.pinfeed.events.BoardUnfollowed;
+import dev.pinfeed.events.PinCreated;
+import dev.pinfeed.events.PinDeleted;
+import dev.pinfeed.events.PinLiked;
+import dev.pinfeed.events.PinUnliked;
+import dev.pinfeed.events.UserCreated;
+import dev.pinfeed.events.UserFollowed;
+import dev.pinfeed.events.UserUnfollowed;
+import dev.pinfeed.idallocator.ShardedId;
+import dev.pinfeed.ingestapi.core.IngestCommand.CreateBoard;
+import dev.pinfeed.ingestapi.core.IngestCommand.CreatePin;
+import dev.pinfeed.ingestapi.core.IngestCommand.CreateUser;
+import dev.pinfeed.ingestapi.core.IngestCommand.DeletePin;
+import dev.pinfeed.ingestapi.core.IngestCommand.FollowBoard;
+import dev.pinfeed.ingestapi.core.IngestCommand.FollowUser;
+import dev.pinfeed.ingestapi.core.IngestCommand.LikePin;
+import dev.pinfeed.ingestapi.core.IngestCommand.ReorderBoardPins;
+import dev.pinfeed.ingestapi.core.IngestCommand.UnfollowBoard;
+import dev.pinfeed.ingestapi.core.IngestCommand.UnfollowUser;
+import dev.pinfeed.ingestapi.core.IngestCommand.UnlikePin;
+import dev.pinfeed.ingestapi.core.IngestRejection.Reason;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * Turns validated commands into published events: checks that referenced objects exist, assigns
+ * IDs, claims usernames, records new objects in the directory, publishes and waits for the
+ * acknowledgement. A command that fails at any step leaves nothing behind: its username claim and
+ * directory entry are undone and no event of it is published. The one exception is an event Kafka
+ * did not confirm (UNCONFIRMED): it may be in the log, so its claims stay (see {@link #publish}).
+ */
+public final class IngestService {
+
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(IngestService.class);
+
+    /** The answer for one command: accepted with its event (and new object) id, or rejected. */
+    public record Outcome(IngestCommand command, long createdId, long eventId, IngestRejection rejection) {
+        public boolean accepted() {
+            return rejection == null;
+        }
+
+        public static Outcome rejected(IngestCommand command, IngestRejection rejection) {
+            return new Outcome(command, 0, 0, rejection);
+        }
+    }
+
+    /** One command ready to publish, and what to undo if publishing fails. */
+    private record Prepared(int index, IngestCommand command, SpecificRecord event, long createdId, long eventId,
+                            ObjectDirectory.Entry newEntry, String claimedUsername) {}
+
+    private final IdSource ids;
+    private final CachingObjectDirectory directory;
+    private final UsernameIndex usernames;
+    private final EventPublisher publisher;
+    private final InstantSource clock;
+    private final Duration publishTimeout;
+    private final int shardCount;
+
+    /** {@code shardCount}: logical shards in the shard map; an id on a shard beyond it names nothing. */
+    public IngestService(IdSource ids, CachingObjectDirectory directory, UsernameIndex usernames, EventPublisher publisher,
+                         InstantSource clock, Duration publishTimeout, int shardCount) {
+        this.ids = ids;
+        this.directory = directory;
+        this.usernames = usernames;
+        this.publisher = publisher;
+        this.clock = clock;
+        this.publishTimeout = publishTimeout;
+        this.shardCount = shardCount;
+    }
+
+    public Outcome submit(IngestCommand command) {
+        return submitAll(List.of(command)).get(0);
+    }
+
+    /** Processes the commands in order; each gets its own outcome. Events of accepted commands are published in order. */
+    public List<Outcome> submitAll(List<? extends IngestCommand> commands) {
+        Outcome[] outcomes = new Outcome[commands.size()];
+        Map<Long, ObjectDirectory.Entry> known;
+        try {
+            known = directory.find(referencedIds(commands, shardCount));
+        } catch (RuntimeException e) {
+            return rejectAll(commands, unavailable("the object directory", e));
+        }
+        List<Prepared> prepared = new ArrayList<>();
+        for (int i = 0; i < commands.size(); i++) {
+            IngestCommand command = commands.get(i);
+            try {
+                checkReferences(command, known);
+                prepared.add(prepare(i, command, known));
+            } catch (IngestRejection r) {
+                outcomes[i] = Outcome.rejected(command, r);
+            } catch (RuntimeException e) {
+                outcomes[i] = Outcome.rejected(command, unavailable("id allocation or the username index", e));
+            }
+        }
+        List<ObjectDirectory.Entry> newEntries = prepared.stream().map(Prepared::newEntry).filter(e -> e != null).toList();
+        if (!newEntries.isEmpty()) {
+            try {
+                directory.register(newEntries);
+            } catch (RuntimeException e) {
+                IngestRejection r = unavailable("the object directory", e);
+                undo(prepared); // one host may have committed before the other failed
+                for (Prepared p : prepared) outcomes[p.index()] = Outcome.rejected(p.command(), r);
+                return List.of(outcomes);
+            }
+        }
+        publish(prepared, outcomes);
+        return List.of(outcomes);
+    }
+
+    /**
+     * Sends in order and waits for every acknowledgement within one deadline. After the first event
+     * Kafka cannot take (OVERLOADED), the rest of the batch is not sent: that bounds the time a full
+     * buffer can hold the caller, and a retried event cannot overtake a later one of its key.
+     */
+    private void publish(List<Prepared> prepared, Outcome[] outcomes) {
+        long deadline = System.nanoTime() + publishTimeout.toNanos();
+        List<CompletableFuture<Void>> acks = new ArrayList<>(prepared.size());
+        IngestRejection refused = null;
+        for (Prepared p : prepared) {
+            CompletableFuture<Void> ack = refused != null ? CompletableFuture.failedFuture(refused) : send(p.event());
+            if (refused == null && ack.isCompletedExceptionally()) {
+                Throwable cause = ack.handle((v, e) -> e).join();
+                if (cause instanceof IngestRejection r && r.reason() != Reason.UNCONFIRMED) refused = r;
+            }
+            acks.add(ack);
+        }
+        List<Prepared> notPublished = new ArrayList<>();
+        List<ObjectDirectory.Entry> durable = new ArrayList<>();
+        for (int k = 0; k < prepared.size(); k++) {
+            Prepared p = prepared.get(k);
+            try {
+                acks.get(k).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                outcomes[p.index()] = new Outcome(p.command(), p.createdId(), p.eventId(), null);
+                if (p.newEntry() != null) durable.add(p.newEntry());
+            } catch (ExecutionException e) {
+                IngestRejection r = e.getCause() instanceof IngestRejection known ? known
+                        : new IngestRejection(Reason.UNCONFIRMED, null, "Kafka did not acknowledge the event: " + e.getCause().getMessage(),
+                                e.getCause());
+                outcomes[p.index()] = Outcome.rejected(p.command(), r);
+                // Only what certainly never reached Kafka is undone; an unconfirmed event may be in the
+                // log, and undoing it would let a retry create the object twice.
+                if (r.reason() != Reason.UNCONFIRMED) notPublished.add(p);
+            } catch (TimeoutException e) {
+                outcomes[p.index()] = Outcome.rejected(p.command(), new IngestRejection(Reason.UNCONFIRMED, null,
+                        "Kafka did not acknowledge the event within " + publishTimeout.toMillis() + " ms"));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                outcomes[p.index()] = Outcome.rejected(p.command(), new IngestRejection(Reason.UNCONFIRMED, null,
+                        "interrupted while waiting for Kafka's acknowledgement", e));
+            }
+        }
+        directory.remember(durable);
+        undo(notPublished);
+    }
+
+    /** Starts publishing; a publisher that throws instead of failing the future is treated the same. */
+    private CompletableFuture<Void> send(SpecificRecord event) {
+        try {
+            return publisher.publish(event);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(new IngestRejection(Reason.UNAVAILABLE, null, "Kafka is unavailable: " + e.getMessage(), e));
+        }
+    }
+
+    /** Best effort: releases what commands that were certainly not published claimed. */
+    private void undo(List<Prepared> notPublished) {
+        List<ObjectDirectory.Entry> entries = notPublished.stream().map(Prepared::newEntry).filter(e -> e != null).toList();
+        if (!entries.isEmpty()) {
+            try {
+                directory.remove(entries);
+            } catch (RuntimeException e) {
+                LOG.warn("could not remove {} directory entries of unpublished commands: {}", entries.size(), e.getMessage());
+            }
+        }
+        for (Prepared p : notPublished) {
+            if (p.claimedUsername() != null) releaseQuietly(p.claimedUsername(), p.createdId());
+        }
+    }
+
+    private void releaseQuietly(String username, long userId) {
+        try {
+            usernames.release(username, userId);
+        } catch (RuntimeException e) {
+            LOG.warn("could not release username '{}' of unpublished user {}: {}", username, userId, e.getMessage());
+        }
+    }
+
+    /** Ids to look up; ids on shards beyond the shard map cannot exist and are left out (they answer 404). */
+    private static Set<Long> referencedIds(List<? extends IngestCommand> commands, int shardCount) {
+        Set<Long> refs = new HashSet<>();
+        for (IngestCommand c : commands) {
+            for (IngestCommand.Reference r : c.references()) {
+                if (ShardedId.decode(r.id()).shard() < shardCount) refs.add(r.id());
+            }
+        }
+        return refs;
+    }
+
+    private static void checkReferences(IngestCommand command, Map<Long, ObjectDirectory.Entry> known) {
+        for (IngestCommand.Reference r : command.references()) {
+            if (!known.containsKey(r.id())) {
+                throw new IngestRejection(Reason.UNKNOWN_ID, r.field(), r.field() + " " + r.id() + " names no known "
+                        + ShardedId.decode(r.id()).typeName());
+            }
+        }
+        // The follower model has no edge from an owner to his own board (seed 004): refuse it here.
+        long boardId = command instanceof FollowBoard f ? f.boardId() : command instanceof UnfollowBoard u ? u.boardId() : 0;
+        long userId = command instanceof FollowBoard f ? f.userId() : command instanceof UnfollowBoard u ? u.userId() : 0;
+        if (boardId != 0 && known.get(boardId).ownerId() == userId) {
+            throw IngestRejection.invalid("boardId", "board " + boardId + " belongs to user " + userId + "; owners do not follow their own boards");
+        }
+        if (command instanceof ReorderBoardPins reorder) {
+            for (int i = 0; i < reorder.pinIds().size(); i++) {
+                ObjectDirectory.Entry pin = known.get(reorder.pinIds().get(i));
+                if (pin.parentId() != reorder.boardId()) {
+                    throw IngestRejection.invalid("pinIds[" + i + "]", "pin " + pin.id() + " is on board " + pin.parentId()
+                            + ", not on board " + reorder.boardId());
+                }
+            }
+        }
+    }
+
+    private Prepared prepare(int index, IngestCommand command, Map<Long, ObjectDirectory.Entry> known) {
+        long eventId = ids.newEventId();
+        Instant now = clock.instant();
+        if (command instanceof CreateUser c) {
+            long userId = ids.newUserId();
+            boolean claimed;
+            try {
+                claimed = usernames.claim(c.username(), userId);
+            } catch (RuntimeException e) {
+                releaseQuietly(c.username(), userId); // the INSERT may have committed before the failure
+                throw e;
+            }
+            if (!claimed) {
+                throw new IngestRejection(Reason.CONFLICT, "username", "username '" + c.username() + "' is taken");
+            }
+            return new Prepared(index, c, UserCreated.newBuilder().setEventId(eventId).setOccurredAt(now).setActorId(userId)
+                    .setUserId(userId).setUsername(c.username()).setDisplayName(c.displayName()).build(),
+                    userId, eventId, new ObjectDirectory.Entry(userId, userId, 0), c.username());
+        }
+        if (command instanceof CreateBoard c) {
+            long boardId = ids.newBoardId(c.ownerId());
+            return new Prepared(index, c, BoardCreated.newBuilder().setEventId(eventId).setOccurredAt(now).setActorId(c.ownerId())
+                    .setBoardId(boardId).setOwnerId(c.ownerId()).setName(c.name()).setDescription(c.description()).build(),
+                    boardId, eventId, new ObjectDirectory.Entry(boardId, c.ownerId(), 0), null);
+        }
+        if (command instanceof CreatePin c) {
+            long pinId = ids.newPinId(c.boardId());
+            return new Prepared(index, c, PinCreated.newBuilder().setEventId(eventId).setOccurredAt(now).setActorId(c.authorId())
+                    .setPinId(pinId).setBoardId(c.boardId()).setAuthorId(c.authorId()).setDetails(c.details())
+                    .setLink(c.link()).setImageUrl(c.imageUrl()).build(),
+                    pinId, eventId, new ObjectDirectory.Entry(pinId, c.authorId(), c.boardId()), null);
+        }
+        if (command instanceof DeletePin c) {
+            ObjectDirectory.Entry pin = known.get(c.pinId());
+            return published(index, c, eventId, PinDeleted.newBuilder().setEventId(eventId).setOccurredAt(now)
+                    .setActorId(pin.ownerId()).setPinId(c.pinId()).setBoardId(pin.parentId()).setAuthorId(pin.ownerId()).build());
+        }
+        if (command instanceof FollowUser c) {
+            return published(index, c, eventId, UserFollowed.newBuilder().setEventId(eventId).setOccurredAt(now)
+                    .setActorId(c.userId()).setFollowerId(c.userId()).setFolloweeId(c.targetUserId()).build());
+        }
+        if (command instanceof UnfollowUser c) {
+            return published(index, c, eventId, UserUnfollowed.newBuilder().setEventId(eventId).setOccurredAt(now)
+                    .setActorId(c.userId()).setFollowerId(c.userId()).setFolloweeId(c.targetUserId()).build());
+        }
+        if (command instanceof FollowBoard c) {
+            long owner = known.get(c.boardId()).ownerId();
+            return published(index, c, eventId, BoardFollowed.newBuilder().setEventId(eventId).setOccurredAt(now)
+                    .setActorId(c.userId()).setFollowerId(c.userId()).setBoardId(c.boardId()).setBoardOwnerId(owner).build());
+        }
+        if (command instanceof UnfollowBoard c) {
+            long owner = known.get(c.boardId()).ownerId();
+            return published(index, c, eventId, BoardUnfollowed.newBuilder().setEventId(eventId).setOccurredAt(now)
+                    .setActorId(c.userId()).setFollowerId(c.userId()).setBoardId(c.boardId()).setBoardOwnerId(owner).build());
+        }
+        if (command instanceof LikePin c) {
+            return published(index, c, eventId, PinLiked.newBuilder().setEventId(eventId).setOccurredAt(now)
+                    .setActorId(c.userId()).setUserId(c.userId()).setPinId(c.pinId()).build());
+        }
+        if (command instanceof UnlikePin c) {
+            return published(index, c, eventId, PinUnliked.newBuilder().setEventId(eventId).setOccurredAt(now)
+                    .setActorId(c.userId()).setUserId(c.userId()).setPinId(c.pinId()).build());
+        }
+        if (command instanceof ReorderBoardPins c) {
+            long owner = known.get(c.boardId()).ownerId();
+            return published(index, c, eventId, BoardPinsReordered.newBuilder().setEventId(eventId).setOccurredAt(now)
+                    .setActorId(owner).setBoardId(c.boardId()).setPinIds(c.pinIds()).build());
+        }
+        throw new IllegalArgumentException("unknown command " + command);
+    }
+
+    private static Prepared published(int index, IngestCommand command, long eventId, SpecificRecord event) {
+        return new Prepared(index, command, event, 0, eventId, null, null);
+    }
+
+    private static List<Outcome> rejectAll(List<? extends IngestCommand> commands, IngestRejection r) {
+        return commands.stream().map(c -> Outcome.rejected(c, r)).toList();
+    }
+
+    private static IngestRejection unavailable(String what, Throwable cause) {
+        if (cause instanceof IngestRejection r) return r;
+        String message = cause == null ? "" : ": " + cause.getMessage();
+        return new IngestRejection(Reason.UNAVAILABLE, null, what + " is unavailable" + message, cause);
+    }
+}

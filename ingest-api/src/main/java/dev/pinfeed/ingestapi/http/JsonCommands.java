@@ -1,0 +1,151 @@
+package dev.pinfeed.ingestapi.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.pinfeed.ingestapi.core.FieldRules;
+import dev.pinfeed.ingestapi.core.IngestCommand;
+import dev.pinfeed.ingestapi.core.IngestCommand.CreateBoard;
+import dev.pinfeed.ingestapi.core.IngestCommand.CreatePin;
+import dev.pinfeed.ingestapi.core.IngestCommand.CreateUser;
+import dev.pinfeed.ingestapi.core.IngestCommand.DeletePin;
+import dev.pinfeed.ingestapi.core.IngestCommand.FollowBoard;
+import dev.pinfeed.ingestapi.core.IngestCommand.FollowUser;
+import dev.pinfeed.ingestapi.core.IngestCommand.LikePin;
+import dev.pinfeed.ingestapi.core.IngestCommand.ReorderBoardPins;
+import dev.pinfeed.ingestapi.core.IngestCommand.UnfollowBoard;
+import dev.pinfeed.ingestapi.core.IngestCommand.UnfollowUser;
+import dev.pinfeed.ingestapi.core.IngestCommand.UnlikePin;
+import dev.pinfeed.ingestapi.core.IngestRejection;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * JSON bodies → commands. Unknown fields are rejected (a typo such as "boardID" must not be
+ * silently dropped); IDs are decimal strings (JSON integers are accepted too); JSON null means absent.
+ */
+public final class JsonCommands {
+
+    private record EventShape(Set<String> fields, Function<Fields, IngestCommand> build) {}
+
+    private static final Map<String, EventShape> EVENTS = new LinkedHashMap<>();
+
+    static {
+        EVENTS.put("UserCreated", new EventShape(Set.of("username", "displayName"), JsonCommands::createUser));
+        EVENTS.put("BoardCreated", new EventShape(Set.of("ownerId", "name", "description"), JsonCommands::createBoard));
+        EVENTS.put("PinCreated", new EventShape(Set.of("boardId", "authorId", "details", "link", "imageUrl"), JsonCommands::createPin));
+        EVENTS.put("PinDeleted", new EventShape(Set.of("pinId"), f -> new DeletePin(f.id("pinId"))));
+        EVENTS.put("UserFollowed", new EventShape(Set.of("userId", "targetUserId"), f -> new FollowUser(f.id("userId"), f.id("targetUserId"))));
+        EVENTS.put("UserUnfollowed", new EventShape(Set.of("userId", "targetUserId"), f -> new UnfollowUser(f.id("userId"), f.id("targetUserId"))));
+        EVENTS.put("BoardFollowed", new EventShape(Set.of("userId", "boardId"), f -> new FollowBoard(f.id("userId"), f.id("boardId"))));
+        EVENTS.put("BoardUnfollowed", new EventShape(Set.of("userId", "boardId"), f -> new UnfollowBoard(f.id("userId"), f.id("boardId"))));
+        EVENTS.put("PinLiked", new EventShape(Set.of("userId", "pinId"), f -> new LikePin(f.id("userId"), f.id("pinId"))));
+        EVENTS.put("PinUnliked", new EventShape(Set.of("userId", "pinId"), f -> new UnlikePin(f.id("userId"), f.id("pinId"))));
+        EVENTS.put("BoardPinsReordered", new EventShape(Set.of("boardId", "pinIds"), JsonCommands::reorder));
+    }
+
+    private JsonCommands() {}
+
+    /** The event type names /v1/events accepts (and token scopes name). */
+    public static Set<String> eventTypes() {
+        return EVENTS.keySet();
+    }
+
+    /** One element of /v1/events: {@code {"type": "PinCreated", ...fields}}. */
+    public static IngestCommand typedEvent(JsonNode event) {
+        if (event == null || !event.isObject()) throw IngestRejection.invalid(null, "each event must be a JSON object");
+        JsonNode type = event.get("type");
+        if (type == null || type.isNull()) throw IngestRejection.invalid("type", "type is required, one of " + EVENTS.keySet());
+        if (!type.isTextual()) throw IngestRejection.invalid("type", "type must be a string");
+        EventShape shape = EVENTS.get(type.asText());
+        if (shape == null) {
+            throw IngestRejection.invalid("type", "unknown event type '" + type.asText() + "', expected one of " + EVENTS.keySet());
+        }
+        return shape.build().apply(new Fields(event, shape.fields(), "type"));
+    }
+
+    public static CreateUser createUser(JsonNode body) {
+        return createUser(new Fields(body, EVENTS.get("UserCreated").fields(), null));
+    }
+
+    public static CreateBoard createBoard(JsonNode body) {
+        return createBoard(new Fields(body, EVENTS.get("BoardCreated").fields(), null));
+    }
+
+    public static CreatePin createPin(JsonNode body) {
+        return createPin(new Fields(body, EVENTS.get("PinCreated").fields(), null));
+    }
+
+    /** PUT /v1/boards/{boardId}/order: the board comes from the path, the order from the body. */
+    public static ReorderBoardPins reorder(long boardId, JsonNode body) {
+        Fields f = new Fields(body, Set.of("pinIds"), null);
+        return new ReorderBoardPins(boardId, f.ids("pinIds"));
+    }
+
+    private static CreateUser createUser(Fields f) {
+        return new CreateUser(f.string("username", true), f.string("displayName", false));
+    }
+
+    private static CreateBoard createBoard(Fields f) {
+        return new CreateBoard(f.id("ownerId"), f.string("name", true), f.string("description", false));
+    }
+
+    private static CreatePin createPin(Fields f) {
+        return new CreatePin(f.id("boardId"), f.id("authorId"), f.string("details", true), f.string("link", false),
+                f.string("imageUrl", false));
+    }
+
+    private static ReorderBoardPins reorder(Fields f) {
+        return new ReorderBoardPins(f.id("boardId"), f.ids("pinIds"));
+    }
+
+    /** Typed access to an object's fields, rejecting unknown ones up front. */
+    private static final class Fields {
+        private final JsonNode node;
+
+        Fields(JsonNode node, Set<String> allowed, String alsoAllowed) {
+            if (node == null || !node.isObject()) throw IngestRejection.invalid(null, "the body must be a JSON object");
+            for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
+                String name = names.next();
+                if (!allowed.contains(name) && !name.equals(alsoAllowed)) {
+                    throw IngestRejection.invalid(name, "unknown field '" + name + "'; allowed fields are " + allowed);
+                }
+            }
+            this.node = node;
+        }
+
+        String string(String name, boolean required) {
+            JsonNode v = node.get(name);
+            if (v == null || v.isNull()) {
+                if (required) throw IngestRejection.invalid(name, name + " is required");
+                return null;
+            }
+            if (!v.isTextual()) throw IngestRejection.invalid(name, name + " must be a string");
+            return v.asText();
+        }
+
+        long id(String name) {
+            JsonNode v = node.get(name);
+            if (v == null || v.isNull()) throw IngestRejection.invalid(name, name + " is required");
+            return idValue(name, v);
+        }
+
+        List<Long> ids(String name) {
+            JsonNode v = node.get(name);
+            if (v == null || v.isNull()) throw IngestRejection.invalid(name, name + " is required");
+            if (!v.isArray()) throw IngestRejection.invalid(name, name + " must be an array of id strings");
+            List<Long> ids = new ArrayList<>(v.size());
+            for (int i = 0; i < v.size(); i++) ids.add(idValue(name + "[" + i + "]", v.get(i)));
+            return ids;
+        }
+
+        private static long idValue(String name, JsonNode v) {
+            if (v.isTextual()) return FieldRules.parseId(name, v.asText());
+            if (v.isIntegralNumber() && v.canConvertToLong() && v.asLong() >= 0) return v.asLong();
+            throw IngestRejection.invalid(name, name + " must be a decimal id string like \"241294492511762325\"");
+        }
+    }
+}

@@ -1,0 +1,253 @@
+package dev.pinfeed.ingestapi.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.pinfeed.events.BoardFollowed;
+import dev.pinfeed.events.BoardPinsReordered;
+import dev.pinfeed.events.PinCreated;
+import dev.pinfeed.events.PinDeleted;
+import dev.pinfeed.events.UserCreated;
+import dev.pinfeed.idallocator.InMemorySequenceStore;
+import dev.pinfeed.idallocator.ObjectType;
+import dev.pinfeed.idallocator.OpenShards;
+import dev.pinfeed.idallocator.ShardPlacement;
+import dev.pinfeed.idallocator.ShardedId;
+import dev.pinfeed.idallocator.ShardedIdAllocator;
+import dev.pinfeed.idallocator.TimeSortableIdGenerator;
+import dev.pinfeed.idallocator.TimeSortableLayout;
+import dev.pinfeed.ingestapi.core.IngestCommand.CreateBoard;
+import dev.pinfeed.ingestapi.core.IngestCommand.CreatePin;
+import dev.pinfeed.ingestapi.core.IngestCommand.CreateUser;
+import dev.pinfeed.ingestapi.core.IngestCommand.DeletePin;
+import dev.pinfeed.ingestapi.core.IngestCommand.FollowBoard;
+import dev.pinfeed.ingestapi.core.IngestCommand.FollowUser;
+import dev.pinfeed.ingestapi.core.IngestCommand.ReorderBoardPins;
+import dev.pinfeed.ingestapi.core.IngestRejection.Reason;
+import dev.pinfeed.ingestapi.core.IngestService.Outcome;
+import dev.pinfeed.ingestapi.fakes.InMemoryObjectDirectory;
+import dev.pinfeed.ingestapi.fakes.InMemoryUsernameIndex;
+import dev.pinfeed.ingestapi.fakes.RecordingEventPublisher;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.junit.jupiter.api.Test;
+
+class IngestServiceTest {
+
+    private static final Instant NOW = Instant.parse("2026-11-22T10:00:00Z");
+    private final InMemoryObjectDirectory store = new InMemoryObjectDirectory();
+    private final CachingObjectDirectory directory = new CachingObjectDirectory(store, 1000);
+    private final InMemoryUsernameIndex usernames = new InMemoryUsernameIndex();
+    private final RecordingEventPublisher publisher = new RecordingEventPublisher();
+    private final IngestService service = new IngestService(
+            new IdSource(new ShardedIdAllocator(new InMemorySequenceStore(), 100),
+                    new ShardPlacement(OpenShards.parse("0-15"), new SplittableRandom(1)),
+                    TimeSortableIdGenerator.systemClock(new TimeSortableLayout(TimeSortableLayout.DEFAULT_EPOCH), Duration.ZERO), 3),
+            directory, usernames, publisher, InstantSource.fixed(NOW), Duration.ofSeconds(5), 4096);
+
+    private long user(String name) {
+        Outcome o = service.submit(new CreateUser(name, null));
+        assertThat(o.accepted()).as("creating %s: %s", name, o.rejection()).isTrue();
+        return o.createdId();
+    }
+
+    private long board(long owner) {
+        return service.submit(new CreateBoard(owner, "Recipes", null)).createdId();
+    }
+
+    private long pin(long board, long author) {
+        return service.submit(new CreatePin(board, author, "a pin", "https://example.com/a", null)).createdId();
+    }
+
+    @Test
+    void createUserPublishesTheEventWithANewUserIdAndClaimsTheName() {
+        Outcome o = service.submit(new CreateUser("ana_1", "Ana"));
+
+        assertThat(o.accepted()).isTrue();
+        assertThat(ShardedId.decode(o.createdId()).type()).isEqualTo(ObjectType.USER);
+        UserCreated event = publisher.published(UserCreated.class).get(0);
+        assertThat(event.getUserId()).isEqualTo(o.createdId());
+        assertThat(event.getUsername()).isEqualTo("ana_1");
+        assertThat(event.getDisplayName()).isEqualTo("Ana");
+        assertThat(event.getOccurredAt()).isEqualTo(NOW);
+        assertThat(event.getEventId()).isEqualTo(o.eventId());
+        assertThat(new TimeSortableLayout(TimeSortableLayout.DEFAULT_EPOCH).decode(o.eventId()).shard()).isEqualTo(3);
+        assertThat(usernames.find("ana_1")).hasValue(o.createdId());
+    }
+
+    @Test
+    void aTakenUsernameIsAConflictAndPublishesNothing() {
+        user("bob");
+        Outcome second = service.submit(new CreateUser("bob", null));
+
+        assertThat(second.rejection().reason()).isEqualTo(Reason.CONFLICT);
+        assertThat(second.rejection().field()).isEqualTo("username");
+        assertThat(publisher.published(UserCreated.class)).hasSize(1);
+    }
+
+    @Test
+    void aBoardLivesOnItsOwnersShardAndAPinOnItsBoards() {
+        long owner = user("carol");
+        long board = board(owner);
+        long pin = pin(board, owner);
+
+        assertThat(ShardedId.decode(board).shard()).isEqualTo(ShardedId.decode(owner).shard());
+        assertThat(ShardedId.decode(pin).shard()).isEqualTo(ShardedId.decode(board).shard());
+        PinCreated event = publisher.published(PinCreated.class).get(0);
+        assertThat(event.getPinId()).isEqualTo(pin);
+        assertThat(event.getBoardId()).isEqualTo(board);
+        assertThat(event.getLink()).isEqualTo("https://example.com/a");
+        assertThat(event.getImageUrl()).isNull();
+    }
+
+    @Test
+    void unknownReferencesAre404sNamingTheFieldAndPublishNothing() {
+        long ghostUser = ShardedId.compose(4, ObjectType.USER, 999_999);
+        Outcome o = service.submit(new CreateBoard(ghostUser, "Nope", null));
+
+        assertThat(o.rejection().reason()).isEqualTo(Reason.UNKNOWN_ID);
+        assertThat(o.rejection().field()).isEqualTo("ownerId");
+        assertThat(o.rejection().detail()).contains(Long.toString(ghostUser)).contains("user");
+        assertThat(publisher.published()).isEmpty();
+        assertThat(store.size()).isZero();
+    }
+
+    @Test
+    void deletingAPinCarriesItsBoardAndAuthorFromTheDirectory() {
+        long author = user("dave");
+        long board = board(author);
+        long pin = pin(board, author);
+
+        Outcome o = service.submit(new DeletePin(pin));
+
+        assertThat(o.accepted()).isTrue();
+        PinDeleted event = publisher.published(PinDeleted.class).get(0);
+        assertThat(event.getBoardId()).isEqualTo(board);
+        assertThat(event.getAuthorId()).isEqualTo(author);
+    }
+
+    @Test
+    void followingABoardCarriesItsOwner() {
+        long owner = user("erin");
+        long follower = user("frank");
+        long board = board(owner);
+
+        service.submit(new FollowBoard(follower, board));
+
+        BoardFollowed event = publisher.published(BoardFollowed.class).get(0);
+        assertThat(event.getBoardOwnerId()).isEqualTo(owner);
+        assertThat(event.getFollowerId()).isEqualTo(follower);
+    }
+
+    @Test
+    void anOwnerCannotFollowHisOwnBoard() {
+        long owner = user("otto");
+        long board = board(owner);
+
+        Outcome o = service.submit(new FollowBoard(owner, board));
+
+        assertThat(o.rejection().field()).isEqualTo("boardId");
+        assertThat(o.rejection().detail()).contains("owners do not follow their own boards");
+    }
+
+    @Test
+    void reorderingRejectsAPinOfAnotherBoard() {
+        long owner = user("gina");
+        long boardA = board(owner);
+        long boardB = board(owner);
+        long onA = pin(boardA, owner);
+        long onB = pin(boardB, owner);
+
+        Outcome o = service.submit(new ReorderBoardPins(boardA, List.of(onA, onB)));
+
+        assertThat(o.rejection().reason()).isEqualTo(Reason.INVALID);
+        assertThat(o.rejection().field()).isEqualTo("pinIds[1]");
+        assertThat(publisher.published(BoardPinsReordered.class)).isEmpty();
+    }
+
+    @Test
+    void anEventKafkaCouldNotTakeIsUndoneAndTheRestOfTheBatchIsNotSent() {
+        long owner = user("hank");
+        long board = board(owner);
+        int before = publisher.published().size();
+        publisher.failWith = e -> e instanceof UserCreated ? new IngestRejection(Reason.OVERLOADED, null, "buffer full") : null;
+
+        List<Outcome> outcomes = service.submitAll(List.of(new CreateUser("hank_2", null), new CreatePin(board, owner, "after", null, null)));
+
+        assertThat(outcomes).extracting(o -> o.rejection().reason()).containsExactly(Reason.OVERLOADED, Reason.OVERLOADED);
+        assertThat(usernames.find("hank_2")).as("released").isEmpty();
+        assertThat(publisher.published()).hasSize(before);
+        publisher.failWith = e -> null;
+        assertThat(service.submit(new CreateUser("hank_2", null)).accepted()).as("the name is free again").isTrue();
+    }
+
+    @Test
+    void anUnconfirmedEventKeepsItsClaimsBecauseItMayBeInTheLog() {
+        int entries = store.size();
+        publisher.failWith = e -> e instanceof UserCreated ? new TimeoutException("no ack") : null;
+
+        Outcome o = service.submit(new CreateUser("ivy", null));
+
+        assertThat(o.rejection().reason()).isEqualTo(Reason.UNCONFIRMED);
+        assertThat(usernames.find("ivy")).as("kept: a retry must not create a second ivy").isPresent();
+        assertThat(store.size()).isEqualTo(entries + 1);
+        publisher.failWith = e -> null;
+        assertThat(service.submit(new CreateUser("ivy", null)).rejection().reason()).isEqualTo(Reason.CONFLICT);
+    }
+
+    @Test
+    void anIdOnAShardOutsideTheShardMapIsUnknownNotAnOutage() {
+        long a = user("jack");
+        long beyond = ShardedId.compose(5000, ObjectType.USER, 1);
+
+        List<Outcome> outcomes = service.submitAll(List.of(new FollowUser(a, beyond), new FollowUser(beyond, a)));
+
+        assertThat(outcomes).extracting(x -> x.rejection().reason()).containsExactly(Reason.UNKNOWN_ID, Reason.UNKNOWN_ID);
+        assertThat(outcomes.get(0).rejection().field()).isEqualTo("targetUserId");
+    }
+
+    @Test
+    void aDirectoryOutageRejectsAsUnavailableAndReleasesTheName() {
+        store.failRegister = new IllegalStateException("mysql001 down");
+
+        Outcome o = service.submit(new CreateUser("ivan", null));
+
+        assertThat(o.rejection().reason()).isEqualTo(Reason.UNAVAILABLE);
+        assertThat(store.size()).isZero();
+        assertThat(o.rejection().detail()).contains("mysql001 down");
+        assertThat(usernames.find("ivan")).isEmpty();
+        assertThat(publisher.published()).isEmpty();
+    }
+
+    @Test
+    void aBatchAnswersPerCommandAndPublishesOnlyTheAcceptedInOrder() {
+        long a = user("judy");
+        long b = user("karl");
+        long ghost = ShardedId.compose(2, ObjectType.USER, 888_888);
+        int before = publisher.published().size();
+
+        List<Outcome> outcomes = service.submitAll(List.of(
+                new FollowUser(a, b), new FollowUser(a, ghost), new CreateUser("judy", null), new FollowUser(b, a)));
+
+        assertThat(outcomes).extracting(Outcome::accepted).containsExactly(true, false, false, true);
+        assertThat(outcomes.get(1).rejection().field()).isEqualTo("targetUserId");
+        assertThat(outcomes.get(2).rejection().reason()).isEqualTo(Reason.CONFLICT);
+        assertThat(publisher.published().subList(before, publisher.published().size()))
+                .extracting(r -> r.getClass().getSimpleName()).containsExactly("UserFollowed", "UserFollowed");
+    }
+
+    @Test
+    void referencesAreLookedUpOncePerBatchAndCachedAfterwards() {
+        long a = user("lena");
+        long b = user("mike");
+        int lookups = store.findCalls;
+
+        service.submitAll(List.of(new FollowUser(a, b), new FollowUser(b, a)));
+        service.submitAll(List.of(new FollowUser(a, b)));
+
+        assertThat(store.findCalls - lookups).as("created objects are cached once durable").isZero();
+    }
+}

@@ -1,0 +1,66 @@
+package dev.pinfeed.ingestapi.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.pinfeed.idallocator.ObjectType;
+import dev.pinfeed.idallocator.ShardedId;
+import dev.pinfeed.ingestapi.core.ObjectDirectory.Entry;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** What every {@link ObjectDirectory} must do; run against the in-memory fake and real MySQL. */
+public abstract class ObjectDirectoryContract {
+
+    protected abstract ObjectDirectory directory();
+
+    /** A local id no earlier run used (tests share persistent stores). */
+    protected abstract long freshLocalId();
+
+    private long id(int shard, ObjectType type) {
+        return ShardedId.compose(shard, type, freshLocalId());
+    }
+
+    @Test
+    void findsWhatWasRegisteredOnEveryShardAndNothingElse() {
+        long user = id(5, ObjectType.USER);
+        long board = id(5, ObjectType.BOARD);
+        long pin = id(3000, ObjectType.PIN);
+        long unknown = id(3001, ObjectType.PIN);
+        directory().register(List.of(new Entry(user, user, 0), new Entry(board, user, 0), new Entry(pin, user, board)));
+
+        Map<Long, Entry> found = directory().find(List.of(user, board, pin, unknown));
+
+        assertThat(found).containsOnlyKeys(user, board, pin);
+        assertThat(found.get(pin)).isEqualTo(new Entry(pin, user, board));
+        assertThat(found.get(board).ownerId()).isEqualTo(user);
+    }
+
+    @Test
+    void registeringAgainIsANoOp() {
+        long user = id(7, ObjectType.USER);
+        directory().register(List.of(new Entry(user, user, 0)));
+        directory().register(List.of(new Entry(user, user, 0)));
+
+        assertThat(directory().find(List.of(user))).containsEntry(user, new Entry(user, user, 0));
+    }
+
+    @Test
+    void removedEntriesAreGone() {
+        long a = id(9, ObjectType.BOARD);
+        long b = id(2049, ObjectType.BOARD);
+        long owner = id(9, ObjectType.USER);
+        directory().register(List.of(new Entry(a, owner, 0), new Entry(b, owner, 0)));
+
+        directory().remove(List.of(new Entry(a, owner, 0)));
+
+        assertThat(directory().find(List.of(a, b))).containsOnlyKeys(b);
+    }
+
+    @Test
+    void emptyInputsAreFine() {
+        directory().register(List.of());
+        directory().remove(List.of());
+        assertThat(directory().find(List.of())).isEmpty();
+    }
+}

@@ -1,0 +1,114 @@
+package dev.pinfeed.ingestapi.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.pinfeed.idallocator.ObjectType;
+import dev.pinfeed.idallocator.ShardedId;
+import dev.pinfeed.ingestapi.core.IngestCommand;
+import dev.pinfeed.ingestapi.core.IngestRejection;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Every bad input gets a rejection naming the field and saying what is wrong. */
+class JsonCommandsTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    static final long USER = ShardedId.compose(12, ObjectType.USER, 5);
+    static final long BOARD = ShardedId.compose(12, ObjectType.BOARD, 6);
+    static final long PIN = ShardedId.compose(12, ObjectType.PIN, 7);
+    static final long RESERVED_BIT = Long.MIN_VALUE >>> 1 | PIN; // bit 62 set: a reserved bit
+
+    private static IngestRejection rejection(String json) throws Exception {
+        return catchThrowableOfType(IngestRejection.class, () -> JsonCommands.typedEvent(JSON.readTree(json.replace('\'', '"'))));
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', value = {
+            "{'username':'ana'}                                          | type        | type is required",
+            "{'type':7}                                                  | type        | type must be a string",
+            "{'type':'PinMoved'}                                         | type        | unknown event type 'PinMoved'",
+            "{'type':'UserCreated'}                                      | username    | username is required",
+            "{'type':'UserCreated','username':'Ana'}                     | username    | 3-30 characters of a-z, 0-9 and _",
+            "{'type':'UserCreated','username':'ab'}                      | username    | 3-30 characters",
+            "{'type':'UserCreated','username':'abcdefghijklmnopqrstuvwxyz12345'} | username | 3-30 characters",
+            "{'type':'UserCreated','username':42}                        | username    | username must be a string",
+            "{'type':'UserCreated','username':'ana','nick':'x'}          | nick        | unknown field 'nick'",
+            "{'type':'UserCreated','username':'ana','displayName':'  '}  | displayName | displayName must not be blank",
+            "{'type':'BoardCreated','ownerId':'12x','name':'b'}          | ownerId     | must be a decimal id string",
+            "{'type':'BoardCreated','ownerId':'-5','name':'b'}           | ownerId     | must be a decimal id string",
+            "{'type':'BoardCreated','ownerId':1.5,'name':'b'}            | ownerId     | must be a decimal id string",
+            "{'type':'BoardCreated','ownerId':'99999999999999999999','name':'b'} | ownerId | must be a decimal id string",
+            "{'type':'BoardCreated','ownerId':'9223372036854775808','name':'b'}  | ownerId | does not fit in 63 bits",
+            "{'type':'PinDeleted','pinId':'0'}                           | pinId       | is not a valid id",
+            "{'type':'PinCreated','boardId':'BOARD','authorId':'USER','details':'d','link':'ftp://x.org/a'} | link | absolute http or https URL",
+            "{'type':'PinCreated','boardId':'BOARD','authorId':'USER','details':'d','imageUrl':'http:///nohost'} | imageUrl | must name a host",
+            "{'type':'PinCreated','boardId':'BOARD','authorId':'USER','details':'d','link':'http://a b'} | link | is not a valid URL",
+            "{'type':'PinCreated','boardId':'BOARD','authorId':'USER'}   | details     | details is required",
+            "{'type':'PinCreated','boardId':'USER','authorId':'USER','details':'d'} | boardId | is a user id, expected a board id",
+            "{'type':'PinCreated','boardId':'BOARD','authorId':'BOARD','details':'d'} | authorId | is a board id, expected a user id",
+            "{'type':'PinCreated','boardId':'RESERVED','authorId':'USER','details':'d'} | boardId | reserved",
+            "{'type':'UserFollowed','userId':'USER','targetUserId':'USER'} | targetUserId | cannot follow themselves",
+            "{'type':'PinLiked','userId':'USER','pinId':'BOARD'}         | pinId       | is a board id, expected a pin id",
+            "{'type':'BoardPinsReordered','boardId':'BOARD','pinIds':'PIN'} | pinIds   | must be an array",
+            "{'type':'BoardPinsReordered','boardId':'BOARD','pinIds':[]} | pinIds      | at least one pin",
+            "{'type':'BoardPinsReordered','boardId':'BOARD','pinIds':['PIN','PIN']} | pinIds[1] | repeats pin",
+            "{'type':'BoardPinsReordered','boardId':'BOARD','pinIds':['PIN','x']} | pinIds[1] | must be a decimal id string",
+    })
+    void rejects(String json, String field, String detail) throws Exception {
+        String withIds = json.replace("'BOARD'", "'" + BOARD + "'").replace("'USER'", "'" + USER + "'")
+                .replace("'PIN'", "'" + PIN + "'").replace("'RESERVED'", "'" + RESERVED_BIT + "'");
+        IngestRejection r = rejection(withIds);
+
+        assertThat(r).as("rejected").isNotNull();
+        assertThat(r.reason()).isEqualTo(IngestRejection.Reason.INVALID);
+        assertThat(r.field()).isEqualTo(field);
+        assertThat(r.detail()).contains(detail);
+    }
+
+    @Test
+    void overlongTextIsRejectedWithItsLength() throws Exception {
+        String details = "x".repeat(2001);
+        IngestRejection r = rejection("{'type':'PinCreated','boardId':'" + BOARD + "','authorId':'" + USER + "','details':'" + details + "'}");
+        assertThat(r.field()).isEqualTo("details");
+        assertThat(r.detail()).isEqualTo("details is 2001 characters, at most 2000 allowed");
+    }
+
+    @Test
+    void controlCharactersAreRejectedButNewlinesInDetailsAreKept() throws Exception {
+        assertThat(rejection("{'type':'BoardCreated','ownerId':'" + USER + "','name':'a\\u0007b'}").field()).isEqualTo("name");
+        IngestCommand ok = JsonCommands.typedEvent(JSON.readTree(("{'type':'PinCreated','boardId':'" + BOARD + "','authorId':'" + USER
+                + "','details':'line1\\nline2'}").replace('\'', '"')));
+        assertThat(((IngestCommand.CreatePin) ok).details()).isEqualTo("line1\nline2");
+    }
+
+    @Test
+    void validEventsOfEveryTypeParse() throws Exception {
+        String u = "'" + USER + "'";
+        String u2 = "'" + ShardedId.compose(9, ObjectType.USER, 77) + "'";
+        String b = "'" + BOARD + "'";
+        String p = "'" + PIN + "'";
+        List<String> events = List.of(
+                "{'type':'UserCreated','username':'ana_01','displayName':null}",
+                "{'type':'BoardCreated','ownerId':" + u + ",'name':'  Recipes  ','description':'food'}",
+                "{'type':'PinCreated','boardId':" + b + ",'authorId':" + u + ",'details':'d','link':'https://x.org/a?b=c','imageUrl':'http://img.x.org/1.jpg'}",
+                "{'type':'PinDeleted','pinId':" + p + "}",
+                "{'type':'UserFollowed','userId':" + u + ",'targetUserId':" + u2 + "}",
+                "{'type':'UserUnfollowed','userId':" + u + ",'targetUserId':" + u2 + "}",
+                "{'type':'BoardFollowed','userId':" + u + ",'boardId':" + b + "}",
+                "{'type':'BoardUnfollowed','userId':" + u + ",'boardId':" + b + "}",
+                "{'type':'PinLiked','userId':" + u + ",'pinId':" + p + "}",
+                "{'type':'PinUnliked','userId':" + u + ",'pinId':" + PIN + "}",
+                "{'type':'BoardPinsReordered','boardId':" + b + ",'pinIds':[" + p + "]}");
+        for (String e : events) {
+            IngestCommand c = JsonCommands.typedEvent(JSON.readTree(e.replace('\'', '"')));
+            assertThat(e).contains(c.eventType());
+        }
+        IngestCommand board = JsonCommands.typedEvent(JSON.readTree(events.get(1).replace('\'', '"')));
+        assertThat(((IngestCommand.CreateBoard) board).name()).as("trimmed").isEqualTo("Recipes");
+        assertThat(JsonCommands.eventTypes()).hasSize(11);
+    }
+}

@@ -1,0 +1,250 @@
+package dev.pinfeed.loadharness;
+
+import dev.pinfeed.config.PinfeedConfig;
+import dev.pinfeed.feedservice.FeedServiceServer;
+import dev.pinfeed.followergraph.GraphCommand;
+import dev.pinfeed.followergraph.GraphConnections;
+import dev.pinfeed.followergraph.GraphKeys;
+import dev.pinfeed.followergraph.GraphStore;
+import dev.pinfeed.followergraph.RedisShardMap;
+import dev.pinfeed.followergraph.VirtualShards;
+import dev.pinfeed.httpkit.RunningHttpApp;
+import dev.pinfeed.idallocator.ObjectType;
+import dev.pinfeed.idallocator.ShardedId;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.HdrHistogram.Histogram;
+import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
+
+/**
+ * The follower-graph benchmark (a tool, not a test), in one run on one box:
+ * <ol>
+ *   <li>raw baseline: the two ZADDs a follow minimally needs (follower's following set, followee's
+ *       followers set), pipelined 1000 at a time per Redis instance;</li>
+ *   <li>follow events applied through {@code RedisGraphStore.apply} (what the graph processor does
+ *       per record) on 1 and on N threads;</li>
+ *   <li>the point query GET /v1/users/{a}/following/users/{b} through feed-service (in-process, HTTP
+ *       over loopback): client latency, the service's own request-duration histogram, and the store
+ *       call alone.</li>
+ * </ol>
+ * Everything is written under a fresh key prefix, deleted at the end.
+ */
+public final class GraphLoadHarness {
+
+    private static final Pattern BUCKET = Pattern.compile(
+            "http_request_duration_seconds_bucket\\{([^}]*)route=\"/v1/users/\\{userId\\}/following/users/\\{targetUserId\\}\"([^}]*)le=\"([^\"]+)\"\\} ([0-9.eE+]+)");
+
+    private GraphLoadHarness() {}
+
+    public static void main(String[] args) throws Exception {
+        int events = intArg(args, "--events", 100_000);
+        int users = intArg(args, "--users", 20_000);
+        int threads = intArg(args, "--threads", 4);
+        int clients = intArg(args, "--clients", 4);
+        int seconds = intArg(args, "--duration-s", 15);
+        PinfeedConfig config = PinfeedConfig.load();
+        String prefix = "bench:graph:" + Long.toString(System.currentTimeMillis(), 36) + ":";
+        SplittableRandom random = new SplittableRandom(42);
+        long[] ids = new long[users];
+        for (int i = 0; i < users; i++) ids[i] = ShardedId.compose(i % 4096, ObjectType.USER, 1_000_000L + i);
+        long[][] pairs = new long[events][];
+        for (int i = 0; i < events; i++) {
+            long a = ids[random.nextInt(users)];
+            long b = ids[random.nextInt(users)];
+            while (b == a) b = ids[random.nextInt(users)];
+            pairs[i] = new long[] {a, b};
+        }
+        Map<String, RedisClient> instances = new HashMap<>();
+        for (PinfeedConfig.ReplicatedHost h : config.redisInstances()) instances.put(h.name(), RedisClient.create(h.master().host(), h.master().port()));
+        List<String> table = new ArrayList<>();
+        try (GraphConnections graph = GraphConnections.open(config, prefix)) {
+            GraphStore store = graph.store();
+            RedisShardMap shards = graph.shards().get();
+
+            double raw = rawPipelined(instances, shards, new GraphKeys(prefix + "raw:"), pairs);
+            table.add(row("raw pipelined Redis: 2 ZADD per follow, 1000 per pipeline", raw, "follows/s", "1.00", "", ""));
+
+            int oneThread = Math.min(events, 20_000);
+            double single = apply(store, pairs, 0, oneThread, 1, 1);
+            table.add(row("RedisGraphStore.apply, 1 thread (" + oneThread + " follows)", single, "follows/s", ratio(single, raw), "", ""));
+            double multi = apply(store, pairs, oneThread, events, threads, 1_000_000);
+            table.add(row("RedisGraphStore.apply, " + threads + " threads (" + (events - oneThread) + " follows)", multi, "follows/s",
+                    ratio(multi, raw), "", ""));
+
+            Histogram direct = new Histogram(3);
+            long deadline = System.nanoTime() + seconds * 1_000_000_000L / 3;
+            long calls = 0;
+            long t0 = System.nanoTime();
+            while (System.nanoTime() < deadline) {
+                long[] p = pairs[random.nextInt(events)];
+                long s = System.nanoTime();
+                store.relation(p[0], p[1]);
+                direct.recordValue(Math.max(1, (System.nanoTime() - s) / 1000));
+                calls++;
+            }
+            table.add(row("store.relation() in process, 1 thread", calls * 1e9 / (System.nanoTime() - t0), "queries/s", "",
+                    ms(direct.getValueAtPercentile(50)), ms(direct.getValueAtPercentile(99))));
+
+            try (RunningHttpApp service = FeedServiceServer.app(config, store, List.of(), List.of()).start("127.0.0.1", 0)) {
+                Histogram client = new Histogram(3);
+                AtomicLong served = new AtomicLong();
+                List<Thread> workers = new ArrayList<>();
+                long warmEnd = System.nanoTime() + 3_000_000_000L;
+                long end = warmEnd + seconds * 1_000_000_000L;
+                HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+                for (int c = 0; c < clients; c++) {
+                    SplittableRandom r = random.split();
+                    Histogram h = new Histogram(3);
+                    Thread w = new Thread(() -> {
+                        while (System.nanoTime() < end) {
+                            long[] p = pairs[r.nextInt(events)];
+                            long s = System.nanoTime();
+                            try {
+                                HttpResponse<String> resp = http.send(HttpRequest.newBuilder(URI.create(service.baseUri()
+                                        + "/v1/users/" + p[0] + "/following/users/" + p[1])).GET().build(), HttpResponse.BodyHandlers.ofString());
+                                if (resp.statusCode() != 200) throw new IllegalStateException("HTTP " + resp.statusCode() + " " + resp.body());
+                            } catch (Exception e) {
+                                throw new IllegalStateException(e);
+                            }
+                            long done = System.nanoTime();
+                            if (s >= warmEnd) {
+                                h.recordValue(Math.max(1, (done - s) / 1000));
+                                served.incrementAndGet();
+                            }
+                        }
+                        synchronized (client) {
+                            client.add(h);
+                        }
+                    });
+                    workers.add(w);
+                    w.start();
+                }
+                for (Thread w : workers) w.join();
+                double qps = served.get() / (double) seconds;
+                table.add(row("GET following/users/{b} via HTTP, " + clients + " clients (client side)", qps, "requests/s", "",
+                        ms(client.getValueAtPercentile(50)), ms(client.getValueAtPercentile(99))));
+                String metrics = http.send(HttpRequest.newBuilder(URI.create(service.baseUri() + "/metrics")).build(),
+                        HttpResponse.BodyHandlers.ofString()).body();
+                double[] inside = serverQuantiles(metrics);
+                table.add(row("same, inside feed-service (request-duration histogram, bucket bounds)", qps, "requests/s", "",
+                        String.format(Locale.ROOT, "≤ %.2f", inside[0] * 1000), String.format(Locale.ROOT, "≤ %.2f", inside[1] * 1000))
+                        + String.format(Locale.ROOT, " %.1f %% of requests ≤ 1 ms", inside[2] * 100));
+            }
+            System.out.println("| phase | rate | unit | ratio to raw | p50 ms | p99 ms |");
+            System.out.println("|---|---:|---|---:|---:|---:|");
+            table.forEach(System.out::println);
+        } finally {
+            long deleted = 0;
+            for (RedisClient c : instances.values()) deleted += deletePrefix(c, prefix);
+            System.out.println("cleanup: deleted " + deleted + " keys under " + prefix);
+            instances.values().forEach(RedisClient::close);
+        }
+    }
+
+    private static double rawPipelined(Map<String, RedisClient> instances, RedisShardMap shards, GraphKeys keys, long[][] pairs) {
+        Map<String, Pipeline> pipelines = new HashMap<>();
+        Map<String, Integer> pending = new HashMap<>();
+        long t0 = System.nanoTime();
+        for (int i = 0; i < pairs.length; i++) {
+            long a = pairs[i][0];
+            long b = pairs[i][1];
+            zadd(instances, shards, pipelines, pending, keys.followingExplicit(a), VirtualShards.of(a), i, b);
+            zadd(instances, shards, pipelines, pending, keys.followersExplicit(b), VirtualShards.of(b), i, a);
+        }
+        for (Pipeline p : pipelines.values()) p.sync();
+        double rate = pairs.length * 1e9 / (System.nanoTime() - t0);
+        pipelines.values().forEach(Pipeline::close);
+        return rate;
+    }
+
+    private static void zadd(Map<String, RedisClient> instances, RedisShardMap shards, Map<String, Pipeline> pipelines,
+                             Map<String, Integer> pending, String key, int shard, double score, long member) {
+        String instance = shards.instanceOf(shard);
+        Pipeline p = pipelines.computeIfAbsent(instance, n -> instances.get(n).pipelined());
+        p.zadd(key, score, Long.toString(member));
+        int n = pending.merge(instance, 1, Integer::sum);
+        if (n % 1000 == 0) p.sync();
+    }
+
+    private static double apply(GraphStore store, long[][] pairs, int from, int to, int threads, long eventBase) throws InterruptedException {
+        AtomicLong next = new AtomicLong(from);
+        List<Thread> workers = new ArrayList<>();
+        long t0 = System.nanoTime();
+        for (int t = 0; t < threads; t++) {
+            Thread w = new Thread(() -> {
+                for (long i = next.getAndIncrement(); i < to; i = next.getAndIncrement()) {
+                    long[] p = pairs[(int) i];
+                    store.apply(new GraphCommand.FollowUser(eventBase + i + 1, 1_700_000_000_000L + i, p[0], p[1]));
+                }
+            });
+            workers.add(w);
+            w.start();
+        }
+        for (Thread w : workers) w.join();
+        return (to - from) * 1e9 / (System.nanoTime() - t0);
+    }
+
+    /** p50 and p99 upper bucket bounds (seconds) and the fraction ≤ 1 ms, from the route's cumulative histogram. */
+    static double[] serverQuantiles(String metrics) {
+        List<double[]> buckets = new ArrayList<>();
+        Matcher m = BUCKET.matcher(metrics);
+        while (m.find()) {
+            double le = m.group(3).equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(m.group(3));
+            buckets.add(new double[] {le, Double.parseDouble(m.group(4))});
+        }
+        buckets.sort((x, y) -> Double.compare(x[0], y[0]));
+        double total = buckets.isEmpty() ? 0 : buckets.get(buckets.size() - 1)[1];
+        double p50 = Double.NaN;
+        double p99 = Double.NaN;
+        double underOneMs = 0;
+        for (double[] b : buckets) {
+            if (Double.isNaN(p50) && b[1] >= 0.5 * total) p50 = b[0];
+            if (Double.isNaN(p99) && b[1] >= 0.99 * total) p99 = b[0];
+            if (b[0] <= 0.001) underOneMs = b[1] / total;
+        }
+        return new double[] {p50, p99, underOneMs};
+    }
+
+    private static long deletePrefix(RedisClient client, String prefix) {
+        long deleted = 0;
+        String cursor = ScanParams.SCAN_POINTER_START;
+        ScanParams params = new ScanParams().match(prefix + "*").count(1000);
+        do {
+            ScanResult<String> page = client.scan(cursor, params);
+            if (!page.getResult().isEmpty()) deleted += client.del(page.getResult().toArray(String[]::new));
+            cursor = page.getCursor();
+        } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+        return deleted;
+    }
+
+    private static String row(String name, double rate, String unit, String ratio, String p50, String p99) {
+        return String.format(Locale.ROOT, "| %s | %,.0f | %s | %s | %s | %s |", name, rate, unit, ratio, p50, p99);
+    }
+
+    private static String ratio(double x, double raw) {
+        return String.format(Locale.ROOT, "%.2f", x / raw);
+    }
+
+    private static String ms(long micros) {
+        return String.format(Locale.ROOT, "%.3f", micros / 1000.0);
+    }
+
+    private static int intArg(String[] args, String name, int fallback) {
+        for (int i = 0; i + 1 < args.length; i++) if (args[i].equals(name)) return Integer.parseInt(args[i + 1]);
+        return fallback;
+    }
+}
