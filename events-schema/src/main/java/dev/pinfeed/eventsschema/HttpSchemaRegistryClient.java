@@ -2,8 +2,8 @@ package dev.pinfeed.eventsschema;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.pinfeed.config.StoreUnavailableException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -20,6 +20,8 @@ import org.apache.avro.Schema;
  */
 public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
 
+    /** The name outages are reported under (as the stack and /health call it). */
+    public static final String STORE = "schema-registry";
     private static final String CONTENT_TYPE = "application/vnd.schemaregistry.v1+json";
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
@@ -69,7 +71,8 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
             HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
             return answer(response);
         } catch (IOException e) {
-            throw new UncheckedIOException("schema registry " + method + " " + baseUrl + path + " failed: " + e.getMessage(), e);
+            // Unreachable or timed out: an outage to wait out, not a refusal of the request.
+            throw new StoreUnavailableException(STORE, method + " " + baseUrl + path + " failed: " + e, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted during schema registry " + method + " " + path, e);
@@ -81,6 +84,9 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
         JsonNode body = response.body().isBlank() ? json.nullNode() : json.readTree(response.body());
         if (status / 100 == 2) {
             return body;
+        }
+        if (status / 100 == 5) {
+            throw new StoreUnavailableException(STORE, "HTTP " + status + ": " + response.body());
         }
         // Confluent errors are {"error_code": ..., "message": ...}; a proxy in between may answer otherwise.
         int errorCode = body.path("error_code").asInt(status);

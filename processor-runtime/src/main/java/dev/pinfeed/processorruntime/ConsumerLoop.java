@@ -1,0 +1,412 @@
+package dev.pinfeed.processorruntime;
+
+import dev.pinfeed.config.StoreUnavailableException;
+import dev.pinfeed.eventsschema.DeadLetters;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The poll-apply-commit loop every processor runs. Per poll: decode each record (an undecodable one
+ * goes to the dead-letter topic), hand the batch to the {@link BatchHandler}, settle each record —
+ * applied, dead-lettered, or <b>parked</b> — and commit, per partition, up to the first record not
+ * yet settled for good. At-least-once: a crash replays from the committed offset and the handlers'
+ * idempotent writes absorb the repeats.
+ *
+ * <p>Parking is how a store outage is waited out without stalling the rest: a record whose store is
+ * down (the handler marks it, or throws {@link StoreUnavailableException}) is set aside and retried
+ * with backoff, while later records — which may touch healthy stores — go on. Offsets are never
+ * committed past a parked record, so a crash loses nothing. Past {@code maxParked} parked records
+ * the loop pauses its partitions until they drain (memory stays bounded). Handlers therefore must not
+ * depend on the order of two records of one key when the earlier one is parked; every pinfeed sink
+ * is order-free per key (last writer wins by event version).
+ *
+ * <p>An unexpected exception is a bug, not an outage: the batch is split to find the record that
+ * throws, that record is retried {@code bugAttempts} times and then dead-lettered as
+ * {@link DeadLetters#PROCESSING_ERROR}, so one bad record cannot wedge the processor.
+ */
+public final class ConsumerLoop implements Runnable, AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ConsumerLoop.class);
+    /** The store name parked bug retries are counted under. */
+    static final String BUG = "(error)";
+
+    /**
+     * @param processor  the {@code processor} tag of every metric
+     * @param maxParked  parked records at which the loop pauses its partitions
+     * @param bugAttempts attempts of a record failing with an unexpected exception before it is dead-lettered
+     */
+    public record Settings(String processor, String groupId, List<String> topics, Duration pollTimeout, int maxParked,
+                           Duration retryMin, Duration retryMax, int bugAttempts, Duration stallLimit) {
+
+        public static Settings of(String processor, String groupId, List<String> topics) {
+            return new Settings(processor, groupId, List.copyOf(topics), Duration.ofMillis(200), 10_000,
+                    Duration.ofMillis(100), Duration.ofSeconds(5), 3, Duration.ofSeconds(60));
+        }
+
+        public Settings withRetry(Duration min, Duration max) {
+            return new Settings(processor, groupId, topics, pollTimeout, maxParked, min, max, bugAttempts, stallLimit);
+        }
+
+        public Settings withMaxParked(int max) {
+            return new Settings(processor, groupId, topics, pollTimeout, max, retryMin, retryMax, bugAttempts, stallLimit);
+        }
+    }
+
+    /** A record waiting for a retry. */
+    private record Parked(ConsumerRecord<byte[], byte[]> raw, String store, int attempts) {}
+
+    /** What the loop knows of one assigned partition. */
+    private static final class PartitionState {
+        /** The offset after the last record settled or parked; -1 until the first record. */
+        long position = -1;
+        long committed = -1;
+        final TreeMap<Long, Parked> parked = new TreeMap<>();
+
+        long frontier() {
+            return parked.isEmpty() ? position : parked.firstKey();
+        }
+    }
+
+    private final Consumer<byte[], byte[]> consumer;
+    private final Deserializer<SpecificRecord> decoder;
+    private final BatchHandler handler;
+    private final DeadLetterWriter deadLetters;
+    private final Settings settings;
+    private final Clock clock;
+    private final MeterRegistry meters;
+    private final Map<TopicPartition, PartitionState> partitions = new HashMap<>();
+    private final Timer applyTimer;
+    private final CountDownLatch stopped = new CountDownLatch(1);
+
+    private volatile boolean closing;
+    private volatile boolean running;
+    private volatile boolean joined;
+    private volatile long lastPollMillis;
+    private volatile int parkedCount;
+    private volatile String lastOutage = "";
+    private volatile Set<TopicPartition> assigned = Set.of();
+    private long retryDelayMillis;
+    private long nextRetryAtMillis;
+    private boolean paused;
+
+    public ConsumerLoop(Consumer<byte[], byte[]> consumer, Deserializer<SpecificRecord> decoder, BatchHandler handler,
+                        DeadLetterWriter deadLetters, Settings settings, Clock clock, MeterRegistry meters) {
+        this.consumer = consumer;
+        this.decoder = decoder;
+        this.handler = handler;
+        this.deadLetters = deadLetters;
+        this.settings = settings;
+        this.clock = clock;
+        this.meters = meters;
+        this.retryDelayMillis = settings.retryMin().toMillis();
+        this.applyTimer = Timer.builder("pinfeed.batch.apply").description("Time to apply one batch of records.")
+                .tag("processor", settings.processor()).register(meters);
+        Gauge.builder("pinfeed.parked.records", this, l -> l.parkedCount)
+                .description("Records waiting for a store to come back (offsets are not committed past them).")
+                .tag("processor", settings.processor()).register(meters);
+    }
+
+    public Settings settings() {
+        return settings;
+    }
+
+    @Override
+    public void run() {
+        try {
+            subscribe();
+            while (!closing) pollOnce();
+        } catch (WakeupException e) {
+            if (!closing) throw e;
+        } catch (RuntimeException | Error e) {
+            if (!closing) {
+                LOG.error("{}: the consumer loop stopped: {}", settings.processor(), e.toString(), e);
+                throw e;
+            }
+        } finally {
+            try {
+                commit(partitions.keySet());
+            } catch (RuntimeException e) {
+                LOG.warn("{}: final offset commit failed (those records will be applied again): {}", settings.processor(), e.toString());
+            }
+            running = false;
+            consumer.close();
+            stopped.countDown();
+        }
+    }
+
+    void subscribe() {
+        running = true;
+        lastPollMillis = clock.millis();
+        consumer.subscribe(settings.topics(), new Rebalance());
+    }
+
+    /** One turn: retry parked records if due, pause or resume, poll, apply, commit. */
+    void pollOnce() {
+        retryParkedIfDue();
+        applyBackpressure();
+        List<ConsumerRecord<byte[], byte[]>> polled = new ArrayList<>();
+        consumer.poll(settings.pollTimeout()).forEach(polled::add);
+        lastPollMillis = clock.millis();
+        handle(polled, false);
+        commit(partitions.keySet());
+    }
+
+    // ---------------------------------------------------------------- handling
+
+    /**
+     * Decodes, applies and settles records (polled, or parked ones on retry). Settling walks the
+     * records in their order, so a partition's position never passes a record not yet settled.
+     */
+    private void handle(List<ConsumerRecord<byte[], byte[]>> raws, boolean retry) {
+        if (raws.isEmpty()) return;
+        Map<ConsumerRecord<byte[], byte[]>, Integer> attempts = new HashMap<>();
+        Map<ConsumerRecord<byte[], byte[]>, Outcomes.Fate> decodeFates = new HashMap<>();
+        Map<ConsumerRecord<byte[], byte[]>, InputRecord> decoded = new HashMap<>();
+        List<ConsumerRecord<byte[], byte[]>> ordered = new ArrayList<>(raws.size());
+        List<InputRecord> batch = new ArrayList<>(raws.size());
+        for (ConsumerRecord<byte[], byte[]> raw : raws) {
+            PartitionState state = state(raw);
+            if (state == null) continue; // revoked meanwhile: its new owner starts from the committed offset
+            if (retry) attempts.put(raw, state.parked.remove(raw.offset()).attempts());
+            ordered.add(raw);
+            try {
+                SpecificRecord event = decoder.deserialize(raw.topic(), raw.value());
+                if (event == null) {
+                    decodeFates.put(raw, new Outcomes.Fate.Rejected(DeadLetters.UNDECODABLE, "empty value"));
+                } else {
+                    InputRecord r = new InputRecord(raw, event);
+                    decoded.put(raw, r);
+                    batch.add(r);
+                }
+            } catch (StoreUnavailableException e) {
+                decodeFates.put(raw, new Outcomes.Fate.Unavailable(e.store(), e.getMessage()));
+            } catch (RuntimeException e) {
+                decodeFates.put(raw, new Outcomes.Fate.Rejected(DeadLetters.UNDECODABLE, e.getMessage()));
+            }
+        }
+        Map<InputRecord, Outcomes.Fate> fates = new HashMap<>();
+        apply(batch, fates);
+        for (ConsumerRecord<byte[], byte[]> raw : ordered) {
+            InputRecord r = decoded.get(raw);
+            settle(raw, r, r == null ? decodeFates.get(raw) : fates.get(r), attempts.getOrDefault(raw, 0));
+        }
+        refreshParkedCount();
+    }
+
+    /** Applies a batch and records each record's fate (none = applied); an unexpected exception is narrowed down to its record. */
+    private void apply(List<InputRecord> batch, Map<InputRecord, Outcomes.Fate> fates) {
+        if (batch.isEmpty()) return;
+        Outcomes outcomes = new Outcomes();
+        try {
+            applyTimer.record(() -> handler.apply(batch, outcomes));
+        } catch (StoreUnavailableException e) {
+            for (InputRecord r : batch) fates.put(r, new Outcomes.Fate.Unavailable(e.store(), e.getMessage()));
+            return;
+        } catch (RuntimeException e) {
+            if (batch.size() > 1) {
+                for (InputRecord r : batch) apply(List.of(r), fates);
+            } else {
+                fates.put(batch.get(0), new Outcomes.Fate.Failed(e));
+            }
+            return;
+        }
+        for (InputRecord r : batch) {
+            Outcomes.Fate f = outcomes.fateOf(r);
+            if (f != null) fates.put(r, f);
+        }
+    }
+
+    private void settle(ConsumerRecord<byte[], byte[]> raw, InputRecord r, Outcomes.Fate fate, int attempts) {
+        PartitionState state = state(raw);
+        if (state == null) return;
+        if (fate == null) {
+            Counter.builder("pinfeed.events.applied").description("Events applied, by processor and event type.")
+                    .tag("processor", settings.processor()).tag("type", r.eventType()).register(meters).increment();
+            advance(state, raw.offset());
+        } else if (fate instanceof Outcomes.Fate.Rejected rej) {
+            deadLetter(raw, rej.reason(), rej.detail(), state);
+        } else if (fate instanceof Outcomes.Fate.Unavailable u) {
+            lastOutage = u.detail();
+            park(state, raw, u.store(), attempts);
+        } else {
+            Throwable error = ((Outcomes.Fate.Failed) fate).error();
+            if (attempts + 1 >= settings.bugAttempts()) {
+                LOG.error("{}: {} failed {} times, dead-lettering it", settings.processor(), r, attempts + 1, error);
+                deadLetter(raw, DeadLetters.PROCESSING_ERROR, error.toString(), state);
+            } else {
+                LOG.warn("{}: {} failed ({}); will retry", settings.processor(), r, error.toString());
+                park(state, raw, BUG, attempts);
+            }
+        }
+    }
+
+    private void deadLetter(ConsumerRecord<byte[], byte[]> raw, String reason, String error, PartitionState state) {
+        deadLetters.write(raw, reason, error, () -> closing);
+        advance(state, raw.offset());
+    }
+
+    private void park(PartitionState state, ConsumerRecord<byte[], byte[]> raw, String store, int attempts) {
+        state.parked.put(raw.offset(), new Parked(raw, store, attempts + 1));
+        advance(state, raw.offset());
+        if (nextRetryAtMillis == 0) nextRetryAtMillis = clock.millis() + retryDelayMillis;
+    }
+
+    private static void advance(PartitionState state, long offset) {
+        state.position = Math.max(state.position, offset + 1);
+    }
+
+    private PartitionState state(ConsumerRecord<byte[], byte[]> raw) {
+        return partitions.get(new TopicPartition(raw.topic(), raw.partition()));
+    }
+
+    // ---------------------------------------------------------------- parked records
+
+    private void retryParkedIfDue() {
+        if (parkedCount == 0 || clock.millis() < nextRetryAtMillis) return;
+        List<ConsumerRecord<byte[], byte[]>> due = new ArrayList<>();
+        for (PartitionState s : partitions.values()) {
+            for (Parked p : s.parked.values()) {
+                due.add(p.raw());
+                Counter.builder("pinfeed.retries").description("Retries of records parked while a store was down, by store.")
+                        .tag("processor", settings.processor()).tag("store", p.store()).register(meters).increment();
+            }
+        }
+        int before = due.size();
+        nextRetryAtMillis = 0;
+        handle(due, true);
+        if (parkedCount < before) {
+            retryDelayMillis = settings.retryMin().toMillis(); // progress: the store is back
+        } else {
+            retryDelayMillis = Math.min(retryDelayMillis * 2, settings.retryMax().toMillis());
+            LOG.warn("{}: {} records parked, a store is still down ({}); next retry in {} ms", settings.processor(), parkedCount,
+                    lastOutage, retryDelayMillis);
+        }
+        if (parkedCount > 0) nextRetryAtMillis = clock.millis() + retryDelayMillis;
+    }
+
+    private void applyBackpressure() {
+        boolean full = parkedCount >= settings.maxParked();
+        if (full && !paused) {
+            consumer.pause(consumer.assignment());
+            paused = true;
+            LOG.warn("{}: {} records parked; pausing consumption until a store comes back", settings.processor(), parkedCount);
+        } else if (!full && paused) {
+            consumer.resume(consumer.paused());
+            paused = false;
+        }
+    }
+
+    private void refreshParkedCount() {
+        int n = 0;
+        for (PartitionState s : partitions.values()) n += s.parked.size();
+        parkedCount = n;
+    }
+
+    // ---------------------------------------------------------------- offsets and rebalances
+
+    private void commit(Collection<TopicPartition> which) {
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        for (TopicPartition tp : which) {
+            PartitionState s = partitions.get(tp);
+            if (s == null) continue;
+            long frontier = s.frontier();
+            if (frontier >= 0 && frontier > s.committed) offsets.put(tp, new OffsetAndMetadata(frontier));
+        }
+        if (offsets.isEmpty()) return;
+        consumer.commitSync(offsets);
+        offsets.forEach((tp, o) -> partitions.get(tp).committed = o.offset());
+    }
+
+    private final class Rebalance implements ConsumerRebalanceListener {
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> revoked) {
+            try {
+                commit(revoked); // hand over exactly what was settled
+            } catch (RuntimeException e) {
+                LOG.warn("{}: commit on revocation failed: {}", settings.processor(), e.toString());
+            }
+            revoked.forEach(partitions::remove);
+            assigned = Set.copyOf(partitions.keySet());
+            refreshParkedCount();
+        }
+
+        @Override
+        public void onPartitionsLost(Collection<TopicPartition> lost) {
+            lost.forEach(partitions::remove);
+            assigned = Set.copyOf(partitions.keySet());
+            refreshParkedCount();
+        }
+
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> newlyAssigned) {
+            for (TopicPartition tp : newlyAssigned) partitions.putIfAbsent(tp, new PartitionState());
+            assigned = Set.copyOf(partitions.keySet());
+            if (paused) consumer.pause(newlyAssigned);
+            joined = true;
+        }
+    }
+
+    // ---------------------------------------------------------------- health
+
+    /** Live: the loop runs and has polled recently (a wedged loop stops polling). */
+    public boolean live() {
+        return running && clock.millis() - lastPollMillis < settings.stallLimit().toMillis();
+    }
+
+    /** Ready: live and a member of its group with its partitions assigned. */
+    public boolean ready() {
+        return live() && joined;
+    }
+
+    public int parkedCount() {
+        return parkedCount;
+    }
+
+    /** The last store outage that parked a record (empty when none). */
+    public String lastOutage() {
+        return lastOutage;
+    }
+
+    public Set<TopicPartition> assignment() {
+        return assigned;
+    }
+
+    /** Stops after the batch in hand, commits what was settled, and waits up to 30 s for that. */
+    @Override
+    public void close() {
+        closing = true;
+        if (!running) {
+            if (stopped.getCount() > 0) consumer.close();
+            return;
+        }
+        consumer.wakeup();
+        try {
+            if (!stopped.await(30, TimeUnit.SECONDS)) LOG.warn("{}: the consumer loop did not stop within 30 s", settings.processor());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,34 @@
+package dev.pinfeed.processorruntime;
+
+import dev.pinfeed.config.StoreUnavailableException;
+import java.util.IdentityHashMap;
+import java.util.Map;
+
+/** The fate of each record of a batch that did not apply; filled by a {@link BatchHandler}. */
+public final class Outcomes {
+
+    sealed interface Fate {
+        record Rejected(String reason, String detail) implements Fate {}
+
+        record Unavailable(String store, String detail) implements Fate {}
+
+        /** An unexpected exception: a bug, retried a few times, then dead-lettered. */
+        record Failed(Throwable error) implements Fate {}
+    }
+
+    private final Map<InputRecord, Fate> fates = new IdentityHashMap<>();
+
+    /** {@code record} can never apply: it goes to the dead-letter topic with {@code reason}. */
+    public void reject(InputRecord record, String reason, String detail) {
+        fates.put(record, new Fate.Rejected(reason, detail));
+    }
+
+    /** {@code record} could not apply because a store is down: it is parked and retried later. */
+    public void unavailable(InputRecord record, StoreUnavailableException cause) {
+        fates.put(record, new Fate.Unavailable(cause.store(), cause.getMessage()));
+    }
+
+    Fate fateOf(InputRecord record) {
+        return fates.get(record);
+    }
+}
