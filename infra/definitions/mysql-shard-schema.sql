@@ -22,3 +22,91 @@ CREATE TABLE IF NOT EXISTS usernames (
   username VARCHAR(30) CHARACTER SET ascii COLLATE ascii_bin NOT NULL PRIMARY KEY,
   user_id BIGINT NOT NULL
 ) ENGINE=InnoDB;
+
+-- ---------------------------------------------------------------------------------------------
+-- The canonical store (seeds 000 and 002), written only by the materializer (module materializer)
+-- and read by feed-service. An object lives in the shard its 64-bit id names, keyed by its local id;
+-- `data` is the JSON its creator sent plus createdAt. A mapping lives on its from-object's shard,
+-- one table per direction (noun_verb_noun), ordered by `sequence` (creation time in ms: newer is
+-- higher). Every write is an idempotent upsert, so any topic can be replayed.
+-- ---------------------------------------------------------------------------------------------
+
+CREATE TABLE IF NOT EXISTS users (
+  local_id BIGINT NOT NULL PRIMARY KEY,
+  data JSON NOT NULL,
+  ts TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3) ON UPDATE CURRENT_TIMESTAMP(3)
+) ENGINE=InnoDB;
+
+-- order_version: the version (occurredAt, eventId) of the BoardPinsReordered in force; an older one never wins.
+CREATE TABLE IF NOT EXISTS boards (
+  local_id BIGINT NOT NULL PRIMARY KEY,
+  data JSON NOT NULL,
+  order_version BINARY(16) NULL,
+  ts TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3) ON UPDATE CURRENT_TIMESTAMP(3)
+) ENGINE=InnoDB;
+
+-- A deleted pin keeps its row with "active": false in data (seed 002), so a replay of its create never revives it.
+CREATE TABLE IF NOT EXISTS pins (
+  local_id BIGINT NOT NULL PRIMARY KEY,
+  data JSON NOT NULL,
+  ts TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3) ON UPDATE CURRENT_TIMESTAMP(3)
+) ENGINE=InnoDB;
+
+-- Ready for comments; no event writes them yet.
+CREATE TABLE IF NOT EXISTS comments (
+  local_id BIGINT NOT NULL PRIMARY KEY,
+  data JSON NOT NULL,
+  ts TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3) ON UPDATE CURRENT_TIMESTAMP(3)
+) ENGINE=InnoDB;
+
+CREATE TABLE IF NOT EXISTS user_has_boards (
+  user_id BIGINT NOT NULL,
+  board_id BIGINT NOT NULL,
+  sequence BIGINT NOT NULL,
+  PRIMARY KEY (user_id, board_id),
+  KEY newest (user_id, sequence, board_id)
+) ENGINE=InnoDB;
+
+-- active = 0 once the pin is deleted. position: the pin's place in the owner's custom order (BoardPinsReordered),
+-- NULL for pins the order does not list.
+CREATE TABLE IF NOT EXISTS board_has_pins (
+  board_id BIGINT NOT NULL,
+  pin_id BIGINT NOT NULL,
+  sequence BIGINT NOT NULL,
+  active TINYINT NOT NULL DEFAULT 1,
+  position INT NULL,
+  PRIMARY KEY (board_id, pin_id),
+  KEY newest (board_id, active, sequence, pin_id),
+  KEY custom (board_id, active, position, sequence, pin_id)
+) ENGINE=InnoDB;
+
+CREATE TABLE IF NOT EXISTS user_has_pins (
+  user_id BIGINT NOT NULL,
+  pin_id BIGINT NOT NULL,
+  sequence BIGINT NOT NULL,
+  active TINYINT NOT NULL DEFAULT 1,
+  PRIMARY KEY (user_id, pin_id),
+  KEY newest (user_id, active, sequence, pin_id)
+) ENGINE=InnoDB;
+
+-- Likes are last-writer-wins per (user, pin): version = (occurredAt, eventId) of the newest like or unlike,
+-- and an unlike keeps its row with liked = 0 so an older like replayed later cannot win.
+CREATE TABLE IF NOT EXISTS user_likes_pins (
+  user_id BIGINT NOT NULL,
+  pin_id BIGINT NOT NULL,
+  sequence BIGINT NOT NULL,
+  liked TINYINT NOT NULL,
+  version BINARY(16) NOT NULL,
+  PRIMARY KEY (user_id, pin_id),
+  KEY newest (user_id, liked, sequence, pin_id)
+) ENGINE=InnoDB;
+
+CREATE TABLE IF NOT EXISTS pin_liked_by_users (
+  pin_id BIGINT NOT NULL,
+  user_id BIGINT NOT NULL,
+  sequence BIGINT NOT NULL,
+  liked TINYINT NOT NULL,
+  version BINARY(16) NOT NULL,
+  PRIMARY KEY (pin_id, user_id),
+  KEY newest (pin_id, liked, sequence, user_id)
+) ENGINE=InnoDB

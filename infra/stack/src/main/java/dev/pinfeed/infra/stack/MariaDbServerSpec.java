@@ -71,6 +71,10 @@ final class MariaDbServerSpec implements ServerSpec {
                 "--log-error=" + layout.logsDir().resolve(name + ".err"),
                 "--server-id=" + serverId, "--skip-name-resolve", "--gtid-strict-mode=ON",
                 "--innodb-buffer-pool-size=64M", "--max-connections=300",
+                // ~25k shard tables per host: in the system tablespace, creating them costs no file and no fsync each
+                // (6 s instead of 21-44 s per 3k tables, measured here). Log flushed to the OS at every commit, synced
+                // once a second: a killed mariadbd loses nothing (only a machine crash could lose the last second).
+                "--innodb-file-per-table=OFF", "--innodb-flush-log-at-trx-commit=2",
                 // Thousands of shard databases per host: keep the table caches under the 20k open-files cap.
                 "--table-open-cache=4000", "--table-definition-cache=4000", "--open-files-limit=16000",
                 "--character-set-server=utf8mb4", "--collation-server=utf8mb4_unicode_ci"));
