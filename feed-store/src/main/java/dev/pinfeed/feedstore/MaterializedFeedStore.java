@@ -1,0 +1,42 @@
+package dev.pinfeed.feedstore;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The materialized home feed (seed 002): a frozen view of what each user was shown, newest chunk
+ * first, each chunk in the generator's order, trimmed to a maximum length. Saving a chunk is two
+ * steps so a crash loses nothing: {@link #journal} before the answer is sent (the commit point), then
+ * {@link #materialize} after it (the items take their place and the journal entry goes).
+ */
+public interface MaterializedFeedStore extends AutoCloseable {
+
+    /** Records a chunk about to be shown. Idempotent. */
+    void journal(Chunk chunk);
+
+    /** Chunks journaled but not yet materialized, oldest first. */
+    List<Chunk> pending(long userId);
+
+    /** Puts the chunk's items ahead of the feed (same positions on every repeat) and drops its journal entry. Idempotent. */
+    void materialize(Chunk chunk);
+
+    /** Up to {@code limit} items after {@code after} (null: from the newest), in feed order. */
+    FeedPage read(long userId, FeedPosition after, int limit);
+
+    /** Removes these pins from the user's feed (unfollow, delete). Idempotent. */
+    void removePins(long userId, Collection<Long> pinIds);
+
+    /** Every item of the user's feed, for purges by author or board (the feed is bounded). */
+    List<FeedPage.Positioned> all(long userId);
+
+    /** Keeps the newest {@code maxItems} items; returns how many were removed. */
+    int trim(long userId, int maxItems);
+
+    Optional<GeneratorState> state(long userId);
+
+    void saveState(long userId, GeneratorState state);
+
+    @Override
+    default void close() {}
+}

@@ -1,0 +1,51 @@
+package dev.pinfeed.feedstore.hbase;
+
+import dev.pinfeed.config.PinfeedConfig;
+import dev.pinfeed.config.StoreUnavailableException;
+import java.io.IOException;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+
+/**
+ * Connections to the two HBase clusters of seed 002: the primary (all writes) and the hot standby
+ * (replicated from the primary within a few hundred ms; read when the primary fails or is slow).
+ * Clients fail fast: a call gives up after seconds, not HBase's default minutes, so an outage turns
+ * into a retry (writers) or a standby read (feed-service) instead of a hang.
+ */
+public final class HBaseClusters {
+
+    public static final String PRIMARY = "hbase-primary";
+    public static final String STANDBY = "hbase-standby";
+    public static final TableName POOLS = TableName.valueOf("pinfeed", "pools");
+    public static final TableName MATERIALIZED_FEED = TableName.valueOf("pinfeed", "materialized_feed");
+
+    private HBaseClusters() {}
+
+    public static Connection connect(PinfeedConfig config, String cluster) {
+        String quorum = cluster.equals(STANDBY) ? config.hbaseStandbyZookeeper() : config.hbasePrimaryZookeeper();
+        try {
+            return ConnectionFactory.createConnection(clientConfiguration(quorum));
+        } catch (IOException e) {
+            throw new StoreUnavailableException(cluster, "cannot connect through ZooKeeper " + quorum + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Client settings that fail fast (seconds, not HBase's default retry loop of minutes). */
+    public static Configuration clientConfiguration(String zookeeperQuorum) {
+        Configuration conf = HBaseConfiguration.create();
+        String[] hostPort = zookeeperQuorum.split(",")[0].split(":");
+        conf.set("hbase.zookeeper.quorum", zookeeperQuorum.replaceAll(":\\d+", ""));
+        if (hostPort.length > 1) conf.set("hbase.zookeeper.property.clientPort", hostPort[1]);
+        conf.setInt("hbase.client.retries.number", 3);
+        conf.setInt("hbase.client.pause", 200);
+        conf.setInt("hbase.rpc.timeout", 5_000);
+        conf.setInt("hbase.client.operation.timeout", 10_000);
+        conf.setInt("hbase.client.scanner.timeout.period", 10_000);
+        conf.setInt("zookeeper.recovery.retry", 1);
+        conf.setInt("zookeeper.session.timeout", 10_000);
+        return conf;
+    }
+}

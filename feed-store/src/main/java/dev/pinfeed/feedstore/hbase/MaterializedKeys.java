@@ -1,0 +1,82 @@
+package dev.pinfeed.feedstore.hbase;
+
+import dev.pinfeed.feedstore.FeedItem;
+import dev.pinfeed.feedstore.FeedPosition;
+import dev.pinfeed.feedstore.Source;
+import java.nio.ByteBuffer;
+
+/**
+ * The row layout of table {@code pinfeed:materialized_feed} (family {@code f}); nothing else formats
+ * these bytes.
+ *
+ * <pre>
+ * journal  user(8) 0x00 chunk(8)               j = the chunk (user, chunk id, items) as ChunkCodec writes it
+ * item     user(8) 0x01 ~chunk(8) index(4)     i = pin(8) source(1) score(8, double) author(8) board(8)
+ * state    user(8) 0x02                        n = next chunk size(4), r = last read ms(8)
+ * </pre>
+ * {@code ~chunk} is {@code Long.MAX_VALUE - chunkId}: chunk ids grow with time, so a scan of the
+ * user's items meets the newest chunk first, each chunk in the generator's order.
+ */
+public final class MaterializedKeys {
+
+    static final byte[] FAMILY = {'f'};
+    static final byte[] JOURNAL = {'j'};
+    static final byte[] ITEM = {'i'};
+    static final byte[] CHUNK_SIZE = {'n'};
+    static final byte[] LAST_READ = {'r'};
+    private static final byte JOURNAL_KIND = 0;
+    private static final byte ITEM_KIND = 1;
+    private static final byte STATE_KIND = 2;
+
+    private MaterializedKeys() {}
+
+    static byte[] journalRow(long user, long chunkId) {
+        return ByteBuffer.allocate(17).putLong(user).put(JOURNAL_KIND).putLong(chunkId).array();
+    }
+
+    static byte[][] journalRange(long user) {
+        return new byte[][] {ByteBuffer.allocate(9).putLong(user).put(JOURNAL_KIND).array(),
+                ByteBuffer.allocate(9).putLong(user).put(ITEM_KIND).array()};
+    }
+
+    static byte[] itemRow(long user, FeedPosition p) {
+        return ByteBuffer.allocate(21).putLong(user).put(ITEM_KIND).putLong(Long.MAX_VALUE - p.chunkId()).putInt(p.index()).array();
+    }
+
+    static byte[][] itemRange(long user) {
+        return new byte[][] {ByteBuffer.allocate(9).putLong(user).put(ITEM_KIND).array(),
+                ByteBuffer.allocate(9).putLong(user).put(STATE_KIND).array()};
+    }
+
+    static FeedPosition positionOf(byte[] itemRow) {
+        ByteBuffer r = ByteBuffer.wrap(itemRow);
+        r.getLong();
+        r.get();
+        long chunk = Long.MAX_VALUE - r.getLong();
+        return new FeedPosition(chunk, r.getInt());
+    }
+
+    static byte[] itemValue(FeedItem item) {
+        return ByteBuffer.allocate(33).putLong(item.pinId()).put(item.source().code()).putDouble(item.score())
+                .putLong(item.authorId()).putLong(item.boardId()).array();
+    }
+
+    static FeedItem decodeItem(byte[] value) {
+        ByteBuffer v = ByteBuffer.wrap(value);
+        long pin = v.getLong();
+        Source source = Source.ofCode(v.get());
+        double score = v.getDouble();
+        return new FeedItem(pin, source, score, v.getLong(), v.getLong());
+    }
+
+    static byte[] stateRow(long user) {
+        return ByteBuffer.allocate(9).putLong(user).put(STATE_KIND).array();
+    }
+
+    /** The row right after {@code row} in sort order: a scan starting there excludes {@code row}. */
+    static byte[] after(byte[] row) {
+        byte[] next = new byte[row.length + 1];
+        System.arraycopy(row, 0, next, 0, row.length);
+        return next;
+    }
+}

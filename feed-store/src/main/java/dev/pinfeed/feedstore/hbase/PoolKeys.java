@@ -1,0 +1,88 @@
+package dev.pinfeed.feedstore.hbase;
+
+import dev.pinfeed.feedstore.PoolEntry;
+import dev.pinfeed.feedstore.Source;
+import java.nio.ByteBuffer;
+
+/**
+ * The row layout of table {@code pinfeed:pools} (family {@code p}); nothing else formats these bytes.
+ * Seed 002: "each key is a combination of user, score and Pin", so a scan of a user's prefix returns
+ * his pool best first.
+ *
+ * <pre>
+ * entry  user(8) 0x01 source(1) ~score(8) pin(8)   e = author(8) board(8) createdAt(8) score(8, double)
+ * index  user(8) 0x02 pin(8)                       i = source(1) ~score(8)   (where the user's entry for the pin is)
+ * </pre>
+ * {@code ~score} is {@code Long.MAX_VALUE - doubleToLongBits(score)}: for scores >= 0 the double's bits
+ * grow with the score, so the inverted value sorts the best first; equal scores sort by pin id, and
+ * pin ids are time-sortable, so the older pin comes first. The index row makes "one entry per (user,
+ * pin)" checkable and lets a pin be removed without knowing its score.
+ */
+public final class PoolKeys {
+
+    static final byte[] FAMILY = {'p'};
+    static final byte[] ENTRY = {'e'};
+    static final byte[] INDEX = {'i'};
+    private static final byte ENTRY_KIND = 1;
+    private static final byte INDEX_KIND = 2;
+
+    private PoolKeys() {}
+
+    static byte[] entryRow(PoolEntry e) {
+        return entryRow(e.userId(), e.source(), invert(e.score()), e.pinId());
+    }
+
+    static byte[] entryRow(long user, Source source, long invertedScore, long pin) {
+        return ByteBuffer.allocate(26).putLong(user).put(ENTRY_KIND).put(source.code()).putLong(invertedScore).putLong(pin).array();
+    }
+
+    static byte[] entryValue(PoolEntry e) {
+        return ByteBuffer.allocate(32).putLong(e.authorId()).putLong(e.boardId()).putLong(e.createdAtMillis()).putDouble(e.score()).array();
+    }
+
+    static PoolEntry decodeEntry(byte[] row, byte[] value) {
+        ByteBuffer r = ByteBuffer.wrap(row);
+        long user = r.getLong();
+        r.get(); // kind
+        Source source = Source.ofCode(r.get());
+        r.getLong(); // inverted score: the exact score is in the value
+        long pin = r.getLong();
+        ByteBuffer v = ByteBuffer.wrap(value);
+        long author = v.getLong();
+        long board = v.getLong();
+        long createdAt = v.getLong();
+        double score = v.getDouble();
+        return new PoolEntry(user, source, score, pin, author, board, createdAt);
+    }
+
+    static byte[] indexRow(long user, long pin) {
+        return ByteBuffer.allocate(17).putLong(user).put(INDEX_KIND).putLong(pin).array();
+    }
+
+    static byte[] indexValue(Source source, long invertedScore) {
+        return ByteBuffer.allocate(9).put(source.code()).putLong(invertedScore).array();
+    }
+
+    /** The entry row an index value points to. */
+    static byte[] entryRowOf(long user, long pin, byte[] indexValue) {
+        ByteBuffer v = ByteBuffer.wrap(indexValue);
+        return entryRow(user, Source.ofCode(v.get()), v.getLong(), pin);
+    }
+
+    /** Start (inclusive) and stop (exclusive) rows of one (user, source) pool. */
+    static byte[][] poolRange(long user, Source source) {
+        byte[] start = ByteBuffer.allocate(10).putLong(user).put(ENTRY_KIND).put(source.code()).array();
+        byte[] stop = ByteBuffer.allocate(10).putLong(user).put(ENTRY_KIND).put((byte) (source.code() + 1)).array();
+        return new byte[][] {start, stop};
+    }
+
+    /** Start and stop rows of every pool of the user. */
+    static byte[][] userRange(long user) {
+        return new byte[][] {ByteBuffer.allocate(9).putLong(user).put(ENTRY_KIND).array(),
+                ByteBuffer.allocate(9).putLong(user).put((byte) (ENTRY_KIND + 1)).array()};
+    }
+
+    static long invert(double score) {
+        return Long.MAX_VALUE - Double.doubleToLongBits(score);
+    }
+}

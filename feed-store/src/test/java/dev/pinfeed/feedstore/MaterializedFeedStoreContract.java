@@ -1,0 +1,88 @@
+package dev.pinfeed.feedstore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** What every {@link MaterializedFeedStore} does; run against the in-memory store (unit) and HBase (IT). */
+public abstract class MaterializedFeedStoreContract {
+
+    protected abstract MaterializedFeedStore store();
+
+    protected abstract long freshUser();
+
+    static FeedItem item(long pin) {
+        return new FeedItem(pin, pin % 2 == 0 ? Source.FOLLOWED_USER : Source.FOLLOWED_BOARD, pin / 10.0, 1000 + pin, 2000 + pin);
+    }
+
+    static Chunk chunk(long user, long chunkId, long... pins) {
+        return new Chunk(user, chunkId, java.util.Arrays.stream(pins).mapToObj(MaterializedFeedStoreContract::item).toList());
+    }
+
+    private static List<Long> pins(FeedPage page) {
+        return page.items().stream().map(p -> p.item().pinId()).toList();
+    }
+
+    @Test
+    void newerChunksComeFirstEachInTheGeneratorsOrder() {
+        long u = freshUser();
+        store().materialize(chunk(u, 100, 3, 1, 2));
+        store().materialize(chunk(u, 200, 9, 7));
+        FeedPage page = store().read(u, null, 10);
+        assertThat(pins(page)).containsExactly(9L, 7L, 3L, 1L, 2L);
+        assertThat(page.more()).isFalse();
+        assertThat(page.items().get(0).item()).isEqualTo(item(9));
+        assertThat(page.items().get(0).position()).isEqualTo(new FeedPosition(200, 0));
+    }
+
+    @Test
+    void pagesContinueAfterAPositionAndStayStableWhenANewChunkArrives() {
+        long u = freshUser();
+        store().materialize(chunk(u, 100, 1, 2, 3, 4, 5));
+        FeedPage first = store().read(u, null, 2);
+        assertThat(pins(first)).containsExactly(1L, 2L);
+        assertThat(first.more()).isTrue();
+        store().materialize(chunk(u, 300, 8, 9)); // arrives between two page requests
+        FeedPage second = store().read(u, first.items().get(1).position(), 2);
+        assertThat(pins(second)).containsExactly(3L, 4L);
+        FeedPage last = store().read(u, second.items().get(1).position(), 2);
+        assertThat(pins(last)).containsExactly(5L);
+        assertThat(last.more()).isFalse();
+    }
+
+    @Test
+    void theJournalHoldsAChunkUntilItIsMaterializedAndRepeatsChangeNothing() {
+        long u = freshUser();
+        Chunk c = chunk(u, 500, 4, 6);
+        store().journal(c);
+        store().journal(c);
+        assertThat(store().pending(u)).containsExactly(c);
+        assertThat(store().read(u, null, 10).items()).isEmpty();
+        store().materialize(c);
+        store().materialize(c);
+        assertThat(store().pending(u)).isEmpty();
+        assertThat(pins(store().read(u, null, 10))).containsExactly(4L, 6L);
+    }
+
+    @Test
+    void removedPinsAndTrimmedItemsAreGone() {
+        long u = freshUser();
+        store().materialize(chunk(u, 100, 1, 2, 3));
+        store().materialize(chunk(u, 200, 4, 5, 6));
+        store().removePins(u, List.of(5L, 2L));
+        assertThat(pins(store().read(u, null, 10))).containsExactly(4L, 6L, 1L, 3L);
+        assertThat(store().trim(u, 3)).isEqualTo(1);
+        assertThat(pins(store().read(u, null, 10))).containsExactly(4L, 6L, 1L);
+        assertThat(store().all(u)).hasSize(3);
+    }
+
+    @Test
+    void stateIsKeptPerUser() {
+        long u = freshUser();
+        assertThat(store().state(u)).isEmpty();
+        store().saveState(u, new GeneratorState(50, 1_767_225_600_000L));
+        assertThat(store().state(u)).contains(new GeneratorState(50, 1_767_225_600_000L));
+        assertThat(store().state(freshUser())).isEmpty();
+    }
+}

@@ -1,0 +1,86 @@
+package dev.pinfeed.feedstore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** What every {@link PoolStore} does; run against the in-memory store (unit) and HBase (IT). */
+public abstract class PoolStoreContract {
+
+    protected abstract PoolStore store();
+
+    /** A user id no other test used. */
+    protected abstract long freshUser();
+
+    static PoolEntry entry(long user, Source source, double score, long pin) {
+        return new PoolEntry(user, source, score, pin, 1000 + pin, 2000 + pin, 1_700_000_000_000L + pin);
+    }
+
+    private static List<Long> pins(List<PoolEntry> entries) {
+        return entries.stream().map(PoolEntry::pinId).toList();
+    }
+
+    @Test
+    void bestReturnsTheHighestScoresOfOnePoolFirst() {
+        long u = freshUser();
+        store().upsert(List.of(entry(u, Source.FOLLOWED_USER, 0.5, 1), entry(u, Source.FOLLOWED_USER, 2.0, 2),
+                entry(u, Source.FOLLOWED_USER, 1.0, 3), entry(u, Source.FOLLOWED_BOARD, 9.0, 4)));
+        assertThat(pins(store().best(u, Source.FOLLOWED_USER, 2))).containsExactly(2L, 3L);
+        assertThat(pins(store().best(u, Source.FOLLOWED_USER, 10))).containsExactly(2L, 3L, 1L);
+        assertThat(pins(store().best(u, Source.FOLLOWED_BOARD, 10))).containsExactly(4L);
+        assertThat(store().best(u, Source.FOLLOWED_USER, 0)).isEmpty();
+        assertThat(store().best(freshUser(), Source.FOLLOWED_USER, 5)).isEmpty();
+    }
+
+    @Test
+    void entriesKeepEverythingTheyWereWrittenWith() {
+        long u = freshUser();
+        PoolEntry e = new PoolEntry(u, Source.FOLLOWED_BOARD, 3.25, 77L, 88L, 99L, 1_767_225_600_123L);
+        store().upsert(List.of(e));
+        assertThat(store().best(u, Source.FOLLOWED_BOARD, 1)).containsExactly(e);
+    }
+
+    @Test
+    void aReplayOrARescoreLeavesOneEntryPerPin() {
+        long u = freshUser();
+        store().upsert(List.of(entry(u, Source.FOLLOWED_USER, 1.0, 5)));
+        store().upsert(List.of(entry(u, Source.FOLLOWED_USER, 1.0, 5))); // replay
+        store().upsert(List.of(entry(u, Source.FOLLOWED_USER, 4.0, 5))); // re-score
+        store().upsert(List.of(entry(u, Source.FOLLOWED_BOARD, 3.0, 5))); // another source
+        assertThat(store().all(u)).containsExactly(entry(u, Source.FOLLOWED_BOARD, 3.0, 5));
+        assertThat(store().best(u, Source.FOLLOWED_USER, 10)).isEmpty();
+    }
+
+    @Test
+    void removeTakesPinsOutOfWhicheverPoolTheySitIn() {
+        long u = freshUser();
+        store().upsert(List.of(entry(u, Source.FOLLOWED_USER, 1.0, 1), entry(u, Source.FOLLOWED_BOARD, 1.0, 2),
+                entry(u, Source.FOLLOWED_USER, 1.0, 3)));
+        store().remove(u, List.of(1L, 2L, 42L));
+        assertThat(pins(store().all(u))).containsExactly(3L);
+        store().remove(u, List.of(1L)); // again: nothing to do
+        assertThat(pins(store().all(u))).containsExactly(3L);
+    }
+
+    @Test
+    void trimKeepsTheBestOfEachPool() {
+        long u = freshUser();
+        for (int i = 1; i <= 6; i++) {
+            store().upsert(List.of(entry(u, Source.FOLLOWED_USER, i, i), entry(u, Source.FOLLOWED_BOARD, i, 100 + i)));
+        }
+        assertThat(store().trim(u, 4)).isEqualTo(4);
+        assertThat(pins(store().best(u, Source.FOLLOWED_USER, 10))).containsExactly(6L, 5L, 4L, 3L);
+        assertThat(pins(store().best(u, Source.FOLLOWED_BOARD, 10))).containsExactly(106L, 105L, 104L, 103L);
+        assertThat(store().trim(u, 4)).isZero();
+    }
+
+    @Test
+    void usersDoNotSeeEachOthersPools() {
+        long a = freshUser();
+        long b = freshUser();
+        store().upsert(List.of(entry(a, Source.FOLLOWED_USER, 1.0, 1), entry(b, Source.FOLLOWED_USER, 1.0, 2)));
+        assertThat(pins(store().all(a))).containsExactly(1L);
+        assertThat(pins(store().all(b))).containsExactly(2L);
+    }
+}
