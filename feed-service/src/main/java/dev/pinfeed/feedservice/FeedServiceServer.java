@@ -2,12 +2,15 @@ package dev.pinfeed.feedservice;
 
 import dev.pinfeed.config.HostPort;
 import dev.pinfeed.config.PinfeedConfig;
-import dev.pinfeed.followergraph.GraphConnections;
 import dev.pinfeed.followergraph.GraphStore;
+import dev.pinfeed.followergraph.redis.GraphConnections;
 import dev.pinfeed.httpkit.HttpApp;
 import dev.pinfeed.httpkit.RunningHttpApp;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.RedisClient;
@@ -40,8 +43,12 @@ public final class FeedServiceServer {
         GraphConnections graph;
         RunningHttpApp running;
         List<RedisClient> masters = config.redisInstances().stream().map(h -> RedisClient.create(h.master().host(), h.master().port())).toList();
+        // The application ZooKeeper (the graph's shard map); a shared factory for it is on its way.
+        CuratorFramework zk = CuratorFrameworkFactory.builder().connectString(config.appZookeeper()).namespace(config.appZookeeperNamespace())
+                .retryPolicy(new ExponentialBackoffRetry(200, 5)).sessionTimeoutMs(15_000).connectionTimeoutMs(5_000).build();
+        zk.start();
         try {
-            graph = GraphConnections.open(config, GraphConnections.keyPrefix(config));
+            graph = GraphConnections.open(config, zk, GraphConnections.keyPrefix(config));
             running = app(config, graph.store(), masters, config.redisInstances().stream().map(PinfeedConfig.ReplicatedHost::name).toList())
                     .start(http.host(), http.port());
         } catch (RuntimeException e) {
@@ -55,6 +62,7 @@ public final class FeedServiceServer {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             running.close();
             toClose.close();
+            zk.close();
             masters.forEach(RedisClient::close);
             stopped.countDown();
         }, "feed-service-shutdown"));

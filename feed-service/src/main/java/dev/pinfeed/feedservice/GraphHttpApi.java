@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.pinfeed.followergraph.Counts;
 import dev.pinfeed.followergraph.Edge;
 import dev.pinfeed.followergraph.GraphStore;
+import dev.pinfeed.followergraph.InvalidCursorException;
 import dev.pinfeed.followergraph.Page;
 import dev.pinfeed.followergraph.UserRelation;
 import dev.pinfeed.httpkit.HttpApp;
@@ -113,12 +114,12 @@ public final class GraphHttpApi {
         return Response.json(200, body);
     }
 
-    /** A cursor the store cannot read is the caller's error, not ours. */
+    /** A cursor the store cannot read is the caller's error (400); any other failure stays ours (a store outage, a bug). */
     private static <T> T paged(java.util.function.Supplier<T> query) {
         try {
             return query.get();
-        } catch (IllegalArgumentException e) {
-            throw new ProblemException(Problem.badRequest("cursor", "invalid cursor: " + e.getMessage()));
+        } catch (InvalidCursorException e) {
+            throw new ProblemException(Problem.badRequest("cursor", e.getMessage()));
         }
     }
 

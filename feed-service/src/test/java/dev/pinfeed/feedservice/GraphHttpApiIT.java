@@ -1,9 +1,11 @@
 package dev.pinfeed.feedservice;
 
-import dev.pinfeed.followergraph.GraphConnections;
 import dev.pinfeed.followergraph.GraphStore;
+import dev.pinfeed.followergraph.redis.GraphConnections;
+import dev.pinfeed.followergraph.redis.TestZookeeper;
 import dev.pinfeed.infra.stacktestkit.StackExtension;
 import dev.pinfeed.infra.stacktestkit.TestStack;
+import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -13,17 +15,20 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class GraphHttpApiIT extends GraphHttpApiContract {
 
     private static TestStack stack;
+    private static CuratorFramework zk;
     private static GraphConnections graph;
 
     @BeforeAll
     static void connect(TestStack testStack) throws Exception {
         stack = testStack;
-        graph = GraphConnections.open(stack.config(), stack.keyPrefix("feed-graph"));
+        zk = TestZookeeper.connect(stack.config());
+        graph = GraphConnections.open(stack.config(), zk, stack.keyPrefix("feed-graph"));
     }
 
     @AfterAll
     static void disconnect() {
         graph.close();
+        zk.close();
     }
 
     @Override

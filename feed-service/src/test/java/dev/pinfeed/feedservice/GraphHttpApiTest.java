@@ -1,10 +1,10 @@
 package dev.pinfeed.feedservice;
 
 import dev.pinfeed.followergraph.GraphStore;
-import dev.pinfeed.followergraph.InMemoryGraphStore;
+import dev.pinfeed.followergraph.sharded.InMemoryGraphStore;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** The graph endpoints over the in-memory store (which passes follower-graph's store contract). */
+/** The graph endpoints over the in-memory store (follower-graph's test-jar; it passes the store contract). */
 class GraphHttpApiTest extends GraphHttpApiContract {
 
     private static final AtomicLong LOCAL = new AtomicLong(1);

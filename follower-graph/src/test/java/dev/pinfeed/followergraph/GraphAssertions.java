@@ -8,11 +8,11 @@ import java.util.function.Function;
 import org.assertj.core.api.SoftAssertions;
 
 /** Two graphs are equal when every query answers the same, page by page. */
-final class GraphAssertions {
+public final class GraphAssertions {
 
     private GraphAssertions() {}
 
-    static void assertSameGraph(GraphStore expected, GraphStore actual, List<Long> users, List<Long> boards, int pageSize) {
+    public static void assertSameGraph(GraphStore expected, GraphStore actual, List<Long> users, List<Long> boards, int pageSize) {
         SoftAssertions soft = new SoftAssertions();
         List<Long> unknownBoard = List.of(424242L);
         for (long u : users) {
@@ -49,7 +49,7 @@ final class GraphAssertions {
     }
 
     /** Every page's items, in order; the last page's cursor must be null (checked by the loop ending). */
-    static <T> List<List<T>> pages(Function<String, Page<T>> fetch) {
+    public static <T> List<List<T>> pages(Function<String, Page<T>> fetch) {
         List<List<T>> out = new ArrayList<>();
         String cursor = null;
         do {
@@ -61,7 +61,7 @@ final class GraphAssertions {
         return out;
     }
 
-    static List<Long> receivers(GraphStore g, long board, int pageSize) {
+    public static List<Long> receivers(GraphStore g, long board, int pageSize) {
         List<Long> all = new ArrayList<>();
         pages(c -> g.boardReceivers(board, c, pageSize)).forEach(all::addAll);
         return all;

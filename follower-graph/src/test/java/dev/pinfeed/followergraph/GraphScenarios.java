@@ -19,13 +19,13 @@ import net.jqwik.api.Combinators;
  * event times from a narrow range (ties and reorderings), and a delivery order that is a random
  * permutation of the events with some delivered twice.
  */
-final class GraphScenarios {
+public final class GraphScenarios {
 
-    static final long T0 = 1_767_225_600_000L;
+    public static final long T0 = 1_767_225_600_000L;
 
     /** Users of different lengths; boards owned round-robin by the first four. */
-    static final List<Long> USERS = List.of(7L, 42L, 100L, 999L, 1000L, 123456789012L);
-    static final Map<Long, Long> BOARD_OWNERS = boardOwners();
+    public static final List<Long> USERS = List.of(7L, 42L, 100L, 999L, 1000L, 123456789012L);
+    public static final Map<Long, Long> BOARD_OWNERS = boardOwners();
 
     private GraphScenarios() {}
 
@@ -36,12 +36,12 @@ final class GraphScenarios {
         return owners;
     }
 
-    static List<Long> boards() {
+    public static List<Long> boards() {
         return List.copyOf(BOARD_OWNERS.keySet());
     }
 
     /** A history and the order it is delivered in. */
-    record Scenario(List<GraphCommand> events, List<GraphCommand> deliveries) {
+    public record Scenario(List<GraphCommand> events, List<GraphCommand> deliveries) {
         @Override
         public String toString() {
             StringBuilder sb = new StringBuilder("deliveries:\n");
@@ -50,7 +50,7 @@ final class GraphScenarios {
         }
     }
 
-    static Arbitrary<Scenario> scenarios(int minEvents, int maxEvents) {
+    public static Arbitrary<Scenario> scenarios(int minEvents, int maxEvents) {
         Arbitrary<List<GraphCommand>> events = event().list().ofMinSize(minEvents).ofMaxSize(maxEvents).map(GraphScenarios::withEventIds);
         return events.flatMap(list -> Combinators.combine(
                         Arbitraries.shuffle(list),
@@ -101,7 +101,7 @@ final class GraphScenarios {
     }
 
     /** Ids offset into a fresh range, for stores on shared servers. */
-    static GraphCommand shifted(GraphCommand c, long offset) {
+    public static GraphCommand shifted(GraphCommand c, long offset) {
         if (c instanceof FollowUser f) return new FollowUser(f.eventId(), f.occurredAt(), f.followerId() + offset, f.followeeId() + offset);
         if (c instanceof UnfollowUser u) return new UnfollowUser(u.eventId(), u.occurredAt(), u.followerId() + offset, u.followeeId() + offset);
         if (c instanceof FollowBoard f) return new FollowBoard(f.eventId(), f.occurredAt(), f.followerId() + offset, f.boardId() + offset, f.boardOwnerId() + offset);

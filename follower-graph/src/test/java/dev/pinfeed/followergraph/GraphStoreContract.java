@@ -8,12 +8,18 @@ import dev.pinfeed.followergraph.GraphCommand.FollowBoard;
 import dev.pinfeed.followergraph.GraphCommand.FollowUser;
 import dev.pinfeed.followergraph.GraphCommand.UnfollowBoard;
 import dev.pinfeed.followergraph.GraphCommand.UnfollowUser;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Comparator;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.stream.LongStream;
+import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -390,9 +396,52 @@ public abstract class GraphStoreContract {
     @Test
     void badCursorsAndLimitsAreRejected() {
         long a = freshId();
-        assertThatThrownBy(() -> graph.followers(a, "not a cursor!", 10)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> graph.followers(a, "not a cursor!", 10)).isInstanceOf(InvalidCursorException.class);
         assertThatThrownBy(() -> graph.followers(a, null, 0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> graph.followers(a, null, GraphStore.MAX_PAGE + 1)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /**
+     * Cursors no store issues for the query: not base64, a position of another kind (or of no kind),
+     * a position whose values are not numbers or are missing. Built by hand on purpose: stores never
+     * make them. Valid for no store, whatever its positions ("i|" is the model's receivers position,
+     * so it stays out of the receivers list).
+     */
+    private static final List<String> BAD_LIST_CURSORS = List.of("not a cursor!", "%%%", encoded(""), encoded("x|1|2"),
+            encoded("e|1|2"), encoded("h|0"), encoded("i|5"), encoded("s|x|2"), encoded("s|1|y"), encoded("s|1"), encoded("s|1|2|3"),
+            encoded("s||"));
+    private static final List<String> BAD_RECEIVER_CURSORS = List.of("not a cursor!", "%%%", encoded(""), encoded("x|1|2"),
+            encoded("s|1|2"), encoded("e|x|2"), encoded("e|1"), encoded("h|x"), encoded("h|"), encoded("h|-1"),
+            encoded("h|99999999999999999999999"), encoded("i|x"));
+
+    private static String encoded(String position) {
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(position.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void everyPagingQueryRefusesEveryBadCursorAsAnInvalidCursor() {
+        long a = freshId(), b = freshId(), c = freshId(), x = freshId();
+        apply(createBoard(x, b, 1), followUser(a, b, 2), followBoard(c, x, b, 3));
+        Map<String, Function<String, Page<?>>> lists = new LinkedHashMap<>();
+        lists.put("followers", cursor -> graph.followers(b, cursor, 10));
+        lists.put("followingUsers", cursor -> graph.followingUsers(a, cursor, 10));
+        lists.put("followingBoards", cursor -> graph.followingBoards(c, cursor, 10));
+        lists.put("boardsOf", cursor -> graph.boardsOf(b, cursor, 10));
+
+        SoftAssertions soft = new SoftAssertions();
+        for (var query : lists.entrySet()) {
+            for (String cursor : BAD_LIST_CURSORS) {
+                soft.assertThatThrownBy(() -> query.getValue().apply(cursor)).as("%s(cursor %s)", query.getKey(), cursor)
+                        .isInstanceOf(InvalidCursorException.class);
+            }
+        }
+        for (String cursor : BAD_RECEIVER_CURSORS) {
+            soft.assertThatThrownBy(() -> graph.boardReceivers(x, cursor, 10)).as("boardReceivers(cursor %s)", cursor)
+                    .isInstanceOf(InvalidCursorException.class);
+        }
+        soft.assertThatThrownBy(() -> graph.boardReceivers(freshId(), encoded("s|1|2"), 10)).as("a board without owner")
+                .isInstanceOf(InvalidCursorException.class);
+        soft.assertAll();
     }
 
     // ---------------------------------------------------------------- helpers

@@ -3,11 +3,11 @@ package dev.pinfeed.loadharness;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.feedservice.FeedServiceServer;
 import dev.pinfeed.followergraph.GraphCommand;
-import dev.pinfeed.followergraph.GraphConnections;
-import dev.pinfeed.followergraph.GraphKeys;
 import dev.pinfeed.followergraph.GraphStore;
-import dev.pinfeed.followergraph.RedisShardMap;
-import dev.pinfeed.followergraph.VirtualShards;
+import dev.pinfeed.followergraph.redis.GraphConnections;
+import dev.pinfeed.followergraph.redis.RedisShardMap;
+import dev.pinfeed.followergraph.sharded.GraphKeys;
+import dev.pinfeed.followergraph.sharded.VirtualShards;
 import dev.pinfeed.httpkit.RunningHttpApp;
 import dev.pinfeed.idallocator.ObjectType;
 import dev.pinfeed.idallocator.ShardedId;
@@ -25,6 +25,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.HdrHistogram.Histogram;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.params.ScanParams;
@@ -71,7 +74,10 @@ public final class GraphLoadHarness {
         Map<String, RedisClient> instances = new HashMap<>();
         for (PinfeedConfig.ReplicatedHost h : config.redisInstances()) instances.put(h.name(), RedisClient.create(h.master().host(), h.master().port()));
         List<String> table = new ArrayList<>();
-        try (GraphConnections graph = GraphConnections.open(config, prefix)) {
+        CuratorFramework zk = CuratorFrameworkFactory.builder().connectString(config.appZookeeper())
+                .namespace(config.appZookeeperNamespace()).retryPolicy(new ExponentialBackoffRetry(200, 5)).build();
+        zk.start();
+        try (zk; GraphConnections graph = GraphConnections.open(config, zk, prefix)) {
             GraphStore store = graph.store();
             RedisShardMap shards = graph.shards().get();
 

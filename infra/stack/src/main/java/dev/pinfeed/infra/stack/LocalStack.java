@@ -62,8 +62,8 @@ public final class LocalStack {
                 Map.of("ingest.tokens-file", DevToken.ingestTokensFile(layout).toString())));
         add(new AppSpec(layout, "feed-service", "Feed service (reads, graph queries)", "feed-service", "dev.pinfeed.feedservice.FeedServiceServer",
                 URI.create("http://" + config.hostPort("feed.http") + "/"), Map.of()));
-        add(new AppSpec(layout, "graph-processor", "Follower graph (follows → Redis)", "follower-graph",
-                "dev.pinfeed.followergraph.FollowGraphProcessorMain", null, Map.of()));
+        add(new AppSpec(layout, "graph-processor", "Follower graph (follows → Redis)", "graph-processor",
+                "dev.pinfeed.graphprocessor.GraphProcessorMain", null, Map.of()));
     }
 
     private List<ServerSpec> apps() {

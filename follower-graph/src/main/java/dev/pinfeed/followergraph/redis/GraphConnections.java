@@ -1,0 +1,58 @@
+package dev.pinfeed.followergraph.redis;
+
+import dev.pinfeed.config.PinfeedConfig;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.apache.curator.framework.CuratorFramework;
+
+/**
+ * What a graph process opens on the caller's application ZooKeeper client: the live shard map in it
+ * (seeded from the configured instances), and the Redis store on that map. Configuration keys (besides
+ * the stack's): {@code graph.redis.key-prefix} (default empty), {@code graph.redis.shards.znode}
+ * (default {@value RedisShardConfig#ZNODE}).
+ */
+public final class GraphConnections implements AutoCloseable {
+
+    private final RedisShardConfig shards;
+    private final RedisGraphStore store;
+
+    private GraphConnections(RedisShardConfig shards, RedisGraphStore store) {
+        this.shards = shards;
+        this.store = store;
+    }
+
+    /**
+     * {@code zk}: a started client in the application namespace ({@link PinfeedConfig#appZookeeperNamespace()}).
+     * It stays the caller's: {@link #close()} leaves it open, and it must outlive these connections.
+     */
+    public static GraphConnections open(PinfeedConfig config, CuratorFramework zk, String keyPrefix) throws Exception {
+        Set<String> names = config.redisInstances().stream().map(PinfeedConfig.ReplicatedHost::name).collect(Collectors.toSet());
+        RedisShardConfig shards = RedisShardConfig.watch(zk, config.get("graph.redis.shards.znode", RedisShardConfig.ZNODE),
+                RedisGraphStore.defaultShardMap(config), names);
+        try {
+            return new GraphConnections(shards, RedisGraphStore.connect(config.redisInstances(), shards, keyPrefix));
+        } catch (RuntimeException | Error e) {
+            shards.close();
+            throw e;
+        }
+    }
+
+    public static String keyPrefix(PinfeedConfig config) {
+        return config.get("graph.redis.key-prefix", "");
+    }
+
+    public RedisGraphStore store() {
+        return store;
+    }
+
+    public RedisShardConfig shards() {
+        return shards;
+    }
+
+    /** Closes the store and the shard-map watch; not the ZooKeeper client. */
+    @Override
+    public void close() {
+        store.close();
+        shards.close();
+    }
+}

@@ -1,0 +1,267 @@
+package dev.pinfeed.followergraph.redis;
+
+import dev.pinfeed.config.StoreUnavailableException;
+import dev.pinfeed.followergraph.sharded.GraphBackend;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.Response;
+import redis.clients.jedis.exceptions.JedisBusyException;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.exceptions.JedisNoScriptException;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
+import redis.clients.jedis.resps.Tuple;
+
+/**
+ * {@link GraphBackend} on Redis instances: the shard map (live from ZooKeeper) picks the instance per
+ * virtual shard; writes are EVALSHA of {@link RedisScripts} (re-sent as EVAL after a restart emptied
+ * the script cache); reads are pipelines. An instance that cannot be reached, times out, or is busy
+ * or still loading its data makes the call throw {@link StoreUnavailableException} naming it (safe to
+ * retry: every write is idempotent); other Redis errors are bugs and stay as they are.
+ */
+final class RedisBackend implements GraphBackend {
+
+    private final Map<String, RedisClient> clients;
+    private final Supplier<RedisShardMap> shards;
+    private final Script cas = new Script(RedisScripts.CAS_REGISTER);
+    private final Script apply = new Script(RedisScripts.APPLY);
+    private final Script claim = new Script(RedisScripts.CLAIM_OWNER);
+
+    RedisBackend(Map<String, RedisClient> clients, Supplier<RedisShardMap> shards) {
+        this.clients = Map.copyOf(clients);
+        this.shards = shards;
+    }
+
+    @Override
+    public String instanceOf(int shard) {
+        return shards.get().instanceOf(shard);
+    }
+
+    private RedisClient client(String instance) {
+        RedisClient c = clients.get(instance);
+        if (c == null) throw new IllegalStateException("no connection for redis instance " + instance);
+        return c;
+    }
+
+    /** Runs a call on {@code instance}, turning the client's "not available" errors into {@link StoreUnavailableException}. */
+    private static <T> T on(String instance, Supplier<T> call) {
+        try {
+            return call.get();
+        } catch (JedisConnectionException e) { // refused, reset, timed out
+            throw new StoreUnavailableException(instance, e.getMessage(), e);
+        } catch (JedisDataException e) {
+            if (e instanceof JedisBusyException || String.valueOf(e.getMessage()).startsWith("LOADING")) {
+                throw new StoreUnavailableException(instance, e.getMessage(), e);
+            }
+            throw e;
+        }
+    }
+
+    /** A script sent by SHA1; the body goes over the wire only when the server does not have it. */
+    private final class Script {
+        final String body;
+        final String sha;
+
+        Script(String body) {
+            this.body = body;
+            this.sha = sha1(body);
+        }
+
+        Object run(int shard, List<String> keys, List<String> args) {
+            String instance = instanceOf(shard);
+            RedisClient client = client(instance);
+            return on(instance, () -> {
+                try {
+                    return client.evalsha(sha, keys, args);
+                } catch (JedisNoScriptException e) {
+                    return client.eval(body, keys, args); // EVAL also caches it for the next EVALSHA
+                }
+            });
+        }
+    }
+
+    @Override
+    public PairRead casRegister(int shard, CasRequest q) {
+        List<?> reply = (List<?>) cas.run(shard,
+                List.of(q.registerKey(), q.userRegisterKey(), q.boardRegisterKey(), q.seqKey()),
+                List.of(q.field(), q.value(), q.userField(), q.seqField()));
+        String user = text(reply.get(0));
+        List<?> flat = (List<?>) reply.get(1);
+        Map<String, String> boards = new LinkedHashMap<>();
+        for (int i = 0; i + 1 < flat.size(); i += 2) boards.put(text(flat.get(i)), text(flat.get(i + 1)));
+        return new PairRead(user.isEmpty() ? null : user, boards, Long.parseLong(text(reply.get(2))));
+    }
+
+    @Override
+    public boolean apply(int shard, Guard guard, List<Mutation> mutations) {
+        List<String> keys = new ArrayList<>();
+        Map<String, Integer> index = new LinkedHashMap<>();
+        keys.add(guard != null ? guard.key() : mutations.get(0).key());
+        List<String> args = new ArrayList<>();
+        args.add(guard != null ? guard.field() : "");
+        args.add(guard != null ? Long.toString(guard.seq()) : "0");
+        for (Mutation m : mutations) {
+            Integer i = index.computeIfAbsent(m.key(), k -> {
+                keys.add(k);
+                return keys.size(); // Lua's KEYS is 1-based
+            });
+            args.add(m.op().name());
+            args.add(Integer.toString(i));
+            args.add(m.member());
+            args.add(m.value() == null ? "" : m.value());
+        }
+        Object reply = apply.run(shard, keys, args);
+        return reply instanceof Long l && l == 1L;
+    }
+
+    @Override
+    public long claimOwner(int shard, String ownersKey, long board, long owner) {
+        return Long.parseLong(text(claim.run(shard, List.of(ownersKey), List.of(Long.toString(board), Long.toString(owner)))));
+    }
+
+    private static String text(Object o) {
+        if (o instanceof byte[] b) return new String(b, StandardCharsets.UTF_8);
+        return String.valueOf(o);
+    }
+
+    private static String sha1(String s) {
+        try {
+            byte[] d = java.security.MessageDigest.getInstance("SHA-1").digest(s.getBytes(StandardCharsets.UTF_8));
+            return java.util.HexFormat.of().formatHex(d);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Whether any instance holds a key matching {@code pattern} (SCAN, so it never blocks the server). */
+    boolean anyKey(String pattern) {
+        for (Map.Entry<String, RedisClient> c : clients.entrySet()) {
+            String cursor = ScanParams.SCAN_POINTER_START;
+            do {
+                String from = cursor;
+                ScanResult<String> step = on(c.getKey(), () -> c.getValue().scan(from, new ScanParams().match(pattern).count(1000)));
+                if (!step.getResult().isEmpty()) return true;
+                cursor = step.getCursor();
+            } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+        }
+        return false;
+    }
+
+    @Override
+    public Reads reads(String instance) {
+        return new PipelineReads(instance, client(instance));
+    }
+
+    @Override
+    public void close() {
+        clients.values().forEach(RedisClient::close);
+    }
+
+    /** Queues commands on one pipeline; the connection goes back to the pool after execute(). */
+    private static final class PipelineReads implements Reads {
+        private final String instance;
+        private final RedisClient client;
+        private Pipeline pipeline;
+
+        PipelineReads(String instance, RedisClient client) {
+            this.instance = instance;
+            this.client = client;
+        }
+
+        /** Queues a command (borrowing the connection for the first one). */
+        private <T> Response<T> queue(Function<Pipeline, Response<T>> command) {
+            return on(instance, () -> {
+                if (pipeline == null) pipeline = client.pipelined();
+                return command.apply(pipeline);
+            });
+        }
+
+        /** The reply after execute(), converted. */
+        private <T, R> Supplier<R> later(Response<T> r, Function<T, R> convert) {
+            return () -> convert.apply(on(instance, r::get));
+        }
+
+        private <T> Supplier<T> later(Response<T> r) {
+            return later(r, Function.identity());
+        }
+
+        private static Long score(Double d) {
+            return d == null ? null : d.longValue();
+        }
+
+        @Override
+        public Supplier<Long> zscore(String key, String member) {
+            return later(queue(p -> p.zscore(key, member)), PipelineReads::score);
+        }
+
+        @Override
+        public Supplier<List<Long>> zmscore(String key, List<String> members) {
+            return later(queue(p -> p.zmscore(key, members.toArray(String[]::new))),
+                    scores -> scores.stream().map(PipelineReads::score).toList());
+        }
+
+        @Override
+        public Supplier<Long> zcard(String key) {
+            return later(queue(p -> p.zcard(key)));
+        }
+
+        @Override
+        public Supplier<Long> scard(String key) {
+            return later(queue(p -> p.scard(key)));
+        }
+
+        @Override
+        public Supplier<List<Boolean>> smismember(String key, List<String> members) {
+            return later(queue(p -> p.smismember(key, members.toArray(String[]::new))));
+        }
+
+        @Override
+        public Supplier<List<String>> hmget(String key, List<String> fields) {
+            return later(queue(p -> p.hmget(key, fields.toArray(String[]::new))));
+        }
+
+        @Override
+        public Supplier<List<Scored>> zrevrangeByScore(String key, Long max, boolean exclusive, int limit) {
+            String top = max == null ? "+inf" : (exclusive ? "(" : "") + max;
+            return later(queue(p -> p.zrevrangeByScoreWithScores(key, top, "-inf", 0, limit)), PipelineReads::scored);
+        }
+
+        @Override
+        public Supplier<List<Scored>> zrangeByScoreEq(String key, long score) {
+            return later(queue(p -> p.zrangeByScoreWithScores(key, Long.toString(score), Long.toString(score))), PipelineReads::scored);
+        }
+
+        private static List<Scored> scored(List<Tuple> tuples) {
+            return tuples.stream().map(t -> new Scored(t.getElement(), (long) t.getScore())).toList();
+        }
+
+        @Override
+        public Supplier<ScanBatch> hscan(String key, String cursor, int count) {
+            return later(queue(p -> p.hscan(key, cursor, new ScanParams().count(count))),
+                    r -> new ScanBatch(r.getCursor(), r.getResult().stream().map(Map.Entry::getKey).toList()));
+        }
+
+        @Override
+        public void execute() {
+            if (pipeline == null) return;
+            Pipeline p = pipeline;
+            pipeline = null;
+            on(instance, () -> {
+                try {
+                    p.sync();
+                } finally {
+                    p.close();
+                }
+                return null;
+            });
+        }
+    }
+}

@@ -1,0 +1,52 @@
+package dev.pinfeed.followergraph.sharded;
+
+import dev.pinfeed.followergraph.Version;
+
+/**
+ * The last-writer-wins state of one edge, (follower, user) or (follower, board): followed or
+ * unfollowed, as of the newest event seen for it. Unfollows are kept (tombstones) so an older
+ * follow that arrives late cannot resurrect the edge. Owns the stored text of a register.
+ */
+public record Register(boolean follow, Version version) {
+
+    /**
+     * Length of the version prefix of a stored register: a backend's compare-and-set compares only
+     * these characters, as strings (Lua's numbers are doubles and would lose event-id bits).
+     */
+    public static final int VERSION_KEY_LENGTH = 35;
+
+    /** {@code <35-digit version key><F|U>}. */
+    String encode() {
+        return versionKey(version) + (follow ? 'F' : 'U');
+    }
+
+    static Register decode(String s) {
+        if (s == null || s.isEmpty()) return null;
+        char state = s.charAt(VERSION_KEY_LENGTH);
+        if (state != 'F' && state != 'U') throw new IllegalStateException("corrupt edge register: " + s);
+        return new Register(state == 'F', ofVersionKey(s));
+    }
+
+    boolean newerThan(Register other) {
+        return other == null || version.compareTo(other.version) > 0;
+    }
+
+    long at() {
+        return version.occurredAt();
+    }
+
+    /**
+     * Fixed-width digits whose string order is the version order: 15 of occurredAt (at most
+     * {@link Version#MAX_OCCURRED_AT}), 20 of the event id flipped to unsigned so negative ids sort first.
+     */
+    static String versionKey(Version v) {
+        String id = Long.toUnsignedString(v.eventId() ^ Long.MIN_VALUE);
+        return String.format("%015d", v.occurredAt()) + "0".repeat(20 - id.length()) + id;
+    }
+
+    static Version ofVersionKey(String key) {
+        if (key.length() < VERSION_KEY_LENGTH) throw new IllegalArgumentException("not a version: " + key);
+        return new Version(Long.parseLong(key.substring(0, 15)),
+                Long.parseUnsignedLong(key.substring(15, VERSION_KEY_LENGTH)) ^ Long.MIN_VALUE);
+    }
+}

@@ -1,0 +1,135 @@
+package dev.pinfeed.followergraph.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.pinfeed.config.HostPort;
+import dev.pinfeed.config.PinfeedConfig;
+import dev.pinfeed.followergraph.GraphAssertions;
+import dev.pinfeed.followergraph.GraphCommand;
+import dev.pinfeed.followergraph.GraphCommand.FollowBoard;
+import dev.pinfeed.followergraph.GraphCommand.FollowUser;
+import dev.pinfeed.followergraph.GraphCommand.UnfollowBoard;
+import dev.pinfeed.followergraph.GraphModel;
+import dev.pinfeed.followergraph.GraphScenarios;
+import dev.pinfeed.followergraph.GraphStore;
+import dev.pinfeed.followergraph.GraphStoreContract;
+import dev.pinfeed.followergraph.UserRelation;
+import dev.pinfeed.followergraph.sharded.GraphBackend;
+import dev.pinfeed.followergraph.sharded.GraphKeys;
+import dev.pinfeed.followergraph.sharded.ShardedGraphStore;
+import dev.pinfeed.followergraph.sharded.VirtualShards;
+import dev.pinfeed.followergraph.sharded.CrashingBackend;
+import dev.pinfeed.infra.stacktestkit.StackExtension;
+import dev.pinfeed.infra.stacktestkit.TestStack;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import redis.clients.jedis.Jedis;
+
+@ExtendWith(StackExtension.class)
+class RedisGraphStoreIT extends GraphStoreContract {
+
+    private final TestStack stack;
+    private final RedisShardMap shards;
+
+    RedisGraphStoreIT(TestStack stack) {
+        this.stack = stack;
+        this.shards = RedisGraphStore.defaultShardMap(stack.config());
+    }
+
+    @Override
+    protected GraphStore newStore() {
+        return RedisGraphStore.connect(stack.config().redisInstances(), () -> shards, stack.keyPrefix("graph"));
+    }
+
+    @Override
+    protected long freshId() {
+        return stack.freshId();
+    }
+
+    /** A fresh id whose virtual shard the map puts on {@code instance}. */
+    private long idOn(String instance) {
+        long id;
+        do {
+            id = stack.freshId();
+        } while (!shards.instanceOf(VirtualShards.of(id)).equals(instance));
+        return id;
+    }
+
+    private Jedis jedis(String instance) {
+        HostPort hp = stack.config().redisInstances().stream().filter(h -> h.name().equals(instance)).findFirst().orElseThrow().master();
+        return new Jedis(hp.host(), hp.port());
+    }
+
+    @Test
+    void eachSideOfAnEdgeLivesOnItsUsersInstanceUnderTheDocumentedKeys() {
+        List<String> names = stack.config().redisInstances().stream().map(PinfeedConfig.ReplicatedHost::name).toList();
+        String first = names.get(0);
+        String last = names.get(names.size() - 1);
+        long a = idOn(first), b = idOn(last), x = freshId(), y = freshId();
+        GraphKeys k = ((RedisGraphStore) graph).keys();
+        apply(followUser(a, b, 1), followBoard(a, x, b, 2), unfollowBoard(a, y, b, 3));
+
+        try (Jedis follower = jedis(first); Jedis followee = jedis(last)) {
+            assertThat(follower.zscore(k.followingExplicit(a), Long.toString(b))).isEqualTo(GraphScenarios.T0 + 1);
+            assertThat(follower.zscore(k.boardsFollowed(a), Long.toString(x))).isEqualTo(GraphScenarios.T0 + 2);
+            assertThat(follower.smembers(k.boardsUnfollowed(a))).containsExactly(Long.toString(y));
+            assertThat(follower.hgetAll(k.userRegisters(a))).containsOnlyKeys(Long.toString(b));
+            assertThat(follower.hgetAll(k.boardRegisters(a, b))).containsOnlyKeys(Long.toString(x), Long.toString(y));
+            assertThat(follower.exists(k.followersExplicit(b))).as("followee keys are not on the follower's instance").isFalse();
+
+            assertThat(followee.zscore(k.followersExplicit(b), Long.toString(a))).isEqualTo(GraphScenarios.T0 + 1);
+            assertThat(followee.hgetAll(k.boardFollowers(b, x))).isEqualTo(Map.of(Long.toString(a), Long.toString(GraphScenarios.T0 + 2)));
+            assertThat(followee.smembers(k.boardUnfollowers(b, y))).containsExactly(Long.toString(a));
+            assertThat(followee.type(k.followersExplicit(b))).isEqualTo("zset");
+            assertThat(followee.type(k.boardFollowers(b, x))).isEqualTo("hash");
+            assertThat(followee.type(k.boardUnfollowers(b, y))).isEqualTo("set");
+        }
+    }
+
+    @Test
+    void aReplayCompletesAnEdgeHalfWrittenAcrossTwoInstances() {
+        List<String> names = stack.config().redisInstances().stream().map(PinfeedConfig.ReplicatedHost::name).toList();
+        long a = idOn(names.get(0)), b = idOn(names.get(names.size() - 1));
+        String prefix = stack.keyPrefix("graph-crash");
+        GraphBackend redis = new RedisBackend(RedisGraphStore.clients(stack.config().redisInstances()), () -> shards);
+        try (ShardedGraphStore crashing = new ShardedGraphStore(new CrashingBackend(redis, 2), new GraphKeys(prefix)) {}) {
+            FollowUser follow = new FollowUser(1, GraphScenarios.T0, a, b);
+            assertThatThrownBy(() -> crashing.apply(follow)).hasMessageContaining("crash");
+            assertThat(crashing.counts(b).explicitFollowers()).isZero();
+
+            crashing.apply(follow);
+            assertThat(crashing.counts(b).explicitFollowers()).isEqualTo(1);
+            assertThat(crashing.relation(a, b)).isEqualTo(UserRelation.EXPLICIT);
+        }
+    }
+
+    @Test
+    void writesOfTheSamePairFromManyThreadsConvergeToTheNewestEvents() throws Exception {
+        long a = freshId(), b = freshId(), x = freshId();
+        List<GraphCommand> commands = new java.util.ArrayList<>();
+        for (int i = 0; i < 60; i++) {
+            commands.add(i % 2 == 0 ? followUser(a, b, i) : new GraphCommand.UnfollowUser(freshId(), GraphScenarios.T0 + i, a, b));
+            commands.add(i % 3 == 0 ? followBoard(a, x, b, i) : unfollowBoard(a, x, b, i));
+        }
+        java.util.Collections.shuffle(commands, new java.util.Random(7));
+        var pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+        try {
+            for (var f : pool.invokeAll(commands.stream().<java.util.concurrent.Callable<Void>>map(c -> () -> {
+                graph.apply(c);
+                return null;
+            }).toList())) {
+                f.get();
+            }
+        } finally {
+            pool.shutdown();
+        }
+        GraphModel model = new GraphModel();
+        commands.forEach(model::apply);
+        // Newest user event (t=59) is an unfollow; newest board event (t=59) an unfollow: nothing left.
+        GraphAssertions.assertSameGraph(model, graph, List.of(a, b), List.of(x), 2);
+        assertThat(graph.relation(a, b)).isEqualTo(UserRelation.NONE);
+    }
+}

@@ -1,0 +1,22 @@
+package dev.pinfeed.followergraph.redis;
+
+import dev.pinfeed.config.PinfeedConfig;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+
+/**
+ * A started Curator client on the stack's application ZooKeeper, for tests (this module's and, through
+ * the test-jar, its users'). The caller closes it. Services get theirs from their own process setup.
+ */
+public final class TestZookeeper {
+
+    private TestZookeeper() {}
+
+    public static CuratorFramework connect(PinfeedConfig config) {
+        CuratorFramework zk = CuratorFrameworkFactory.builder().connectString(config.appZookeeper())
+                .namespace(config.appZookeeperNamespace()).retryPolicy(new ExponentialBackoffRetry(200, 5)).build();
+        zk.start();
+        return zk;
+    }
+}

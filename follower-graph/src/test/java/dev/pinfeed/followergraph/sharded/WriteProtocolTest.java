@@ -1,0 +1,72 @@
+package dev.pinfeed.followergraph.sharded;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.pinfeed.followergraph.GraphCommand;
+import dev.pinfeed.followergraph.GraphCommand.FollowBoard;
+import dev.pinfeed.followergraph.GraphCommand.FollowUser;
+import dev.pinfeed.followergraph.GraphCommand.UnfollowUser;
+import dev.pinfeed.followergraph.InvalidCommandException;
+import dev.pinfeed.followergraph.UserRelation;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The write protocol under failure: a crash between a pair's writes leaves a half-written edge that
+ * the replay completes, and a stale writer never overwrites a newer state.
+ */
+class WriteProtocolTest {
+
+    @Test
+    void aReplayCompletesAnEdgeWrittenOnlyOnTheFollowersSide() {
+        ShardedGraphStore graph = new ShardedGraphStore(new CrashingBackend(new MemoryBackend(), 2), new GraphKeys("")) {};
+        FollowUser follow = new FollowUser(1, 100, 7, 8);
+
+        assertThatThrownBy(() -> graph.apply(follow)).hasMessageContaining("crash");
+        assertThat(graph.relation(7, 8)).isEqualTo(UserRelation.EXPLICIT);
+        assertThat(graph.counts(8).followers()).as("followee side not written yet").isZero();
+
+        graph.apply(follow); // redelivered: the register is unchanged, the missing side is written
+        assertThat(graph.counts(8).explicitFollowers()).isEqualTo(1);
+    }
+
+    @Test
+    void aReplayCompletesAnEdgeWhoseRegisterAloneWasWritten() {
+        ShardedGraphStore graph = new ShardedGraphStore(new CrashingBackend(new MemoryBackend(), 1), new GraphKeys("")) {};
+        FollowBoard follow = new FollowBoard(1, 100, 7, 70, 8);
+
+        assertThatThrownBy(() -> graph.apply(follow)).hasMessageContaining("crash");
+        assertThat(graph.followsBoard(7, 70)).isFalse();
+
+        graph.apply(follow);
+        assertThat(graph.followsBoard(7, 70)).isTrue();
+        assertThat(graph.relation(7, 8)).isEqualTo(UserRelation.IMPLICIT);
+        assertThat(graph.counts(8).implicitFollowers()).isEqualTo(1);
+    }
+
+    @Test
+    void aStaleSnapshotArrivingLastIsIgnored() {
+        MemoryBackend memory = new MemoryBackend();
+        GraphKeys keys = new GraphKeys("");
+        ShardedGraphStore graph = new ShardedGraphStore(memory, keys) {};
+        graph.apply(new FollowUser(1, 100, 7, 8));
+        graph.apply(new UnfollowUser(2, 200, 7, 8)); // pair sequence 2: not following
+
+        // A slower writer of sequence 1 (the follow) lands now, on both sides.
+        List<GraphBackend.Mutation> follow = List.of(new GraphBackend.Mutation(GraphBackend.Op.ZADD, keys.followersExplicit(8), "7", "100"));
+        assertThat(memory.apply(0, new GraphBackend.Guard(keys.followeeVersions(8), "7", 1), follow)).isFalse();
+        assertThat(graph.counts(8).explicitFollowers()).isZero();
+        assertThat(graph.relation(7, 8)).isEqualTo(UserRelation.NONE);
+    }
+
+    @Test
+    void invalidCommandsAreRefusedAtConstruction() {
+        assertThatThrownBy(() -> new FollowUser(1, 100, 7, 7)).isInstanceOf(InvalidCommandException.class);
+        assertThatThrownBy(() -> new FollowBoard(1, 100, 7, 70, 7)).isInstanceOf(InvalidCommandException.class);
+        assertThatThrownBy(() -> new FollowUser(1, 100, 0, 7)).isInstanceOf(InvalidCommandException.class);
+        assertThatThrownBy(() -> new FollowUser(0, 100, 6, 7)).isInstanceOf(InvalidCommandException.class);
+        assertThatThrownBy(() -> new FollowUser(1, -1, 6, 7)).isInstanceOf(InvalidCommandException.class);
+        assertThatThrownBy(() -> new GraphCommand.CreateBoard(1, 100, 70, -3)).isInstanceOf(InvalidCommandException.class);
+    }
+}

@@ -1,0 +1,129 @@
+package dev.pinfeed.graphprocessor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.pinfeed.events.BoardPinsReordered;
+import dev.pinfeed.events.PinLiked;
+import dev.pinfeed.events.UserFollowed;
+import dev.pinfeed.eventsschema.AvroEventDeserializer;
+import dev.pinfeed.eventsschema.AvroEventSerializer;
+import dev.pinfeed.eventsschema.EventTopics;
+import dev.pinfeed.eventsschema.InMemorySchemaRegistryClient;
+import dev.pinfeed.followergraph.Edge;
+import dev.pinfeed.followergraph.GraphCommand;
+import dev.pinfeed.followergraph.GraphStore;
+import dev.pinfeed.followergraph.UserRelation;
+import dev.pinfeed.followergraph.sharded.InMemoryGraphStore;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.MockConsumer;
+import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
+
+class GraphProcessorTest {
+
+    private static final String FOLLOWS = "follows";
+    private static final String BOARDS = "boards";
+    private static final String DLQ = "dead-letters";
+    private static final Instant AT = Instant.ofEpochMilli(1_767_225_600_000L);
+
+    private final InMemorySchemaRegistryClient registry = new InMemorySchemaRegistryClient();
+    private final AvroEventSerializer serializer = new AvroEventSerializer(registry);
+
+    @Test
+    void appliesGraphEventsDeadLettersTheRestAndCommitsEverything() throws Exception {
+        TopicPartition follows = new TopicPartition(FOLLOWS, 0);
+        TopicPartition boards = new TopicPartition(BOARDS, 0);
+        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+        records.add(record(follows, 0, new UserFollowed(1L, AT, 7L, 7L, 8L)));
+        records.add(new ConsumerRecord<>(FOLLOWS, 0, 1, "7".getBytes(StandardCharsets.UTF_8), new byte[] {9, 9, 9, 9, 9, 9}));
+        records.add(record(follows, 2, new UserFollowed(2L, AT, 7L, 7L, 7L)));
+        records.add(record(follows, 3, new PinLiked(3L, AT, 7L, 7L, 99L)));
+        records.add(record(follows, 4, EventRecords.of(new GraphCommand.FollowBoard(4, AT.toEpochMilli(), 7, 70, 9))));
+        records.add(record(follows, 5, EventRecords.of(new GraphCommand.FollowBoard(5, AT.toEpochMilli(), 8, 70, 10))));
+        records.add(record(boards, 0, new BoardPinsReordered(6L, AT, 9L, 70L, List.of(1L, 2L))));
+        records.add(record(boards, 1, EventRecords.of(new GraphCommand.CreateBoard(7, AT.toEpochMilli(), 71, 9))));
+
+        MockConsumer<byte[], byte[]> consumer = new MockConsumer<>("earliest");
+        consumer.schedulePollTask(() -> {
+            consumer.rebalance(List.of(follows, boards));
+            consumer.updateBeginningOffsets(Map.of(follows, 0L, boards, 0L));
+            records.forEach(consumer::addRecord);
+        });
+        MockProducer<byte[], byte[]> producer = new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
+        InMemoryGraphStore graph = new InMemoryGraphStore();
+        AtomicInteger failures = new AtomicInteger(2);
+        GraphProcessor processor = new GraphProcessor(consumer, producer, new AvroEventDeserializer(registry),
+                failingFirst(graph, failures), new GraphProcessor.Settings("unused", "group-1", List.of(FOLLOWS, BOARDS), DLQ));
+        Thread runner = new Thread(processor);
+        runner.start();
+
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            assertThat(processor.stats()).isEqualTo(new GraphProcessor.Stats(3, 1, 4));
+            assertThat(consumer.committed(Set.of(follows, boards))).containsEntry(follows, new org.apache.kafka.clients.consumer.OffsetAndMetadata(6))
+                    .containsEntry(boards, new org.apache.kafka.clients.consumer.OffsetAndMetadata(2));
+        });
+        processor.close();
+        runner.join(5_000);
+
+        assertThat(failures.get()).as("a store failure is retried, not dead-lettered").isNegative();
+        assertThat(graph.relation(7, 8)).isEqualTo(UserRelation.EXPLICIT);
+        assertThat(graph.followsBoard(7, 70)).isTrue();
+        assertThat(graph.boardsOf(9, null, 10).items()).extracting(Edge::id).containsExactly(71L);
+
+        List<ProducerRecord<byte[], byte[]>> dead = producer.history();
+        assertThat(dead).allSatisfy(r -> assertThat(r.topic()).isEqualTo(DLQ));
+        assertThat(dead).extracting(r -> header(r, GraphProcessor.HEADER_REASON)).containsExactly(
+                GraphProcessor.UNDECODABLE, GraphProcessor.INVALID, GraphProcessor.UNEXPECTED_EVENT,
+                GraphProcessor.INVALID);
+        assertThat(dead).extracting(r -> header(r, GraphProcessor.HEADER_SOURCE_OFFSET)).containsExactly("1", "2", "3", "5");
+        assertThat(dead).allSatisfy(r -> {
+            assertThat(header(r, GraphProcessor.HEADER_SOURCE_TOPIC)).isEqualTo(FOLLOWS);
+            assertThat(header(r, GraphProcessor.HEADER_SOURCE_PARTITION)).isEqualTo("0");
+            assertThat(header(r, GraphProcessor.HEADER_CONSUMER)).isEqualTo("group-1");
+            assertThat(header(r, GraphProcessor.HEADER_ERROR)).isNotBlank();
+        });
+        assertThat(header(dead.get(3), GraphProcessor.HEADER_ERROR)).contains("belongs to 9");
+        assertThat(dead.get(0).value()).as("the original bytes").containsExactly(9, 9, 9, 9, 9, 9);
+    }
+
+    private ConsumerRecord<byte[], byte[]> record(TopicPartition tp, long offset, SpecificRecord event) {
+        String topic = tp.topic();
+        byte[] key = (event instanceof PinLiked || event instanceof BoardPinsReordered ? "k" : EventTopics.partitionKey(event))
+                .getBytes(StandardCharsets.UTF_8);
+        return new ConsumerRecord<>(topic, tp.partition(), offset, key, serializer.serialize(topic, event));
+    }
+
+    private static String header(ProducerRecord<byte[], byte[]> r, String name) {
+        return new String(r.headers().lastHeader(name).value(), StandardCharsets.UTF_8);
+    }
+
+    /** The store, except that its first {@code failures} applies throw as an unreachable Redis would. */
+    static GraphStore failingFirst(GraphStore store, AtomicInteger failures) {
+        return (GraphStore) Proxy.newProxyInstance(GraphStore.class.getClassLoader(), new Class<?>[] {GraphStore.class},
+                (proxy, method, args) -> {
+                    if (method.getName().equals("apply") && failures.getAndDecrement() > 0) {
+                        throw new IllegalStateException("redis unreachable");
+                    }
+                    try {
+                        return method.invoke(store, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+    }
+}
