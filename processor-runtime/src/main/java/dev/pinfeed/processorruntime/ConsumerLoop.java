@@ -59,24 +59,29 @@ public final class ConsumerLoop implements Runnable, AutoCloseable {
      * @param bugAttempts attempts of a record failing with an unexpected exception before it is dead-lettered
      */
     public record Settings(String processor, String groupId, List<String> topics, Duration pollTimeout, int maxParked,
-                           Duration retryMin, Duration retryMax, int bugAttempts, Duration stallLimit) {
+                           Duration retryMin, Duration retryMax, int bugAttempts, Duration stallLimit, Duration waitGrace) {
 
         public static Settings of(String processor, String groupId, List<String> topics) {
             return new Settings(processor, groupId, List.copyOf(topics), Duration.ofMillis(200), 10_000,
-                    Duration.ofMillis(100), Duration.ofSeconds(5), 3, Duration.ofSeconds(60));
+                    Duration.ofMillis(100), Duration.ofSeconds(5), 3, Duration.ofSeconds(60), Duration.ofSeconds(60));
         }
 
         public Settings withRetry(Duration min, Duration max) {
-            return new Settings(processor, groupId, topics, pollTimeout, maxParked, min, max, bugAttempts, stallLimit);
+            return new Settings(processor, groupId, topics, pollTimeout, maxParked, min, max, bugAttempts, stallLimit, waitGrace);
         }
 
         public Settings withMaxParked(int max) {
-            return new Settings(processor, groupId, topics, pollTimeout, max, retryMin, retryMax, bugAttempts, stallLimit);
+            return new Settings(processor, groupId, topics, pollTimeout, max, retryMin, retryMax, bugAttempts, stallLimit, waitGrace);
+        }
+
+        /** How long a record may wait for something it refers to ({@link Outcomes#waitFor}) before it is dead-lettered. */
+        public Settings withWaitGrace(Duration grace) {
+            return new Settings(processor, groupId, topics, pollTimeout, maxParked, retryMin, retryMax, bugAttempts, stallLimit, grace);
         }
     }
 
-    /** A record waiting for a retry. */
-    private record Parked(ConsumerRecord<byte[], byte[]> raw, String store, int attempts) {}
+    /** A record waiting for a retry; {@code since} is when it was first parked. */
+    private record Parked(ConsumerRecord<byte[], byte[]> raw, String store, int attempts, long since) {}
 
     /** What the loop knows of one assigned partition. */
     private static final class PartitionState {
@@ -106,6 +111,7 @@ public final class ConsumerLoop implements Runnable, AutoCloseable {
     private volatile boolean joined;
     private volatile long lastPollMillis;
     private volatile int parkedCount;
+    private volatile int outageCount;
     private volatile String lastOutage = "";
     private volatile Set<TopicPartition> assigned = Set.of();
     private long retryDelayMillis;
@@ -182,7 +188,7 @@ public final class ConsumerLoop implements Runnable, AutoCloseable {
      */
     private void handle(List<ConsumerRecord<byte[], byte[]>> raws, boolean retry) {
         if (raws.isEmpty()) return;
-        Map<ConsumerRecord<byte[], byte[]>, Integer> attempts = new HashMap<>();
+        Map<ConsumerRecord<byte[], byte[]>, Parked> previously = new HashMap<>();
         Map<ConsumerRecord<byte[], byte[]>, Outcomes.Fate> decodeFates = new HashMap<>();
         Map<ConsumerRecord<byte[], byte[]>, InputRecord> decoded = new HashMap<>();
         List<ConsumerRecord<byte[], byte[]>> ordered = new ArrayList<>(raws.size());
@@ -190,7 +196,7 @@ public final class ConsumerLoop implements Runnable, AutoCloseable {
         for (ConsumerRecord<byte[], byte[]> raw : raws) {
             PartitionState state = state(raw);
             if (state == null) continue; // revoked meanwhile: its new owner starts from the committed offset
-            if (retry) attempts.put(raw, state.parked.remove(raw.offset()).attempts());
+            if (retry) previously.put(raw, state.parked.remove(raw.offset()));
             ordered.add(raw);
             try {
                 SpecificRecord event = decoder.deserialize(raw.topic(), raw.value());
@@ -211,7 +217,7 @@ public final class ConsumerLoop implements Runnable, AutoCloseable {
         apply(batch, fates);
         for (ConsumerRecord<byte[], byte[]> raw : ordered) {
             InputRecord r = decoded.get(raw);
-            settle(raw, r, r == null ? decodeFates.get(raw) : fates.get(r), attempts.getOrDefault(raw, 0));
+            settle(raw, r, r == null ? decodeFates.get(raw) : fates.get(r), previously.get(raw));
         }
         refreshParkedCount();
     }
@@ -239,9 +245,11 @@ public final class ConsumerLoop implements Runnable, AutoCloseable {
         }
     }
 
-    private void settle(ConsumerRecord<byte[], byte[]> raw, InputRecord r, Outcomes.Fate fate, int attempts) {
+    private void settle(ConsumerRecord<byte[], byte[]> raw, InputRecord r, Outcomes.Fate fate, Parked previously) {
         PartitionState state = state(raw);
         if (state == null) return;
+        int attempts = previously == null ? 0 : previously.attempts();
+        long since = previously == null ? clock.millis() : previously.since();
         if (fate == null) {
             Counter.builder("pinfeed.events.applied").description("Events applied, by processor and event type.")
                     .tag("processor", settings.processor()).tag("type", r.eventType()).register(meters).increment();
@@ -250,7 +258,13 @@ public final class ConsumerLoop implements Runnable, AutoCloseable {
             deadLetter(raw, rej.reason(), rej.detail(), state);
         } else if (fate instanceof Outcomes.Fate.Unavailable u) {
             lastOutage = u.detail();
-            park(state, raw, u.store(), attempts);
+            park(state, raw, u.store(), attempts, since);
+        } else if (fate instanceof Outcomes.Fate.Waiting w) {
+            if (clock.millis() - since >= settings.waitGrace().toMillis()) {
+                deadLetter(raw, w.reason(), w.detail() + " (still after " + settings.waitGrace().toSeconds() + " s)", state);
+            } else {
+                park(state, raw, "(waiting: " + w.reason() + ")", attempts, since);
+            }
         } else {
             Throwable error = ((Outcomes.Fate.Failed) fate).error();
             if (attempts + 1 >= settings.bugAttempts()) {
@@ -258,7 +272,7 @@ public final class ConsumerLoop implements Runnable, AutoCloseable {
                 deadLetter(raw, DeadLetters.PROCESSING_ERROR, error.toString(), state);
             } else {
                 LOG.warn("{}: {} failed ({}); will retry", settings.processor(), r, error.toString());
-                park(state, raw, BUG, attempts);
+                park(state, raw, BUG, attempts, since);
             }
         }
     }
@@ -268,8 +282,8 @@ public final class ConsumerLoop implements Runnable, AutoCloseable {
         advance(state, raw.offset());
     }
 
-    private void park(PartitionState state, ConsumerRecord<byte[], byte[]> raw, String store, int attempts) {
-        state.parked.put(raw.offset(), new Parked(raw, store, attempts + 1));
+    private void park(PartitionState state, ConsumerRecord<byte[], byte[]> raw, String store, int attempts, long since) {
+        state.parked.put(raw.offset(), new Parked(raw, store, attempts + 1, since));
         advance(state, raw.offset());
         if (nextRetryAtMillis == 0) nextRetryAtMillis = clock.millis() + retryDelayMillis;
     }
@@ -321,8 +335,13 @@ public final class ConsumerLoop implements Runnable, AutoCloseable {
 
     private void refreshParkedCount() {
         int n = 0;
-        for (PartitionState s : partitions.values()) n += s.parked.size();
+        int outages = 0;
+        for (PartitionState s : partitions.values()) {
+            n += s.parked.size();
+            for (Parked p : s.parked.values()) if (!p.store().startsWith("(")) outages++;
+        }
         parkedCount = n;
+        outageCount = outages;
     }
 
     // ---------------------------------------------------------------- offsets and rebalances
@@ -383,6 +402,11 @@ public final class ConsumerLoop implements Runnable, AutoCloseable {
 
     public int parkedCount() {
         return parkedCount;
+    }
+
+    /** Records parked because a store is down (not those waiting for a reference, nor bug retries). */
+    public int parkedForOutage() {
+        return outageCount;
     }
 
     /** The last store outage that parked a record (empty when none). */

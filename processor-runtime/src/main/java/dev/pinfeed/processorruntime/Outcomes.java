@@ -12,6 +12,9 @@ public final class Outcomes {
 
         record Unavailable(String store, String detail) implements Fate {}
 
+        /** Not applicable yet (e.g. its parent has not arrived): retried, and dead-lettered with {@code reason} after the grace period. */
+        record Waiting(String reason, String detail) implements Fate {}
+
         /** An unexpected exception: a bug, retried a few times, then dead-lettered. */
         record Failed(Throwable error) implements Fate {}
     }
@@ -26,6 +29,15 @@ public final class Outcomes {
     /** {@code record} could not apply because a store is down: it is parked and retried later. */
     public void unavailable(InputRecord record, StoreUnavailableException cause) {
         fates.put(record, new Fate.Unavailable(cause.store(), cause.getMessage()));
+    }
+
+    /**
+     * {@code record} cannot apply yet — it refers to something another topic has not delivered yet
+     * (topics are not ordered with each other). It is retried like a parked record; if it still
+     * cannot apply after the loop's grace period it goes to the dead-letter topic with {@code reason}.
+     */
+    public void waitFor(InputRecord record, String reason, String detail) {
+        fates.put(record, new Fate.Waiting(reason, detail));
     }
 
     Fate fateOf(InputRecord record) {

@@ -49,6 +49,7 @@ class ConsumerLoopTest {
     private final List<Long> applied = new CopyOnWriteArrayList<>();
     private final AtomicInteger bugCalls = new AtomicInteger();
     private boolean registryDown;
+    private final Set<String> arrived = new HashSet<>();
     private MockConsumer<byte[], byte[]> consumer;
     private ConsumerLoop loop;
 
@@ -68,6 +69,8 @@ class ConsumerLoopTest {
             } else if (v.equals("bug")) {
                 bugCalls.incrementAndGet();
                 throw new NullPointerException("a bug");
+            } else if (v.startsWith("needs:") && !arrived.contains(v.substring(6))) {
+                outcomes.waitFor(r, DeadLetters.MISSING_REFERENCE, "board " + v.substring(6) + " does not exist");
             } else if (v.startsWith("ok:") && downStores.contains(v.substring(3))) {
                 outcomes.unavailable(r, new StoreUnavailableException(v.substring(3), "connection refused"));
             } else {
@@ -198,6 +201,27 @@ class ConsumerLoopTest {
         assertThat(deadLetters()).hasSize(1);
         assertThat(header(deadLetters().get(0), DeadLetters.HEADER_REASON)).isEqualTo(DeadLetters.PROCESSING_ERROR);
         assertThat(bugCalls.get()).isGreaterThanOrEqualTo(3);
+        assertThat(committed(P0)).isEqualTo(3);
+    }
+
+    @Test
+    void aRecordWaitingForItsParentAppliesWhenItArrivesOrIsDeadLetteredAfterTheGrace() {
+        start(100);
+        add(P0, "needs:b1", "needs:b2", "ok:a");
+        iterate(1);
+        assertThat(loop.parkedCount()).isEqualTo(2);
+        assertThat(loop.parkedForOutage()).as("waiting is not an outage").isZero();
+        assertThat(committed(P0)).isEqualTo(0);
+        arrived.add("b1");
+        clock.advance(Duration.ofSeconds(2));
+        iterate(1);
+        assertThat(applied).contains(0L);
+        assertThat(committed(P0)).isEqualTo(1);
+        clock.advance(Duration.ofSeconds(61));
+        iterate(1);
+        assertThat(deadLetters()).hasSize(1);
+        assertThat(header(deadLetters().get(0), DeadLetters.HEADER_REASON)).isEqualTo(DeadLetters.MISSING_REFERENCE);
+        assertThat(header(deadLetters().get(0), DeadLetters.HEADER_SOURCE_OFFSET)).isEqualTo("1");
         assertThat(committed(P0)).isEqualTo(3);
     }
 
