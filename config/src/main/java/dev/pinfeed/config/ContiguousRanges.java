@@ -10,7 +10,12 @@ import java.util.List;
 public final class ContiguousRanges {
 
     /** Shards {@code first..last} (inclusive) live on {@code target}. */
-    public record Entry(int first, int last, String target) {}
+    public record Entry(int first, int last, String target) {
+        @Override
+        public String toString() {
+            return first + "-" + last + ":" + target;
+        }
+    }
 
     private ContiguousRanges() {}
 
@@ -21,28 +26,44 @@ public final class ContiguousRanges {
     public static List<Entry> parse(String text, String what, String targetName, int limit) {
         if (text == null || text.isBlank()) throw new IllegalArgumentException(what + " is empty");
         List<Entry> entries = new ArrayList<>();
-        int expectedFirst = 0;
         for (String part : text.trim().split(",")) {
             String p = part.trim();
             int colon = p.indexOf(':');
             int dash = p.indexOf('-');
             String shape = what + " range '" + p + "' is not first-last:" + targetName;
             if (colon < 0 || dash < 0 || dash > colon) throw new IllegalArgumentException(shape);
-            int first;
-            int last;
             try {
-                first = Integer.parseInt(p.substring(0, dash).trim());
-                last = Integer.parseInt(p.substring(dash + 1, colon).trim());
+                entries.add(new Entry(Integer.parseInt(p.substring(0, dash).trim()),
+                        Integer.parseInt(p.substring(dash + 1, colon).trim()), p.substring(colon + 1).trim()));
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException(shape);
             }
-            String target = p.substring(colon + 1).trim();
-            if (first != expectedFirst) throw new IllegalArgumentException(what + " range '" + p + "' should start at " + expectedFirst);
-            if (last < first || last >= limit) throw new IllegalArgumentException(what + " range '" + p + "' is outside 0-" + (limit - 1));
-            if (!target.matches("[A-Za-z0-9_.-]+")) throw new IllegalArgumentException(what + " range '" + p + "' names no valid " + targetName);
-            entries.add(new Entry(first, last, target));
-            expectedFirst = last + 1;
         }
-        return entries;
+        return check(entries, what, targetName, limit);
+    }
+
+    /**
+     * The rules of every shard map, whatever its text form: ranges from 0, each starting right after
+     * the previous one (no gap, no overlap), below {@code limit}, each naming a valid target.
+     */
+    public static List<Entry> check(List<Entry> entries, String what, String targetName, int limit) {
+        if (entries.isEmpty()) throw new IllegalArgumentException(what + " is empty");
+        int expectedFirst = 0;
+        for (Entry e : entries) {
+            if (e.first() != expectedFirst) {
+                String why = expectedFirst == 0 ? "" : e.first() > expectedFirst
+                        ? " (shards " + expectedFirst + "-" + (e.first() - 1) + " would be on no " + targetName + ")"
+                        : " (it overlaps the previous range)";
+                throw new IllegalArgumentException(what + " range '" + e + "' should start at " + expectedFirst + why);
+            }
+            if (e.last() < e.first() || e.last() >= limit) {
+                throw new IllegalArgumentException(what + " range '" + e + "' is outside 0-" + (limit - 1));
+            }
+            if (e.target() == null || !e.target().matches("[A-Za-z0-9_.-]+")) {
+                throw new IllegalArgumentException(what + " range '" + e + "' names no valid " + targetName);
+            }
+            expectedFirst = e.last() + 1;
+        }
+        return List.copyOf(entries);
     }
 }

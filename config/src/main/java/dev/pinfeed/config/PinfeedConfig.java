@@ -163,15 +163,28 @@ public final class PinfeedConfig {
         return replicatedHosts("redis.instances", "redis");
     }
 
+    /**
+     * The MySQL host {@code name} as {@code mysql.<name>.master} / {@code .replica} place it, or empty
+     * when its master is not configured (whether or not {@code mysql.hosts} lists it).
+     */
+    public Optional<ReplicatedHost> mysqlHost(String name) {
+        return find("mysql." + name + ".master").map(m -> replicatedHost("mysql", name));
+    }
+
     private List<ReplicatedHost> replicatedHosts(String listKey, String prefix) {
         List<ReplicatedHost> hosts = new ArrayList<>();
-        for (String name : list(listKey)) {
-            String replicaKey = prefix + "." + name + ".replica";
-            hosts.add(new ReplicatedHost(name, hostPort(prefix + "." + name + ".master"),
-                    find(replicaKey).map(HostPort::parse).orElse(null)));
-        }
+        for (String name : list(listKey)) hosts.add(replicatedHost(prefix, name));
         if (hosts.isEmpty()) throw new IllegalStateException("configuration key '" + listKey + "' names no hosts");
         return List.copyOf(hosts);
+    }
+
+    private ReplicatedHost replicatedHost(String prefix, String name) {
+        String replicaKey = prefix + "." + name + ".replica";
+        try {
+            return new ReplicatedHost(name, hostPort(prefix + "." + name + ".master"), find(replicaKey).map(HostPort::parse).orElse(null));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("configuration key '" + replicaKey + "': " + e.getMessage());
+        }
     }
 
     /** A master and its (optional) read replica. */

@@ -1,7 +1,7 @@
 package dev.pinfeed.idallocator;
 
 import dev.pinfeed.config.PinfeedConfig;
-import dev.pinfeed.config.ShardMap;
+import dev.pinfeed.mysqlshards.MysqlShardMap;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -24,7 +24,7 @@ public record IdSettings(OpenShards openShards, int blockSize, Instant epoch, Du
     static final int DEFAULT_MAX_BACKWARD_WAIT_MS = 100;
 
     public static IdSettings from(PinfeedConfig config) {
-        ShardMap shardMap = ShardMap.from(config);
+        MysqlShardMap shardMap = MysqlShardMap.from(config);
         OpenShards open = OpenShards.parse(config.get(OPEN_SHARDS, "0-" + (shardMap.shardCount() - 1)));
         if (open.lastShard() >= shardMap.shardCount()) {
             throw new IllegalStateException(OPEN_SHARDS + " " + open + " opens shards that mysql.shards ("

@@ -2,9 +2,9 @@ package dev.pinfeed.idallocator.bench;
 
 import dev.pinfeed.config.HostPort;
 import dev.pinfeed.config.PinfeedConfig;
-import dev.pinfeed.config.ShardMap;
 import dev.pinfeed.idallocator.LocalIdBlock;
 import dev.pinfeed.idallocator.mysql.MysqlSequenceStore;
+import dev.pinfeed.mysqlshards.MysqlShardMap;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -41,11 +41,11 @@ public class LeaseBenchmark {
     public void connect() throws SQLException {
         PinfeedConfig config = PinfeedConfig.load();
         store = MysqlSequenceStore.from(config);
-        String host = ShardMap.from(config).hostOf(SHARD);
-        HostPort master = config.mysqlHosts().stream().filter(h -> h.name().equals(host)).findFirst().orElseThrow().master();
+        MysqlShardMap shards = MysqlShardMap.from(config);
+        HostPort master = shards.master(shards.hostOf(SHARD));
         plain = DriverManager.getConnection(PinfeedConfig.mysqlJdbcUrl(master),
                 config.mysqlUser(), config.mysqlPassword());
-        String db = ShardMap.databaseName(SHARD);
+        String db = MysqlShardMap.databaseName(SHARD);
         try (Statement st = plain.createStatement()) {
             st.execute("INSERT IGNORE INTO " + db + ".id_sequences (type_id, next_local) VALUES (" + (BENCH_TYPE + 1) + ", 1)");
         }

@@ -1,17 +1,18 @@
 package dev.pinfeed.idallocator.mysql;
 
-import dev.pinfeed.config.HostPort;
 import dev.pinfeed.config.PinfeedConfig;
-import dev.pinfeed.config.ShardMap;
 import dev.pinfeed.idallocator.IdAllocationException;
 import dev.pinfeed.idallocator.LocalIdBlock;
 import dev.pinfeed.idallocator.SequenceStore;
+import dev.pinfeed.mysqlshards.MysqlShardMap;
+import dev.pinfeed.mysqlshards.ShardDataSources;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Leases local-ID blocks from each shard's own database ({@code dbNNNNN.id_sequences}) on the
@@ -33,16 +34,18 @@ public final class MysqlSequenceStore implements SequenceStore {
 
     private final ShardDataSources sources;
 
-    public MysqlSequenceStore(ShardMap shardMap, Map<String, HostPort> masters, String user, String password) {
-        // Autocommit: a lease must be committed before its IDs are handed out.
-        this.sources = new ShardDataSources(shardMap, masters, user, password, "ids", 4);
-    }
-
+    /** On the configured shard map ({@code mysql.shards}), fixed for the life of the process. */
     public static MysqlSequenceStore from(PinfeedConfig config) {
         return new MysqlSequenceStore(ShardDataSources.from(config, "ids", 4));
     }
 
-    private MysqlSequenceStore(ShardDataSources sources) {
+    /** On {@code shardMap} as it is at each lease (the live {@code MysqlShardConfig}): a failover reaches the next lease. */
+    public static MysqlSequenceStore from(PinfeedConfig config, Supplier<MysqlShardMap> shardMap) {
+        return new MysqlSequenceStore(ShardDataSources.from(config, shardMap, "ids", 4, Map.of()));
+    }
+
+    /** Leases through {@code sources} (autocommit pools: a lease must commit before its IDs are handed out), and closes them. */
+    public MysqlSequenceStore(ShardDataSources sources) {
         this.sources = sources;
     }
 
@@ -50,7 +53,7 @@ public final class MysqlSequenceStore implements SequenceStore {
     public LocalIdBlock lease(int shard, int typeId, int blockSize) {
         SequenceStore.checkLease(shard, typeId, blockSize);
         String host = sources.hostOf(shard);
-        String database = ShardMap.databaseName(shard);
+        String database = MysqlShardMap.databaseName(shard);
         try (Connection connection = sources.forHost(host).getConnection()) {
             try {
                 return advance(connection, database, shard, typeId, blockSize);

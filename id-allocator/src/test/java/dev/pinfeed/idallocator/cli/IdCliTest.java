@@ -104,7 +104,7 @@ class IdCliTest {
     /** Like the MySQL store, refuses shards the shard map does not place. */
     private static SequenceStore shardMapChecking(SequenceStore store) {
         return (shard, type, size) -> {
-            dev.pinfeed.config.ShardMap.from(config()).hostOf(shard);
+            dev.pinfeed.mysqlshards.MysqlShardMap.from(config()).hostOf(shard);
             return store.lease(shard, type, size);
         };
     }
@@ -112,6 +112,8 @@ class IdCliTest {
     private static PinfeedConfig config() {
         Properties p = new Properties();
         p.setProperty("mysql.shards", "0-2047:mysql001,2048-4095:mysql002");
+        p.setProperty("mysql.mysql001.master", "127.0.0.1:13306");
+        p.setProperty("mysql.mysql002.master", "127.0.0.1:13316");
         return PinfeedConfig.of(p);
     }
 

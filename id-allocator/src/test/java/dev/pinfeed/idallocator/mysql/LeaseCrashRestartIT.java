@@ -2,11 +2,11 @@ package dev.pinfeed.idallocator.mysql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.pinfeed.config.ShardMap;
 import dev.pinfeed.idallocator.ObjectType;
 import dev.pinfeed.idallocator.ShardedId;
 import dev.pinfeed.infra.stacktestkit.StackExtension;
 import dev.pinfeed.infra.stacktestkit.TestStack;
+import dev.pinfeed.mysqlshards.MysqlShardMap;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -33,7 +33,7 @@ class LeaseCrashRestartIT {
 
     @Test
     void killedAndRestartedProcessesNeverReissueAnId(TestStack stack) throws Exception {
-        int shard = (int) (stack.freshId() % ShardMap.from(stack.config()).shardCount());
+        int shard = (int) (stack.freshId() % MysqlShardMap.from(stack.config()).shardCount());
         List<String> flags = new MysqlFixtures(stack.config()).systemPropertyFlags();
 
         Child first = Child.start(flags, shard);

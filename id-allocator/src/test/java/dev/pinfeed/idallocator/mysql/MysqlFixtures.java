@@ -2,7 +2,7 @@ package dev.pinfeed.idallocator.mysql;
 
 import dev.pinfeed.config.HostPort;
 import dev.pinfeed.config.PinfeedConfig;
-import dev.pinfeed.config.ShardMap;
+import dev.pinfeed.mysqlshards.MysqlShardMap;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -14,11 +14,11 @@ import java.util.List;
 final class MysqlFixtures {
 
     private final PinfeedConfig config;
-    private final ShardMap shardMap;
+    private final MysqlShardMap shardMap;
 
     MysqlFixtures(PinfeedConfig config) {
         this.config = config;
-        this.shardMap = ShardMap.from(config);
+        this.shardMap = MysqlShardMap.from(config);
     }
 
     void deleteCounter(int shard, int typeId) {
@@ -46,11 +46,10 @@ final class MysqlFixtures {
     }
 
     private void update(int shard, String sqlTemplate, long... args) {
-        HostPort master = config.mysqlHosts().stream().filter(h -> h.name().equals(shardMap.hostOf(shard))).findFirst()
-                .orElseThrow().master();
+        HostPort master = shardMap.master(shardMap.hostOf(shard));
         String url = PinfeedConfig.mysqlJdbcUrl(master);
         try (Connection c = DriverManager.getConnection(url, config.mysqlUser(), config.mysqlPassword());
-             PreparedStatement ps = c.prepareStatement(String.format(sqlTemplate, ShardMap.databaseName(shard)))) {
+             PreparedStatement ps = c.prepareStatement(String.format(sqlTemplate, MysqlShardMap.databaseName(shard)))) {
             for (int i = 0; i < args.length; i++) ps.setLong(i + 1, args[i]);
             ps.executeUpdate();
         } catch (SQLException e) {

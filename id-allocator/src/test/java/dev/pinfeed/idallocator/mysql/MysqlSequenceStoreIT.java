@@ -2,12 +2,12 @@ package dev.pinfeed.idallocator.mysql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.pinfeed.config.ShardMap;
 import dev.pinfeed.idallocator.LocalIdBlock;
 import dev.pinfeed.idallocator.SequenceStore;
 import dev.pinfeed.idallocator.SequenceStoreContract;
 import dev.pinfeed.infra.stacktestkit.StackExtension;
 import dev.pinfeed.infra.stacktestkit.TestStack;
+import dev.pinfeed.mysqlshards.MysqlShardMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -29,7 +29,7 @@ class MysqlSequenceStoreIT extends SequenceStoreContract {
         this.stack = stack;
         this.store = MysqlSequenceStore.from(stack.config());
         this.fixtures = new MysqlFixtures(stack.config());
-        this.shardCount = ShardMap.from(stack.config()).shardCount();
+        this.shardCount = MysqlShardMap.from(stack.config()).shardCount();
     }
 
     @AfterEach

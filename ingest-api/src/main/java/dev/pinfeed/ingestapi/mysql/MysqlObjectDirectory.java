@@ -1,9 +1,9 @@
 package dev.pinfeed.ingestapi.mysql;
 
-import dev.pinfeed.config.ShardMap;
 import dev.pinfeed.idallocator.ShardedId;
-import dev.pinfeed.idallocator.mysql.ShardDataSources;
 import dev.pinfeed.ingestapi.core.ObjectDirectory;
+import dev.pinfeed.mysqlshards.MysqlShardMap;
+import dev.pinfeed.mysqlshards.ShardDataSources;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -57,11 +57,11 @@ public final class MysqlObjectDirectory implements ObjectDirectory {
         perHost(ids, id -> id, (db, rows) -> "SELECT id, owner_id, parent_id FROM " + db + ".object_directory WHERE id IN ("
                 + rows.stream().map(String::valueOf).collect(Collectors.joining(",")) + ")",
                 " UNION ALL ", (host, sql) -> {
-                    try (Connection c = sources.forHost(host).getConnection(); Statement st = c.createStatement();
+                    try (Connection c = sources.connection(host); Statement st = c.createStatement();
                          ResultSet rs = st.executeQuery(sql)) {
                         while (rs.next()) found.put(rs.getLong(1), new Entry(rs.getLong(1), rs.getLong(2), rs.getLong(3)));
                     } catch (SQLException e) {
-                        throw MysqlUsernameIndex.failure("reading the object directory on " + host, e);
+                        throw ShardDataSources.failure(host, "reading the object directory", e);
                     }
                 });
         return found;
@@ -84,7 +84,7 @@ public final class MysqlObjectDirectory implements ObjectDirectory {
         byShard.forEach((shard, shardRows) -> {
             StringBuilder sql = byHost.computeIfAbsent(sources.hostOf(shard), h -> new StringBuilder());
             if (sql.length() > 0) sql.append(joiner);
-            sql.append(perDatabase.sql(ShardMap.databaseName(shard), shardRows));
+            sql.append(perDatabase.sql(MysqlShardMap.databaseName(shard), shardRows));
         });
         if (byHost.size() == 1) {
             byHost.forEach((host, sql) -> run.run(host, sql.toString()));
@@ -102,7 +102,7 @@ public final class MysqlObjectDirectory implements ObjectDirectory {
 
     /** All of a host's statements in one transaction: one durable commit per host, not one per shard database. */
     private void update(String host, String sql, String what) {
-        try (Connection c = sources.forHost(host).getConnection()) {
+        try (Connection c = sources.connection(host)) {
             c.setAutoCommit(false);
             try (Statement st = c.createStatement()) {
                 st.execute(sql);
@@ -117,7 +117,7 @@ public final class MysqlObjectDirectory implements ObjectDirectory {
                 c.setAutoCommit(true);
             }
         } catch (SQLException e) {
-            throw MysqlUsernameIndex.failure(what + " on " + host, e);
+            throw ShardDataSources.failure(host, what, e);
         }
     }
 

@@ -1,8 +1,8 @@
 package dev.pinfeed.ingestapi.mysql;
 
-import dev.pinfeed.config.ShardMap;
-import dev.pinfeed.idallocator.mysql.ShardDataSources;
 import dev.pinfeed.ingestapi.core.UsernameIndex;
+import dev.pinfeed.mysqlshards.MysqlShardMap;
+import dev.pinfeed.mysqlshards.ShardDataSources;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -33,8 +33,9 @@ public final class MysqlUsernameIndex implements UsernameIndex {
     @Override
     public boolean claim(String username, long userId) {
         int shard = shardOf(username);
-        String db = ShardMap.databaseName(shard);
-        try (Connection c = sources.forShard(shard).getConnection()) {
+        String db = MysqlShardMap.databaseName(shard);
+        String host = sources.hostOf(shard);
+        try (Connection c = sources.connection(host)) {
             try (PreparedStatement insert = c.prepareStatement("INSERT INTO " + db + ".usernames (username, user_id) VALUES (?, ?)")) {
                 insert.setString(1, username);
                 insert.setLong(2, userId);
@@ -46,32 +47,34 @@ public final class MysqlUsernameIndex implements UsernameIndex {
                 return holder.isPresent() && holder.getAsLong() == userId;
             }
         } catch (SQLException e) {
-            throw failure("claiming username in " + db, e);
+            throw ShardDataSources.failure(host, "claiming username in " + db, e);
         }
     }
 
     @Override
     public void release(String username, long userId) {
         int shard = shardOf(username);
-        String db = ShardMap.databaseName(shard);
-        try (Connection c = sources.forShard(shard).getConnection();
+        String db = MysqlShardMap.databaseName(shard);
+        String host = sources.hostOf(shard);
+        try (Connection c = sources.connection(host);
              PreparedStatement delete = c.prepareStatement("DELETE FROM " + db + ".usernames WHERE username = ? AND user_id = ?")) {
             delete.setString(1, username);
             delete.setLong(2, userId);
             delete.executeUpdate();
         } catch (SQLException e) {
-            throw failure("releasing username in " + db, e);
+            throw ShardDataSources.failure(host, "releasing username in " + db, e);
         }
     }
 
     @Override
     public OptionalLong find(String username) {
         int shard = shardOf(username);
-        String db = ShardMap.databaseName(shard);
-        try (Connection c = sources.forShard(shard).getConnection()) {
+        String db = MysqlShardMap.databaseName(shard);
+        String host = sources.hostOf(shard);
+        try (Connection c = sources.connection(host)) {
             return find(c, db, username);
         } catch (SQLException e) {
-            throw failure("reading username from " + db, e);
+            throw ShardDataSources.failure(host, "reading username from " + db, e);
         }
     }
 
@@ -82,10 +85,6 @@ public final class MysqlUsernameIndex implements UsernameIndex {
                 return rs.next() ? OptionalLong.of(rs.getLong(1)) : OptionalLong.empty();
             }
         }
-    }
-
-    static IllegalStateException failure(String what, SQLException e) {
-        return new IllegalStateException(what + " failed: " + e.getMessage() + ShardDataSources.rootCause(e), e);
     }
 
     @Override

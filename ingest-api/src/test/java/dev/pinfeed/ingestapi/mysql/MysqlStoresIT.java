@@ -1,12 +1,12 @@
 package dev.pinfeed.ingestapi.mysql;
 
-import dev.pinfeed.idallocator.mysql.ShardDataSources;
 import dev.pinfeed.infra.stacktestkit.StackExtension;
 import dev.pinfeed.infra.stacktestkit.TestStack;
 import dev.pinfeed.ingestapi.core.ObjectDirectory;
 import dev.pinfeed.ingestapi.core.ObjectDirectoryContract;
 import dev.pinfeed.ingestapi.core.UsernameIndex;
 import dev.pinfeed.ingestapi.core.UsernameIndexContract;
+import dev.pinfeed.mysqlshards.ShardDataSources;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;

@@ -4,11 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.config.Sha256;
-import dev.pinfeed.config.ShardMap;
+import dev.pinfeed.mysqlshards.MysqlShardConfig;
+import dev.pinfeed.mysqlshards.MysqlShardMap;
 import java.io.IOException;
 import java.net.URI;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -59,7 +59,7 @@ import org.apache.kafka.common.config.ConfigResource;
 public final class Provisioner {
 
     /** The znode (under the application namespace) holding the live shard map. */
-    public static final String SHARD_MAP_ZNODE = "/config/mysql-shards";
+    public static final String SHARD_MAP_ZNODE = MysqlShardConfig.ZNODE;
     static final String REPLICATION_PEER = "standby";
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -231,17 +231,29 @@ public final class Provisioner {
         return client;
     }
 
-    /** Seeds the live shard map znode from the configuration; an operator's later edit is kept. */
+    /**
+     * The live MySQL shard map znode: seeded from the configuration when absent, a legacy-form map
+     * rewritten as JSON (its ranges kept, addresses from the configuration), an operator's JSON edit
+     * kept. An unusable stored map is left alone with a warning (the servers are fine; services
+     * watching it refuse to start until it is fixed).
+     */
     public void appZnodes() throws Exception {
         try (CuratorFramework zk = curator(config)) {
             if (!zk.blockUntilConnected(20, java.util.concurrent.TimeUnit.SECONDS)) {
                 throw new IllegalStateException("application ZooKeeper " + config.appZookeeper() + " does not answer");
             }
-            if (zk.checkExists().forPath(SHARD_MAP_ZNODE) == null) {
-                zk.create().creatingParentsIfNeeded().forPath(SHARD_MAP_ZNODE,
-                        ShardMap.from(config).format().getBytes(StandardCharsets.UTF_8));
+            String znode = "zookeeper /" + config.appZookeeperNamespace() + SHARD_MAP_ZNODE;
+            try {
+                MysqlShardConfig.Provisioned done = MysqlShardConfig.provision(zk, SHARD_MAP_ZNODE, MysqlShardMap.from(config),
+                        MysqlShardMap.HostAddresses.from(config));
+                progress.accept(znode + " ready (" + switch (done) {
+                    case SEEDED -> "seeded from mysql.shards";
+                    case UPGRADED -> "legacy text rewritten as JSON";
+                    case KEPT -> "kept";
+                } + ")");
+            } catch (IllegalStateException e) {
+                progress.accept("warning: " + e.getMessage());
             }
-            progress.accept("zookeeper /" + config.appZookeeperNamespace() + SHARD_MAP_ZNODE + " ready");
         }
     }
 
@@ -253,7 +265,7 @@ public final class Provisioner {
      * start costs one query per host.
      */
     public void mysqlShards() throws Exception {
-        ShardMap shards = ShardMap.from(config);
+        MysqlShardMap shards = MysqlShardMap.from(config);
         String schema = Files.readString(definitions.resolve("mysql-shard-schema.sql"));
         List<String> statements = splitStatements(schema);
         String hash = Sha256.hex(shards.format() + "\n" + schema);
@@ -290,7 +302,7 @@ public final class Provisioner {
             }
             int done = 0;
             for (int shard : shards) {
-                String db = ShardMap.databaseName(shard);
+                String db = MysqlShardMap.databaseName(shard);
                 st.addBatch("CREATE DATABASE IF NOT EXISTS " + db);
                 for (String s : statements) {
                     st.addBatch("USE " + db);

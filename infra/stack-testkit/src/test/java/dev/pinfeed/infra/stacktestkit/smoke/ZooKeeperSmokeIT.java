@@ -2,10 +2,10 @@ package dev.pinfeed.infra.stacktestkit.smoke;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.pinfeed.config.ShardMap;
 import dev.pinfeed.infra.stack.Provisioner;
 import dev.pinfeed.infra.stacktestkit.StackExtension;
 import dev.pinfeed.infra.stacktestkit.TestStack;
+import dev.pinfeed.mysqlshards.MysqlShardMap;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -40,7 +40,8 @@ class ZooKeeperSmokeIT {
     void theLiveShardMapIsSeededInTheApplicationNamespace(TestStack stack) throws Exception {
         try (CuratorFramework zk = Provisioner.curator(stack.config())) {
             String map = new String(zk.getData().forPath(Provisioner.SHARD_MAP_ZNODE), StandardCharsets.UTF_8);
-            assertThat(ShardMap.parse(map).shardCount()).isEqualTo(ShardMap.from(stack.config()).shardCount());
+            assertThat(MysqlShardMap.parse(map, MysqlShardMap.HostAddresses.from(stack.config())).shardCount())
+                    .isEqualTo(MysqlShardMap.from(stack.config()).shardCount());
         }
     }
 

@@ -1,0 +1,295 @@
+package dev.pinfeed.mysqlshards;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.pinfeed.config.ContiguousRanges;
+import dev.pinfeed.config.HostPort;
+import dev.pinfeed.config.PinfeedConfig;
+import dev.pinfeed.config.PinfeedConfig.ReplicatedHost;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The seed's MySQL configuration table: which host holds each logical shard, and where that host's
+ * master and replica listen. The only place that parses or formats it, and the only place that
+ * formats shard database names ({@code db03429}).
+ *
+ * <p>Two text forms. The JSON form is what the live znode holds:
+ * <pre>{"version":1,"ranges":[{"first":0,"last":2047,"host":"mysql001","master":"127.0.0.1:13306","replica":"127.0.0.1:13307"}, …]}</pre>
+ * The legacy form {@code 0-2047:mysql001,2048-4095:mysql002} (the {@code mysql.shards} key, older
+ * znodes) names hosts only; their addresses then come from {@link HostAddresses}.
+ *
+ * <p>Every map is valid: ranges contiguous from 0 without gap or overlap, below 65536, each with a
+ * master address ({@code replica} is optional: a host may have none), and one pair of addresses per
+ * host name. {@link #successor} adds the rule between versions: shards never disappear.
+ */
+public final class MysqlShardMap {
+
+    /** Shard numbers are 16 bits of the sharded id. */
+    public static final int MAX_SHARDS = 0x10000;
+    static final int VERSION = 1;
+    private static final String WHAT = "mysql shard map";
+    private static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
+    /** Shards {@code first..last} live on {@code host}, whose master is {@code master}; {@code replica} may be null. */
+    public record Range(int first, int last, String host, HostPort master, HostPort replica) {
+        boolean contains(int shard) {
+            return shard >= first && shard <= last;
+        }
+
+        public Optional<HostPort> replicaIfAny() {
+            return Optional.ofNullable(replica);
+        }
+    }
+
+    /** Where the hosts a legacy-form map names live. */
+    @FunctionalInterface
+    public interface HostAddresses {
+        Optional<ReplicatedHost> find(String host);
+
+        /** From {@code mysql.<host>.master} / {@code .replica}. */
+        static HostAddresses from(PinfeedConfig config) {
+            return config::mysqlHost;
+        }
+
+        static HostAddresses of(Collection<ReplicatedHost> hosts) {
+            Map<String, ReplicatedHost> byName = new LinkedHashMap<>();
+            hosts.forEach(h -> byName.put(h.name(), h));
+            return name -> Optional.ofNullable(byName.get(name));
+        }
+
+        /** This lookup, then {@code fallback} for names it does not know. */
+        default HostAddresses orElse(HostAddresses fallback) {
+            return name -> find(name).or(() -> fallback.find(name));
+        }
+    }
+
+    private final List<Range> ranges;
+    private final Map<String, ReplicatedHost> hosts;
+
+    private MysqlShardMap(List<Range> ranges) {
+        List<ContiguousRanges.Entry> entries = new ArrayList<>();
+        for (Range r : ranges) entries.add(new ContiguousRanges.Entry(r.first(), r.last(), r.host()));
+        ContiguousRanges.check(entries, WHAT, "host", MAX_SHARDS);
+        Map<String, ReplicatedHost> byName = new LinkedHashMap<>();
+        for (Range r : ranges) {
+            if (r.master() == null) throw new IllegalArgumentException(WHAT + " range " + describe(r) + " has no master address");
+            ReplicatedHost host = new ReplicatedHost(r.host(), r.master(), r.replica());
+            ReplicatedHost seen = byName.putIfAbsent(r.host(), host);
+            // One host, one master: otherwise "the master of mysql001" would depend on the shard asked about.
+            if (seen != null && !seen.equals(host)) {
+                throw new IllegalArgumentException(WHAT + " gives host " + r.host() + " two address pairs: " + addresses(seen)
+                        + " and " + addresses(host) + " (range " + describe(r) + ")");
+            }
+        }
+        this.ranges = List.copyOf(ranges);
+        this.hosts = Map.copyOf(byName);
+    }
+
+    /** A valid map of exactly these ranges, or {@link IllegalArgumentException} saying what is wrong. */
+    public static MysqlShardMap of(List<Range> ranges) {
+        return new MysqlShardMap(ranges);
+    }
+
+    /** Either text form; the legacy one takes its addresses from {@code addresses}. */
+    public static MysqlShardMap parse(String text, HostAddresses addresses) {
+        if (text == null || text.isBlank()) throw new IllegalArgumentException(WHAT + " is empty");
+        return isJson(text) ? parseJson(text) : parseLegacy(text, addresses);
+    }
+
+    /** The configured map: {@code mysql.shards} in either form, legacy addresses from {@code mysql.<host>.*}. */
+    public static MysqlShardMap from(PinfeedConfig config) {
+        try {
+            return parse(config.require("mysql.shards"), HostAddresses.from(config));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("configuration key 'mysql.shards': " + e.getMessage(), e);
+        }
+    }
+
+    static boolean isJson(String text) {
+        return text.stripLeading().startsWith("{");
+    }
+
+    private static MysqlShardMap parseLegacy(String text, HostAddresses addresses) {
+        List<Range> ranges = new ArrayList<>();
+        for (ContiguousRanges.Entry e : ContiguousRanges.parse(text, WHAT, "host", MAX_SHARDS)) {
+            ReplicatedHost host = addresses.find(e.target()).orElseThrow(() -> new IllegalArgumentException(WHAT + " range '" + e
+                    + "' names host " + e.target() + ", whose address is unknown (the legacy form takes it from mysql."
+                    + e.target() + ".master)"));
+            ranges.add(new Range(e.first(), e.last(), e.target(), host.master(), host.replica()));
+        }
+        return new MysqlShardMap(ranges);
+    }
+
+    private static MysqlShardMap parseJson(String text) {
+        JsonNode root;
+        try {
+            root = JSON.readTree(text);
+        } catch (JsonProcessingException e) {
+            // Jackson's message repeats the source and start marker over several lines; line, column and the first clause suffice.
+            String why = e.getOriginalMessage().lines().findFirst().orElse("").replaceAll("\\s*\\(start marker at.*", "");
+            String at = e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
+            throw new IllegalArgumentException(WHAT + " is not valid JSON" + at + ": " + why);
+        }
+        if (root == null || !root.isObject()) throw new IllegalArgumentException(WHAT + " is not a JSON object");
+        if (!root.path("version").isInt() || root.path("version").asInt() != VERSION) {
+            throw new IllegalArgumentException(WHAT + " has version " + root.path("version") + ", this build reads version " + VERSION);
+        }
+        JsonNode list = root.path("ranges");
+        if (!list.isArray() || list.isEmpty()) throw new IllegalArgumentException(WHAT + " has no \"ranges\" array");
+        List<Range> ranges = new ArrayList<>();
+        for (JsonNode r : list) {
+            String where = WHAT + " range " + r;
+            if (!r.path("first").isInt() || !r.path("last").isInt()) throw new IllegalArgumentException(where + " needs integer \"first\" and \"last\"");
+            if (!r.path("host").isTextual()) throw new IllegalArgumentException(where + " needs a \"host\" name");
+            ranges.add(new Range(r.path("first").asInt(), r.path("last").asInt(), r.path("host").asText(),
+                    address(r, "master", where), r.hasNonNull("replica") ? address(r, "replica", where) : null));
+        }
+        return new MysqlShardMap(ranges);
+    }
+
+    private static HostPort address(JsonNode range, String field, String where) {
+        JsonNode value = range.path(field);
+        if (!value.isTextual()) throw new IllegalArgumentException(where + " has no \"" + field + "\" address");
+        try {
+            return HostPort.parse(value.asText());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(where + ": \"" + field + "\" " + e.getMessage());
+        }
+    }
+
+    /**
+     * {@code next} if it may replace this map, else {@link IllegalArgumentException} saying why: it
+     * must keep every shard this map has (shards never disappear; growing is allowed). Hosts, ranges
+     * and addresses may all change (shard moves, failover).
+     */
+    public MysqlShardMap successor(MysqlShardMap next) {
+        if (next.shardCount() < shardCount()) {
+            throw new IllegalArgumentException(WHAT + " would shrink from 0-" + (shardCount() - 1) + " to 0-" + (next.shardCount() - 1)
+                    + ": shards " + next.shardCount() + "-" + (shardCount() - 1) + " would be on no host");
+        }
+        return next;
+    }
+
+    public int shardCount() {
+        return ranges.get(ranges.size() - 1).last() + 1;
+    }
+
+    public List<Range> ranges() {
+        return ranges;
+    }
+
+    public String hostOf(int shard) {
+        return rangeOf(shard).host();
+    }
+
+    public Range rangeOf(int shard) {
+        for (Range r : ranges) {
+            if (r.contains(shard)) return r;
+        }
+        throw new IllegalArgumentException("shard " + shard + " is outside the shard map (0-" + (shardCount() - 1) + ")");
+    }
+
+    /** The host names, in shard order. */
+    public Set<String> hosts() {
+        Set<String> names = new LinkedHashSet<>();
+        ranges.forEach(r -> names.add(r.host()));
+        return names;
+    }
+
+    /** The host's addresses, or {@link IllegalArgumentException} if this map places no shard on it. */
+    public ReplicatedHost host(String name) {
+        ReplicatedHost host = hosts.get(name);
+        if (host == null) throw new IllegalArgumentException("no MySQL host '" + name + "' in the shard map (hosts: " + hosts() + ")");
+        return host;
+    }
+
+    public HostPort master(String host) {
+        return host(host).master();
+    }
+
+    /** The addresses of this map's hosts, e.g. to read a legacy-form edit against. */
+    public HostAddresses addresses() {
+        return name -> Optional.ofNullable(hosts.get(name));
+    }
+
+    public List<Integer> shardsOn(String host) {
+        List<Integer> shards = new ArrayList<>();
+        for (Range r : ranges) {
+            if (r.host().equals(host)) {
+                for (int s = r.first(); s <= r.last(); s++) shards.add(s);
+            }
+        }
+        return shards;
+    }
+
+    public static String databaseName(int shard) {
+        if (shard < 0 || shard >= MAX_SHARDS) throw new IllegalArgumentException("shard out of range: " + shard);
+        return String.format(Locale.ROOT, "db%05d", shard);
+    }
+
+    /** The legacy text form: ranges and host names, no addresses. */
+    public String format() {
+        StringBuilder sb = new StringBuilder();
+        for (Range r : ranges) {
+            if (sb.length() > 0) sb.append(',');
+            sb.append(r.first()).append('-').append(r.last()).append(':').append(r.host());
+        }
+        return sb.toString();
+    }
+
+    /** The JSON form, on one line (what the znode holds). */
+    public String toJson() {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("version", VERSION);
+        ArrayNode list = root.putArray("ranges");
+        for (Range r : ranges) {
+            ObjectNode o = list.addObject();
+            o.put("first", r.first());
+            o.put("last", r.last());
+            o.put("host", r.host());
+            o.put("master", r.master().toString());
+            if (r.replica() != null) o.put("replica", r.replica().toString());
+        }
+        try {
+            return JSON.writeValueAsString(root);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a tree of strings and ints always serializes", e);
+        }
+    }
+
+    private static String describe(Range r) {
+        return r.first() + "-" + r.last() + ":" + r.host();
+    }
+
+    private static String addresses(ReplicatedHost h) {
+        return "master " + h.master() + (h.replica() == null ? "" : ", replica " + h.replica());
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof MysqlShardMap m && m.ranges.equals(ranges);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(ranges);
+    }
+
+    @Override
+    public String toString() {
+        return toJson();
+    }
+}
