@@ -1,0 +1,92 @@
+package dev.pinfeed.mysqlshards.query;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * INSERT of one or more rows with a rule for rows whose key exists (INSERT ... ON DUPLICATE KEY
+ * UPDATE): the building block of idempotent, replayable writes.
+ * <ul>
+ *   <li>{@link #keepExisting()} — an existing row wins (immutable objects, mappings);</li>
+ *   <li>{@link #set(String, Object)} — set a column to a value on an existing row (e.g. {@code active = 0});</li>
+ *   <li>{@link #newerWins(String, String...)} — last writer wins by a version column: the listed
+ *       columns take the new values only when the new version is greater, and the version keeps the
+ *       greatest.</li>
+ * </ul>
+ */
+public final class Upsert implements Write {
+
+    private final String table;
+    private final List<String> columns = new ArrayList<>();
+    private final List<List<Object>> rows = new ArrayList<>();
+    private final List<String> onDuplicate = new ArrayList<>();
+    private final List<Object> onDuplicateParams = new ArrayList<>();
+
+    private Upsert(String table) {
+        this.table = Identifiers.name(table);
+    }
+
+    public static Upsert into(String table, String... columns) {
+        Upsert u = new Upsert(table);
+        for (String c : columns) u.columns.add(Identifiers.name(c));
+        return u;
+    }
+
+    /** One row, values in column order. */
+    public Upsert row(Object... values) {
+        if (values.length != columns.size()) {
+            throw new IllegalArgumentException(table + ": " + values.length + " values for " + columns.size() + " columns");
+        }
+        rows.add(java.util.Collections.unmodifiableList(java.util.Arrays.asList(values.clone()))); // values may be null
+        return this;
+    }
+
+    public Upsert keepExisting() {
+        onDuplicate.add(columns.get(0) + " = " + columns.get(0));
+        return this;
+    }
+
+    public Upsert set(String column, Object value) {
+        onDuplicate.add(Identifiers.name(column) + " = ?");
+        onDuplicateParams.add(value);
+        return this;
+    }
+
+    /** The column takes the inserted value on an existing row (plain upsert). */
+    public Upsert overwrite(String column) {
+        String c = Identifiers.name(column);
+        onDuplicate.add(c + " = VALUES(" + c + ")");
+        return this;
+    }
+
+    public Upsert newerWins(String versionColumn, String... columns) {
+        String v = Identifiers.name(versionColumn);
+        for (String column : columns) {
+            String c = Identifiers.name(column);
+            onDuplicate.add(c + " = IF(VALUES(" + v + ") > " + v + ", VALUES(" + c + "), " + c + ")");
+        }
+        // Last: MySQL applies assignments left to right, and the ones above must see the old version.
+        onDuplicate.add(v + " = GREATEST(" + v + ", VALUES(" + v + "))");
+        return this;
+    }
+
+    public int rowCount() {
+        return rows.size();
+    }
+
+    @Override
+    public String render(String database, List<Object> params) {
+        if (rows.isEmpty()) throw new IllegalStateException("an upsert needs rows");
+        if (onDuplicate.isEmpty()) throw new IllegalStateException(table + ": say what an existing row does (keepExisting, set, newerWins)");
+        StringBuilder sql = new StringBuilder("INSERT INTO ").append(database).append('.').append(table)
+                .append(" (").append(String.join(", ", columns)).append(") VALUES ");
+        String tuple = "(" + "?, ".repeat(columns.size() - 1) + "?)";
+        for (int i = 0; i < rows.size(); i++) {
+            sql.append(i == 0 ? "" : ", ").append(tuple);
+            params.addAll(rows.get(i));
+        }
+        sql.append(" ON DUPLICATE KEY UPDATE ").append(String.join(", ", onDuplicate));
+        params.addAll(onDuplicateParams);
+        return sql.toString();
+    }
+}
