@@ -1,0 +1,54 @@
+package dev.pinfeed.canonicalstore;
+
+import dev.pinfeed.followergraph.sharded.VirtualShards;
+
+/**
+ * Redis keys of the canonical store's caches (seed 002's application-layer join: board → pin ids,
+ * pin id → pin object); nothing else formats them. A key carries its object's virtual shard as the
+ * hash tag {@code {v<shard>}}, so it lives on the Redis instance the graph's shard map names for
+ * that shard ({@link #shardOf}).
+ *
+ * <pre>
+ * pf:c:{v&lt;s&gt;}:pin:&lt;id&gt;                     the pin's JSON (without its like count)
+ * pf:c:{v&lt;s&gt;}:pin:&lt;id&gt;:likes               the pin's like count
+ * pf:c:{v&lt;s&gt;}:board:&lt;id&gt;:pins:&lt;order&gt;       the board's first pin ids in that order (newest | custom)
+ * pf:c:{v&lt;s&gt;}:ver:&lt;id&gt;                     the object's cache version
+ * </pre>
+ * Invalidation protocol: the writer, after its MySQL transaction commits, INCRs {@link #version} of
+ * the object and DELs its value keys; a reader reads the version before reading MySQL and fills a
+ * value only if the version is still the same (one Lua script), so a slow reader never puts back
+ * what the writer just invalidated.
+ */
+public final class CanonicalCacheKeys {
+
+    private static final String PREFIX = "pf:c:";
+
+    private CanonicalCacheKeys() {}
+
+    /** The virtual shard (of the graph's 8192) whose Redis instance holds the object's keys. */
+    public static int shardOf(long objectId) {
+        return VirtualShards.of(objectId);
+    }
+
+    private static String base(long objectId) {
+        return PREFIX + "{v" + shardOf(objectId) + "}:";
+    }
+
+    public static String pin(long pinId) {
+        return base(pinId) + "pin:" + pinId;
+    }
+
+    public static String pinLikes(long pinId) {
+        return base(pinId) + "pin:" + pinId + ":likes";
+    }
+
+    /** {@code order} is {@code newest} or {@code custom}. */
+    public static String boardPins(long boardId, String order) {
+        if (!order.equals("newest") && !order.equals("custom")) throw new IllegalArgumentException("no board pin order " + order);
+        return base(boardId) + "board:" + boardId + ":pins:" + order;
+    }
+
+    public static String version(long objectId) {
+        return base(objectId) + "ver:" + objectId;
+    }
+}

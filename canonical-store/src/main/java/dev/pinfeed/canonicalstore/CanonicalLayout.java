@@ -1,0 +1,94 @@
+package dev.pinfeed.canonicalstore;
+
+import java.nio.ByteBuffer;
+
+/**
+ * The canonical tables of every logical shard (infra/definitions/mysql-shard-schema.sql) and the JSON
+ * of their objects: the only place their names are spelled. Seeds 000/002: an object lives in the
+ * shard its id names, keyed by its local id, {@code data} holding its JSON; a mapping
+ * {@code (from, to, sequence)} lives on the from-object's shard, one table per direction.
+ */
+public final class CanonicalLayout {
+
+    private CanonicalLayout() {}
+
+    // ---- object tables: (local_id PK, data JSON, ts)
+    public static final String USERS = "users";
+    public static final String BOARDS = "boards";
+    public static final String PINS = "pins";
+    public static final String COMMENTS = "comments";
+    public static final String LOCAL_ID = "local_id";
+    public static final String DATA = "data";
+    public static final String TS = "ts";
+    /** boards: the version of the BoardPinsReordered in force ({@link #version}). */
+    public static final String ORDER_VERSION = "order_version";
+
+    // ---- mapping tables: (from, to) primary key, sequence = creation time in ms
+    public static final String SEQUENCE = "sequence";
+    /** board_has_pins, user_has_pins: 0 once the pin is deleted. */
+    public static final String ACTIVE = "active";
+    /** board_has_pins: the pin's place in the owner's custom order, NULL when the order does not list it. */
+    public static final String POSITION = "position";
+    /** user_likes_pins, pin_liked_by_users: 1 liked, 0 unliked (the row stays: last writer wins by {@link #VERSION}). */
+    public static final String LIKED = "liked";
+    public static final String VERSION = "version";
+    public static final String USER_ID = "user_id";
+    public static final String BOARD_ID = "board_id";
+    public static final String PIN_ID = "pin_id";
+
+    /** The mapping tables, each with its from and to columns. */
+    public enum Mapping {
+        USER_HAS_BOARDS("user_has_boards", USER_ID, BOARD_ID),
+        BOARD_HAS_PINS("board_has_pins", BOARD_ID, PIN_ID),
+        USER_HAS_PINS("user_has_pins", USER_ID, PIN_ID),
+        USER_LIKES_PINS("user_likes_pins", USER_ID, PIN_ID),
+        PIN_LIKED_BY_USERS("pin_liked_by_users", PIN_ID, USER_ID);
+
+        private final String table;
+        private final String from;
+        private final String to;
+
+        Mapping(String table, String from, String to) {
+            this.table = table;
+            this.from = from;
+            this.to = to;
+        }
+
+        public String table() {
+            return table;
+        }
+
+        public String from() {
+            return from;
+        }
+
+        public String to() {
+            return to;
+        }
+    }
+
+    /** Field names of the objects' JSON ({@code data}); ids are JSON numbers there, strings on the HTTP API. */
+    public static final class Json {
+        private Json() {}
+
+        public static final String ID = "id";
+        public static final String CREATED_AT = "createdAt";
+        public static final String USERNAME = "username";
+        public static final String DISPLAY_NAME = "displayName";
+        public static final String OWNER_ID = "ownerId";
+        public static final String NAME = "name";
+        public static final String DESCRIPTION = "description";
+        public static final String BOARD_ID = "boardId";
+        public static final String AUTHOR_ID = "authorId";
+        public static final String DETAILS = "details";
+        public static final String LINK = "link";
+        public static final String IMAGE_URL = "imageUrl";
+        /** pins: false once deleted (seed 002's soft delete). */
+        public static final String ACTIVE = "active";
+    }
+
+    /** The 16-byte version of an event: occurredAt then eventId, big-endian, so byte order is version order. */
+    public static byte[] version(long occurredAtMillis, long eventId) {
+        return ByteBuffer.allocate(16).putLong(occurredAtMillis).putLong(eventId).array();
+    }
+}
