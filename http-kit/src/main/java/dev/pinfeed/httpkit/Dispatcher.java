@@ -26,6 +26,8 @@ final class Dispatcher extends Handler.Abstract {
     final Scheduler scheduler;
     /** Requests admitted and not yet answered: reading their body, queued for or running on the handler pool. */
     private final AtomicInteger inFlight = new AtomicInteger();
+    /** Set when the app is closing: interrupted handlers are expected then. */
+    private volatile boolean stopping;
 
     Dispatcher(HttpApp app, ExecutorService handlers, Scheduler scheduler) {
         super(InvocationType.BLOCKING);
@@ -43,6 +45,10 @@ final class Dispatcher extends Handler.Abstract {
 
     int inFlight() {
         return inFlight.get();
+    }
+
+    void stopping() {
+        stopping = true;
     }
 
     /** Counts the request in flight; a shed route is refused once {@code maxInFlight} are. */
@@ -91,7 +97,7 @@ final class Dispatcher extends Handler.Abstract {
         }
         if (e instanceof InterruptedException) {
             // Not re-asserted: the answer still has to be written on this thread.
-            if (handlers.isShutdown()) {
+            if (stopping) {
                 LOG.debug("{}: {} {} interrupted by shutdown", app.serviceName, method, route.template());
             } else {
                 LOG.warn("{}: {} {} (route {} {}) was interrupted", app.serviceName, method, path, route.method(),

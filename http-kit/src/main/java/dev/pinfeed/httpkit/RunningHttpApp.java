@@ -92,9 +92,6 @@ public final class RunningHttpApp implements AutoCloseable {
         // While a request is in progress, a read or write with no progress for this long fails (a client that
         // does not read its response); between requests the connector's idle timeout applies.
         http.setIdleTimeout(limits.responseWriteTimeout().toMillis());
-        // Call the handler as soon as the head is parsed: it reads the body asynchronously itself, and can answer
-        // 401/413 without waiting for a body that may never come.
-        http.setDelayDispatchUntilContent(false);
         http.setUriCompliance(URI_COMPLIANCE);
         ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
         connector.setHost(address.getAddress().getHostAddress());
@@ -158,6 +155,7 @@ public final class RunningHttpApp implements AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        dispatcher.stopping();
         try {
             long drainUntil = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DRAIN_MILLIS);
             while (dispatcher.inFlight() > 0 && System.nanoTime() < drainUntil) {
