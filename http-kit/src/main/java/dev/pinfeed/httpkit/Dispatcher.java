@@ -4,6 +4,7 @@ import dev.pinfeed.config.StoreUnavailableException;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.util.Callback;
@@ -77,7 +78,7 @@ final class Dispatcher extends Handler.Abstract {
         String methodLabel = KNOWN_METHODS.contains(method) ? method : "other";
         app.requestsTotal.withTags("route", route, "method", methodLabel, "status", Integer.toString(status)).increment();
         app.requestDuration.withTags("route", route, "method", methodLabel)
-                .record(System.nanoTime() - startedNanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+                .record(System.nanoTime() - startedNanos, TimeUnit.NANOSECONDS);
     }
 
     /**

@@ -14,6 +14,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -175,7 +176,7 @@ class OversizeUploadIT {
         InputStream in = socket.getInputStream();
         String answer = new String(in.readAllBytes(), StandardCharsets.ISO_8859_1); // throws on a reset
         assertThat(answer).startsWith("HTTP/1.1 413 ");
-        String head = answer.substring(0, answer.indexOf("\r\n\r\n")).toLowerCase(java.util.Locale.ROOT);
+        String head = answer.substring(0, answer.indexOf("\r\n\r\n")).toLowerCase(Locale.ROOT);
         assertThat(head).contains("\r\nconnection: close").contains("\r\ncontent-type: application/problem+json");
         JsonNode problem = json(answer.substring(answer.indexOf("\r\n\r\n") + 4));
         assertThat(problem.path("type").asText()).isEqualTo("https://pinfeed.dev/problems/payload-too-large");

@@ -13,7 +13,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import java.util.function.DoubleSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -33,7 +35,7 @@ class ServerLimitsIT {
 
     private static Response slow() throws InterruptedException {
         Thread.sleep(1500);
-        return Response.json(200, java.util.Map.of("slow", true));
+        return Response.json(200, Map.of("slow", true));
     }
 
     /** The write timeout is Jetty's idle timeout during a request: it must not cut off a handler that is just busy. */
@@ -123,7 +125,7 @@ class ServerLimitsIT {
         return connection.read();
     }
 
-    private static void awaitAtMost(Duration limit, java.util.function.BooleanSupplier condition) throws InterruptedException {
+    private static void awaitAtMost(Duration limit, BooleanSupplier condition) throws InterruptedException {
         long until = System.nanoTime() + limit.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > until) {

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -159,7 +160,7 @@ class SlowClientsIT {
             for (int n; (n = in.read(buffer)) >= 0; ) {
                 received.append(new String(buffer, 0, n, StandardCharsets.ISO_8859_1));
             }
-        } catch (java.net.SocketTimeoutException e) {
+        } catch (SocketTimeoutException e) {
             throw new AssertionError("the server left a slow connection open: " + received, e);
         } catch (IOException reset) {
             // closed by the server while the trickle was still writing
