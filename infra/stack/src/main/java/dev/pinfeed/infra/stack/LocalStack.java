@@ -238,28 +238,38 @@ public final class LocalStack {
     }
 
     /**
+     * Writes a server's files and initializes its data directory, naming the step that failed and what to do.
+     * Safe to run from any number of threads and processes at once, and again on every start.
+     */
+    void prepare(ServerSpec spec) {
+        try {
+            spec.writeFiles();
+        } catch (Exception e) {
+            throw failed(spec, "writing its files", e, "check that " + layout.home() + " is writable");
+        }
+        try (AtomicFiles.Lock lock = AtomicFiles.lock(layout.runFile(spec.name() + ".lock"))) {
+            spec.initialize();
+        } catch (StartFailure e) {
+            throw e;
+        } catch (Exception e) {
+            throw failed(spec, "initializing the data directory", e, "run ./pinfeed dev --fresh (wipes local data), or " + see(spec));
+        }
+    }
+
+    /**
      * Starts one server or app unless it runs, and waits until it is up (apps: live and ready). Safe to call
      * from several threads or processes for the same server: one launches it, the others wait for it.
      */
     private void startOne(ServerSpec spec) {
         ManagedProcess process = processes.get(spec.name());
         long t0 = System.nanoTime();
-        try {
-            spec.writeFiles();
-        } catch (Exception e) {
-            throw failed(spec, "writing its files", e, "check that " + layout.home() + " is writable");
-        }
+        prepare(spec);
         ProcessHandle handle;
         try (AtomicFiles.Lock lock = AtomicFiles.lock(layout.runFile(spec.name() + ".lock"))) {
             Optional<ProcessHandle> already = process.running();
             if (already.isPresent()) {
                 handle = already.get(); // another caller launched it meanwhile: wait for it like they do
             } else {
-                try {
-                    spec.initialize();
-                } catch (Exception e) {
-                    throw failed(spec, "initializing the data directory", e, "run ./pinfeed dev --fresh (wipes local data), or " + see(spec));
-                }
                 try {
                     handle = process.start(spec.command());
                 } catch (RuntimeException e) {
