@@ -28,7 +28,17 @@ public final class Cli {
 
     /** Parses and runs {@code command} (a picocli {@code @Command} object); returns the exit code. */
     public static int execute(Object command, PrintStream out, PrintStream err, String... args) {
-        return commandLine(command, out, err).execute(args);
+        return execute(commandLine(command, out, err), args);
+    }
+
+    /** Runs a command line made by {@link #commandLine} and flushes its output (callers System.exit right after). */
+    public static int execute(CommandLine cmd, String... args) {
+        try {
+            return cmd.execute(args);
+        } finally {
+            cmd.getOut().flush();
+            cmd.getErr().flush();
+        }
     }
 
     /** A picocli CommandLine with pinfeed's error handling and exit codes, printing to the given streams. */

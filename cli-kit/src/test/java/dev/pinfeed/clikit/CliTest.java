@@ -16,7 +16,7 @@ class CliTest {
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
-    @Command(name = "tool", mixinStandardHelpOptions = true, subcommands = {Status.class, Fail.class, Bad.class})
+    @Command(name = "tool", mixinStandardHelpOptions = true, subcommands = {Status.class, Fail.class, Bad.class, Print.class})
     static final class Tool {}
 
     @Command(name = "status", mixinStandardHelpOptions = true, description = "Shows the status.")
@@ -26,6 +26,16 @@ class CliTest {
 
         @Override public Integer call() {
             return json ? Cli.FAILED : Cli.OK;
+        }
+    }
+
+    @Command(name = "print")
+    static final class Print implements Callable<Integer> {
+        @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+
+        @Override public Integer call() {
+            spec.commandLine().getOut().print("no newline, no autoflush");
+            return Cli.OK;
         }
     }
 
@@ -91,6 +101,12 @@ class CliTest {
         assertThat(run("bad")).isEqualTo(Cli.USAGE);
         assertThat(stderr()).contains("no server 'mysql09-master'; did you mean 'mysql001-master'?");
         assertThat(stderr().lines()).hasSize(1);
+    }
+
+    @Test
+    void outputIsFlushedBeforeTheCallerExits() {
+        assertThat(run("print")).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo("no newline, no autoflush");
     }
 
     @Test

@@ -62,7 +62,7 @@ public final class IdCli implements Callable<Integer> {
         CommandLine cmd = Cli.commandLine(this, out, err);
         // "decode -5" is an id to reject with a reason, not an unknown option.
         cmd.getSubcommands().get("decode").setUnmatchedOptionsArePositionalParams(true);
-        return cmd.execute(args);
+        return Cli.execute(cmd, args);
     }
 
     /** No command: the usage, as a usage error. */

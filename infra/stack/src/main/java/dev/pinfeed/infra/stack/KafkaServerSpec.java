@@ -85,8 +85,10 @@ final class KafkaServerSpec implements ServerSpec {
         if (!Probes.tcpOpen(broker.host(), broker.port())) return false;
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.toString());
-        p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 3_000);
-        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 3_000);
+        // A fresh JVM probing 15 services at once on a busy 2-core box needs more than 3 s for its first
+        // Kafka round trip (class loading, JIT): a short timeout called a healthy broker sick.
+        p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
+        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000);
         try (Admin admin = Admin.create(p)) {
             return !admin.describeCluster().nodes().get().isEmpty();
         } catch (Exception e) {

@@ -45,7 +45,7 @@ public final class StackCli implements Callable<Integer> {
         CommandLine cmd = Cli.commandLine(new StackCli(), out, err);
         // Everything after the tool name belongs to Kafka's tool (its own --options included).
         cmd.getSubcommands().get("kafka").setStopAtPositional(true);
-        return cmd.execute(args);
+        return Cli.execute(cmd, args);
     }
 
     /** No command: the usage, as a usage error. */
