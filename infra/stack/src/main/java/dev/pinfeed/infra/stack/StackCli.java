@@ -154,7 +154,9 @@ public final class StackCli implements Callable<Integer> {
         private List<String> awaitReady(LocalStack stack) throws InterruptedException {
             long deadline = System.nanoTime() + readyTimeout.toNanos();
             while (true) {
-                List<LocalStack.Row> notReady = stack.status(true).stream().filter(r -> !r.server() && r.failing()).toList();
+                // Apps that failed to start were reported by startApps: wait only for those that run.
+                List<LocalStack.Row> notReady = stack.status(true).stream()
+                        .filter(r -> !r.server() && r.failing() && !r.state().equals(LocalStack.Row.DOWN)).toList();
                 if (notReady.isEmpty()) return List.of();
                 if (System.nanoTime() > deadline) {
                     return notReady.stream().map(r -> r.name() + " is " + r.state() + ": " + r.detail()).toList();
