@@ -209,13 +209,14 @@ public final class PinfeedHttpClient {
         String key = UUID.randomUUID().toString();
         Instant giveUpAt = clock.instant().plus(retryBudget);
         for (int attempt = 1; ; attempt++) {
+            long backoff = backoffMillis(attempt);
             RuntimeException failure = null;
             long retryAfterMillis = 0;
             try {
                 HttpResponse<String> r = transport.send(request(method, path, body, key));
                 if (r.statusCode() / 100 == 2) {
                     JsonNode answer = r.body().isEmpty() ? JSON.createObjectNode() : JSON.readTree(r.body());
-                    if (!(batch && nothingAcceptedAndAllTransient(answer) && mayRetry(attempt, giveUpAt))) return answer;
+                    if (!(batch && nothingAcceptedAndAllTransient(answer) && mayRetry(attempt, giveUpAt, backoff))) return answer;
                 } else {
                     PinfeedApiException problem = problem(r);
                     if (!retryable(problem)) throw problem;
@@ -228,9 +229,10 @@ public final class PinfeedHttpClient {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted during " + method + " " + path, e);
             }
-            if (!mayRetry(attempt, giveUpAt)) throw failure;
+            long delay = Math.max(backoff, retryAfterMillis);
+            if (!mayRetry(attempt, giveUpAt, delay)) throw failure;
             try {
-                sleeper.sleep(Math.max(backoffMillis(attempt), retryAfterMillis));
+                sleeper.sleep(delay);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw failure != null ? failure : new IllegalStateException("interrupted during " + method + " " + path, e);
@@ -238,8 +240,9 @@ public final class PinfeedHttpClient {
         }
     }
 
-    private boolean mayRetry(int attempt, Instant giveUpAt) {
-        return attempt < maxAttempts && clock.instant().isBefore(giveUpAt);
+    /** Another attempt is allowed, and would start ({@code delayMillis} from now) within the retry budget. */
+    private boolean mayRetry(int attempt, Instant giveUpAt, long delayMillis) {
+        return attempt < maxAttempts && clock.instant().plusMillis(delayMillis).isBefore(giveUpAt);
     }
 
     /** Exponential from {@code firstBackoff}, capped at {@code maxBackoff}, with jitter: half fixed, half random. */
