@@ -7,6 +7,7 @@ import dev.pinfeed.idallocator.ObjectType;
 import dev.pinfeed.idallocator.ShardPlacement;
 import dev.pinfeed.idallocator.ShardedIdAllocator;
 import dev.pinfeed.idallocator.TimeSortableIdGenerator;
+import java.util.function.LongSupplier;
 
 /**
  * Where ingest gets its IDs: object IDs from leased per-shard blocks, placed as the seed places
@@ -47,7 +48,7 @@ public final class IdSource {
         return issue(() -> eventIds.next(eventIdShard));
     }
 
-    private static long issue(java.util.function.LongSupplier id) {
+    private static long issue(LongSupplier id) {
         try {
             return id.getAsLong();
         } catch (ClockMovedBackwardsException e) {
