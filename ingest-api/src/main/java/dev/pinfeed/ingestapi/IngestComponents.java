@@ -21,7 +21,7 @@ import dev.pinfeed.ingestapi.mysql.MysqlUsernameIndex;
 import dev.pinfeed.ingestapi.redis.RedisIdempotencyStore;
 import dev.pinfeed.mysqlshards.MysqlShardConfig;
 import dev.pinfeed.mysqlshards.ShardDataSources;
-import dev.pinfeed.processorruntime.CuratorClients;
+import dev.pinfeed.config.zookeeper.CuratorClients;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
@@ -52,6 +52,7 @@ public final class IngestComponents implements AutoCloseable {
     private final MysqlSequences sequences;
     private final ShardedIdAllocator allocator;
     private final ShardDataSources mysql;
+    private final ShardDataSources idPools;
     private final MysqlObjectDirectory mysqlDirectory;
     private final KafkaEventPublisher publisher;
     private final SchemaRegistryProbe registry;
@@ -80,7 +81,8 @@ public final class IngestComponents implements AutoCloseable {
             if (e instanceof RuntimeException r) throw r;
             throw new IllegalStateException("reading the mysql shard map from ZooKeeper failed: " + e.getMessage(), e);
         }
-        this.sequences = new MysqlSequences(ShardDataSources.from(config, shards, "ids", 4, Map.of()));
+        this.idPools = ShardDataSources.from(config, shards, "ids", 4, Map.of());
+        this.sequences = new MysqlSequences(idPools);
         this.allocator = new ShardedIdAllocator(sequences, ids.blockSize());
         RandomGenerator random = new SplittableRandom();
         TimeSortableIdGenerator eventIds = TimeSortableIdGenerator.systemClock(ids.timeLayout(), ids.maxBackwardWait());
@@ -135,9 +137,11 @@ public final class IngestComponents implements AutoCloseable {
         return checks;
     }
 
-    /** Binds the Kafka producer's metrics to {@code meters} (unbound at {@link #close()}). */
+    /** Binds the Kafka producer's and the MySQL pools' metrics to {@code meters} (before the first request). */
     public void bindMetrics(MeterRegistry meters) {
         metrics.add(publisher.bindMetrics(meters));
+        mysql.bindMetrics(meters);
+        idPools.bindMetrics(meters);
     }
 
     /** Closes the adapters (and the ZooKeeper client, when it is this instance's own). */
