@@ -14,8 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.avro.specific.SpecificRecord;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -42,10 +40,7 @@ final class KafkaFixtures implements AutoCloseable {
         this.follows = stack.uniqueTopic("graph-follows");
         this.boards = stack.uniqueTopic("graph-boards");
         this.deadLetters = stack.uniqueTopic("graph-dlq");
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", stack.config().kafkaBootstrap()))) {
-            admin.createTopics(List.of(new NewTopic(follows, 3, (short) 1), new NewTopic(boards, 3, (short) 1),
-                    new NewTopic(deadLetters, 1, (short) 1))).all().get();
-        }
+        stack.createTopics(Map.of(follows, 3, boards, 3, deadLetters, 1));
         registry = new CachingSchemaRegistryClient(new HttpSchemaRegistryClient(stack.config().schemaRegistryUrl()));
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.config().kafkaBootstrap());

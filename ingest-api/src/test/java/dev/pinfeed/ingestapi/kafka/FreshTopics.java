@@ -13,9 +13,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import org.apache.avro.specific.SpecificRecord;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -30,15 +27,13 @@ public final class FreshTopics {
 
     public FreshTopics(TestStack stack) throws Exception {
         this.stack = stack;
-        List<NewTopic> topics = new ArrayList<>();
+        List<String> topics = new ArrayList<>();
         for (String standard : List.of(EventTopics.USERS, EventTopics.BOARDS, EventTopics.PINS, EventTopics.FOLLOWS, EventTopics.LIKES)) {
             String fresh = stack.uniqueTopic(standard.replace("pinfeed.", "").replace(".v1", ""));
             overrides.put(standard, fresh);
-            topics.add(new NewTopic(fresh, 3, (short) 1));
+            topics.add(fresh);
         }
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, stack.config().kafkaBootstrap()))) {
-            admin.createTopics(topics).all().get();
-        }
+        stack.createTopics(3, topics);
     }
 
     /** Standard topic → this test's topic. */

@@ -2,8 +2,17 @@ package dev.pinfeed.infra.stacktestkit;
 
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.infra.stack.LocalStack;
+import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.TopicPartitionInfo;
 
 /**
  * What an integration test gets from {@link StackExtension}: the endpoints of the one shared stack
@@ -35,6 +44,42 @@ public final class TestStack {
     /** A Kafka topic name no other test or run uses: {@code it-<base>-<run>-<n>}. */
     public String uniqueTopic(String base) {
         return "it-" + base + "-" + RUN + "-" + COUNTER.incrementAndGet();
+    }
+
+    /**
+     * Creates topics (name → partitions, replication 1) and returns once every partition has a
+     * leader: a producer that starts right after {@code createTopics} returned can otherwise wait
+     * for metadata long enough to expire its batches on a busy machine.
+     */
+    public void createTopics(Map<String, Integer> partitionsByTopic) {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config().kafkaBootstrap()))) {
+            admin.createTopics(partitionsByTopic.entrySet().stream()
+                    .map(e -> new NewTopic(e.getKey(), e.getValue(), (short) 1)).toList()).all().get(60, TimeUnit.SECONDS);
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (true) {
+                Map<String, TopicDescription> described;
+                try {
+                    described = admin.describeTopics(partitionsByTopic.keySet()).allTopicNames().get(30, TimeUnit.SECONDS);
+                } catch (java.util.concurrent.ExecutionException notYetKnown) {
+                    described = Map.of();
+                }
+                boolean ready = described.size() == partitionsByTopic.size() && described.values().stream()
+                        .flatMap(d -> d.partitions().stream()).map(TopicPartitionInfo::leader).allMatch(l -> l != null && !l.isEmpty());
+                if (ready) return;
+                if (System.nanoTime() > deadline) throw new IllegalStateException("topics have no leader after 60 s: " + partitionsByTopic.keySet());
+                Thread.sleep(100);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("could not create topics " + partitionsByTopic.keySet() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** {@link #createTopics(Map)} with the same partition count for each. */
+    public void createTopics(int partitions, List<String> topics) {
+        createTopics(topics.stream().collect(java.util.stream.Collectors.toMap(t -> t, t -> partitions, (a, b) -> a, java.util.LinkedHashMap::new)));
     }
 
     /** A name for tables, databases, subjects, znodes: lower-case letters, digits and underscores. */
