@@ -123,6 +123,11 @@ final class Fixture implements AutoCloseable {
         for (java.util.concurrent.Future<?> f : sent) f.get();
     }
 
+    /** An event on a topic of our choosing (e.g. one that should not carry it). */
+    void publishTo(String topic, SpecificRecord event) throws Exception {
+        events.send(new ProducerRecord<>(topic, EventTopics.partitionKey(event), event)).get();
+    }
+
     void publishRaw(String topic, String key, byte[] value) throws Exception {
         raw.send(new ProducerRecord<>(topic, key.getBytes(StandardCharsets.UTF_8), value)).get();
     }
