@@ -59,8 +59,12 @@ class KillMidBatchIT {
 
         long atKill;
         try (ChildJvm first = ChildJvm.start(MaterializerMain.class.getName(), props)) {
-            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))
-                    .failFast(() -> !first.isAlive()).until(() -> committed(group) >= total / 4);
+            try {
+                await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(50))
+                        .failFast(() -> !first.isAlive()).until(() -> committed(group) >= total / 4);
+            } catch (RuntimeException e) {
+                throw new AssertionError("the first materializer did not get a quarter through; its output:\n" + first.output(), e);
+            }
             first.kill9();
             atKill = committed(group);
         }
@@ -68,8 +72,12 @@ class KillMidBatchIT {
 
         props.put("materializer.admin.http", "127.0.0.1:" + ChildJvm.freePort());
         try (ChildJvm second = ChildJvm.start(MaterializerMain.class.getName(), props)) {
-            await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500)).failFast(() -> !second.isAlive())
-                    .until(() -> committed(group) == total);
+            try {
+                await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(500)).failFast(() -> !second.isAlive())
+                        .until(() -> committed(group) == total);
+            } catch (RuntimeException e) {
+                throw new AssertionError("the restarted materializer did not finish; its output:\n" + second.output(), e);
+            }
             CanonicalRows stored = f.snapshot(h.ids, false);
             assertThat(stored.diff(expected, java.util.Set.of())).as("rows differing from the model; child output:%n%s", second.output()).isEmpty();
             for (String table : expected.tableNames()) {
