@@ -42,7 +42,7 @@ class KillMidBatchIT {
     @Test
     void aKillNineMidBacklogLosesAndDuplicatesNothing() throws Exception {
         Random random = new Random(9);
-        History h = History.mixed(f::freshId, random, 100, 200, 3000, 4000, 60);
+        History h = History.mixed(f::freshId, random, 60, 100, 1500, 2500, 40);
         CanonicalRows expected = h.expected();
         f.publishAll(h.shuffled(random));
         long total = h.events.size();
@@ -83,7 +83,7 @@ class KillMidBatchIT {
             for (String table : expected.tableNames()) {
                 assertThat(stored.table(table)).as(table + " rows, each once").hasSameSizeAs(expected.table(table));
             }
-            assertThat(stored.table("pins")).hasSize(3000);
+            assertThat(stored.table("pins")).hasSize(1500);
             assertThat(stored.table("user_likes_pins")).hasSameSizeAs(stored.table("pin_liked_by_users")).isNotEmpty();
             second.stop(Duration.ofSeconds(30));
         }
