@@ -32,6 +32,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.Future;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -39,6 +40,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -117,10 +119,10 @@ final class Fixture implements AutoCloseable {
     }
 
     void publishAll(Collection<? extends SpecificRecord> list) throws Exception {
-        List<java.util.concurrent.Future<?>> sent = new ArrayList<>();
+        List<Future<?>> sent = new ArrayList<>();
         for (SpecificRecord e : list) sent.add(events.send(new ProducerRecord<>(topicOf(e), EventTopics.partitionKey(e), e)));
         events.flush();
-        for (java.util.concurrent.Future<?> f : sent) f.get();
+        for (Future<?> f : sent) f.get();
     }
 
     /** An event on a topic of our choosing (e.g. one that should not carry it). */
@@ -165,7 +167,7 @@ final class Fixture implements AutoCloseable {
         List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
         Properties c = KafkaClients.reader(config);
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            org.apache.kafka.common.TopicPartition tp = new org.apache.kafka.common.TopicPartition(deadLetters, 0);
+            TopicPartition tp = new TopicPartition(deadLetters, 0);
             consumer.assign(List.of(tp));
             consumer.seekToBeginning(List.of(tp));
             long deadline = System.nanoTime() + wait.toNanos();

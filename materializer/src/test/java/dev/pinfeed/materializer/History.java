@@ -9,6 +9,8 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.avro.specific.SpecificRecord;
 
@@ -19,10 +21,10 @@ import org.apache.avro.specific.SpecificRecord;
 final class History {
 
     final List<SpecificRecord> events = new ArrayList<>();
-    final Set<Long> ids = new java.util.TreeSet<>();
+    final Set<Long> ids = new TreeSet<>();
 
     /** @param fresh a fresh id per type (Fixture::freshId) */
-    static History mixed(java.util.function.Function<ObjectType, Long> fresh, Random random, int users, int boards, int pins, int likes, int reorders) {
+    static History mixed(Function<ObjectType, Long> fresh, Random random, int users, int boards, int pins, int likes, int reorders) {
         History h = new History();
         long t = 1_780_000_000_000L;
         List<Long> userIds = new ArrayList<>();

@@ -9,7 +9,6 @@ import dev.pinfeed.materializer.verify.CanonicalRows;
 import dev.pinfeed.processorruntime.ConsumerLoop;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.apache.kafka.clients.admin.Admin;

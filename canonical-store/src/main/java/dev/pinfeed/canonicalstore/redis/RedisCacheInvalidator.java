@@ -8,7 +8,6 @@ import dev.pinfeed.config.StoreUnavailableException;
 import dev.pinfeed.followergraph.redis.RedisGraphStore;
 import dev.pinfeed.followergraph.redis.RedisShardConfig;
 import dev.pinfeed.followergraph.redis.RedisShardMap;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;

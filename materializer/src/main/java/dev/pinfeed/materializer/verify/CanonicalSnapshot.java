@@ -4,12 +4,14 @@ import static dev.pinfeed.mysqlshards.query.Condition.in;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.pinfeed.canonicalstore.CanonicalChange;
 import dev.pinfeed.canonicalstore.CanonicalIds;
 import dev.pinfeed.canonicalstore.CanonicalLayout;
 import dev.pinfeed.canonicalstore.CanonicalLayout.Mapping;
 import dev.pinfeed.idallocator.InvalidIdException;
 import dev.pinfeed.idallocator.ObjectType;
 import dev.pinfeed.idallocator.ShardedId;
+import dev.pinfeed.materializer.EventPlanner;
 import dev.pinfeed.mysqlshards.query.Row;
 import dev.pinfeed.mysqlshards.query.Select;
 import dev.pinfeed.mysqlshards.query.ShardedDb;
@@ -21,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Reads the canonical rows of given objects from the shards: each object's row in its table, and
@@ -41,7 +44,7 @@ public final class CanonicalSnapshot {
     /** The rows of {@code ids} (users, boards and pins; other ids are ignored); with {@code withTs} also each object's {@code ts}. */
     public static CanonicalRows read(ShardedDb db, Collection<Long> ids, boolean withTs) {
         Map<ObjectType, Map<Integer, List<Long>>> byType = new HashMap<>();
-        for (long id : new java.util.TreeSet<>(ids)) {
+        for (long id : new TreeSet<>(ids)) {
             ShardedId d;
             try {
                 d = ShardedId.decode(id);
@@ -126,15 +129,15 @@ public final class CanonicalSnapshot {
         }
     }
 
-    /** Every object id an event list names (for {@link #read}). */
-    public static Set<Long> idsOf(Collection<dev.pinfeed.materializer.EventPlanner.Plan> plans) {
-        Set<Long> ids = new java.util.TreeSet<>();
-        for (var p : plans) {
-            for (var c : p.changes()) {
+    /** Every object id the plans name (for {@link #read}). */
+    public static Set<Long> idsOf(Collection<EventPlanner.Plan> plans) {
+        Set<Long> ids = new TreeSet<>();
+        for (EventPlanner.Plan p : plans) {
+            for (CanonicalChange c : p.changes()) {
                 ids.addAll(c.placedBy());
-                if (c instanceof dev.pinfeed.canonicalstore.CanonicalChange.PutMapping m) ids.add(m.to());
-                if (c instanceof dev.pinfeed.canonicalstore.CanonicalChange.DeactivateMapping m) ids.add(m.to());
-                if (c instanceof dev.pinfeed.canonicalstore.CanonicalChange.ReorderBoard r) ids.addAll(r.pinIds());
+                if (c instanceof CanonicalChange.PutMapping m) ids.add(m.to());
+                if (c instanceof CanonicalChange.DeactivateMapping m) ids.add(m.to());
+                if (c instanceof CanonicalChange.ReorderBoard r) ids.addAll(r.pinIds());
             }
         }
         return ids;

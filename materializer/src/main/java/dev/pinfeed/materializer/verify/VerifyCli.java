@@ -10,7 +10,10 @@ import dev.pinfeed.mysqlshards.ShardDataSources;
 import dev.pinfeed.mysqlshards.query.ShardedDb;
 import dev.pinfeed.processorruntime.CuratorClients;
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.curator.framework.CuratorFramework;
@@ -99,8 +102,8 @@ public final class VerifyCli implements Runnable {
                 out.printf("%d events refer to rows no event creates (missing-reference: the materializer dead-letters them)%n", r.neverApplicable());
             }
             out.printf("rows expected %d, stored %d%n", r.expectedRows(), r.storedRows());
-            Map<String, java.util.List<CanonicalRows.Difference>> byTable = new java.util.TreeMap<>();
-            for (CanonicalRows.Difference diff : r.differences()) byTable.computeIfAbsent(diff.table(), t -> new java.util.ArrayList<>()).add(diff);
+            Map<String, List<CanonicalRows.Difference>> byTable = new TreeMap<>();
+            for (CanonicalRows.Difference diff : r.differences()) byTable.computeIfAbsent(diff.table(), t -> new ArrayList<>()).add(diff);
             byTable.forEach((table, diffs) -> {
                 out.printf("%s: %d differences%n", table, diffs.size());
                 diffs.stream().limit(maxPrinted).forEach(diff -> out.println("  " + diff));
