@@ -3,8 +3,8 @@ package dev.pinfeed.loadharness;
 import dev.pinfeed.canonicalstore.CanonicalChange;
 import dev.pinfeed.canonicalstore.CanonicalIds;
 import dev.pinfeed.canonicalstore.CanonicalLayout;
-import dev.pinfeed.canonicalstore.CanonicalLayout.Mapping;
-import dev.pinfeed.canonicalstore.MysqlCanonicalWriter;
+import dev.pinfeed.canonicalstore.CanonicalRef;
+import dev.pinfeed.canonicalstore.mysql.MysqlCanonicalWriter;
 import dev.pinfeed.canonicalstore.redis.RedisCacheInvalidator;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.events.BoardCreated;
@@ -18,8 +18,6 @@ import dev.pinfeed.idallocator.ShardedId;
 import dev.pinfeed.materializer.EventPlanner;
 import dev.pinfeed.materializer.MaterializerHandler;
 import dev.pinfeed.materializer.MaterializerTopics;
-import dev.pinfeed.materializer.verify.CanonicalRows;
-import dev.pinfeed.materializer.verify.CanonicalSnapshot;
 import dev.pinfeed.mysqlshards.MysqlShardMap;
 import dev.pinfeed.mysqlshards.ShardDataSources;
 import dev.pinfeed.mysqlshards.query.ShardedDb;
@@ -96,7 +94,7 @@ public final class CanonicalLoadHarness {
                 double raw = run(handler, sources, b, batch, false);
                 System.out.printf(Locale.ROOT, "round %d: materializer handler %,.0f events/s, raw JDBC inserts %,.0f events/s: %.0f %%%n",
                         r + 1, handled, raw, 100 * handled / raw);
-                check(db, a);
+                check(writer, a);
             }
         }
     }
@@ -220,13 +218,10 @@ public final class CanonicalLoadHarness {
     }
 
     /** The handler's run left every pin of the set (a sample) in the store. */
-    private static void check(ShardedDb db, List<InputRecord> records) {
-        List<Long> pins = records.stream().filter(r -> r.event() instanceof PinCreated).limit(200)
-                .map(r -> ((PinCreated) r.event()).getPinId()).toList();
-        CanonicalRows rows = CanonicalSnapshot.read(db, pins, false);
-        if (rows.table(CanonicalLayout.PINS).size() != pins.size()) {
-            throw new IllegalStateException("only " + rows.table(CanonicalLayout.PINS).size() + " of " + pins.size() + " sampled pins were written");
-        }
-        if (rows.table(Mapping.PIN_LIKED_BY_USERS.table()).isEmpty()) System.out.println("(no likes among the sampled pins)");
+    private static void check(MysqlCanonicalWriter writer, List<InputRecord> records) {
+        List<CanonicalRef> pins = records.stream().filter(r -> r.event() instanceof PinCreated).limit(200)
+                .map(r -> CanonicalRef.object(CanonicalLayout.PINS, ((PinCreated) r.event()).getPinId())).toList();
+        int found = writer.existing(pins).found().size();
+        if (found != pins.size()) throw new IllegalStateException("only " + found + " of " + pins.size() + " sampled pins were written");
     }
 }

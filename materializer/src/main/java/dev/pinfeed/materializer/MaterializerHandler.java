@@ -4,7 +4,7 @@ import dev.pinfeed.canonicalstore.CacheInvalidation;
 import dev.pinfeed.canonicalstore.CacheInvalidator;
 import dev.pinfeed.canonicalstore.CanonicalChange;
 import dev.pinfeed.canonicalstore.CanonicalRef;
-import dev.pinfeed.canonicalstore.MysqlCanonicalWriter;
+import dev.pinfeed.canonicalstore.mysql.MysqlCanonicalWriter;
 import dev.pinfeed.config.StoreUnavailableException;
 import dev.pinfeed.eventsschema.DeadLetters;
 import dev.pinfeed.processorruntime.BatchHandler;

@@ -1,6 +1,6 @@
 package dev.pinfeed.materializer;
 
-import dev.pinfeed.canonicalstore.MysqlCanonicalWriter;
+import dev.pinfeed.canonicalstore.mysql.MysqlCanonicalWriter;
 import dev.pinfeed.canonicalstore.redis.RedisCacheInvalidator;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.followergraph.redis.RedisShardConfig;

@@ -1,7 +1,7 @@
 package dev.pinfeed.materializer;
 
 import dev.pinfeed.canonicalstore.CacheInvalidator;
-import dev.pinfeed.canonicalstore.MysqlCanonicalWriter;
+import dev.pinfeed.canonicalstore.mysql.MysqlCanonicalWriter;
 import dev.pinfeed.canonicalstore.redis.RedisCacheInvalidator;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.eventsschema.AvroEventDeserializer;

@@ -3,7 +3,7 @@ package dev.pinfeed.materializer;
 import dev.pinfeed.idallocator.ObjectType;
 import dev.pinfeed.materializer.verify.CanonicalRows;
 import dev.pinfeed.materializer.verify.CanonicalSnapshot;
-import dev.pinfeed.materializer.verify.ReferenceModel;
+import dev.pinfeed.materializer.verify.CanonicalOracle;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -16,7 +16,7 @@ import org.apache.avro.specific.SpecificRecord;
 
 /**
  * A random mixed history under fresh ids: users, boards, pins, deletes, likes and unlikes with many
- * equal timestamps, reorders; plus the rows it must leave ({@link ReferenceModel}).
+ * equal timestamps, reorders; plus the rows it must leave ({@link CanonicalOracle}).
  */
 final class History {
 
@@ -81,7 +81,7 @@ final class History {
     /** The rows the history must leave. */
     CanonicalRows expected() {
         EventPlanner planner = new EventPlanner();
-        ReferenceModel model = new ReferenceModel();
+        CanonicalOracle model = new CanonicalOracle();
         List<EventPlanner.Plan> never = model.applyAll(events.stream().map(planner::plan).toList());
         if (!never.isEmpty()) throw new IllegalStateException(never.size() + " events of the history can never apply");
         return model.rows();

@@ -13,7 +13,7 @@ import java.util.TreeMap;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
- * Topics against shards: every event is planned ({@link EventPlanner}) into a {@link ReferenceModel};
+ * Topics against shards: every event is planned ({@link EventPlanner}) into a {@link CanonicalOracle};
  * the rows of the objects the events name are read from the shards ({@link CanonicalSnapshot}); the
  * two are compared column by column ({@code ts} aside: the model has no clock).
  */
@@ -62,7 +62,7 @@ public final class CanonicalVerifier {
     }
 
     public Report compare(ShardedDb db) {
-        ReferenceModel model = new ReferenceModel();
+        CanonicalOracle model = new CanonicalOracle();
         List<EventPlanner.Plan> never = model.applyAll(plans);
         CanonicalRows expected = model.rows();
         CanonicalRows stored = CanonicalSnapshot.read(db, CanonicalSnapshot.idsOf(plans), false);

@@ -1,4 +1,4 @@
-package dev.pinfeed.canonicalstore;
+package dev.pinfeed.canonicalstore.mysql;
 
 import static dev.pinfeed.canonicalstore.CanonicalLayout.ACTIVE;
 import static dev.pinfeed.canonicalstore.CanonicalLayout.BOARDS;
@@ -16,14 +16,18 @@ import static dev.pinfeed.mysqlshards.query.Condition.isNull;
 import static dev.pinfeed.mysqlshards.query.Condition.lt;
 import static dev.pinfeed.mysqlshards.query.Condition.or;
 
+import dev.pinfeed.canonicalstore.CanonicalChange;
 import dev.pinfeed.canonicalstore.CanonicalChange.DeactivateMapping;
 import dev.pinfeed.canonicalstore.CanonicalChange.DeletePin;
 import dev.pinfeed.canonicalstore.CanonicalChange.PutLike;
 import dev.pinfeed.canonicalstore.CanonicalChange.PutMapping;
 import dev.pinfeed.canonicalstore.CanonicalChange.PutObject;
 import dev.pinfeed.canonicalstore.CanonicalChange.ReorderBoard;
+import dev.pinfeed.canonicalstore.CanonicalIds;
+import dev.pinfeed.canonicalstore.CanonicalLayout;
 import dev.pinfeed.canonicalstore.CanonicalLayout.Json;
 import dev.pinfeed.canonicalstore.CanonicalLayout.Mapping;
+import dev.pinfeed.canonicalstore.CanonicalRef;
 import dev.pinfeed.config.StoreUnavailableException;
 import dev.pinfeed.mysqlshards.query.HostWriter;
 import dev.pinfeed.mysqlshards.query.Row;

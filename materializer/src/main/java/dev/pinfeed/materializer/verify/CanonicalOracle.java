@@ -30,7 +30,7 @@ import java.util.TreeMap;
  * create's sequence and keeps the flags; a deactivation clears {@code active}; likes and reorders are
  * last writer wins by (occurredAt, eventId).
  */
-public final class ReferenceModel {
+public final class CanonicalOracle {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 

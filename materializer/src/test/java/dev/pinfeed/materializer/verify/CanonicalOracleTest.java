@@ -20,7 +20,7 @@ import org.apache.avro.specific.SpecificRecord;
 import org.junit.jupiter.api.Test;
 
 /** The oracle's rules, and that its result depends only on the set of events (any order, any repeats). */
-class ReferenceModelTest {
+class CanonicalOracleTest {
 
     private static final long USER = Events.id(ObjectType.USER, 1, 1);
     private static final long USER2 = Events.id(ObjectType.USER, 2, 1);
@@ -31,7 +31,7 @@ class ReferenceModelTest {
     private final EventPlanner planner = new EventPlanner();
 
     private CanonicalRows rowsOf(List<? extends SpecificRecord> events) {
-        ReferenceModel model = new ReferenceModel();
+        CanonicalOracle model = new CanonicalOracle();
         model.applyAll(events.stream().map(planner::plan).toList());
         return model.rows();
     }
@@ -88,7 +88,7 @@ class ReferenceModelTest {
 
     @Test
     void eventsWhoseRowsNeverComeAreReportedNotApplied() {
-        ReferenceModel model = new ReferenceModel();
+        CanonicalOracle model = new CanonicalOracle();
         List<EventPlanner.Plan> never = model.applyAll(List.of(planner.plan(Events.liked(USER, PIN, 1)),
                 planner.plan(Events.reordered(BOARD, USER, 1, List.of(PIN)))));
         assertThat(never).hasSize(2);
