@@ -45,17 +45,18 @@ public final class VerifyCli implements Runnable {
     }
 
     @Command(name = "canonical", mixinStandardHelpOptions = true,
-            description = {"Reads the users, boards, pins and likes topics from offset 0 to their end (no consumer group), applies them to an",
-                    "in-memory reference model, reads the shards' rows of every object they name, and prints the differences per table.",
-                    "Rows of objects no event names are ignored. Exit 0 when there is none, 1 when there are."})
+            description = {"Reads the users, boards, pins and likes topics from offset 0 to their end (no consumer group),",
+                    "applies them to an in-memory reference model, reads the shards' rows of every object they name,",
+                    "and prints the differences per table. Rows of objects no event names are ignored.",
+                    "Exit 0 when there is none, 1 when there are."})
     static final class Canonical implements Callable<Integer> {
 
         private final PinfeedConfig config;
 
-        @Option(names = "--users-topic", description = "default: materializer.topic.users or pinfeed.users.v1") String users;
-        @Option(names = "--boards-topic") String boards;
-        @Option(names = "--pins-topic") String pins;
-        @Option(names = "--likes-topic") String likes;
+        @Option(names = "--users-topic", description = "default: materializer.topic.users, else pinfeed.users.v1") String users;
+        @Option(names = "--boards-topic", description = "default: materializer.topic.boards, else pinfeed.boards.v1") String boards;
+        @Option(names = "--pins-topic", description = "default: materializer.topic.pins, else pinfeed.pins.v1") String pins;
+        @Option(names = "--likes-topic", description = "default: materializer.topic.likes, else pinfeed.likes.v1") String likes;
         @Option(names = "--max-printed", defaultValue = "50", description = "differences printed per table (default ${DEFAULT-VALUE})") int maxPrinted;
 
         @CommandLine.Spec
