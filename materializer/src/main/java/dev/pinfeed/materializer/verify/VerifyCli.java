@@ -1,6 +1,7 @@
 package dev.pinfeed.materializer.verify;
 
 import dev.pinfeed.config.PinfeedConfig;
+import dev.pinfeed.config.zookeeper.CuratorClients;
 import dev.pinfeed.eventsschema.AvroEventDeserializer;
 import dev.pinfeed.eventsschema.CachingSchemaRegistryClient;
 import dev.pinfeed.eventsschema.HttpSchemaRegistryClient;
@@ -8,7 +9,6 @@ import dev.pinfeed.materializer.MaterializerTopics;
 import dev.pinfeed.mysqlshards.MysqlShardConfig;
 import dev.pinfeed.mysqlshards.ShardDataSources;
 import dev.pinfeed.mysqlshards.query.ShardedDb;
-import dev.pinfeed.processorruntime.CuratorClients;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
