@@ -54,6 +54,8 @@ class ArchitectureTest {
             Map.entry("dev.pinfeed.followergraph", Set.of("dev.pinfeed.followergraph.redis")),
             Map.entry("dev.pinfeed.mysqlshards", Set.of("dev.pinfeed.mysqlshards.query")),
             Map.entry("dev.pinfeed.feedstore", Set.of("dev.pinfeed.feedstore.hbase")),
+            Map.entry("dev.pinfeed.canonicalstore", Set.of("dev.pinfeed.canonicalstore.reads", "dev.pinfeed.canonicalstore.mysql",
+                    "dev.pinfeed.canonicalstore.redis")),
             Map.entry("dev.pinfeed.idallocator", Set.of("dev.pinfeed.idallocator.mysql")),
             Map.entry("dev.pinfeed.ingestapi", Set.of("dev.pinfeed.ingestapi.client", "dev.pinfeed.ingestapi.core",
                     "dev.pinfeed.ingestapi.http")));

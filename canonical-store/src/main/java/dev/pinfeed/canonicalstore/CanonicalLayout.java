@@ -1,5 +1,7 @@
 package dev.pinfeed.canonicalstore;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.ByteBuffer;
 
 /**
@@ -65,6 +67,16 @@ public final class CanonicalLayout {
         public String to() {
             return to;
         }
+
+        /** board_has_pins and user_has_pins carry {@link #ACTIVE} (0 once the pin is deleted). */
+        public boolean hasActive() {
+            return this == BOARD_HAS_PINS || this == USER_HAS_PINS;
+        }
+
+        /** user_likes_pins and pin_liked_by_users: {@link #LIKED} and {@link #VERSION}, last writer wins. */
+        public boolean isLike() {
+            return this == USER_LIKES_PINS || this == PIN_LIKED_BY_USERS;
+        }
     }
 
     /** Field names of the objects' JSON ({@code data}); ids are JSON numbers there, strings on the HTTP API. */
@@ -85,6 +97,66 @@ public final class CanonicalLayout {
         public static final String IMAGE_URL = "imageUrl";
         /** pins: false once deleted (seed 002's soft delete). */
         public static final String ACTIVE = "active";
+
+        private static final ObjectMapper JSON = new ObjectMapper();
+
+        // ---- the objects' JSON as the materializer writes it: compact, fields absent when not given,
+        // ---- createdAt = the create event's occurredAt in epoch milliseconds.
+
+        public static String user(long id, long createdAtMillis, String username, String displayName) {
+            ObjectNode o = object(id, createdAtMillis);
+            o.put(USERNAME, username);
+            putIfGiven(o, DISPLAY_NAME, displayName);
+            return o.toString();
+        }
+
+        public static String board(long id, long createdAtMillis, long ownerId, String name, String description) {
+            ObjectNode o = object(id, createdAtMillis);
+            o.put(OWNER_ID, ownerId);
+            o.put(NAME, name);
+            putIfGiven(o, DESCRIPTION, description);
+            return o.toString();
+        }
+
+        public static String pin(long id, long createdAtMillis, long boardId, long authorId, String details, String link, String imageUrl) {
+            ObjectNode o = object(id, createdAtMillis);
+            o.put(BOARD_ID, boardId);
+            o.put(AUTHOR_ID, authorId);
+            o.put(DETAILS, details);
+            putIfGiven(o, LINK, link);
+            putIfGiven(o, IMAGE_URL, imageUrl);
+            return o.toString();
+        }
+
+        /**
+         * A pin deleted before its create was applied (topics are not ordered with each other): what the
+         * delete knows, inactive. Having no {@link #CREATED_AT} marks it as a placeholder, which the
+         * create then fills in, keeping it inactive.
+         */
+        public static String pinTombstone(long id, long boardId, long authorId) {
+            ObjectNode o = JSON.createObjectNode();
+            o.put(ID, id);
+            o.put(BOARD_ID, boardId);
+            o.put(AUTHOR_ID, authorId);
+            o.put(ACTIVE, false);
+            return o.toString();
+        }
+
+        /** JSON path of a field ({@code $.active}), for JSON_SET and friends. */
+        public static String path(String field) {
+            return "$." + field;
+        }
+
+        private static ObjectNode object(long id, long createdAtMillis) {
+            ObjectNode o = JSON.createObjectNode();
+            o.put(ID, id);
+            o.put(CREATED_AT, createdAtMillis);
+            return o;
+        }
+
+        private static void putIfGiven(ObjectNode o, String field, String value) {
+            if (value != null) o.put(field, value);
+        }
     }
 
     /** The 16-byte version of an event: occurredAt then eventId, big-endian, so byte order is version order. */

@@ -33,9 +33,7 @@ public final class Update implements Write {
     /** {@code column = JSON_SET(column, path, value)}; a boolean value is stored as JSON true/false. */
     public Update jsonSet(String column, String path, Object value) {
         String c = Identifiers.name(column);
-        String json = value instanceof Boolean ? "JSON_EXTRACT(?, '$')" : "?";
-        assignments.add(c + " = JSON_SET(" + c + ", '" + Identifiers.jsonPath(path) + "', " + json + ")");
-        assignmentParams.add(value instanceof Boolean b ? b.toString() : value);
+        assignments.add(c + " = " + Statements.jsonSet(c, path, value, assignmentParams));
         return this;
     }
 

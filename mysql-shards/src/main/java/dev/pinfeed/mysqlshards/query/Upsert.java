@@ -9,6 +9,8 @@ import java.util.List;
  * <ul>
  *   <li>{@link #keepExisting()} — an existing row wins (immutable objects, mappings);</li>
  *   <li>{@link #set(String, Object)} — set a column to a value on an existing row (e.g. {@code active = 0});</li>
+ *   <li>{@link #overwrite(String)} — the column takes the inserted value;</li>
+ *   <li>{@link #jsonSet} and {@link #replacePlaceholder} — a JSON column's field, or a placeholder row's JSON;</li>
  *   <li>{@link #newerWins(String, String...)} — last writer wins by a version column: the listed
  *       columns take the new values only when the new version is greater, and the version keeps the
  *       greatest.</li>
@@ -56,6 +58,26 @@ public final class Upsert implements Write {
     public Upsert overwrite(String column) {
         String c = Identifiers.name(column);
         onDuplicate.add(c + " = VALUES(" + c + ")");
+        return this;
+    }
+
+    /** On an existing row, {@code column = JSON_SET(column, path, value)} (e.g. a soft delete: {@code $.active} false). */
+    public Upsert jsonSet(String column, String path, Object value) {
+        String c = Identifiers.name(column);
+        onDuplicate.add(c + " = " + Statements.jsonSet(c, path, value, onDuplicateParams));
+        return this;
+    }
+
+    /**
+     * On an existing row whose JSON {@code column} lacks {@code presentPath} (a placeholder written
+     * before the real row, such as a tombstone of an object deleted before its create arrived), the
+     * column takes the inserted JSON with {@code setPath} set to {@code setValue}; a row that has
+     * {@code presentPath} is kept. Either way a replay changes nothing.
+     */
+    public Upsert replacePlaceholder(String column, String presentPath, String setPath, Object setValue) {
+        String c = Identifiers.name(column);
+        String set = Statements.jsonSet("VALUES(" + c + ")", setPath, setValue, onDuplicateParams);
+        onDuplicate.add(c + " = IF(JSON_CONTAINS_PATH(" + c + ", 'one', '" + Identifiers.jsonPath(presentPath) + "'), " + c + ", " + set + ")");
         return this;
     }
 

@@ -59,6 +59,24 @@ class StatementsTest {
     }
 
     @Test
+    void upsertSetsAJsonFieldOrReplacesAPlaceholderOnAnExistingRow() {
+        List<Object> params = new ArrayList<>();
+        String soft = Upsert.into("pins", "local_id", "data").row(5L, "{\"active\":false}").jsonSet("data", "$.active", false)
+                .render("db00002", params);
+        assertThat(soft).endsWith("ON DUPLICATE KEY UPDATE data = JSON_SET(data, '$.active', JSON_EXTRACT(?, '$'))");
+        assertThat(params).containsExactly(5L, "{\"active\":false}", "false");
+
+        List<Object> p2 = new ArrayList<>();
+        String fill = Upsert.into("pins", "local_id", "data").row(5L, "{}").replacePlaceholder("data", "$.createdAt", "$.active", false)
+                .render("db00002", p2);
+        assertThat(fill).endsWith("ON DUPLICATE KEY UPDATE data = IF(JSON_CONTAINS_PATH(data, 'one', '$.createdAt'), data, "
+                + "JSON_SET(VALUES(data), '$.active', JSON_EXTRACT(?, '$')))");
+        assertThat(p2).containsExactly(5L, "{}", "false");
+        assertThatThrownBy(() -> Upsert.into("pins", "local_id", "data").replacePlaceholder("data", "$.a') OR 1 --", "$.b", 1))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void updateAndDeleteRequireConditions() {
         List<Object> params = new ArrayList<>();
         String sql = Update.table("pins").jsonSet("data", "$.active", false).where(eq("local_id", 3L)).render("db00005", params);

@@ -76,6 +76,8 @@ public final class LocalStack {
                 "dev.pinfeed.feedservice.FeedServiceServer", "feed.http", Map.of()));
         add(AppSpec.processor(layout, config, "graph-processor", "Follower graph (follows → Redis)", "graph-processor",
                 "dev.pinfeed.graphprocessor.GraphProcessorMain"));
+        add(AppSpec.processor(layout, config, "materializer", "Canonical store (events → MySQL shards)", "materializer",
+                "dev.pinfeed.materializer.MaterializerMain"));
     }
 
     private List<ServerSpec> apps() {

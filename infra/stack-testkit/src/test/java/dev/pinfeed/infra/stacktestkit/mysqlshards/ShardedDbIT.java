@@ -136,6 +136,39 @@ class ShardedDbIT {
     }
 
     @Test
+    void selectEachRunsEachShardsOwnQueryAndTellsTheRowsApart() {
+        long a = stack.freshId();
+        long b = stack.freshId();
+        db.write(7, Upsert.into("users", "local_id", "data").row(a, "{}").keepExisting());
+        db.write(3000, Upsert.into("users", "local_id", "data").row(b, "{}").keepExisting());
+        // Each shard asks for both ids, but each id exists on one shard only: rows come back by shard.
+        java.util.Map<Integer, List<Row>> rows = db.selectEach(java.util.Map.of(
+                7, Select.from("users").columns("local_id").where(Condition.in("local_id", List.of(a, b))),
+                100, Select.from("users").columns("local_id").where(eq("local_id", a)),
+                3000, Select.from("users").columns("local_id").where(Condition.in("local_id", List.of(a, b)))));
+        assertThat(rows).containsOnlyKeys(7, 3000);
+        assertThat(longs(rows.get(7), "local_id")).containsExactly(a);
+        assertThat(longs(rows.get(3000), "local_id")).containsExactly(b);
+        assertThatThrownBy(() -> db.selectEach(java.util.Map.of(7, Select.from("users").columns("local_id"),
+                8, Select.from("users").columns("data")))).hasMessageContaining("same columns");
+    }
+
+    @Test
+    void aPlaceholderRowTakesTheRealRowsJsonAndKeepsItsMark() {
+        long pin = stack.freshId();
+        Upsert create = Upsert.into("pins", "local_id", "data").row(pin, "{\"createdAt\": 5, \"details\": \"real\"}")
+                .replacePlaceholder("data", "$.createdAt", "$.active", false);
+        // The tombstone first (no createdAt), then the create: the create's fields, still inactive.
+        db.write(100, Upsert.into("pins", "local_id", "data").row(pin, "{\"active\": false}").jsonSet("data", "$.active", false));
+        db.write(100, create);
+        String data = db.select(Select.from("pins").columns("data").where(eq("local_id", pin)), ShardingKey.one(100)).get(0).getString("data");
+        assertThat(data).contains("\"details\": \"real\"").contains("\"active\": false");
+        db.write(100, create); // a replay keeps it
+        assertThat(db.select(Select.from("pins").columns("data").where(eq("local_id", pin)), ShardingKey.one(100)).get(0).getString("data"))
+                .isEqualTo(data);
+    }
+
+    @Test
     void aHostTransactionIsAllOrNothing() {
         long board = stack.freshId();
         assertThatThrownBy(() -> db.inTransaction(db.hostOf(7), w -> {

@@ -1,0 +1,153 @@
+package dev.pinfeed.canonicalstore.redis;
+
+import dev.pinfeed.canonicalstore.CacheInvalidation;
+import dev.pinfeed.canonicalstore.CacheInvalidator;
+import dev.pinfeed.canonicalstore.CanonicalCacheKeys;
+import dev.pinfeed.config.PinfeedConfig;
+import dev.pinfeed.config.StoreUnavailableException;
+import dev.pinfeed.followergraph.redis.RedisGraphStore;
+import dev.pinfeed.followergraph.redis.RedisShardConfig;
+import dev.pinfeed.followergraph.redis.RedisShardMap;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import org.apache.curator.framework.CuratorFramework;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.exceptions.JedisBusyException;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
+
+/**
+ * The canonical caches' invalidation on the graph's Redis instances: an object's keys carry its
+ * virtual shard ({@link CanonicalCacheKeys#shardOf}), and the graph's live shard map names the
+ * instance of that shard. Per instance one pipeline: for each object {@code INCR} its version, then
+ * {@code DEL} its value keys (the protocol in {@link CanonicalCacheKeys}). An instance that does not
+ * answer is reported, not thrown, so the caller retries exactly the records whose keys live there.
+ */
+public final class RedisCacheInvalidator implements CacheInvalidator, AutoCloseable {
+
+    private final Map<String, RedisClient> clients;
+    private final Supplier<RedisShardMap> shards;
+
+    RedisCacheInvalidator(Map<String, RedisClient> clients, Supplier<RedisShardMap> shards) {
+        this.clients = Map.copyOf(clients);
+        this.shards = shards;
+    }
+
+    /** Clients to the master of every configured instance; {@code shards} is asked on every call (live map). */
+    public static RedisCacheInvalidator connect(List<PinfeedConfig.ReplicatedHost> instances, Supplier<RedisShardMap> shards) {
+        Map<String, RedisClient> clients = new LinkedHashMap<>();
+        for (PinfeedConfig.ReplicatedHost h : instances) {
+            GenericObjectPoolConfig<Connection> pool = new GenericObjectPoolConfig<>();
+            pool.setMaxTotal(4);
+            pool.setMaxIdle(4);
+            pool.setJmxEnabled(false);
+            // Short timeouts: a batch waits on this, and a failure only parks its records for a retry.
+            clients.put(h.name(), RedisClient.builder().hostAndPort(h.master().host(), h.master().port()).poolConfig(pool)
+                    .clientConfig(DefaultJedisClientConfig.builder().clientName("pinfeed-canonical-cache")
+                            .connectionTimeoutMillis(1_000).socketTimeoutMillis(2_000).build())
+                    .build());
+        }
+        return new RedisCacheInvalidator(clients, shards);
+    }
+
+    /**
+     * The graph's live shard map (znode {@code graph.redis.shards.znode}, seeded with the even split of
+     * {@code redis.instances}) on the caller's ZooKeeper client; close it after the invalidator.
+     */
+    public static RedisShardConfig graphShards(PinfeedConfig config, CuratorFramework zk) throws Exception {
+        Set<String> names = config.redisInstances().stream().map(PinfeedConfig.ReplicatedHost::name).collect(Collectors.toSet());
+        return RedisShardConfig.watch(zk, config.get("graph.redis.shards.znode", RedisShardConfig.ZNODE),
+                RedisGraphStore.defaultShardMap(config), names);
+    }
+
+    public Set<String> instances() {
+        return clients.keySet();
+    }
+
+    @Override
+    public String instanceOf(long objectId) {
+        return shards.get().instanceOf(CanonicalCacheKeys.shardOf(objectId));
+    }
+
+    @Override
+    public Map<String, StoreUnavailableException> invalidate(Collection<CacheInvalidation> invalidations) {
+        // Per instance, per object: the union of its keys (a batch often touches one board many times).
+        Map<String, Map<Long, Set<String>>> byInstance = new LinkedHashMap<>();
+        for (CacheInvalidation i : invalidations) {
+            byInstance.computeIfAbsent(instanceOf(i.objectId()), k -> new LinkedHashMap<>())
+                    .computeIfAbsent(i.objectId(), k -> new LinkedHashSet<>()).addAll(i.keys());
+        }
+        Map<String, CompletableFuture<StoreUnavailableException>> running = new LinkedHashMap<>();
+        byInstance.forEach((instance, objects) -> running.put(instance, CompletableFuture.supplyAsync(() -> {
+            try {
+                invalidateOn(instance, objects);
+                return null;
+            } catch (StoreUnavailableException e) {
+                return e;
+            }
+        })));
+        Map<String, StoreUnavailableException> failed = new TreeMap<>();
+        running.forEach((instance, f) -> {
+            StoreUnavailableException e = f.join();
+            if (e != null) failed.put(instance, e);
+        });
+        return failed;
+    }
+
+    private void invalidateOn(String instance, Map<Long, Set<String>> objects) {
+        RedisClient client = client(instance);
+        on(instance, () -> {
+            try (Pipeline p = client.pipelined()) {
+                for (Map.Entry<Long, Set<String>> o : objects.entrySet()) {
+                    p.incr(CanonicalCacheKeys.version(o.getKey()));
+                    if (!o.getValue().isEmpty()) p.del(o.getValue().toArray(String[]::new));
+                }
+                p.sync();
+            }
+            return null;
+        });
+    }
+
+    /** Readiness: {@link StoreUnavailableException} when {@code instance} does not answer. */
+    public void ping(String instance) {
+        RedisClient client = client(instance);
+        on(instance, client::ping);
+    }
+
+    private RedisClient client(String instance) {
+        RedisClient c = clients.get(instance);
+        if (c == null) throw new IllegalStateException("no connection for redis instance " + instance);
+        return c;
+    }
+
+    /** Refused, reset, timed out, busy or still loading: unavailable (retry); other Redis errors are bugs. */
+    private static <T> T on(String instance, Supplier<T> call) {
+        try {
+            return call.get();
+        } catch (JedisConnectionException e) {
+            throw new StoreUnavailableException(instance, e.getMessage(), e);
+        } catch (JedisDataException e) {
+            if (e instanceof JedisBusyException || String.valueOf(e.getMessage()).startsWith("LOADING")) {
+                throw new StoreUnavailableException(instance, e.getMessage(), e);
+            }
+            throw e;
+        }
+    }
+
+    @Override
+    public void close() {
+        clients.values().forEach(RedisClient::close);
+    }
+}

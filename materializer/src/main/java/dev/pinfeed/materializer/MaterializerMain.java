@@ -1,0 +1,56 @@
+package dev.pinfeed.materializer;
+
+import dev.pinfeed.canonicalstore.mysql.MysqlCanonicalWriter;
+import dev.pinfeed.canonicalstore.redis.RedisCacheInvalidator;
+import dev.pinfeed.config.PinfeedConfig;
+import dev.pinfeed.followergraph.redis.RedisShardConfig;
+import dev.pinfeed.mysqlshards.MysqlShardConfig;
+import dev.pinfeed.mysqlshards.ShardDataSources;
+import dev.pinfeed.mysqlshards.query.ShardedDb;
+import dev.pinfeed.processorruntime.ConsumerLoop;
+import dev.pinfeed.processorruntime.ProcessMain;
+import java.time.Duration;
+import java.util.Map;
+import org.apache.curator.framework.CuratorFramework;
+
+/**
+ * The materializer as a process: {@code java -cp materializer/target/classes:$(cat materializer/target/classpath.txt)
+ * dev.pinfeed.materializer.MaterializerMain}. Consumes the users, boards, pins and likes topics
+ * ({@code materializer.topic.users|boards|pins|likes}; group {@code materializer.group}, default
+ * {@value #GROUP}) into the canonical tables of the MySQL shards (live shard map from ZooKeeper) and
+ * invalidates the canonical caches on the graph's Redis instances. Admin endpoint at
+ * {@code materializer.admin.http}: ready = in its Kafka group, every MySQL master and Redis instance answers.
+ */
+public final class MaterializerMain {
+
+    public static final String NAME = "materializer";
+    public static final String GROUP = "pinfeed-materializer";
+
+    private MaterializerMain() {}
+
+    public static void main(String[] args) {
+        ProcessMain.run(NAME, ctx -> {
+            PinfeedConfig config = ctx.config();
+            ctx.step("serving the admin endpoint", ctx::serveAdmin);
+            CuratorFramework zk = ctx.step("connecting to ZooKeeper " + config.appZookeeper(), ctx::curator);
+            MysqlShardConfig shardMap = ctx.closeOnExit(ctx.step("reading the MySQL shard map", () -> MysqlShardConfig.watch(zk, config)));
+            ShardDataSources sources = ctx.closeOnExit(ShardDataSources.from(config, shardMap, NAME,
+                    config.getInt("materializer.mysql.pool-size", 4), Map.of()));
+            ShardedDb db = ctx.closeOnExit(new ShardedDb(sources));
+            MysqlCanonicalWriter writer = ctx.closeOnExit(new MysqlCanonicalWriter(db));
+            RedisShardConfig redisShards = ctx.closeOnExit(ctx.step("reading the Redis shard map", () -> RedisCacheInvalidator.graphShards(config, zk)));
+            RedisCacheInvalidator cache = ctx.closeOnExit(RedisCacheInvalidator.connect(config.redisInstances(), redisShards));
+
+            // Asked at each probe, so a shard move or failover is followed.
+            for (String host : shardMap.current().hosts()) {
+                ctx.readiness("mysql " + host, () -> writer.ping(shardMap.current().shardsOn(host).get(0)));
+            }
+            for (String instance : cache.instances()) ctx.readiness("redis " + instance, () -> cache.ping(instance));
+
+            MaterializerTopics topics = MaterializerTopics.from(config);
+            ConsumerLoop.Settings settings = ConsumerLoop.Settings.of(NAME, config.get("materializer.group", GROUP), topics.all())
+                    .withWaitGrace(Duration.ofSeconds(config.getInt("materializer.wait-grace-seconds", 60)));
+            ctx.consume(settings, new MaterializerHandler(new EventPlanner(), writer, cache, topics, ctx.meters()));
+        });
+    }
+}

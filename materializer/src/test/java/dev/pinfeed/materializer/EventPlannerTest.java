@@ -1,0 +1,130 @@
+package dev.pinfeed.materializer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.pinfeed.canonicalstore.CanonicalChange;
+import dev.pinfeed.canonicalstore.CanonicalChange.DeactivateMapping;
+import dev.pinfeed.canonicalstore.CanonicalChange.DeletePin;
+import dev.pinfeed.canonicalstore.CanonicalChange.PutLike;
+import dev.pinfeed.canonicalstore.CanonicalChange.PutMapping;
+import dev.pinfeed.canonicalstore.CanonicalChange.PutObject;
+import dev.pinfeed.canonicalstore.CanonicalChange.ReorderBoard;
+import dev.pinfeed.canonicalstore.CanonicalLayout;
+import dev.pinfeed.canonicalstore.CanonicalLayout.Mapping;
+import dev.pinfeed.canonicalstore.CanonicalRef;
+import dev.pinfeed.events.UserFollowed;
+import dev.pinfeed.eventsschema.DeadLetters;
+import dev.pinfeed.idallocator.ObjectType;
+import dev.pinfeed.processorruntime.RejectedRecordException;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class EventPlannerTest {
+
+    private static final long USER = Events.id(ObjectType.USER, 7, 11);
+    private static final long BOARD = Events.id(ObjectType.BOARD, 7, 12);
+    private static final long PIN = Events.id(ObjectType.PIN, 7, 13);
+    private static final long PIN2 = Events.id(ObjectType.PIN, 9, 14);
+
+    private final EventPlanner planner = new EventPlanner();
+    private final ObjectMapper json = new ObjectMapper();
+
+    @Test
+    void userCreatedPutsTheUserObjectWithItsFieldsAndCreationTime() throws Exception {
+        EventPlanner.Plan plan = planner.plan(Events.user(USER, 1_000));
+        assertThat(plan.needs()).isEmpty();
+        assertThat(plan.changes()).hasSize(1);
+        PutObject put = (PutObject) plan.changes().get(0);
+        assertThat(put.table()).isEqualTo(CanonicalLayout.USERS);
+        assertThat(put.id()).isEqualTo(USER);
+        JsonNode data = json.readTree(put.json());
+        assertThat(data.get("id").asLong()).isEqualTo(USER);
+        assertThat(data.get("createdAt").asLong()).isEqualTo(1_000);
+        assertThat(data.get("username").asText()).isEqualTo("u11");
+        assertThat(data.get("displayName").asText()).isEqualTo("User");
+        assertThat(json.readTree(((PutObject) planner.plan(Events.user(USER, 1_001)).changes().get(0)).json()).has("displayName"))
+                .as("an absent optional field stays absent").isFalse();
+    }
+
+    @Test
+    void boardCreatedPutsTheBoardAndTheOwnersMapping() {
+        EventPlanner.Plan plan = planner.plan(Events.board(BOARD, USER, 2_000));
+        assertThat(plan.needs()).isEmpty();
+        assertThat(plan.changes()).element(1).isEqualTo(new PutMapping(Mapping.USER_HAS_BOARDS, USER, BOARD, 2_000));
+    }
+
+    @Test
+    void pinCreatedNeedsItsBoardAndMapsTheBoardAndTheAuthor() throws Exception {
+        EventPlanner.Plan plan = planner.plan(Events.pin(PIN, BOARD, USER, 3_000));
+        assertThat(plan.needs()).containsExactly(CanonicalRef.object(CanonicalLayout.BOARDS, BOARD));
+        assertThat(plan.changes()).hasSize(3);
+        JsonNode data = json.readTree(((PutObject) plan.changes().get(0)).json());
+        assertThat(data.get("boardId").asLong()).isEqualTo(BOARD);
+        assertThat(data.get("authorId").asLong()).isEqualTo(USER);
+        assertThat(data.get("details").asText()).isEqualTo("details of " + PIN);
+        assertThat(data.get("imageUrl").asText()).endsWith("/" + PIN);
+        assertThat(data.has("active")).isFalse();
+        assertThat(plan.changes().subList(1, 3)).containsExactly(new PutMapping(Mapping.BOARD_HAS_PINS, BOARD, PIN, 3_000),
+                new PutMapping(Mapping.USER_HAS_PINS, USER, PIN, 3_000));
+    }
+
+    @Test
+    void pinDeletedSoftDeletesWithoutNeedingAnything() {
+        EventPlanner.Plan plan = planner.plan(Events.deleted(PIN, BOARD, USER, 4_000));
+        assertThat(plan.needs()).isEmpty();
+        assertThat(plan.changes()).containsExactly(new DeletePin(PIN, BOARD, USER),
+                new DeactivateMapping(Mapping.BOARD_HAS_PINS, BOARD, PIN, 4_000), new DeactivateMapping(Mapping.USER_HAS_PINS, USER, PIN, 4_000));
+    }
+
+    @Test
+    void likesAndUnlikesAreOneLastWriterWinsEdgeThatNeedsThePin() {
+        var liked = Events.liked(USER, PIN, 5_000);
+        EventPlanner.Plan plan = planner.plan(liked);
+        assertThat(plan.needs()).containsExactly(CanonicalRef.object(CanonicalLayout.PINS, PIN));
+        assertThat(plan.changes()).containsExactly(new PutLike(USER, PIN, true, 5_000, liked.getEventId()));
+        var unliked = Events.unliked(USER, PIN, 5_001);
+        assertThat(planner.plan(unliked).changes()).containsExactly(new PutLike(USER, PIN, false, 5_001, unliked.getEventId()));
+        assertThat(new PutLike(USER, PIN, false, 5_001, 1).version()).as("occurredAt first, then eventId")
+                .isEqualTo(CanonicalLayout.version(5_001, 1));
+    }
+
+    @Test
+    void aReorderNeedsItsBoardAndEveryListedPinsRowAndKeepsAPinsFirstPlace() {
+        var e = Events.reordered(BOARD, USER, 6_000, List.of(PIN2, PIN, PIN2));
+        EventPlanner.Plan plan = planner.plan(e);
+        assertThat(plan.changes()).containsExactly(new ReorderBoard(BOARD, List.of(PIN2, PIN), 6_000, e.getEventId()));
+        assertThat(plan.needs()).containsExactly(CanonicalRef.object(CanonicalLayout.BOARDS, BOARD),
+                CanonicalRef.mapping(Mapping.BOARD_HAS_PINS, BOARD, PIN2), CanonicalRef.mapping(Mapping.BOARD_HAS_PINS, BOARD, PIN));
+    }
+
+    @Test
+    void otherEventsAreUnexpectedAndIdsOfTheWrongTypeAreInvalid() {
+        assertThatThrownBy(() -> planner.plan(new UserFollowed(1L, Instant.EPOCH, USER, USER, USER)))
+                .isInstanceOfSatisfying(RejectedRecordException.class, r -> assertThat(r.reason()).isEqualTo(DeadLetters.UNEXPECTED_EVENT));
+        assertThatThrownBy(() -> planner.plan(Events.pin(PIN, PIN2, USER, 1)))
+                .isInstanceOfSatisfying(RejectedRecordException.class, r -> {
+                    assertThat(r.reason()).isEqualTo(DeadLetters.INVALID);
+                    assertThat(r.getMessage()).contains("boardId").contains("is a pin id");
+                });
+        assertThatThrownBy(() -> planner.plan(Events.liked(-5L, PIN, 1)))
+                .isInstanceOfSatisfying(RejectedRecordException.class, r -> assertThat(r.reason()).isEqualTo(DeadLetters.INVALID));
+    }
+
+    @Test
+    void everyChangeSaysWhichCacheKeysItMakesStale() {
+        List<CanonicalChange> pinCreate = planner.plan(Events.pin(PIN, BOARD, USER, 3_000)).changes();
+        assertThat(pinCreate.get(0).invalidations()).singleElement().satisfies(i -> {
+            assertThat(i.objectId()).isEqualTo(PIN);
+            assertThat(i.keys()).contains(dev.pinfeed.canonicalstore.CanonicalCacheKeys.pin(PIN));
+        });
+        assertThat(pinCreate.get(1).invalidations()).singleElement().satisfies(i -> assertThat(i.keys())
+                .containsExactlyInAnyOrder(dev.pinfeed.canonicalstore.CanonicalCacheKeys.boardPins(BOARD, "newest"),
+                        dev.pinfeed.canonicalstore.CanonicalCacheKeys.boardPins(BOARD, "custom")));
+        assertThat(planner.plan(Events.liked(USER, PIN, 1)).changes().get(0).invalidations()).singleElement()
+                .satisfies(i -> assertThat(i.keys()).containsExactly(dev.pinfeed.canonicalstore.CanonicalCacheKeys.pinLikes(PIN)));
+    }
+}

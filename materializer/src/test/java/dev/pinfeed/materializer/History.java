@@ -1,0 +1,93 @@
+package dev.pinfeed.materializer;
+
+import dev.pinfeed.idallocator.ObjectType;
+import dev.pinfeed.materializer.verify.CanonicalRows;
+import dev.pinfeed.materializer.verify.CanonicalSnapshot;
+import dev.pinfeed.materializer.verify.CanonicalOracle;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * A random mixed history under fresh ids: users, boards, pins, deletes, likes and unlikes with many
+ * equal timestamps, reorders; plus the rows it must leave ({@link CanonicalOracle}).
+ */
+final class History {
+
+    final List<SpecificRecord> events = new ArrayList<>();
+    final Set<Long> ids = new TreeSet<>();
+
+    /** @param fresh a fresh id per type (Fixture::freshId) */
+    static History mixed(Function<ObjectType, Long> fresh, Random random, int users, int boards, int pins, int likes, int reorders) {
+        History h = new History();
+        long t = 1_780_000_000_000L;
+        List<Long> userIds = new ArrayList<>();
+        for (int i = 0; i < users; i++) {
+            long u = fresh.apply(ObjectType.USER);
+            userIds.add(u);
+            h.events.add(Events.user(u, t + i));
+        }
+        List<long[]> boardIds = new ArrayList<>(); // board, owner
+        for (int i = 0; i < boards; i++) {
+            long b = fresh.apply(ObjectType.BOARD);
+            long owner = userIds.get(random.nextInt(users));
+            boardIds.add(new long[] {b, owner});
+            h.events.add(Events.board(b, owner, t + 1_000 + i));
+        }
+        List<List<Long>> onBoard = new ArrayList<>();
+        for (int i = 0; i < boards; i++) onBoard.add(new ArrayList<>());
+        List<Long> pinIds = new ArrayList<>();
+        for (int i = 0; i < pins; i++) {
+            long p = fresh.apply(ObjectType.PIN);
+            int b = random.nextInt(boards);
+            long[] board = boardIds.get(b);
+            pinIds.add(p);
+            onBoard.get(b).add(p);
+            h.events.add(Events.pin(p, board[0], board[1], t + 10_000 + i));
+            if (random.nextInt(5) == 0) h.events.add(Events.deleted(p, board[0], board[1], t + 100_000 + i));
+        }
+        for (int i = 0; i < likes; i++) {
+            long u = userIds.get(random.nextInt(users));
+            long p = pinIds.get(random.nextInt(pins));
+            long at = t + 200_000 + random.nextInt(likes / 4 + 1); // many equal times: the event id decides
+            h.events.add(random.nextInt(3) == 0 ? Events.unliked(u, p, at) : Events.liked(u, p, at));
+        }
+        for (int i = 0; i < reorders; i++) {
+            int b = random.nextInt(boards);
+            List<Long> order = new ArrayList<>(onBoard.get(b));
+            Collections.shuffle(order, random);
+            h.events.add(Events.reordered(boardIds.get(b)[0], boardIds.get(b)[1], t + 300_000 + random.nextInt(reorders / 2 + 1),
+                    order.subList(0, random.nextInt(order.size() + 1))));
+        }
+        h.ids.addAll(userIds);
+        boardIds.forEach(b -> h.ids.add(b[0]));
+        h.ids.addAll(pinIds);
+        return h;
+    }
+
+    /** The history in a random order (each topic then sees its events out of their natural order too). */
+    List<SpecificRecord> shuffled(Random random) {
+        List<SpecificRecord> out = new ArrayList<>(events);
+        Collections.shuffle(out, random);
+        return out;
+    }
+
+    /** The rows the history must leave. */
+    CanonicalRows expected() {
+        EventPlanner planner = new EventPlanner();
+        CanonicalOracle model = new CanonicalOracle();
+        List<EventPlanner.Plan> never = model.applyAll(events.stream().map(planner::plan).toList());
+        if (!never.isEmpty()) throw new IllegalStateException(never.size() + " events of the history can never apply");
+        return model.rows();
+    }
+
+    static Supplier<Boolean> matches(Fixture f, History h, CanonicalRows expected) {
+        return () -> CanonicalSnapshot.read(f.db, h.ids, false).equals(expected);
+    }
+}

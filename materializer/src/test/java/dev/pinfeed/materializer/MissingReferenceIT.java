@@ -1,0 +1,87 @@
+package dev.pinfeed.materializer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.pinfeed.canonicalstore.CanonicalLayout;
+import dev.pinfeed.events.UserFollowed;
+import dev.pinfeed.eventsschema.DeadLetters;
+import dev.pinfeed.idallocator.ObjectType;
+import dev.pinfeed.infra.stacktestkit.StackExtension;
+import dev.pinfeed.infra.stacktestkit.TestStack;
+import dev.pinfeed.materializer.verify.CanonicalRows;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Topics are not ordered with each other: a like may come before its pin. It waits (retried) for the
+ * test-shortened grace: applied when the pin arrives in time, dead-lettered as missing-reference when
+ * it never does. Poison on every topic goes to the dead-letter topic with its reason, and the rest goes on.
+ */
+@ExtendWith(StackExtension.class)
+class MissingReferenceIT {
+
+    private static final Duration GRACE = Duration.ofSeconds(3);
+    private Fixture f;
+
+    @BeforeEach
+    void open(TestStack stack) throws Exception {
+        f = new Fixture(stack);
+    }
+
+    @AfterEach
+    void close() {
+        f.close();
+    }
+
+    @Test
+    void aLikeWaitsForItsPinAndIsDeadLetteredWhenItNeverComesWhilePoisonIsSetAside() throws Exception {
+        long owner = f.freshId(ObjectType.USER);
+        long liker = f.freshId(ObjectType.USER);
+        long board = f.freshId(ObjectType.BOARD);
+        long late = f.freshId(ObjectType.PIN);
+        long never = f.freshId(ObjectType.PIN);
+        long after = f.freshId(ObjectType.USER);
+        long t = 1_780_000_000_000L;
+        f.publish(Events.user(owner, t), Events.board(board, owner, t + 1), Events.liked(liker, late, t + 2), Events.liked(liker, never, t + 3));
+        for (String topic : f.topics.all()) f.publishRaw(topic, "poison", "not an event".getBytes(StandardCharsets.UTF_8));
+        // A well-formed event on the wrong topic, and one whose ids are of the wrong type.
+        f.publishTo(f.topics.likes(), new UserFollowed(Events.nextEventId(), Instant.ofEpochMilli(t), liker, liker, owner));
+        f.publish(Events.pin(f.freshId(ObjectType.PIN), late /* a pin id as board */, owner, t + 4));
+        f.publish(Events.user(after, t + 5));
+
+        f.run(f.settings(f.stack.uniqueName("canonical_missing")).withWaitGrace(GRACE), f.handler(f.cache));
+        Thread.sleep(GRACE.toMillis() / 3); // the like of `late` is waiting by now
+        f.publish(Events.pin(late, board, owner, t + 6));
+
+        List<ConsumerRecord<byte[], byte[]>> dead = f.deadLettered(7, Duration.ofSeconds(30));
+        Map<String, List<String>> reasonsByTopic = dead.stream().collect(Collectors.groupingBy(
+                r -> Fixture.header(r, DeadLetters.HEADER_SOURCE_TOPIC), Collectors.mapping(Fixture::reason, Collectors.toList())));
+        assertThat(reasonsByTopic.get(f.topics.users())).containsExactlyInAnyOrder(DeadLetters.UNDECODABLE);
+        assertThat(reasonsByTopic.get(f.topics.boards())).containsExactlyInAnyOrder(DeadLetters.UNDECODABLE);
+        assertThat(reasonsByTopic.get(f.topics.pins())).containsExactlyInAnyOrder(DeadLetters.UNDECODABLE, DeadLetters.INVALID);
+        assertThat(reasonsByTopic.get(f.topics.likes()))
+                .containsExactlyInAnyOrder(DeadLetters.UNDECODABLE, DeadLetters.MISSING_REFERENCE, DeadLetters.UNEXPECTED_EVENT);
+        ConsumerRecord<byte[], byte[]> missing = dead.stream().filter(r -> DeadLetters.MISSING_REFERENCE.equals(Fixture.reason(r))).findFirst().orElseThrow();
+        assertThat(new String(missing.key(), StandardCharsets.UTF_8)).isEqualTo(Long.toString(never));
+        assertThat(Fixture.header(missing, DeadLetters.HEADER_ERROR)).contains("pin " + never);
+        assertThat(dead).hasSize(7);
+
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            CanonicalRows rows = f.snapshot(List.of(liker, late, never, after), false);
+            assertThat(rows.table("user_likes_pins")).as("the like whose pin came late applied")
+                    .containsOnlyKeys(CanonicalRows.mappingKey(liker, late));
+            assertThat(rows.table("pin_liked_by_users")).containsOnlyKeys(CanonicalRows.mappingKey(late, liker));
+            assertThat(rows.table(CanonicalLayout.USERS)).as("events after the poison applied").containsKey(CanonicalRows.objectKey(after));
+        });
+    }
+}
