@@ -13,11 +13,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedSet;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
 
 /**
  * Seed 003's sharded query API over pinfeed's logical shards: structured statements (no SQL text
@@ -63,12 +65,38 @@ public final class ShardedDb implements AutoCloseable {
         Map<String, List<Integer>> byHost = byHost(shards);
         List<Future<List<Row>>> parts = new ArrayList<>();
         for (Map.Entry<String, List<Integer>> h : byHost.entrySet()) {
-            parts.add(hostPool.submit(() -> onHost(h.getKey(), c -> scatter(c, h.getValue(), query))));
+            parts.add(hostPool.submit(() -> onHost(h.getKey(), c -> scatter(c, h.getValue(), shard -> query))));
         }
         List<Row> rows = new ArrayList<>();
         for (Future<List<Row>> f : parts) rows.addAll(join(f));
         if (!query.orderBy.isEmpty()) rows.sort(comparator(query.orderBy));
         return query.limit != null && rows.size() > query.limit ? new ArrayList<>(rows.subList(0, query.limit)) : rows;
+    }
+
+    /**
+     * A batch lookup: each shard its own query on one table (e.g. {@code local_id IN (...)} of the ids
+     * that live there), all with the same columns. One statement per host (its shards' queries as
+     * UNION ALL, in chunks), hosts in parallel; rows by shard, in no particular order. A host that
+     * cannot be reached fails the call with {@link dev.pinfeed.config.StoreUnavailableException}: to
+     * keep hosts apart, call once per host ({@link #hostOf}).
+     */
+    public Map<Integer, List<Row>> selectEach(Map<Integer, Select> perShard) {
+        Map<Integer, List<Row>> out = new TreeMap<>();
+        if (perShard.isEmpty()) return out;
+        Select first = perShard.values().iterator().next();
+        for (Select q : perShard.values()) {
+            if (!q.columns.equals(first.columns)) throw new IllegalArgumentException("selectEach needs the same columns on every shard");
+            if (q.limit != null || q.offset > 0 || !q.orderBy.isEmpty()) throw new IllegalArgumentException("selectEach takes no order, limit or offset");
+        }
+        Map<String, List<Integer>> byHost = byHost(ShardingKey.of(perShard.keySet()).shards(shardCount()));
+        List<Future<List<Row>>> parts = new ArrayList<>();
+        for (Map.Entry<String, List<Integer>> h : byHost.entrySet()) {
+            parts.add(hostPool.submit(() -> onHost(h.getKey(), c -> scatter(c, h.getValue(), perShard::get))));
+        }
+        for (Future<List<Row>> f : parts) {
+            for (Row r : join(f)) out.computeIfAbsent(r.shard(), s -> new ArrayList<>()).add(r);
+        }
+        return out;
     }
 
     /** COUNT(*) summed over the shards {@code key} names. */
@@ -160,7 +188,7 @@ public final class ShardedDb implements AutoCloseable {
     }
 
     /** The host's shards in UNION ALL chunks; a shard column tells which shard each row came from. */
-    private static List<Row> scatter(Connection c, List<Integer> shards, Select query) throws SQLException {
+    private static List<Row> scatter(Connection c, List<Integer> shards, IntFunction<Select> queryOf) throws SQLException {
         List<Row> out = new ArrayList<>();
         for (int from = 0; from < shards.size(); from += SHARDS_PER_STATEMENT) {
             List<Integer> chunk = shards.subList(from, Math.min(shards.size(), from + SHARDS_PER_STATEMENT));
@@ -169,7 +197,7 @@ public final class ShardedDb implements AutoCloseable {
             for (int i = 0; i < chunk.size(); i++) {
                 if (i > 0) sql.append(" UNION ALL ");
                 int shard = chunk.get(i);
-                String one = query.render(MysqlShardMap.databaseName(shard), params);
+                String one = queryOf.apply(shard).render(MysqlShardMap.databaseName(shard), params);
                 // The shard number as the first column, so a merged row still knows its shard.
                 sql.append("(SELECT ").append(shard).append(" AS pinfeed_shard, q.* FROM (").append(one).append(") q)");
             }
