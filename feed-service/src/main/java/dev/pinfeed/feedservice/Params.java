@@ -46,6 +46,19 @@ final class Params {
         throw new ProblemException(Problem.badRequest("limit", "limit must be an integer from 1 to " + MAX_LIMIT));
     }
 
+    /** {@code offset} (board pins, seed 002): 0 when absent. */
+    static int offset(Request request) {
+        String text = request.query("offset").orElse(null);
+        if (text == null) return 0;
+        try {
+            int offset = Integer.parseInt(text);
+            if (offset >= 0) return offset;
+        } catch (NumberFormatException ignored) {
+            // falls through to the problem below
+        }
+        throw new ProblemException(Problem.badRequest("offset", "offset must be an integer from 0 to " + Integer.MAX_VALUE));
+    }
+
     static String cursor(Request request) {
         return request.query("cursor").filter(c -> !c.isEmpty()).orElse(null);
     }
