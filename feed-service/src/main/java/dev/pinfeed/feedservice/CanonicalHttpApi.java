@@ -1,6 +1,5 @@
 package dev.pinfeed.feedservice;
 
-import dev.pinfeed.canonicalstore.reads.BadCursorException;
 import dev.pinfeed.canonicalstore.reads.BoardPinOrder;
 import dev.pinfeed.canonicalstore.reads.CanonicalBoard;
 import dev.pinfeed.canonicalstore.reads.CanonicalPin;
@@ -15,10 +14,8 @@ import dev.pinfeed.httpkit.Request;
 import dev.pinfeed.httpkit.Response;
 import dev.pinfeed.httpkit.RouteOptions;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
-import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
@@ -56,19 +53,19 @@ public final class CanonicalHttpApi {
         app.route("GET", "/v1/boards/{boardId}/pins", read, this::boardPins);
         app.route("GET", "/v1/users/{userId}/boards", read, r -> {
             long user = known.userId(r, "userId");
-            return page(paged(() -> reads.userBoards(user, Params.cursor(r), Params.limit(r))), CanonicalHttpApi::board);
+            return page(Params.paged(() -> reads.userBoards(user, Params.cursor(r), Params.limit(r))), CanonicalHttpApi::board);
         });
         app.route("GET", "/v1/users/{userId}/pins", read, r -> {
             long user = known.userId(r, "userId");
-            return page(paged(() -> reads.userPins(user, Params.cursor(r), Params.limit(r))), CanonicalHttpApi::pin);
+            return page(Params.paged(() -> reads.userPins(user, Params.cursor(r), Params.limit(r))), CanonicalHttpApi::pin);
         });
         app.route("GET", "/v1/pins/{pinId}/likers", read, r -> {
             long pin = known.pin(r, "pinId").id();
-            return page(paged(() -> reads.pinLikers(pin, Params.cursor(r), Params.limit(r))), l -> liked("userId", l));
+            return page(Params.paged(() -> reads.pinLikers(pin, Params.cursor(r), Params.limit(r))), l -> liked("userId", l));
         });
         app.route("GET", "/v1/users/{userId}/likes", read, r -> {
             long user = known.userId(r, "userId");
-            return page(paged(() -> reads.userLikes(user, Params.cursor(r), Params.limit(r))), l -> liked("pinId", l));
+            return page(Params.paged(() -> reads.userLikes(user, Params.cursor(r), Params.limit(r))), l -> liked("pinId", l));
         });
         return app;
     }
@@ -87,16 +84,7 @@ public final class CanonicalHttpApi {
         } catch (IllegalArgumentException e) {
             throw new ProblemException(Problem.badRequest("order", e.getMessage()));
         }
-        return page(paged(() -> reads.boardPins(board, order, offset, cursor, limit)), CanonicalHttpApi::pin);
-    }
-
-    /** A cursor the store did not issue is the caller's error (400 "cursor"); anything else stays ours. */
-    static <T> T paged(Supplier<T> query) {
-        try {
-            return query.get();
-        } catch (BadCursorException e) {
-            throw new ProblemException(Problem.badRequest("cursor", e.getMessage()));
-        }
+        return page(Params.paged(() -> reads.boardPins(board, order, offset, cursor, limit)), CanonicalHttpApi::pin);
     }
 
     private static <T> Response page(ListPage<T> page, Function<T, Map<String, Object>> view) {
@@ -133,5 +121,4 @@ public final class CanonicalHttpApi {
         for (int i = 0; i < namesAndValues.length; i += 2) map.put((String) namesAndValues[i], namesAndValues[i + 1]);
         return map;
     }
-
 }

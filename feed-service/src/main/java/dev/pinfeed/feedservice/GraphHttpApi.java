@@ -5,7 +5,6 @@ import dev.pinfeed.canonicalstore.reads.CanonicalReads;
 import dev.pinfeed.followergraph.Counts;
 import dev.pinfeed.followergraph.Edge;
 import dev.pinfeed.followergraph.GraphStore;
-import dev.pinfeed.followergraph.InvalidCursorException;
 import dev.pinfeed.followergraph.Page;
 import dev.pinfeed.followergraph.UserRelation;
 import dev.pinfeed.httpkit.HttpApp;
@@ -67,13 +66,13 @@ public final class GraphHttpApi {
             return Response.json(200, body);
         });
         app.route("GET", "/v1/users/{userId}/followers", read,
-                r -> edges(paged(() -> graph.followers(known.userId(r, "userId"), Params.cursor(r), Params.limit(r))), "userId"));
+                r -> edges(Params.paged(() -> graph.followers(known.userId(r, "userId"), Params.cursor(r), Params.limit(r))), "userId"));
         app.route("GET", "/v1/users/{userId}/following/users", read,
-                r -> edges(paged(() -> graph.followingUsers(known.userId(r, "userId"), Params.cursor(r), Params.limit(r))), "userId"));
+                r -> edges(Params.paged(() -> graph.followingUsers(known.userId(r, "userId"), Params.cursor(r), Params.limit(r))), "userId"));
         app.route("GET", "/v1/users/{userId}/following/boards", read,
-                r -> edges(paged(() -> graph.followingBoards(known.userId(r, "userId"), Params.cursor(r), Params.limit(r))), "boardId"));
+                r -> edges(Params.paged(() -> graph.followingBoards(known.userId(r, "userId"), Params.cursor(r), Params.limit(r))), "boardId"));
         app.route("GET", "/v1/boards/{boardId}/followers", read, r -> {
-            Page<Long> page = paged(() -> graph.boardReceivers(known.boardId(r, "boardId"), Params.cursor(r), Params.limit(r)));
+            Page<Long> page = Params.paged(() -> graph.boardReceivers(known.boardId(r, "boardId"), Params.cursor(r), Params.limit(r)));
             List<Map<String, Object>> items = new ArrayList<>();
             for (Long id : page.items()) items.add(Map.of("userId", Long.toString(id)));
             return page(items, page.nextCursor());
@@ -121,14 +120,4 @@ public final class GraphHttpApi {
         body.put("cursor", cursor);
         return Response.json(200, body);
     }
-
-    /** A cursor the store cannot read is the caller's error (400); any other failure stays ours (a store outage, a bug). */
-    private static <T> T paged(java.util.function.Supplier<T> query) {
-        try {
-            return query.get();
-        } catch (InvalidCursorException e) {
-            throw new ProblemException(Problem.badRequest("cursor", e.getMessage()));
-        }
-    }
-
 }
