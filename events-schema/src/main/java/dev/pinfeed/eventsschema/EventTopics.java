@@ -4,6 +4,7 @@ import dev.pinfeed.events.BoardCreated;
 import dev.pinfeed.events.BoardFollowed;
 import dev.pinfeed.events.BoardPinsReordered;
 import dev.pinfeed.events.BoardUnfollowed;
+import dev.pinfeed.events.FanoutChunk;
 import dev.pinfeed.events.PinCreated;
 import dev.pinfeed.events.PinDeleted;
 import dev.pinfeed.events.PinLiked;
@@ -30,6 +31,8 @@ public final class EventTopics {
     public static final String PINS = "pinfeed.pins.v1";
     public static final String FOLLOWS = "pinfeed.follows.v1";
     public static final String LIKES = "pinfeed.likes.v1";
+    /** Internal: fanout-streams' output, feed-worker's input. */
+    public static final String FANOUT = "pinfeed.fanout.v1";
 
     private record Route(String topic, ToLongFunction<SpecificRecord> key) {}
 
@@ -49,6 +52,8 @@ public final class EventTopics {
         route(BoardUnfollowed.class, FOLLOWS, BoardUnfollowed::getFollowerId);
         route(PinLiked.class, LIKES, PinLiked::getPinId);
         route(PinUnliked.class, LIKES, PinUnliked::getPinId);
+        // Keyed by pin: a pin's ADD and REMOVE chunks stay in order; different pins spread over partitions.
+        route(FanoutChunk.class, FANOUT, FanoutChunk::getPinId);
     }
 
     private EventTopics() {}

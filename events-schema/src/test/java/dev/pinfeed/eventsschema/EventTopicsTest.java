@@ -33,6 +33,7 @@ class EventTopicsTest {
             Map.entry("PinDeleted", "pinfeed.pins.v1 40"),
             Map.entry("UserFollowed", "pinfeed.follows.v1 60"),
             Map.entry("UserUnfollowed", "pinfeed.follows.v1 70"),
+            Map.entry("FanoutChunk", "pinfeed.fanout.v1 120"),
             Map.entry("BoardFollowed", "pinfeed.follows.v1 80"),
             Map.entry("BoardUnfollowed", "pinfeed.follows.v1 90"),
             Map.entry("PinLiked", "pinfeed.likes.v1 101"),

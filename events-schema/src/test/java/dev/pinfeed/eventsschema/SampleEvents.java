@@ -4,6 +4,10 @@ import dev.pinfeed.events.BoardCreated;
 import dev.pinfeed.events.BoardFollowed;
 import dev.pinfeed.events.BoardPinsReordered;
 import dev.pinfeed.events.BoardUnfollowed;
+import dev.pinfeed.events.FanoutAction;
+import dev.pinfeed.events.FanoutChunk;
+import dev.pinfeed.events.FanoutReceiver;
+import dev.pinfeed.events.FanoutSource;
 import dev.pinfeed.events.PinCreated;
 import dev.pinfeed.events.PinDeleted;
 import dev.pinfeed.events.PinLiked;
@@ -46,7 +50,9 @@ final class SampleEvents {
                 new BoardFollowed(15L, AT, 16L, 80L, 81L, 82L),
                 new BoardUnfollowed(17L, AT, 18L, 90L, 91L, 92L),
                 new PinLiked(19L, AT, 20L, 100L, 101L),
-                new PinUnliked(21L, AT, 22L, 110L, 111L));
+                new PinUnliked(21L, AT, 22L, 110L, 111L),
+                new FanoutChunk(23L, AT, FanoutAction.ADD, 120L, 121L, 122L, AT, 0, true,
+                        List.of(new FanoutReceiver(123L, FanoutSource.FOLLOWED_USER), new FanoutReceiver(124L, FanoutSource.FOLLOWED_BOARD))));
     }
 
     /** Every .avsc directly under {@code dir}, parsed (each file its own parser: they are independent). */

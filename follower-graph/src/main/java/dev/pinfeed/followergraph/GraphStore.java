@@ -64,7 +64,13 @@ public interface GraphStore extends AutoCloseable {
      * HSCAN batches, which may be larger); a full pass (until nextCursor is null) yields every receiver
      * present throughout, each once unless the hash is resized mid-pass (fan-out writes are idempotent).
      */
-    Page<Long> boardReceivers(long boardId, String cursor, int limit);
+    default Page<Long> boardReceivers(long boardId, String cursor, int limit) {
+        Page<Receiver> page = receivers(boardId, cursor, limit);
+        return new Page<>(page.items().stream().map(Receiver::userId).toList(), page.nextCursor());
+    }
+
+    /** {@link #boardReceivers}, each with why he receives the board's pins: the fan-out list with sources. */
+    Page<Receiver> receivers(long boardId, String cursor, int limit);
 
     /** Number of {@link #boardReceivers}, exact; costs a pass over the board's explicit followers. */
     long boardFollowerCount(long boardId);

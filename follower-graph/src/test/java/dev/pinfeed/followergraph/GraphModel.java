@@ -231,15 +231,17 @@ public final class GraphModel implements GraphStore {
 
     /** Receivers in ascending id order; the cursor is the last id returned. */
     @Override
-    public synchronized Page<Long> boardReceivers(long boardId, String cursor, int limit) {
+    public synchronized Page<Receiver> receivers(long boardId, String cursor, int limit) {
         Cursors.checkLimit(limit);
         Cursors.AfterId position = Cursors.AfterId.decode(cursor);
         long after = position == null ? Long.MIN_VALUE : position.id();
         TreeSet<Long> receivers = new TreeSet<>(receivers(boardId));
-        List<Long> page = new ArrayList<>();
+        Long owner = owners.get(boardId);
+        List<Receiver> page = new ArrayList<>();
         for (long r : receivers.tailSet(after, false)) {
-            if (page.size() == limit) return new Page<>(page, new Cursors.AfterId(page.get(page.size() - 1)).encode());
-            page.add(r);
+            if (page.size() == limit) return new Page<>(page, new Cursors.AfterId(page.get(page.size() - 1).userId()).encode());
+            // He follows the board; through its owner when he follows the owner explicitly (no exception, or he would not).
+            page.add(new Receiver(r, owner != null && relation(r, owner) == UserRelation.EXPLICIT));
         }
         return new Page<>(page, null);
     }

@@ -94,6 +94,21 @@ public abstract class GraphStoreContract {
     }
 
     @Test
+    void receiversSayWhetherTheyFollowTheOwnerOrTheBoard() {
+        long a = freshId(), b = freshId(), c = freshId(), d = freshId(), owner = freshId(), x = freshId();
+        apply(createBoard(x, owner, 1), followUser(a, owner, 2), followBoard(b, x, owner, 3),
+                followUser(c, owner, 4), followBoard(c, x, owner, 5), followUser(d, owner, 6), unfollowBoard(d, x, owner, 7));
+        List<Receiver> all = new ArrayList<>();
+        String cursor = null;
+        do {
+            Page<Receiver> page = graph.receivers(x, cursor, 2);
+            all.addAll(page.items());
+            cursor = page.nextCursor();
+        } while (cursor != null);
+        assertThat(all).containsExactlyInAnyOrder(new Receiver(a, true), new Receiver(b, false), new Receiver(c, true));
+    }
+
+    @Test
     void followingABoardFollowsItsOwnerImplicitly() {
         long a = freshId(), b = freshId(), x1 = freshId(), x2 = freshId();
         apply(createBoard(x1, b, 1), createBoard(x2, b, 1), followBoard(a, x1, b, 5));

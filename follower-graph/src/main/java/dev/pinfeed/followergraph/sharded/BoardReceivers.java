@@ -4,6 +4,7 @@ import static dev.pinfeed.followergraph.sharded.GraphShards.str;
 
 import dev.pinfeed.followergraph.Edge;
 import dev.pinfeed.followergraph.Page;
+import dev.pinfeed.followergraph.Receiver;
 import dev.pinfeed.followergraph.sharded.Cursors.After;
 import dev.pinfeed.followergraph.sharded.Cursors.BoardFollowers;
 import dev.pinfeed.followergraph.sharded.Cursors.OwnersFollowers;
@@ -39,13 +40,13 @@ final class BoardReceivers {
      * Two phases: the owner's explicit followers newest first, minus the board's unfollowers; then the
      * board's explicit-follower hash by HSCAN, minus those already returned as explicit followers of the owner.
      */
-    Page<Long> page(long boardId, String cursor, int limit) {
+    Page<Receiver> page(long boardId, String cursor, int limit) {
         Cursors.checkLimit(limit);
         Cursors.Receivers position = Cursors.Receivers.decode(cursor); // refused even for a board without an owner
         Long owner = points.ownerOf(boardId);
         if (owner == null) return new Page<>(List.of(), null);
         String instance = shards.instance(owner);
-        List<Long> page = new ArrayList<>();
+        List<Receiver> page = new ArrayList<>();
         String scan;
         if (position instanceof OwnersFollowers phase1) {
             After after = phase1.after();
@@ -63,7 +64,7 @@ final class BoardReceivers {
                     if (page.size() == limit) {
                         return new Page<>(page, new OwnersFollowers(new After(lastKept.since(), lastKept.id())).encode());
                     }
-                    page.add(batch.get(i).id());
+                    page.add(new Receiver(batch.get(i).id(), true));
                     lastKept = batch.get(i);
                 }
                 Edge tail = batch.get(batch.size() - 1);
@@ -77,7 +78,7 @@ final class BoardReceivers {
         if (page.size() >= limit) return new Page<>(page, new BoardFollowers(scan).encode());
         do {
             BoardOnly step = boardOnlyFollowers(instance, owner, boardId, scan, limit - page.size());
-            page.addAll(step.users());
+            for (long user : step.users()) page.add(new Receiver(user, false));
             scan = step.scan();
         } while (!scan.equals("0") && page.size() < limit);
         return new Page<>(page, scan.equals("0") ? null : new BoardFollowers(scan).encode());

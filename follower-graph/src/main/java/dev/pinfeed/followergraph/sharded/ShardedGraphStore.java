@@ -5,6 +5,7 @@ import dev.pinfeed.followergraph.Edge;
 import dev.pinfeed.followergraph.GraphCommand;
 import dev.pinfeed.followergraph.GraphStore;
 import dev.pinfeed.followergraph.Page;
+import dev.pinfeed.followergraph.Receiver;
 import dev.pinfeed.followergraph.UserRelation;
 import java.util.Collection;
 import java.util.OptionalLong;
@@ -100,7 +101,7 @@ public abstract class ShardedGraphStore implements GraphStore {
     }
 
     @Override
-    public Page<Long> boardReceivers(long boardId, String cursor, int limit) {
+    public Page<Receiver> receivers(long boardId, String cursor, int limit) {
         return receivers.page(boardId, cursor, limit);
     }
 
