@@ -10,11 +10,12 @@ import dev.pinfeed.followergraph.GraphStore;
 import dev.pinfeed.followergraph.redis.GraphConnections;
 import dev.pinfeed.httpkit.HealthCheck;
 import dev.pinfeed.httpkit.HttpApp;
-import dev.pinfeed.httpkit.Metrics;
+import dev.pinfeed.httpkit.Meters;
 import dev.pinfeed.httpkit.RunningHttpApp;
 import dev.pinfeed.mysqlshards.MysqlShardConfig;
 import dev.pinfeed.mysqlshards.ShardDataSources;
 import dev.pinfeed.mysqlshards.query.ShardedDb;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -40,11 +41,15 @@ public final class FeedServiceServer {
 
     private FeedServiceServer() {}
 
-    /** The app over {@code graph} and {@code reads}; {@code health} names the dependencies /health probes. */
-    public static HttpApp app(PinfeedConfig config, GraphStore graph, CanonicalReads reads, Metrics metrics, Map<String, HealthCheck> health) {
+    /**
+     * The app over {@code graph} and {@code reads}; {@code meters} is what /metrics serves (the process's one
+     * registry, {@link FeedMetrics} included), {@code health} names the dependencies /health probes.
+     */
+    public static HttpApp app(PinfeedConfig config, GraphStore graph, CanonicalReads reads, PrometheusMeterRegistry meters,
+                              Map<String, HealthCheck> health) {
         HttpApp.Builder app = HttpApp.builder("feed-service")
                 .handlerThreads(config.getInt("feed.handler-threads", 32))
-                .metrics(metrics)
+                .meterRegistry(meters)
                 .openApiResource("/openapi/feed-service.json");
         health.forEach(app::healthCheck);
         new GraphHttpApi(graph, reads).routes(app);
@@ -78,12 +83,12 @@ public final class FeedServiceServer {
             mysqlShards = MysqlShardConfig.watch(zk, config);
             mysql = ShardDataSources.from(config, mysqlShards, "feed", config.getInt("feed.mysql.pool-size", 16), Map.of());
             db = new ShardedDb(mysql);
-            Metrics metrics = new Metrics();
+            PrometheusMeterRegistry meters = Meters.newRegistry();
             RedisCanonicalCache cache = new RedisCanonicalCache(redis, graph.shards(), Duration.ofSeconds(config.getInt("feed.cache.ttl-seconds", 600)));
             Map<String, HealthCheck> health = new LinkedHashMap<>();
             redis.forEach((name, client) -> health.put(name, client::ping));
             for (String host : mysql.hosts()) health.put(host, () -> checkMysql(mysql, host));
-            running = app(config, graph.store(), canonicalReads(config, db, cache, new FeedMetrics(metrics)), metrics, health)
+            running = app(config, graph.store(), canonicalReads(config, db, cache, new FeedMetrics(meters)), meters, health)
                     .start(http.host(), http.port());
         } catch (Exception e) {
             System.err.println("feed-service: " + e.getMessage());

@@ -7,7 +7,8 @@ import dev.pinfeed.canonicalstore.reads.CanonicalReads;
 import dev.pinfeed.canonicalstore.reads.CanonicalSeed;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.followergraph.sharded.InMemoryGraphStore;
-import dev.pinfeed.httpkit.Metrics;
+import dev.pinfeed.httpkit.Meters;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import dev.pinfeed.idallocator.ObjectType;
 import dev.pinfeed.idallocator.ShardedId;
 import java.util.ArrayList;
@@ -32,8 +33,8 @@ abstract class CanonicalReadsHttpContract {
 
     protected abstract long freshLocal();
 
-    protected Metrics metrics() {
-        return new Metrics();
+    protected PrometheusMeterRegistry metrics() {
+        return Meters.newRegistry();
     }
 
     @AfterEach

@@ -19,7 +19,8 @@ import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.followergraph.redis.RedisGraphStore;
 import dev.pinfeed.followergraph.redis.RedisShardMap;
 import dev.pinfeed.followergraph.sharded.InMemoryGraphStore;
-import dev.pinfeed.httpkit.Metrics;
+import dev.pinfeed.httpkit.Meters;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import dev.pinfeed.idallocator.ObjectType;
 import dev.pinfeed.idallocator.ShardedId;
 import dev.pinfeed.infra.stacktestkit.StackExtension;
@@ -58,7 +59,7 @@ class CanonicalReadsHttpIT extends CanonicalReadsHttpContract {
 
     /** Runs after the store's pin read of a cache miss, before the fill: the place a writer races a reader. */
     private final AtomicReference<Runnable> afterPinRead = new AtomicReference<>(() -> {});
-    private final Metrics metrics = new Metrics();
+    private final PrometheusMeterRegistry metrics = Meters.newRegistry();
     private final FeedMetrics feedMetrics = new FeedMetrics(metrics);
     private final CanonicalReads reads = new CachedCanonicalReads(new RacingRows(new MysqlCanonicalReads(db)),
             new RedisCanonicalCache(redis, () -> shards, Duration.ofMinutes(10)), feedMetrics, CachedCanonicalReads.DEFAULT_LIST_SIZE);
@@ -91,7 +92,7 @@ class CanonicalReadsHttpIT extends CanonicalReadsHttpContract {
     }
 
     @Override
-    protected Metrics metrics() {
+    protected PrometheusMeterRegistry metrics() {
         return metrics;
     }
 
@@ -171,7 +172,7 @@ class CanonicalReadsHttpIT extends CanonicalReadsHttpContract {
         }
         PinfeedConfig.ReplicatedHost down = new PinfeedConfig.ReplicatedHost("redis-down", new dev.pinfeed.config.HostPort("127.0.0.1", closed), null);
         Map<String, RedisClient> downClients = RedisCanonicalCache.clients(List.of(down), Duration.ofMillis(250), 4);
-        Metrics m = new Metrics();
+        PrometheusMeterRegistry m = Meters.newRegistry();
         FeedMetrics fm = new FeedMetrics(m);
         CanonicalReads degraded = new CachedCanonicalReads(new MysqlCanonicalReads(db),
                 new RedisCanonicalCache(downClients, () -> RedisShardMap.evenlyOver(List.of("redis-down")), Duration.ofMinutes(10)), fm, 1000);

@@ -8,7 +8,8 @@ import dev.pinfeed.canonicalstore.reads.InMemoryCanonicalReads;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.followergraph.sharded.InMemoryGraphStore;
 import dev.pinfeed.httpkit.HttpApp;
-import dev.pinfeed.httpkit.Metrics;
+import dev.pinfeed.httpkit.Meters;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import dev.pinfeed.httpkit.RouteInfo;
 import java.io.InputStream;
 import java.util.Locale;
@@ -22,7 +23,7 @@ class FeedOpenApiTest {
     @Test
     void everyRouteIsDocumentedWithItsPathParameters() throws Exception {
         HttpApp app = FeedServiceServer.app(PinfeedConfig.of(new Properties()), new InMemoryGraphStore(), new InMemoryCanonicalReads(),
-                new Metrics(), Map.of());
+                Meters.newRegistry(), Map.of());
         JsonNode doc;
         try (InputStream in = getClass().getResourceAsStream("/openapi/feed-service.json")) {
             doc = new ObjectMapper().readTree(in);

@@ -8,7 +8,8 @@ import dev.pinfeed.canonicalstore.reads.CanonicalSeed;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.followergraph.GraphCommand;
 import dev.pinfeed.followergraph.GraphStore;
-import dev.pinfeed.httpkit.Metrics;
+import dev.pinfeed.httpkit.Meters;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import dev.pinfeed.idallocator.ObjectType;
 import dev.pinfeed.idallocator.ShardedId;
 import java.util.ArrayList;
@@ -29,7 +30,7 @@ abstract class GraphHttpApiContract {
 
     private static final AtomicLong EVENT = new AtomicLong(1);
     private final FeedAppClient app = new FeedAppClient(
-            () -> FeedServiceServer.app(PinfeedConfig.of(new Properties()), store(), reads(), new Metrics(), Map.of()));
+            () -> FeedServiceServer.app(PinfeedConfig.of(new Properties()), store(), reads(), Meters.newRegistry(), Map.of()));
 
     protected abstract GraphStore store();
 

@@ -10,7 +10,8 @@ import dev.pinfeed.feedservice.FeedMetrics;
 import dev.pinfeed.feedservice.FeedServiceServer;
 import dev.pinfeed.followergraph.redis.RedisGraphStore;
 import dev.pinfeed.followergraph.redis.RedisShardMap;
-import dev.pinfeed.httpkit.Metrics;
+import dev.pinfeed.httpkit.Meters;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import dev.pinfeed.httpkit.RunningHttpApp;
 import dev.pinfeed.idallocator.ObjectType;
 import dev.pinfeed.idallocator.ShardedId;
@@ -112,7 +113,7 @@ public final class CanonicalLoadHarness {
             for (long p : coldPins) cacheIds.add(p);
             System.err.printf(Locale.ROOT, "seeded %d hit pins, %d miss pins in %.1f s%n", hitPins.length, missPins, (System.nanoTime() - t0) / 1e9);
 
-            Metrics metrics = new Metrics();
+            PrometheusMeterRegistry metrics = Meters.newRegistry();
             FeedMetrics feedMetrics = new FeedMetrics(metrics);
             CanonicalReads reads = new CachedCanonicalReads(new MysqlCanonicalReads(db), new RedisCanonicalCache(redis, () -> shards,
                     Duration.ofMinutes(10)), feedMetrics, CachedCanonicalReads.DEFAULT_LIST_SIZE);

@@ -14,7 +14,8 @@ import dev.pinfeed.followergraph.redis.GraphConnections;
 import dev.pinfeed.followergraph.redis.RedisShardMap;
 import dev.pinfeed.followergraph.sharded.GraphKeys;
 import dev.pinfeed.followergraph.sharded.VirtualShards;
-import dev.pinfeed.httpkit.Metrics;
+import dev.pinfeed.httpkit.Meters;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import dev.pinfeed.httpkit.RunningHttpApp;
 import dev.pinfeed.idallocator.ObjectType;
 import dev.pinfeed.idallocator.ShardedId;
@@ -125,7 +126,7 @@ public final class GraphLoadHarness {
             Map<String, RedisClient> cacheClients = RedisCanonicalCache.clients(config.redisInstances(), Duration.ofMillis(250), 2 * clients);
             CanonicalReads reads = new CachedCanonicalReads(new MysqlCanonicalReads(db), new RedisCanonicalCache(cacheClients, graph.shards(),
                     Duration.ofMinutes(10)), CacheListener.NONE, CachedCanonicalReads.DEFAULT_LIST_SIZE);
-            try (RunningHttpApp service = FeedServiceServer.app(config, store, reads, new Metrics(), Map.of()).start("127.0.0.1", 0)) {
+            try (RunningHttpApp service = FeedServiceServer.app(config, store, reads, Meters.newRegistry(), Map.of()).start("127.0.0.1", 0)) {
                 Histogram client = new Histogram(3);
                 AtomicLong served = new AtomicLong();
                 List<Thread> workers = new ArrayList<>();
