@@ -13,6 +13,8 @@ import dev.pinfeed.followergraph.sharded.VirtualShards;
  * pf:c:{v&lt;s&gt;}:pin:&lt;id&gt;:likes               the pin's like count
  * pf:c:{v&lt;s&gt;}:board:&lt;id&gt;:pins:&lt;order&gt;       the board's first pin ids in that order (newest | custom)
  * pf:c:{v&lt;s&gt;}:ver:&lt;id&gt;                     the object's cache version
+ * pf:c:{v&lt;s&gt;}:user:&lt;id&gt;                    the user's JSON
+ * pf:c:{v&lt;s&gt;}:board:&lt;id&gt;                   the board's JSON
  * </pre>
  * Invalidation protocol: the writer, after its MySQL transaction commits, INCRs {@link #version} of
  * the object and DELs its value keys; a reader reads the version before reading MySQL and fills a
@@ -46,6 +48,14 @@ public final class CanonicalCacheKeys {
     public static String boardPins(long boardId, String order) {
         if (!order.equals("newest") && !order.equals("custom")) throw new IllegalArgumentException("no board pin order " + order);
         return base(boardId) + "board:" + boardId + ":pins:" + order;
+    }
+
+    public static String user(long userId) {
+        return base(userId) + "user:" + userId;
+    }
+
+    public static String board(long boardId) {
+        return base(boardId) + "board:" + boardId;
     }
 
     public static String version(long objectId) {

@@ -25,6 +25,10 @@ public final class CanonicalLayout {
     /** boards: the version of the BoardPinsReordered in force ({@link #version}). */
     public static final String ORDER_VERSION = "order_version";
 
+    // ---- the cross-shard username index (seed 003): (username PK, user_id) in the shard UsernameShards picks
+    public static final String USERNAMES = "usernames";
+    public static final String USERNAME = "username";
+
     // ---- mapping tables: (from, to) primary key, sequence = creation time in ms
     public static final String SEQUENCE = "sequence";
     /** board_has_pins, user_has_pins: 0 once the pin is deleted. */

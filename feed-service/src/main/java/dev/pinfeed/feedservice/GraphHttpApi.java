@@ -1,10 +1,10 @@
 package dev.pinfeed.feedservice;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.pinfeed.canonicalstore.reads.CanonicalReads;
 import dev.pinfeed.followergraph.Counts;
 import dev.pinfeed.followergraph.Edge;
 import dev.pinfeed.followergraph.GraphStore;
-import dev.pinfeed.followergraph.InvalidCursorException;
 import dev.pinfeed.followergraph.Page;
 import dev.pinfeed.followergraph.UserRelation;
 import dev.pinfeed.httpkit.HttpApp;
@@ -24,7 +24,8 @@ import java.util.Set;
 /**
  * The graph queries of the read contract over a {@link GraphStore}: point queries, the batch
  * "which of these do I follow", exact counts, newest-first lists and a board's receivers, paged
- * with opaque cursors ({@code "cursor": null} on the last page).
+ * with opaque cursors ({@code "cursor": null} on the last page). A user or board the canonical store
+ * does not know is 404 ({@link KnownObjects}), not an empty answer; counts add the user's pins and likes.
  */
 public final class GraphHttpApi {
 
@@ -32,22 +33,26 @@ public final class GraphHttpApi {
     private static final RouteOptions READ_WITH_BODY = new RouteOptions(false, 64 * 1024, false);
 
     private final GraphStore graph;
+    private final CanonicalReads reads;
+    private final KnownObjects known;
 
-    public GraphHttpApi(GraphStore graph) {
+    public GraphHttpApi(GraphStore graph, CanonicalReads reads) {
         this.graph = graph;
+        this.reads = reads;
+        this.known = new KnownObjects(reads);
     }
 
     public HttpApp.Builder routes(HttpApp.Builder app) {
         RouteOptions read = RouteOptions.publicRead();
         app.route("GET", "/v1/users/{userId}/following/users/{targetUserId}", read, r -> {
-            UserRelation relation = graph.relation(Params.id(r, "userId", ObjectType.USER), Params.id(r, "targetUserId", ObjectType.USER));
+            UserRelation relation = graph.relation(known.userId(r, "userId"), known.userId(r, "targetUserId"));
             return Response.json(200, Map.of("following", relation.following(), "explicit", relation.explicit()));
         });
         app.route("GET", "/v1/users/{userId}/following/boards/{boardId}", read, r -> Response.json(200,
-                Map.of("following", graph.followsBoard(Params.id(r, "userId", ObjectType.USER), Params.id(r, "boardId", ObjectType.BOARD)))));
+                Map.of("following", graph.followsBoard(known.userId(r, "userId"), known.boardId(r, "boardId")))));
         app.route("POST", "/v1/users/{userId}/following/users:check", READ_WITH_BODY, this::check);
         app.route("GET", "/v1/users/{userId}/counts", read, r -> {
-            long userId = Params.id(r, "userId", ObjectType.USER);
+            long userId = known.userId(r, "userId");
             Counts c = graph.counts(userId);
             Map<String, Object> body = new LinkedHashMap<>();
             body.put("followers", c.followers());
@@ -56,16 +61,18 @@ public final class GraphHttpApi {
             body.put("boards", graph.boardsOwnedCount(userId));
             body.put("explicitFollowers", c.explicitFollowers());
             body.put("implicitFollowers", c.implicitFollowers());
+            body.put("pins", reads.pinCount(userId));
+            body.put("likes", reads.likeCount(userId));
             return Response.json(200, body);
         });
         app.route("GET", "/v1/users/{userId}/followers", read,
-                r -> edges(paged(() -> graph.followers(Params.id(r, "userId", ObjectType.USER), Params.cursor(r), Params.limit(r))), "userId"));
+                r -> edges(Params.paged(() -> graph.followers(known.userId(r, "userId"), Params.cursor(r), Params.limit(r))), "userId"));
         app.route("GET", "/v1/users/{userId}/following/users", read,
-                r -> edges(paged(() -> graph.followingUsers(Params.id(r, "userId", ObjectType.USER), Params.cursor(r), Params.limit(r))), "userId"));
+                r -> edges(Params.paged(() -> graph.followingUsers(known.userId(r, "userId"), Params.cursor(r), Params.limit(r))), "userId"));
         app.route("GET", "/v1/users/{userId}/following/boards", read,
-                r -> edges(paged(() -> graph.followingBoards(Params.id(r, "userId", ObjectType.USER), Params.cursor(r), Params.limit(r))), "boardId"));
+                r -> edges(Params.paged(() -> graph.followingBoards(known.userId(r, "userId"), Params.cursor(r), Params.limit(r))), "boardId"));
         app.route("GET", "/v1/boards/{boardId}/followers", read, r -> {
-            Page<Long> page = paged(() -> graph.boardReceivers(Params.id(r, "boardId", ObjectType.BOARD), Params.cursor(r), Params.limit(r)));
+            Page<Long> page = Params.paged(() -> graph.boardReceivers(known.boardId(r, "boardId"), Params.cursor(r), Params.limit(r)));
             List<Map<String, Object>> items = new ArrayList<>();
             for (Long id : page.items()) items.add(Map.of("userId", Long.toString(id)));
             return page(items, page.nextCursor());
@@ -74,7 +81,7 @@ public final class GraphHttpApi {
     }
 
     private Response check(Request r) {
-        long userId = Params.id(r, "userId", ObjectType.USER);
+        long userId = known.userId(r, "userId");
         JsonNode body = r.json();
         JsonNode ids = body.get("ids");
         if (!body.isObject() || ids == null || !ids.isArray()) {
@@ -113,14 +120,4 @@ public final class GraphHttpApi {
         body.put("cursor", cursor);
         return Response.json(200, body);
     }
-
-    /** A cursor the store cannot read is the caller's error (400); any other failure stays ours (a store outage, a bug). */
-    private static <T> T paged(java.util.function.Supplier<T> query) {
-        try {
-            return query.get();
-        } catch (InvalidCursorException e) {
-            throw new ProblemException(Problem.badRequest("cursor", e.getMessage()));
-        }
-    }
-
 }

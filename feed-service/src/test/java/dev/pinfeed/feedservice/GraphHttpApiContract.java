@@ -3,58 +3,59 @@ package dev.pinfeed.feedservice;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.pinfeed.canonicalstore.reads.CanonicalReads;
+import dev.pinfeed.canonicalstore.reads.CanonicalSeed;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.followergraph.GraphCommand;
 import dev.pinfeed.followergraph.GraphStore;
-import dev.pinfeed.httpkit.RunningHttpApp;
+import dev.pinfeed.httpkit.Meters;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import dev.pinfeed.idallocator.ObjectType;
 import dev.pinfeed.idallocator.ShardedId;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The graph endpoints of the read contract, over any {@link GraphStore} (in-memory and real Redis). */
+/**
+ * The graph endpoints of the read contract, over any {@link GraphStore} (in-memory and real Redis); the
+ * users and boards they name exist in the canonical store ({@link #reads()}), as they do in production.
+ */
 abstract class GraphHttpApiContract {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final AtomicLong EVENT = new AtomicLong(1);
-    private final HttpClient http = HttpClient.newHttpClient();
-    private RunningHttpApp running;
+    private final FeedAppClient app = new FeedAppClient(
+            () -> FeedServiceServer.app(PinfeedConfig.of(new Properties()), store(), reads(), Meters.newRegistry(), Map.of()));
 
     protected abstract GraphStore store();
+
+    /** The canonical store the routes check ids against, and how to put users and boards into it. */
+    protected abstract CanonicalReads reads();
+
+    protected abstract CanonicalSeed seed();
 
     /** A local id part no other test (or run) used. */
     protected abstract long freshLocal();
 
-    /** Started on first use: subclasses connect their store in their own @BeforeEach, which runs after ours. */
-    private URI base() {
-        if (running == null) {
-            running = FeedServiceServer.app(PinfeedConfig.of(new Properties()), store(), List.of(), List.of()).start("127.0.0.1", 0);
-        }
-        return running.baseUri();
-    }
-
     @AfterEach
     void stop() {
-        if (running != null) running.close();
+        app.close();
     }
 
     long user() {
-        return ShardedId.compose((int) (freshLocal() % 4096), ObjectType.USER, freshLocal());
+        long user = ShardedId.compose((int) (freshLocal() % 4096), ObjectType.USER, freshLocal());
+        seed().user(user, "u" + Long.toString(ShardedId.decode(user).localId(), 36), null, 1_000);
+        return user;
     }
 
     long board(long owner) {
         long board = ShardedId.compose(ShardedId.decode(owner).shard(), ObjectType.BOARD, freshLocal());
+        seed().board(board, owner, "board", null, 1_000);
         store().apply(new GraphCommand.CreateBoard(EVENT.incrementAndGet(), 1_000, board, owner));
         return board;
     }
@@ -64,18 +65,11 @@ abstract class GraphHttpApiContract {
     }
 
     JsonNode get(String path, int status) throws Exception {
-        return send(HttpRequest.newBuilder(URI.create(base() + path)).GET().build(), status);
+        return app.get(path, status);
     }
 
     JsonNode post(String path, String body, int status) throws Exception {
-        return send(HttpRequest.newBuilder(URI.create(base() + path)).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), status);
-    }
-
-    private JsonNode send(HttpRequest request, int status) throws Exception {
-        HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
-        assertThat(r.statusCode()).as(r.body()).isEqualTo(status);
-        return JSON.readTree(r.body());
+        return app.post(path, body, status);
     }
 
     @Test
@@ -177,6 +171,24 @@ abstract class GraphHttpApiContract {
         for (int i = 0; i < 1001; i++) tooMany.append(i == 0 ? "" : ",").append('"').append(me).append('"');
         assertThat(post("/v1/users/" + me + "/following/users:check", "{\"ids\":[" + tooMany + "]}", 400).get("field").asText())
                 .isEqualTo("ids");
+    }
+
+    @Test
+    void unknownUsersAndBoardsAre404NamingTheIdNotZeros() throws Exception {
+        long me = user();
+        long board = board(me);
+        long ghost = ShardedId.compose(ShardedId.decode(me).shard(), ObjectType.USER, freshLocal());
+        long ghostBoard = ShardedId.compose(ShardedId.decode(me).shard(), ObjectType.BOARD, freshLocal());
+        JsonNode problem = get("/v1/users/" + ghost + "/counts", 404);
+        assertThat(problem.get("field").asText()).isEqualTo("userId");
+        assertThat(problem.get("status").asInt()).isEqualTo(404);
+        assertThat(get("/v1/users/" + ghost + "/followers", 404).get("field").asText()).isEqualTo("userId");
+        assertThat(get("/v1/users/" + ghost + "/following/boards", 404).get("field").asText()).isEqualTo("userId");
+        assertThat(get("/v1/users/" + me + "/following/users/" + ghost, 404).get("field").asText()).isEqualTo("targetUserId");
+        assertThat(get("/v1/users/" + me + "/following/boards/" + ghostBoard, 404).get("field").asText()).isEqualTo("boardId");
+        assertThat(get("/v1/boards/" + ghostBoard + "/followers", 404).get("field").asText()).isEqualTo("boardId");
+        assertThat(post("/v1/users/" + ghost + "/following/users:check", "{\"ids\":[]}", 404).get("field").asText()).isEqualTo("userId");
+        assertThat(get("/v1/users/" + me + "/following/boards/" + board, 200).get("following").asBoolean()).isFalse();
     }
 
     @Test

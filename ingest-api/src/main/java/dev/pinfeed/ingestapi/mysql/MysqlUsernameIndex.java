@@ -1,22 +1,30 @@
 package dev.pinfeed.ingestapi.mysql;
 
+import static dev.pinfeed.mysqlshards.query.Condition.eq;
+
+import dev.pinfeed.canonicalstore.CanonicalLayout;
+import dev.pinfeed.canonicalstore.UsernameShards;
 import dev.pinfeed.ingestapi.core.UsernameIndex;
-import dev.pinfeed.mysqlshards.MysqlShardMap;
 import dev.pinfeed.mysqlshards.ShardDataSources;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
+import dev.pinfeed.mysqlshards.query.Delete;
+import dev.pinfeed.mysqlshards.query.Row;
+import dev.pinfeed.mysqlshards.query.Select;
+import dev.pinfeed.mysqlshards.query.ShardedDb;
+import dev.pinfeed.mysqlshards.query.ShardingKey;
+import dev.pinfeed.mysqlshards.query.Upsert;
+import java.util.List;
 import java.util.OptionalLong;
 
 /**
- * {@code dbNNNNN.usernames} on the shard {@link UsernameShards} picks. The primary key decides
- * races: of two concurrent INSERTs for one name, InnoDB lets exactly one commit.
+ * {@code dbNNNNN.usernames} on the shard {@link UsernameShards} picks, through the sharded query API.
+ * The primary key decides races: a claim inserts the name unless it exists (keeping an existing row)
+ * and then reads who holds it, in one transaction; of two concurrent claims InnoDB makes the second
+ * wait for the first's row lock, so exactly one reads itself back.
  */
 public final class MysqlUsernameIndex implements UsernameIndex {
 
-    private static final int ER_DUP_ENTRY = 1062;
     private final ShardDataSources sources;
+    private final ShardedDb db;
 
     public MysqlUsernameIndex(ShardDataSources sources) {
         if (sources.shardMap().shardCount() < UsernameShards.INDEX_SHARDS) {
@@ -24,71 +32,42 @@ public final class MysqlUsernameIndex implements UsernameIndex {
                     + " in the shard map, which has " + sources.shardMap().shardCount());
         }
         this.sources = sources;
-    }
-
-    private int shardOf(String username) {
-        return UsernameShards.shardOf(username);
+        this.db = new ShardedDb(sources);
     }
 
     @Override
     public boolean claim(String username, long userId) {
-        int shard = shardOf(username);
-        String db = MysqlShardMap.databaseName(shard);
-        String host = sources.hostOf(shard);
-        try (Connection c = sources.connection(host)) {
-            try (PreparedStatement insert = c.prepareStatement("INSERT INTO " + db + ".usernames (username, user_id) VALUES (?, ?)")) {
-                insert.setString(1, username);
-                insert.setLong(2, userId);
-                insert.executeUpdate();
-                return true;
-            } catch (SQLException e) {
-                if (e.getErrorCode() != ER_DUP_ENTRY) throw e;
-                OptionalLong holder = find(c, db, username);
-                return holder.isPresent() && holder.getAsLong() == userId;
-            }
-        } catch (SQLException e) {
-            throw ShardDataSources.failure(host, "claiming username in " + db, e);
-        }
+        int shard = UsernameShards.shardOf(username);
+        OptionalLong holder = db.inTransaction(db.hostOf(shard), w -> {
+            w.execute(shard, Upsert.into(CanonicalLayout.USERNAMES, CanonicalLayout.USERNAME, CanonicalLayout.USER_ID)
+                    .row(username, userId).keepExisting());
+            return holder(w.select(shard, byName(username)));
+        });
+        return holder.isPresent() && holder.getAsLong() == userId;
     }
 
     @Override
     public void release(String username, long userId) {
-        int shard = shardOf(username);
-        String db = MysqlShardMap.databaseName(shard);
-        String host = sources.hostOf(shard);
-        try (Connection c = sources.connection(host);
-             PreparedStatement delete = c.prepareStatement("DELETE FROM " + db + ".usernames WHERE username = ? AND user_id = ?")) {
-            delete.setString(1, username);
-            delete.setLong(2, userId);
-            delete.executeUpdate();
-        } catch (SQLException e) {
-            throw ShardDataSources.failure(host, "releasing username in " + db, e);
-        }
+        db.write(UsernameShards.shardOf(username), Delete.from(CanonicalLayout.USERNAMES)
+                .where(eq(CanonicalLayout.USERNAME, username), eq(CanonicalLayout.USER_ID, userId)));
     }
 
     @Override
     public OptionalLong find(String username) {
-        int shard = shardOf(username);
-        String db = MysqlShardMap.databaseName(shard);
-        String host = sources.hostOf(shard);
-        try (Connection c = sources.connection(host)) {
-            return find(c, db, username);
-        } catch (SQLException e) {
-            throw ShardDataSources.failure(host, "reading username from " + db, e);
-        }
+        return holder(db.select(byName(username), ShardingKey.one(UsernameShards.shardOf(username))));
     }
 
-    private static OptionalLong find(Connection c, String db, String username) throws SQLException {
-        try (PreparedStatement select = c.prepareStatement("SELECT user_id FROM " + db + ".usernames WHERE username = ?")) {
-            select.setString(1, username);
-            try (ResultSet rs = select.executeQuery()) {
-                return rs.next() ? OptionalLong.of(rs.getLong(1)) : OptionalLong.empty();
-            }
-        }
+    private static Select byName(String username) {
+        return Select.from(CanonicalLayout.USERNAMES).columns(CanonicalLayout.USER_ID).where(eq(CanonicalLayout.USERNAME, username));
+    }
+
+    private static OptionalLong holder(List<Row> rows) {
+        return rows.isEmpty() ? OptionalLong.empty() : OptionalLong.of(rows.get(0).getLong(CanonicalLayout.USER_ID));
     }
 
     @Override
     public void close() {
+        db.close();
         sources.close();
     }
 }

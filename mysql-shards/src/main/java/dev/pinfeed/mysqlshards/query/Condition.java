@@ -45,6 +45,10 @@ public sealed interface Condition {
         return new IsNull(Identifiers.name(column));
     }
 
+    static Condition isNotNull(String column) {
+        return new IsNotNull(Identifiers.name(column));
+    }
+
     /** Any of {@code conditions} (each of which may itself be a conjunction via {@link #and}). */
     static Condition or(Condition... conditions) {
         return new Junction(List.of(conditions), " OR ");
@@ -88,6 +92,13 @@ public sealed interface Condition {
         @Override
         public void render(StringBuilder sql, List<Object> params) {
             sql.append(column).append(" IS NULL");
+        }
+    }
+
+    record IsNotNull(String column) implements Condition {
+        @Override
+        public void render(StringBuilder sql, List<Object> params) {
+            sql.append(column).append(" IS NOT NULL");
         }
     }
 

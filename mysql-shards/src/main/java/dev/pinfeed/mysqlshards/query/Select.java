@@ -5,9 +5,10 @@ import java.util.List;
 
 /**
  * A SELECT on one logical table of every shard it is routed to: columns, conditions (AND), order,
- * limit, and offset. Like Quora's sharded_select: no joins, no GROUP BY; across several shards the
- * results are merged in order and bounded by {@code limit}, and {@code offset} is allowed only on a
- * single shard (seed 002's {@code LIMIT 50 OFFSET 150} of one board).
+ * limit, and offset. Like Quora's sharded_select: no joins; across several shards the results are
+ * merged in order and bounded by {@code limit}, and {@code offset} is allowed only on a single shard
+ * (seed 002's {@code LIMIT 50 OFFSET 150} of one board). {@link #countAs} with {@link #groupBy}
+ * counts rows per group within each shard (e.g. the likes of each pin of a page), never across shards.
  */
 public final class Select {
 
@@ -15,6 +16,8 @@ public final class Select {
     final List<String> columns = new ArrayList<>();
     final List<Condition> where = new ArrayList<>();
     final List<Order> orderBy = new ArrayList<>();
+    final List<String> groupBy = new ArrayList<>();
+    String countAlias;
     Integer limit;
     int offset;
 
@@ -28,6 +31,17 @@ public final class Select {
 
     public Select columns(String... names) {
         for (String n : names) columns.add(Identifiers.name(n));
+        return this;
+    }
+
+    /** Adds {@code COUNT(*) AS alias} after the columns (with {@link #groupBy}: one count per group and shard). */
+    public Select countAs(String alias) {
+        this.countAlias = Identifiers.name(alias);
+        return this;
+    }
+
+    public Select groupBy(String... columns) {
+        for (String c : columns) groupBy.add(Identifiers.name(c));
         return this;
     }
 
@@ -55,10 +69,13 @@ public final class Select {
 
     /** The SQL for one shard database, parameters appended to {@code params}. */
     String render(String database, List<Object> params) {
-        if (columns.isEmpty()) throw new IllegalStateException("a select needs columns");
-        StringBuilder sql = new StringBuilder("SELECT ").append(String.join(", ", columns)).append(" FROM ")
+        if (columns.isEmpty() && countAlias == null) throw new IllegalStateException("a select needs columns");
+        List<String> selected = new ArrayList<>(columns);
+        if (countAlias != null) selected.add("COUNT(*) AS " + countAlias);
+        StringBuilder sql = new StringBuilder("SELECT ").append(String.join(", ", selected)).append(" FROM ")
                 .append(database).append('.').append(table);
         Statements.where(sql, where, params);
+        if (!groupBy.isEmpty()) sql.append(" GROUP BY ").append(String.join(", ", groupBy));
         if (!orderBy.isEmpty()) {
             sql.append(" ORDER BY ");
             for (int i = 0; i < orderBy.size(); i++) {

@@ -40,6 +40,18 @@ class StatementsTest {
     }
 
     @Test
+    void countsPerGroupAndNotNullConditions() {
+        List<Object> params = new ArrayList<>();
+        String sql = Select.from("pin_liked_by_users").columns("pin_id").countAs("likes")
+                .where(in("pin_id", List.of(1L, 2L)), eq("liked", 1), Condition.isNotNull("sequence")).groupBy("pin_id")
+                .render("db00005", params);
+        assertThat(sql).isEqualTo("SELECT pin_id, COUNT(*) AS likes FROM db00005.pin_liked_by_users"
+                + " WHERE pin_id IN (?, ?) AND liked = ? AND sequence IS NOT NULL GROUP BY pin_id");
+        assertThat(params).containsExactly(1L, 2L, 1);
+        assertThatThrownBy(() -> Select.from("t").countAs("n; DROP TABLE t")).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void upsertRulesForExistingRows() {
         List<Object> params = new ArrayList<>();
         String keep = Upsert.into("pins", "local_id", "data").row(5L, "{}").row(6L, "{\"a\":1}").keepExisting().render("db00002", params);

@@ -1,10 +1,10 @@
-package dev.pinfeed.ingestapi.mysql;
+package dev.pinfeed.canonicalstore;
 
 import java.nio.charset.StandardCharsets;
 import java.util.zip.CRC32C;
 
 /**
- * The one owner of where a username's index row lives: the logical shard (of the first 4096, the
+ * The one owner of where a username's index row lives ({@link CanonicalLayout#USERNAMES}): the logical shard (of the first 4096, the
  * seed's initial count) its CRC-32C hashes to. The modulus is a constant, not the configured shard
  * count: growing the shard map must not move every name (that would break uniqueness).
  */

@@ -51,12 +51,12 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  *
  * <pre>
  * java -cp load-harness/target/classes:$(cat load-harness/target/classpath.txt) \
- *   dev.pinfeed.loadharness.CanonicalLoadHarness [--events 20000] [--batch 500] [--rounds 2]
+ *   dev.pinfeed.loadharness.MaterializerLoadHarness [--events 20000] [--batch 500] [--rounds 2]
  * </pre>
  */
-public final class CanonicalLoadHarness {
+public final class MaterializerLoadHarness {
 
-    private CanonicalLoadHarness() {}
+    private MaterializerLoadHarness() {}
 
     public static void main(String[] args) throws Exception {
         int events = 20_000;
@@ -68,7 +68,7 @@ public final class CanonicalLoadHarness {
                 case "--batch" -> batch = Integer.parseInt(args[++i]);
                 case "--rounds" -> rounds = Integer.parseInt(args[++i]);
                 default -> {
-                    System.err.println("usage: CanonicalLoadHarness [--events N] [--batch N] [--rounds N]");
+                    System.err.println("usage: MaterializerLoadHarness [--events N] [--batch N] [--rounds N]");
                     System.exit(2);
                 }
             }

@@ -1,0 +1,124 @@
+package dev.pinfeed.feedservice;
+
+import dev.pinfeed.canonicalstore.reads.BoardPinOrder;
+import dev.pinfeed.canonicalstore.reads.CanonicalBoard;
+import dev.pinfeed.canonicalstore.reads.CanonicalPin;
+import dev.pinfeed.canonicalstore.reads.CanonicalReads;
+import dev.pinfeed.canonicalstore.reads.CanonicalUser;
+import dev.pinfeed.canonicalstore.reads.Liked;
+import dev.pinfeed.canonicalstore.reads.ListPage;
+import dev.pinfeed.httpkit.HttpApp;
+import dev.pinfeed.httpkit.Problem;
+import dev.pinfeed.httpkit.ProblemException;
+import dev.pinfeed.httpkit.Request;
+import dev.pinfeed.httpkit.Response;
+import dev.pinfeed.httpkit.RouteOptions;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+
+/**
+ * The canonical objects of the read contract over {@link CanonicalReads}: users, boards and pins by
+ * id, a user by username, a board's pins (newest or the owner's order; by offset or cursor), a user's
+ * boards and pins, and likes both ways. Ids travel as decimal strings; lists are
+ * {@code {"items": [...], "cursor": ...}} with {@code "cursor": null} on the last page.
+ */
+public final class CanonicalHttpApi {
+
+    /** ingest-api's rule for usernames: a name outside it was never claimed. */
+    private static final Pattern USERNAME = Pattern.compile("[a-z0-9_]{3,30}");
+
+    private final CanonicalReads reads;
+    private final KnownObjects known;
+
+    public CanonicalHttpApi(CanonicalReads reads) {
+        this.reads = reads;
+        this.known = new KnownObjects(reads);
+    }
+
+    public HttpApp.Builder routes(HttpApp.Builder app) {
+        RouteOptions read = RouteOptions.publicRead();
+        app.route("GET", "/v1/users/{userId}", read, r -> Response.json(200, user(known.user(r, "userId"))));
+        app.route("GET", "/v1/users/by-username/{username}", read, r -> {
+            String name = r.pathParam("username");
+            if (!USERNAME.matcher(name).matches()) {
+                throw new ProblemException(Problem.badRequest("username", "username must be 3-30 of a-z, 0-9 and _"));
+            }
+            return Response.json(200, user(reads.userByUsername(name)
+                    .orElseThrow(() -> new ProblemException(Problem.notFound("username", "no user named " + name)))));
+        });
+        app.route("GET", "/v1/boards/{boardId}", read, r -> Response.json(200, board(known.board(r, "boardId"))));
+        app.route("GET", "/v1/pins/{pinId}", read, r -> Response.json(200, pin(known.pin(r, "pinId"))));
+        app.route("GET", "/v1/boards/{boardId}/pins", read, this::boardPins);
+        app.route("GET", "/v1/users/{userId}/boards", read, r -> {
+            long user = known.userId(r, "userId");
+            return page(Params.paged(() -> reads.userBoards(user, Params.cursor(r), Params.limit(r))), CanonicalHttpApi::board);
+        });
+        app.route("GET", "/v1/users/{userId}/pins", read, r -> {
+            long user = known.userId(r, "userId");
+            return page(Params.paged(() -> reads.userPins(user, Params.cursor(r), Params.limit(r))), CanonicalHttpApi::pin);
+        });
+        app.route("GET", "/v1/pins/{pinId}/likers", read, r -> {
+            long pin = known.pin(r, "pinId").id();
+            return page(Params.paged(() -> reads.pinLikers(pin, Params.cursor(r), Params.limit(r))), l -> liked("userId", l));
+        });
+        app.route("GET", "/v1/users/{userId}/likes", read, r -> {
+            long user = known.userId(r, "userId");
+            return page(Params.paged(() -> reads.userLikes(user, Params.cursor(r), Params.limit(r))), l -> liked("pinId", l));
+        });
+        return app;
+    }
+
+    private Response boardPins(Request r) {
+        long board = known.boardId(r, "boardId");
+        int limit = Params.limit(r);
+        String cursor = Params.cursor(r);
+        int offset = Params.offset(r);
+        if (offset > 0 && cursor != null) {
+            throw new ProblemException(Problem.badRequest("offset", "offset and cursor exclude each other: page by one of them"));
+        }
+        BoardPinOrder order;
+        try {
+            order = BoardPinOrder.parse(r.query("order").orElse(BoardPinOrder.NEWEST.wireName()));
+        } catch (IllegalArgumentException e) {
+            throw new ProblemException(Problem.badRequest("order", e.getMessage()));
+        }
+        return page(Params.paged(() -> reads.boardPins(board, order, offset, cursor, limit)), CanonicalHttpApi::pin);
+    }
+
+    private static <T> Response page(ListPage<T> page, Function<T, Map<String, Object>> view) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("items", page.items().stream().map(view).toList());
+        body.put("cursor", page.cursor());
+        return Response.json(200, body);
+    }
+
+    static Map<String, Object> user(CanonicalUser u) {
+        return ordered("id", Long.toString(u.id()), "username", u.username(), "displayName", u.displayName(), "createdAt", text(u.createdAt()));
+    }
+
+    static Map<String, Object> board(CanonicalBoard b) {
+        return ordered("id", Long.toString(b.id()), "ownerId", Long.toString(b.ownerId()), "name", b.name(), "description", b.description(),
+                "createdAt", text(b.createdAt()));
+    }
+
+    static Map<String, Object> pin(CanonicalPin p) {
+        return ordered("id", Long.toString(p.id()), "boardId", Long.toString(p.boardId()), "authorId", Long.toString(p.authorId()),
+                "details", p.details(), "link", p.link(), "imageUrl", p.imageUrl(), "createdAt", text(p.createdAt()), "likes", p.likes());
+    }
+
+    private static Map<String, Object> liked(String idName, Liked l) {
+        return ordered(idName, Long.toString(l.id()), "likedAt", text(l.at()));
+    }
+
+    private static String text(java.time.Instant at) {
+        return at == null ? null : at.toString();
+    }
+
+    private static Map<String, Object> ordered(Object... namesAndValues) {
+        Map<String, Object> map = new LinkedHashMap<>();
+        for (int i = 0; i < namesAndValues.length; i += 2) map.put((String) namesAndValues[i], namesAndValues[i + 1]);
+        return map;
+    }
+}

@@ -1,0 +1,233 @@
+package dev.pinfeed.feedservice;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.pinfeed.canonicalstore.reads.CanonicalReads;
+import dev.pinfeed.canonicalstore.reads.CanonicalSeed;
+import dev.pinfeed.config.PinfeedConfig;
+import dev.pinfeed.followergraph.sharded.InMemoryGraphStore;
+import dev.pinfeed.httpkit.Meters;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import dev.pinfeed.idallocator.ObjectType;
+import dev.pinfeed.idallocator.ShardedId;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The canonical object routes of the read contract, over any {@link CanonicalReads} (in memory; MySQL behind Redis). */
+abstract class CanonicalReadsHttpContract {
+
+    protected static final long T0 = 1_767_225_600_000L; // 2026-01-01T00:00:00Z
+
+    protected final FeedAppClient app = new FeedAppClient(
+            () -> FeedServiceServer.app(PinfeedConfig.of(new Properties()), new InMemoryGraphStore(), reads(), metrics(), Map.of()));
+
+    protected abstract CanonicalReads reads();
+
+    protected abstract CanonicalSeed seed();
+
+    protected abstract long freshLocal();
+
+    protected PrometheusMeterRegistry metrics() {
+        return Meters.newRegistry();
+    }
+
+    @AfterEach
+    void stop() {
+        app.close();
+    }
+
+    protected long user() {
+        long local = freshLocal();
+        long id = ShardedId.compose((int) (local % 4096), ObjectType.USER, local);
+        seed().user(id, "usr" + Long.toString(local, 36), "User " + local, T0);
+        return id;
+    }
+
+    protected long board(long owner) {
+        long id = ShardedId.compose(ShardedId.decode(owner).shard(), ObjectType.BOARD, freshLocal());
+        seed().board(id, owner, "Board", "about things", T0 + 1);
+        return id;
+    }
+
+    protected long pin(long board, long author, long createdAt) {
+        long id = ShardedId.compose(ShardedId.decode(board).shard(), ObjectType.PIN, freshLocal());
+        seed().pin(id, board, author, "pin " + createdAt, "https://example.com/" + createdAt, "https://img.example/" + createdAt, createdAt);
+        return id;
+    }
+
+    protected long unknown(ObjectType type) {
+        return ShardedId.compose(7, type, freshLocal());
+    }
+
+    protected static List<String> ids(JsonNode page, String field) {
+        List<String> out = new ArrayList<>();
+        page.get("items").forEach(i -> out.add(i.get(field).asText()));
+        return out;
+    }
+
+    /** Every page of {@code path} (a query string included) by cursor, running {@code between} before each further page. */
+    protected List<String> allByCursor(String path, Runnable between) throws Exception {
+        return allByCursor(path, null, between);
+    }
+
+    /** Every page from {@code cursor} on (null: the first page), at most 100 pages. */
+    protected List<String> allByCursor(String path, String cursor, Runnable between) throws Exception {
+        List<String> seen = new ArrayList<>();
+        int pages = 0;
+        do {
+            assertThat(++pages).as("pages of " + path).isLessThanOrEqualTo(100);
+            JsonNode page = app.get(path + (cursor == null ? "" : "&cursor=" + cursor), 200);
+            seen.addAll(ids(page, "id"));
+            cursor = page.get("cursor").isNull() ? null : page.get("cursor").asText();
+            if (cursor != null) between.run();
+        } while (cursor != null);
+        return seen;
+    }
+
+    @Test
+    void everyRouteAnswersWithTheStoredObjectsIdsAsStrings() throws Exception {
+        long ana = user();
+        long ben = user();
+        long board = board(ana);
+        long pin = pin(board, ana, T0 + 10);
+        seed().like(ben, pin, T0 + 20, true);
+        String name = "usr" + Long.toString(ShardedId.decode(ana).localId(), 36);
+
+        JsonNode user = app.get("/v1/users/" + ana, 200);
+        assertThat(user.get("id").asText()).isEqualTo(Long.toString(ana));
+        assertThat(user.get("username").asText()).isEqualTo(name);
+        assertThat(user.get("displayName").asText()).startsWith("User ");
+        assertThat(user.get("createdAt").asText()).isEqualTo("2026-01-01T00:00:00Z");
+        assertThat(app.get("/v1/users/by-username/" + name, 200)).isEqualTo(user);
+        JsonNode b = app.get("/v1/boards/" + board, 200);
+        assertThat(b.get("ownerId").isTextual()).isTrue();
+        assertThat(b.get("ownerId").asText()).isEqualTo(Long.toString(ana));
+        assertThat(b.get("name").asText()).isEqualTo("Board");
+        assertThat(b.get("description").asText()).isEqualTo("about things");
+        JsonNode p = app.get("/v1/pins/" + pin, 200);
+        assertThat(p.get("boardId").asText()).isEqualTo(Long.toString(board));
+        assertThat(p.get("authorId").asText()).isEqualTo(Long.toString(ana));
+        assertThat(p.get("details").asText()).isEqualTo("pin " + (T0 + 10));
+        assertThat(p.get("link").asText()).isEqualTo("https://example.com/" + (T0 + 10));
+        assertThat(p.get("imageUrl").asText()).isEqualTo("https://img.example/" + (T0 + 10));
+        assertThat(p.get("createdAt").asText()).isEqualTo("2026-01-01T00:00:00.010Z");
+        assertThat(p.get("likes").asLong()).isEqualTo(1);
+
+        for (String order : List.of("", "?order=newest", "?order=custom")) {
+            JsonNode page = app.get("/v1/boards/" + board + "/pins" + order, 200);
+            assertThat(page.get("items")).containsExactly(p);
+            assertThat(page.get("cursor").isNull()).isTrue();
+        }
+        assertThat(app.get("/v1/users/" + ana + "/boards", 200).get("items")).containsExactly(b);
+        assertThat(app.get("/v1/users/" + ana + "/pins", 200).get("items")).containsExactly(p);
+        JsonNode likers = app.get("/v1/pins/" + pin + "/likers", 200);
+        assertThat(ids(likers, "userId")).containsExactly(Long.toString(ben));
+        assertThat(likers.get("items").get(0).get("likedAt").asText()).isEqualTo("2026-01-01T00:00:00.020Z");
+        assertThat(ids(app.get("/v1/users/" + ben + "/likes", 200), "pinId")).containsExactly(Long.toString(pin));
+        JsonNode anaCounts = app.get("/v1/users/" + ana + "/counts", 200);
+        assertThat(anaCounts.get("pins").asLong()).isEqualTo(1);
+        assertThat(anaCounts.get("likes").asLong()).isZero();
+        assertThat(app.get("/v1/users/" + ben + "/counts", 200).get("likes").asLong()).isEqualTo(1);
+    }
+
+    @Test
+    void unknownOrDeletedIdsAre404NamingTheField() throws Exception {
+        long ana = user();
+        long board = board(ana);
+        long deleted = pin(board, ana, T0 + 1);
+        seed().deletePin(deleted);
+        long ghostUser = unknown(ObjectType.USER);
+        long ghostBoard = unknown(ObjectType.BOARD);
+        long ghostPin = unknown(ObjectType.PIN);
+
+        for (String path : List.of("/v1/users/" + ghostUser, "/v1/users/" + ghostUser + "/boards", "/v1/users/" + ghostUser + "/pins",
+                "/v1/users/" + ghostUser + "/likes", "/v1/users/" + ghostUser + "/counts")) {
+            JsonNode problem = app.get(path, 404);
+            assertThat(problem.get("field").asText()).as(path).isEqualTo("userId");
+            assertThat(problem.get("type").asText()).endsWith("/not-found");
+        }
+        assertThat(app.get("/v1/boards/" + ghostBoard, 404).get("field").asText()).isEqualTo("boardId");
+        assertThat(app.get("/v1/boards/" + ghostBoard + "/pins", 404).get("field").asText()).isEqualTo("boardId");
+        for (long pin : new long[] {ghostPin, deleted}) {
+            assertThat(app.get("/v1/pins/" + pin, 404).get("field").asText()).isEqualTo("pinId");
+            assertThat(app.get("/v1/pins/" + pin + "/likers", 404).get("field").asText()).isEqualTo("pinId");
+        }
+        assertThat(app.get("/v1/users/by-username/nobody_" + freshLocal(), 404).get("field").asText()).isEqualTo("username");
+    }
+
+    @Test
+    void badInputIsAProblemNamingTheField() throws Exception {
+        long ana = user();
+        long board = board(ana);
+        pin(board, ana, T0 + 1);
+        pin(board, ana, T0 + 2);
+        String pins = "/v1/boards/" + board + "/pins";
+        String cursor = app.get(pins + "?limit=1", 200).get("cursor").asText();
+
+        assertThat(app.get("/v1/users/abc", 400).get("field").asText()).isEqualTo("userId");
+        assertThat(app.get("/v1/users/" + (1L << 62), 400).get("field").asText()).isEqualTo("userId");
+        assertThat(app.get("/v1/users/" + board, 400).get("detail").asText()).contains("board id");
+        assertThat(app.get("/v1/boards/" + ana + "/pins", 400).get("field").asText()).isEqualTo("boardId");
+        assertThat(app.get("/v1/pins/" + board, 400).get("field").asText()).isEqualTo("pinId");
+        for (String limit : List.of("0", "251", "x")) {
+            assertThat(app.get(pins + "?limit=" + limit, 400).get("field").asText()).isEqualTo("limit");
+            assertThat(app.get("/v1/users/" + ana + "/pins?limit=" + limit, 400).get("field").asText()).isEqualTo("limit");
+        }
+        assertThat(app.get(pins + "?offset=-1", 400).get("field").asText()).isEqualTo("offset");
+        assertThat(app.get(pins + "?offset=x", 400).get("field").asText()).isEqualTo("offset");
+        assertThat(app.get(pins + "?offset=1&cursor=" + cursor, 400).get("field").asText()).isEqualTo("offset");
+        assertThat(app.get(pins + "?cursor=garbage", 400).get("field").asText()).isEqualTo("cursor");
+        assertThat(app.get(pins + "?order=custom&cursor=" + cursor, 400).get("field").asText())
+                .as("a newest-first cursor in the custom order").isEqualTo("cursor");
+        assertThat(app.get("/v1/users/" + ana + "/likes?cursor=garbage", 400).get("field").asText()).isEqualTo("cursor");
+        assertThat(app.get(pins + "?order=oldest", 400).get("field").asText()).isEqualTo("order");
+        assertThat(app.get("/v1/users/by-username/Not%20A%20Name", 400).get("field").asText()).isEqualTo("username");
+    }
+
+    @Test
+    void boardPinsPageByOffsetAndByCursorsWhilePinsAreAdded() throws Exception {
+        long ana = user();
+        long board = board(ana);
+        List<String> created = new ArrayList<>();
+        for (int i = 0; i < 60; i++) created.add(Long.toString(pin(board, ana, T0 + 1_000 + i)));
+        List<String> newest = new ArrayList<>(created);
+        Collections.reverse(newest);
+        List<Long> customOrder = new ArrayList<>();
+        for (int i = 0; i < 40; i++) customOrder.add(Long.parseLong(created.get(i))); // the 40 oldest, oldest first
+        seed().reorder(board, customOrder);
+        List<String> custom = new ArrayList<>(newest.subList(0, 20)); // unlisted: newest first, before the listed
+        for (int i = 0; i < 40; i++) custom.add(created.get(i));
+        String path = "/v1/boards/" + board + "/pins";
+
+        long[] t = {T0 + 5_000};
+        List<String> added = new ArrayList<>(); // newest first: unlisted in the custom order, so first there too
+        for (String order : List.of("newest", "custom")) {
+            List<String> expected = new ArrayList<>(added);
+            expected.addAll(order.equals("newest") ? newest : custom);
+            List<String> byOffset = new ArrayList<>();
+            for (int offset = 0; offset < expected.size(); offset += 25) {
+                JsonNode page = app.get(path + "?order=" + order + "&limit=25&offset=" + offset, 200);
+                byOffset.addAll(ids(page, "id"));
+                assertThat(page.get("cursor").isNull()).isEqualTo(offset + 25 >= expected.size());
+            }
+            assertThat(byOffset).as(order + " by offset").isEqualTo(expected);
+            Runnable addPin = () -> added.add(0, Long.toString(pin(board, ana, t[0]++)));
+
+            assertThat(allByCursor(path + "?order=" + order + "&limit=25", addPin))
+                    .as(order + " by cursor, a pin added before each further page: no duplicate, no skip").isEqualTo(expected);
+
+            JsonNode second = app.get(path + "?order=" + order + "&limit=20&offset=20", 200);
+            List<String> now = ids(app.get(path + "?order=" + order + "&limit=250", 200), "id");
+            List<String> after = now.subList(now.indexOf(ids(second, "id").get(19)) + 1, now.size());
+            addPin.run();
+            List<String> rest = allByCursor(path + "?order=" + order + "&limit=20", second.get("cursor").asText(), () -> {});
+            assertThat(rest).as(order + ": the cursor of an offset page goes on from there, unshifted by a new pin").isEqualTo(after);
+        }
+    }
+}

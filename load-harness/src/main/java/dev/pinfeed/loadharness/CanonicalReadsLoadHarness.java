@@ -1,0 +1,231 @@
+package dev.pinfeed.loadharness;
+
+import dev.pinfeed.canonicalstore.CanonicalCacheKeys;
+import dev.pinfeed.canonicalstore.mysql.MysqlCanonicalReads;
+import dev.pinfeed.canonicalstore.reads.CachedCanonicalReads;
+import dev.pinfeed.canonicalstore.reads.CanonicalReads;
+import dev.pinfeed.canonicalstore.redis.RedisCanonicalCache;
+import dev.pinfeed.config.PinfeedConfig;
+import dev.pinfeed.feedservice.FeedMetrics;
+import dev.pinfeed.feedservice.FeedServiceServer;
+import dev.pinfeed.followergraph.redis.RedisGraphStore;
+import dev.pinfeed.followergraph.redis.RedisShardMap;
+import dev.pinfeed.httpkit.Meters;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import dev.pinfeed.httpkit.RunningHttpApp;
+import dev.pinfeed.idallocator.ObjectType;
+import dev.pinfeed.idallocator.ShardedId;
+import dev.pinfeed.mysqlshards.MysqlShardMap;
+import dev.pinfeed.mysqlshards.ShardDataSources;
+import dev.pinfeed.mysqlshards.query.ShardedDb;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import redis.clients.jedis.RedisClient;
+
+/**
+ * The canonical reads benchmark (a tool, not a test), in one run on one box, every phase a closed
+ * loop of {@code --clients} threads (default 32):
+ * <ol>
+ *   <li>raw baselines: the pin's row by primary key over plain JDBC (one connection per thread and
+ *       host, {@code SELECT data FROM dbNNNNN.pins WHERE local_id = ?}), and a plain Redis GET of a
+ *       cached pin;</li>
+ *   <li>GET /v1/pins/{id} through feed-service (in-process, HTTP over loopback) on a cache hit, and on
+ *       a miss (each request a pin never read before: MySQL object + like count, then the fill);</li>
+ *   <li>GET /v1/boards/{id}/pins?limit=25 (cached list, cached pins).</li>
+ * </ol>
+ * Rows are seeded under fresh ids and deleted at the end with their cache keys.
+ */
+public final class CanonicalReadsLoadHarness {
+
+    private CanonicalReadsLoadHarness() {}
+
+    public static void main(String[] args) throws Exception {
+        int clients = intArg(args, "--clients", 32);
+        int seconds = intArg(args, "--duration-s", 10);
+        int warmup = intArg(args, "--warmup-s", 3);
+        int missPins = intArg(args, "--miss-pins", 40_000);
+        int hitBoards = 20;
+        int pinsPerHitBoard = 100;
+        PinfeedConfig config = PinfeedConfig.load();
+        String loadBefore = loadAverage();
+        long base = (1L << 35) + (System.currentTimeMillis() / 1000 % 100_000L) * 262_144L;
+        AtomicInteger next = new AtomicInteger();
+        Function<ObjectType, Long> id = type -> ShardedId.compose(next.get() % 4096, type, base + next.getAndIncrement());
+
+        ShardDataSources sources = ShardDataSources.from(config, "bench", 16);
+        ShardedDb db = new ShardedDb(sources);
+        Map<String, RedisClient> redis = RedisCanonicalCache.clients(config.redisInstances(), Duration.ofMillis(250), 2 * clients);
+        RedisShardMap shards = RedisGraphStore.defaultShardMap(config);
+        BenchSeed seed = new BenchSeed(db);
+        List<Long> cacheIds = new ArrayList<>();
+        List<String> table = new ArrayList<>();
+        try {
+            // Seed: hit boards of 100 pins each, and miss boards holding the pins each read once.
+            long t0 = System.nanoTime();
+            long[] hitPins = new long[hitBoards * pinsPerHitBoard];
+            long[] boards = new long[hitBoards];
+            for (int b = 0; b < hitBoards; b++) {
+                long owner = id.apply(ObjectType.USER);
+                seed.user(owner, 1_767_225_600_000L);
+                boards[b] = ShardedId.compose(ShardedId.decode(owner).shard(), ObjectType.BOARD, base + next.getAndIncrement());
+                seed.board(boards[b], owner, 1_767_225_600_000L);
+                for (int p = 0; p < pinsPerHitBoard; p++) {
+                    long pin = ShardedId.compose(ShardedId.decode(owner).shard(), ObjectType.PIN, base + next.getAndIncrement());
+                    seed.pin(pin, boards[b], owner, 1_767_225_600_000L + p);
+                    hitPins[b * pinsPerHitBoard + p] = pin;
+                }
+                cacheIds.add(owner);
+                cacheIds.add(boards[b]);
+            }
+            long[] coldPins = new long[missPins];
+            long coldOwner = 0;
+            long coldBoard = 0;
+            for (int i = 0; i < missPins; i++) {
+                if (i % 1000 == 0) { // 1000 pins per board, each board on its owner's shard
+                    seed.flush();
+                    coldOwner = id.apply(ObjectType.USER);
+                    seed.user(coldOwner, 1_767_225_600_000L);
+                    coldBoard = ShardedId.compose(ShardedId.decode(coldOwner).shard(), ObjectType.BOARD, base + next.getAndIncrement());
+                    seed.board(coldBoard, coldOwner, 1_767_225_600_000L);
+                }
+                coldPins[i] = ShardedId.compose(ShardedId.decode(coldOwner).shard(), ObjectType.PIN, base + next.getAndIncrement());
+                seed.pin(coldPins[i], coldBoard, coldOwner, 1_767_225_600_000L + i);
+            }
+            seed.flush();
+            for (long p : hitPins) cacheIds.add(p);
+            for (long p : coldPins) cacheIds.add(p);
+            System.err.printf(Locale.ROOT, "seeded %d hit pins, %d miss pins in %.1f s%n", hitPins.length, missPins, (System.nanoTime() - t0) / 1e9);
+
+            PrometheusMeterRegistry metrics = Meters.newRegistry();
+            FeedMetrics feedMetrics = new FeedMetrics(metrics);
+            CanonicalReads reads = new CachedCanonicalReads(new MysqlCanonicalReads(db), new RedisCanonicalCache(redis, () -> shards,
+                    Duration.ofMinutes(10)), feedMetrics, CachedCanonicalReads.DEFAULT_LIST_SIZE);
+            RedisGraphStore graph = RedisGraphStore.connect(config.redisInstances(), () -> shards, "bench:graph-unused:");
+            try (RunningHttpApp service = FeedServiceServer.app(config, graph, reads, metrics, Map.of()).start("127.0.0.1", 0)) {
+                HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+                String uri = service.baseUri().toString();
+                for (long p : hitPins) get(http, uri + "/v1/pins/" + p); // fills the pin cache
+                for (long b : boards) get(http, uri + "/v1/boards/" + b + "/pins?limit=25");
+
+                long warm = warmup * 1_000_000_000L;
+                long measure = seconds * 1_000_000_000L;
+                Map<Thread, Map<String, Connection>> jdbc = new java.util.concurrent.ConcurrentHashMap<>();
+                table.add(row("raw JDBC: SELECT data FROM dbNNNNN.pins WHERE local_id = ? (primary key)", LoadLoops.closedLoop(clients, warm, measure, 1,
+                        r -> ok(() -> {
+                            ShardedId pin = ShardedId.decode(hitPins[r.nextInt(hitPins.length)]);
+                            Connection c = jdbc.computeIfAbsent(Thread.currentThread(), t -> new HashMap<>())
+                                    .computeIfAbsent(sources.hostOf(pin.shard()), h -> connect(config, sources, h));
+                            try (PreparedStatement ps = c.prepareStatement("SELECT data FROM " + MysqlShardMap.databaseName(pin.shard())
+                                    + ".pins WHERE local_id = ?")) {
+                                ps.setLong(1, pin.localId());
+                                try (ResultSet rs = ps.executeQuery()) {
+                                    if (!rs.next() || rs.getString(1) == null) throw new IllegalStateException("no row for " + pin);
+                                }
+                            }
+                        }))));
+                for (Map<String, Connection> cs : jdbc.values()) for (Connection c : cs.values()) c.close();
+                table.add(row("raw Redis GET of a cached pin (pooled client)", LoadLoops.closedLoop(clients, warm, measure, 2, r -> ok(() -> {
+                    long pin = hitPins[r.nextInt(hitPins.length)];
+                    if (redis.get(shards.instanceOf(CanonicalCacheKeys.shardOf(pin))).get(CanonicalCacheKeys.pin(pin)) == null) {
+                        throw new IllegalStateException("pin " + pin + " is not cached");
+                    }
+                }))));
+                table.add(row("GET /v1/pins/{id}, cache hit", LoadLoops.closedLoop(clients, warm, measure, 3,
+                        r -> ok(() -> get(http, uri + "/v1/pins/" + hitPins[r.nextInt(hitPins.length)])))));
+                AtomicInteger cold = new AtomicInteger();
+                LoadLoops.Outcome miss = LoadLoops.closedLoop(clients, warm, measure, 4,
+                        r -> ok(() -> get(http, uri + "/v1/pins/" + coldPins[cold.getAndIncrement() % coldPins.length])));
+                table.add(row("GET /v1/pins/{id}, cache miss (MySQL object + like count, versioned fill)", miss)
+                        + (cold.get() > coldPins.length ? " (wrapped: " + cold.get() + " reads of " + coldPins.length + " pins)" : ""));
+                table.add(row("GET /v1/boards/{id}/pins?limit=25, cached list and pins", LoadLoops.closedLoop(clients, warm, measure, 5,
+                        r -> ok(() -> get(http, uri + "/v1/boards/" + boards[r.nextInt(boards.length)] + "/pins?limit=25")))));
+                System.err.printf(Locale.ROOT, "cache lookups: pin hit %d miss %d, board_pins hit %d miss %d, errors %s%n",
+                        feedMetrics.lookups("pin", "hit"), feedMetrics.lookups("pin", "miss"), feedMetrics.lookups("board_pins", "hit"),
+                        feedMetrics.lookups("board_pins", "miss"), redis.keySet().stream().map(n -> n + "=" + feedMetrics.cacheErrors(n)).toList());
+            } finally {
+                graph.close();
+            }
+            System.out.printf(Locale.ROOT, "%d closed-loop clients, %d s warm-up + %d s measured per phase; %d cores; load average before %s, after %s%n%n",
+                    clients, warmup, seconds, Runtime.getRuntime().availableProcessors(), loadBefore, loadAverage());
+            System.out.println("| phase | requests/s | p50 ms | p99 ms | failures |");
+            System.out.println("|---|---:|---:|---:|---:|");
+            table.forEach(System.out::println);
+        } finally {
+            long deleted = 0;
+            for (long objectId : cacheIds) {
+                List<String> keys = List.of(CanonicalCacheKeys.version(objectId), CanonicalCacheKeys.pin(objectId), CanonicalCacheKeys.pinLikes(objectId),
+                        CanonicalCacheKeys.user(objectId), CanonicalCacheKeys.board(objectId), CanonicalCacheKeys.boardPins(objectId, "newest"),
+                        CanonicalCacheKeys.boardPins(objectId, "custom"));
+                deleted += redis.get(shards.instanceOf(CanonicalCacheKeys.shardOf(objectId))).del(keys.toArray(String[]::new));
+            }
+            seed.remove();
+            System.err.println("cleanup: deleted " + deleted + " cache keys and the seeded rows");
+            redis.values().forEach(RedisClient::close);
+            db.close();
+            sources.close();
+        }
+    }
+
+    @FunctionalInterface
+    private interface Call {
+        void run() throws Exception;
+    }
+
+    /** A successful call as the loops count it (one accepted "event"); any failure as one rejected. */
+    private static IngestHttp.Result ok(Call call) {
+        try {
+            call.run();
+            return new IngestHttp.Result(202, 1, 0);
+        } catch (Exception e) {
+            return new IngestHttp.Result(-1, 0, 1);
+        }
+    }
+
+    private static void get(HttpClient http, String uri) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(uri)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 200) throw new IllegalStateException("HTTP " + r.statusCode() + " " + r.body());
+    }
+
+    private static Connection connect(PinfeedConfig config, ShardDataSources sources, String host) {
+        try {
+            return DriverManager.getConnection(PinfeedConfig.mysqlJdbcUrl(sources.master(host)), config.mysqlUser(), config.mysqlPassword());
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String row(String name, LoadLoops.Outcome o) {
+        return String.format(Locale.ROOT, "| %s | %,.0f | %.3f | %.3f | %d |", name, o.requests() * 1e9 / o.measuredNanos(),
+                o.latencyMicros().getValueAtPercentile(50) / 1000.0, o.latencyMicros().getValueAtPercentile(99) / 1000.0, o.failures());
+    }
+
+    private static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).trim();
+        } catch (java.io.IOException e) {
+            return "?";
+        }
+    }
+
+    private static int intArg(String[] args, String name, int fallback) {
+        for (int i = 0; i + 1 < args.length; i++) if (args[i].equals(name)) return Integer.parseInt(args[i + 1]);
+        return fallback;
+    }
+}
