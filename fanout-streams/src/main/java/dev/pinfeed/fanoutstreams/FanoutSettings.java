@@ -30,9 +30,13 @@ public record FanoutSettings(String applicationId, String inputTopic, String out
         if (readsPerStep < 1) throw new IllegalArgumentException("fanout.reads-per-step must be at least 1: " + readsPerStep);
     }
 
-    /** The production defaults: 1000 receivers a chunk, 30 active days, 20 steps or 500 ms a turn every 100 ms. */
+    /**
+     * The production defaults: 1000 receivers a chunk, 30 active days, 20 steps or 200 ms a turn every
+     * 100 ms. A turn holds the stream thread (no input is read meanwhile), so its time bound is what a
+     * small pin waits behind a big fan-out; a step costs ~30-200 ms here (a graph page, a multi-Get).
+     */
     public static FanoutSettings defaults() {
-        return new FanoutSettings(APPLICATION_ID, EventTopics.PINS, EventTopics.FANOUT, DeadLetters.TOPIC, 1000, 30, 20, 500,
+        return new FanoutSettings(APPLICATION_ID, EventTopics.PINS, EventTopics.FANOUT, DeadLetters.TOPIC, 1000, 30, 20, 200,
                 Duration.ofMillis(100), 4, 3, 1, Path.of(System.getProperty("java.io.tmpdir"), "pinfeed-fanout-streams"));
     }
 
