@@ -3,6 +3,7 @@ package dev.pinfeed.fanoutstreams;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.eventsschema.DeadLetters;
 import dev.pinfeed.eventsschema.EventTopics;
+import dev.pinfeed.followergraph.GraphStore;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -24,7 +25,9 @@ public record FanoutSettings(String applicationId, String inputTopic, String out
     public static final String APPLICATION_ID = "pinfeed-fanout";
 
     public FanoutSettings {
-        if (chunkSize < 1) throw new IllegalArgumentException("fanout.chunk-size must be at least 1: " + chunkSize);
+        if (chunkSize < 1 || chunkSize > GraphStore.MAX_PAGE) {
+            throw new IllegalArgumentException("fanout.chunk-size must be 1.." + GraphStore.MAX_PAGE + " (a graph page): " + chunkSize);
+        }
         if (activeDays < 0) throw new IllegalArgumentException("fanout.active-days must be 0 (everyone) or more: " + activeDays);
         if (stepsPerTurn < 1) throw new IllegalArgumentException("fanout.steps-per-turn must be at least 1: " + stepsPerTurn);
         if (readsPerStep < 1) throw new IllegalArgumentException("fanout.reads-per-step must be at least 1: " + readsPerStep);

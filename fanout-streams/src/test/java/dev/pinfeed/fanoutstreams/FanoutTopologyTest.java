@@ -32,6 +32,8 @@ import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** The topology in a TopologyTestDriver over the in-memory graph and feed stores. */
 class FanoutTopologyTest {
@@ -145,30 +147,45 @@ class FanoutTopologyTest {
         assertThat(receivers(ben)).hasSize(2_000).isEqualTo(graphSays(GARDEN));
     }
 
-    @Test
-    void aSmallFanOutGoesOutWithinOneTurnWhileABigOneIsStillRunning() {
+    /** Whichever side of the big pin the small one sorts on: the walk is round-robin, not pin-id order. */
+    @ParameterizedTest
+    @CsvSource({"9000, 100", "100, 9000"})
+    void aSmallFanOutGoesOutWithinOneTurnWhileABigOneIsStillRunning(long bigPin, long smallPin) {
         graph.board(RECIPES, ANA).followers(ANA, 10_000, 100); // 10 chunks of 10
         graph.board(GARDEN, BEN).followers(BEN, 20_000, 3);    // 1 chunk
         driver(FanoutSettings.defaults().withChunkSize(10).withStepsPerTurn(3));
 
-        driver.created(9_000, RECIPES, ANA); // the big one starts first (and sorts after the small one's pin id)
+        driver.created(bigPin, RECIPES, ANA); // the big one starts first
         driver.turn();
         assertThat(driver.chunks()).extracting(FanoutChunk::getChunkIndex).containsExactly(0, 1, 2);
 
-        driver.created(100, GARDEN, BEN);
+        driver.created(smallPin, GARDEN, BEN);
         driver.turn();
         List<FanoutChunk> second = driver.chunks();
-        assertThat(of(second, 100)).singleElement().satisfies(c -> {
+        assertThat(of(second, smallPin)).singleElement().satisfies(c -> {
             assertThat(c.getLastChunk()).isTrue();
             assertThat(c.getReceivers()).hasSize(3);
         });
-        assertThat(of(second, 9_000)).isNotEmpty().noneMatch(FanoutChunk::getLastChunk);
+        assertThat(of(second, bigPin)).hasSize(2).noneMatch(FanoutChunk::getLastChunk);
 
         List<FanoutChunk> rest = driver.drain(10);
-        assertThat(of(rest, 9_000)).last().satisfies(c -> assertThat(c.getLastChunk()).isTrue());
-        List<FanoutChunk> big = new ArrayList<>(of(second, 9_000));
-        big.addAll(of(rest, 9_000));
-        assertThat(big.get(big.size() - 1).getChunkIndex()).isEqualTo(9);
+        List<FanoutChunk> big = new ArrayList<>(of(second, bigPin));
+        big.addAll(of(rest, bigPin));
+        assertThat(big).extracting(FanoutChunk::getChunkIndex).containsExactly(3, 4, 5, 6, 7, 8, 9);
+        assertThat(big.get(big.size() - 1).getLastChunk()).isTrue();
+    }
+
+    @Test
+    void withMoreJobsThanStepsPerTurnEachTurnGoesOnWhereTheLastStopped() {
+        graph.board(RECIPES, ANA).followers(ANA, 10_000, 50); // 5 chunks of 10 per pin
+        driver(FanoutSettings.defaults().withChunkSize(10).withStepsPerTurn(2));
+        for (long pin = 1; pin <= 5; pin++) driver.created(pin, RECIPES, ANA);
+
+        driver.turn();
+        driver.turn();
+        driver.turn();
+
+        assertThat(driver.chunks()).extracting(FanoutChunk::getPinId).containsExactly(1L, 2L, 3L, 4L, 5L, 1L);
     }
 
     @Test
