@@ -39,7 +39,8 @@ public record FanoutJob(FanoutAction action, long eventId, long occurredAt, long
                 buffered, 0, origin);
     }
 
-    FanoutJob failedOnce() {
+    /** The same job after one more step failed with an unexpected error. */
+    public FanoutJob failedOnce() {
         return new FanoutJob(action, eventId, occurredAt, pinId, boardId, authorId, pinCreatedAt, nextChunkIndex, cursor, exhausted,
                 buffered, failures + 1, origin);
     }

@@ -1,9 +1,9 @@
 /**
  * fanout-streams: fans each new pin (and each deleted one) out to the receivers the follower graph
  * names for its board, in bounded {@code FanoutChunk}s on {@code pinfeed.fanout.v1} for feed-worker.
- * A Kafka Streams app (exactly-once v2): {@link dev.pinfeed.fanoutstreams.FanoutProcessor} stores one
- * job per pin and works the jobs off round-robin from a wall-clock punctuator;
- * {@link dev.pinfeed.fanoutstreams.FanoutStepper} is the store-agnostic core (one chunk per step,
- * active-receiver policy); {@link dev.pinfeed.fanoutstreams.FanoutStreamsMain} is the process.
+ * This package is the core, free of client libraries: {@link dev.pinfeed.fanoutstreams.FanoutStepper}
+ * (one chunk per step, the active-receiver policy) over {@link dev.pinfeed.fanoutstreams.FanoutJob}s.
+ * The Kafka Streams app around it (exactly-once v2, the job store, the round-robin punctuator, dead
+ * letters, the process) is {@link dev.pinfeed.fanoutstreams.kafka}.
  */
 package dev.pinfeed.fanoutstreams;

@@ -65,7 +65,7 @@ public final class LocalStack {
         add(new AppSpec(layout, "graph-processor", "Follower graph (follows → Redis)", "graph-processor",
                 "dev.pinfeed.graphprocessor.GraphProcessorMain", null, Map.of()));
         add(new AppSpec(layout, "fanout-streams", "Pin fan-out (pins → fanout chunks, Kafka Streams)", "fanout-streams",
-                "dev.pinfeed.fanoutstreams.FanoutStreamsMain", null, Map.of("fanout.state-dir", layout.dataDir("fanout-streams").toString())));
+                "dev.pinfeed.fanoutstreams.kafka.FanoutStreamsMain", null, Map.of("fanout.state-dir", layout.dataDir("fanout-streams").toString())));
     }
 
     private List<ServerSpec> apps() {

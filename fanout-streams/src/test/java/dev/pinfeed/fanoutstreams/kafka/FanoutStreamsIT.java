@@ -1,7 +1,7 @@
-package dev.pinfeed.fanoutstreams;
+package dev.pinfeed.fanoutstreams.kafka;
 
-import static dev.pinfeed.fanoutstreams.StackFixtures.lastChunksOf;
-import static dev.pinfeed.fanoutstreams.StackFixtures.receiversOf;
+import static dev.pinfeed.fanoutstreams.kafka.StackFixtures.lastChunksOf;
+import static dev.pinfeed.fanoutstreams.kafka.StackFixtures.receiversOf;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pinfeed.events.FanoutChunk;

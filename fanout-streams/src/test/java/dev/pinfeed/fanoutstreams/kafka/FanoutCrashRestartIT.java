@@ -1,4 +1,4 @@
-package dev.pinfeed.fanoutstreams;
+package dev.pinfeed.fanoutstreams.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.pinfeed.fanoutstreams;
+package dev.pinfeed.fanoutstreams.kafka;
 
 import dev.pinfeed.events.FanoutChunk;
 import dev.pinfeed.events.PinCreated;
@@ -7,6 +7,8 @@ import dev.pinfeed.eventsschema.AvroEventDeserializer;
 import dev.pinfeed.eventsschema.AvroEventSerializer;
 import dev.pinfeed.eventsschema.EventTopics;
 import dev.pinfeed.eventsschema.InMemorySchemaRegistryClient;
+import dev.pinfeed.fanoutstreams.FanoutSettings;
+import dev.pinfeed.fanoutstreams.FanoutStatus;
 import dev.pinfeed.feedstore.MaterializedFeedStore;
 import dev.pinfeed.followergraph.GraphStore;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -21,11 +23,11 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
-import org.apache.kafka.streams.test.TestRecord;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.test.TestRecord;
 
 /**
  * The fan-out topology in a {@link TopologyTestDriver}: events in, chunks and dead letters out, the

@@ -1,4 +1,4 @@
-package dev.pinfeed.fanoutstreams;
+package dev.pinfeed.fanoutstreams.kafka;
 
 import java.time.Clock;
 import java.time.Instant;

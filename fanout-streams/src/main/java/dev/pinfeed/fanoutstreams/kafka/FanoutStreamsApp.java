@@ -1,9 +1,11 @@
-package dev.pinfeed.fanoutstreams;
+package dev.pinfeed.fanoutstreams.kafka;
 
 import dev.pinfeed.config.StoreUnavailableException;
+import dev.pinfeed.events.FanoutChunk;
 import dev.pinfeed.eventsschema.EventTopics;
 import dev.pinfeed.eventsschema.SchemaRegistryClient;
-import dev.pinfeed.events.FanoutChunk;
+import dev.pinfeed.fanoutstreams.FanoutSettings;
+import dev.pinfeed.fanoutstreams.FanoutStatus;
 import dev.pinfeed.feedstore.MaterializedFeedStore;
 import dev.pinfeed.followergraph.GraphStore;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,4 +1,4 @@
-package dev.pinfeed.fanoutstreams;
+package dev.pinfeed.fanoutstreams.kafka;
 
 import dev.pinfeed.events.FanoutChunk;
 import dev.pinfeed.events.FanoutReceiver;
@@ -10,6 +10,7 @@ import dev.pinfeed.eventsschema.CachingSchemaRegistryClient;
 import dev.pinfeed.eventsschema.EventTopics;
 import dev.pinfeed.eventsschema.HttpSchemaRegistryClient;
 import dev.pinfeed.eventsschema.SchemaRegistryClient;
+import dev.pinfeed.fanoutstreams.FanoutSettings;
 import dev.pinfeed.followergraph.GraphCommand;
 import dev.pinfeed.followergraph.redis.GraphConnections;
 import dev.pinfeed.infra.stacktestkit.TestStack;

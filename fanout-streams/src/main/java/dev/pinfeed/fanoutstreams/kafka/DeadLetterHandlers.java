@@ -1,7 +1,10 @@
-package dev.pinfeed.fanoutstreams;
+package dev.pinfeed.fanoutstreams.kafka;
 
 import dev.pinfeed.config.StoreUnavailableException;
 import dev.pinfeed.eventsschema.DeadLetters;
+import dev.pinfeed.fanoutstreams.FanoutSettings;
+import dev.pinfeed.fanoutstreams.FanoutStatus;
+import dev.pinfeed.fanoutstreams.PoisonEventException;
 import dev.pinfeed.processorruntime.DeadLetterWriter;
 import java.util.List;
 import java.util.Map;

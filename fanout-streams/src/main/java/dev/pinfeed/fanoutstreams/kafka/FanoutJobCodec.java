@@ -1,6 +1,7 @@
-package dev.pinfeed.fanoutstreams;
+package dev.pinfeed.fanoutstreams.kafka;
 
 import dev.pinfeed.events.FanoutAction;
+import dev.pinfeed.fanoutstreams.FanoutJob;
 import dev.pinfeed.followergraph.Receiver;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;

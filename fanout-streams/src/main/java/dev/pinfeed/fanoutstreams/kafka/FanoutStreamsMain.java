@@ -1,5 +1,6 @@
-package dev.pinfeed.fanoutstreams;
+package dev.pinfeed.fanoutstreams.kafka;
 
+import dev.pinfeed.fanoutstreams.FanoutSettings;
 import dev.pinfeed.feedstore.hbase.HBaseClusters;
 import dev.pinfeed.feedstore.hbase.HBaseMaterializedFeedStore;
 import dev.pinfeed.followergraph.redis.GraphConnections;

@@ -1,4 +1,4 @@
-package dev.pinfeed.fanoutstreams;
+package dev.pinfeed.fanoutstreams.kafka;
 
 import dev.pinfeed.followergraph.GraphCommand;
 import dev.pinfeed.followergraph.GraphStore;

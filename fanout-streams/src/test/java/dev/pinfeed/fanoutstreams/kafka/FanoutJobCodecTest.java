@@ -1,9 +1,10 @@
-package dev.pinfeed.fanoutstreams;
+package dev.pinfeed.fanoutstreams.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.pinfeed.events.FanoutAction;
+import dev.pinfeed.fanoutstreams.FanoutJob;
 import dev.pinfeed.followergraph.Receiver;
 import java.util.List;
 import org.junit.jupiter.api.Test;

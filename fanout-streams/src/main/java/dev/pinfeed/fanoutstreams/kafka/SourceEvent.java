@@ -1,4 +1,4 @@
-package dev.pinfeed.fanoutstreams;
+package dev.pinfeed.fanoutstreams.kafka;
 
 import dev.pinfeed.eventsschema.AvroEventDeserializer;
 import dev.pinfeed.eventsschema.SchemaRegistryClient;

@@ -1,6 +1,9 @@
-package dev.pinfeed.fanoutstreams;
+package dev.pinfeed.fanoutstreams.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pinfeed.events.FanoutChunk;
+import dev.pinfeed.fanoutstreams.FanoutSettings;
 import dev.pinfeed.feedstore.hbase.HBaseClusters;
 import dev.pinfeed.feedstore.hbase.HBaseMaterializedFeedStore;
 import dev.pinfeed.infra.stacktestkit.StackExtension;
@@ -16,17 +19,20 @@ import java.util.Map;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A measurement, not a test (no *Test / *IT name: no build runs it): with the default settings, how
- * long a 20 000-receiver fan-out takes from publish to its last committed chunk, and how long small
- * pins (3 receivers) published meanwhile wait. Run:
- * {@code mvn -o verify -pl fanout-streams -am -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=FanoutMeasure}
+ * A measurement, skipped unless asked for ({@code -Dpinfeed.measure=true} in the test JVM): with the
+ * configured settings (defaults, or {@code -Dfanout.*}), how long a 20 000-receiver fan-out takes from
+ * publish to its last committed chunk, and how long small pins (3 receivers) published every 100 ms
+ * meanwhile wait. Run: {@code mvn -o verify -pl fanout-streams -am -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false
+ * -Dit.test=FanoutMeasureIT -DargLine=-Dpinfeed.measure=true}
  */
 @ExtendWith(StackExtension.class)
-class FanoutMeasure {
+@EnabledIfSystemProperty(named = "pinfeed.measure", matches = "true")
+class FanoutMeasureIT {
 
     @TempDir
     Path stateDir;
@@ -79,6 +85,7 @@ class FanoutMeasure {
                     }
                     if (now - bigStart > 300_000_000_000L) throw new AssertionError("no end in 5 minutes");
                 }
+                assertThat(StackFixtures.receiversOf(read, bigPin)).hasSize(big).allSatisfy((u, s) -> assertThat(s).hasSize(1));
                 List<Long> lat = new ArrayList<>();
                 for (Map.Entry<Long, Long> e : doneAt.entrySet()) lat.add((e.getValue() - sentAt.get(e.getKey())) / 1_000_000);
                 lat.sort(null);

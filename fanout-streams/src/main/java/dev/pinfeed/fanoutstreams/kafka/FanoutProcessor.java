@@ -1,4 +1,4 @@
-package dev.pinfeed.fanoutstreams;
+package dev.pinfeed.fanoutstreams.kafka;
 
 import dev.pinfeed.config.StoreUnavailableException;
 import dev.pinfeed.events.FanoutAction;
@@ -6,6 +6,11 @@ import dev.pinfeed.events.PinCreated;
 import dev.pinfeed.events.PinDeleted;
 import dev.pinfeed.eventsschema.DeadLetters;
 import dev.pinfeed.eventsschema.EventTopics;
+import dev.pinfeed.fanoutstreams.FanoutJob;
+import dev.pinfeed.fanoutstreams.FanoutSettings;
+import dev.pinfeed.fanoutstreams.FanoutStatus;
+import dev.pinfeed.fanoutstreams.FanoutStepper;
+import dev.pinfeed.fanoutstreams.PoisonEventException;
 import dev.pinfeed.processorruntime.DeadLetterWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;

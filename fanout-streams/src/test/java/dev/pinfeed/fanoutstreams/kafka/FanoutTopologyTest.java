@@ -1,4 +1,4 @@
-package dev.pinfeed.fanoutstreams;
+package dev.pinfeed.fanoutstreams.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,6 +9,7 @@ import dev.pinfeed.events.FanoutReceiver;
 import dev.pinfeed.events.FanoutSource;
 import dev.pinfeed.events.UserCreated;
 import dev.pinfeed.eventsschema.DeadLetters;
+import dev.pinfeed.fanoutstreams.FanoutSettings;
 import dev.pinfeed.feedstore.GeneratorState;
 import dev.pinfeed.feedstore.InMemoryMaterializedFeedStore;
 import dev.pinfeed.followergraph.GraphStore;

@@ -1,7 +1,10 @@
-package dev.pinfeed.fanoutstreams;
+package dev.pinfeed.fanoutstreams.kafka;
 
 import dev.pinfeed.eventsschema.AvroEventSerializer;
 import dev.pinfeed.eventsschema.SchemaRegistryClient;
+import dev.pinfeed.fanoutstreams.FanoutSettings;
+import dev.pinfeed.fanoutstreams.FanoutStatus;
+import dev.pinfeed.fanoutstreams.FanoutStepper;
 import dev.pinfeed.feedstore.MaterializedFeedStore;
 import dev.pinfeed.followergraph.GraphStore;
 import java.time.Clock;
