@@ -15,12 +15,14 @@ import java.time.Duration;
  * @param stepsPerTurn   chunk steps one punctuation may take per task, over all its jobs ({@code fanout.steps-per-turn})
  * @param turnMaxMillis  a punctuation starts no new step after this long ({@code fanout.turn-max-ms})
  * @param interval       wall-clock time between punctuations ({@code fanout.punctuate-ms})
- * @param readsPerStep   graph pages one step may read before it emits what it has ({@code fanout.reads-per-step})
+ * @param readsPerStep   pages one step may absorb when inactive receivers thin them out ({@code fanout.reads-per-step})
  * @param bugAttempts    steps of one job failing with an unexpected error before it is dead-lettered
+ * @param threads        Kafka Streams threads ({@code fanout.threads})
+ * @param fetchThreads   threads reading graph pages and last reads ahead of the turns ({@code fanout.fetch-threads})
  */
 public record FanoutSettings(String applicationId, String inputTopic, String outputTopic, String deadLetterTopic,
                              int chunkSize, int activeDays, int stepsPerTurn, long turnMaxMillis, Duration interval,
-                             int readsPerStep, int bugAttempts, int threads, Path stateDir) {
+                             int readsPerStep, int bugAttempts, int threads, int fetchThreads, Path stateDir) {
 
     public static final String APPLICATION_ID = "pinfeed-fanout";
 
@@ -31,6 +33,7 @@ public record FanoutSettings(String applicationId, String inputTopic, String out
         if (activeDays < 0) throw new IllegalArgumentException("fanout.active-days must be 0 (everyone) or more: " + activeDays);
         if (stepsPerTurn < 1) throw new IllegalArgumentException("fanout.steps-per-turn must be at least 1: " + stepsPerTurn);
         if (readsPerStep < 1) throw new IllegalArgumentException("fanout.reads-per-step must be at least 1: " + readsPerStep);
+        if (fetchThreads < 1) throw new IllegalArgumentException("fanout.fetch-threads must be at least 1: " + fetchThreads);
     }
 
     /**
@@ -40,7 +43,7 @@ public record FanoutSettings(String applicationId, String inputTopic, String out
      */
     public static FanoutSettings defaults() {
         return new FanoutSettings(APPLICATION_ID, EventTopics.PINS, EventTopics.FANOUT, DeadLetters.TOPIC, 1000, 30, 20, 200,
-                Duration.ofMillis(100), 4, 3, 1, Path.of(System.getProperty("java.io.tmpdir"), "pinfeed-fanout-streams"));
+                Duration.ofMillis(100), 4, 3, 1, 4, Path.of(System.getProperty("java.io.tmpdir"), "pinfeed-fanout-streams"));
     }
 
     public static FanoutSettings from(PinfeedConfig config) {
@@ -58,31 +61,32 @@ public record FanoutSettings(String applicationId, String inputTopic, String out
                 config.getInt("fanout.reads-per-step", d.readsPerStep()),
                 d.bugAttempts(),
                 config.getInt("fanout.threads", d.threads()),
+                config.getInt("fanout.fetch-threads", d.fetchThreads()),
                 Path.of(config.get("fanout.state-dir", d.stateDir().toString())));
     }
 
     public FanoutSettings withChunkSize(int size) {
         return new FanoutSettings(applicationId, inputTopic, outputTopic, deadLetterTopic, size, activeDays, stepsPerTurn,
-                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, stateDir);
+                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, stateDir);
     }
 
     public FanoutSettings withActiveDays(int days) {
         return new FanoutSettings(applicationId, inputTopic, outputTopic, deadLetterTopic, chunkSize, days, stepsPerTurn,
-                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, stateDir);
+                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, stateDir);
     }
 
     public FanoutSettings withStepsPerTurn(int steps) {
         return new FanoutSettings(applicationId, inputTopic, outputTopic, deadLetterTopic, chunkSize, activeDays, steps,
-                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, stateDir);
+                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, stateDir);
     }
 
     public FanoutSettings withTopics(String applicationId, String input, String output, String deadLetters) {
         return new FanoutSettings(applicationId, input, output, deadLetters, chunkSize, activeDays, stepsPerTurn,
-                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, stateDir);
+                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, stateDir);
     }
 
     public FanoutSettings withStateDir(Path dir) {
         return new FanoutSettings(applicationId, inputTopic, outputTopic, deadLetterTopic, chunkSize, activeDays, stepsPerTurn,
-                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, dir);
+                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, dir);
     }
 }

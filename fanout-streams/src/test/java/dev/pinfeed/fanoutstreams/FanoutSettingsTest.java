@@ -36,8 +36,8 @@ class FanoutSettingsTest {
         FanoutSettings s = FanoutSettings.from(config("fanout.application-id", "app", "fanout.input-topic", "in",
                 "fanout.output-topic", "out", "fanout.dead-letter-topic", "dlq", "fanout.chunk-size", "250", "fanout.active-days", "0",
                 "fanout.steps-per-turn", "7", "fanout.turn-max-ms", "90", "fanout.punctuate-ms", "40", "fanout.reads-per-step", "2",
-                "fanout.threads", "3", "fanout.state-dir", "/var/lib/fanout"));
-        assertThat(s).isEqualTo(new FanoutSettings("app", "in", "out", "dlq", 250, 0, 7, 90, Duration.ofMillis(40), 2, 3, 3,
+                "fanout.threads", "3", "fanout.fetch-threads", "5", "fanout.state-dir", "/var/lib/fanout"));
+        assertThat(s).isEqualTo(new FanoutSettings("app", "in", "out", "dlq", 250, 0, 7, 90, Duration.ofMillis(40), 2, 3, 3, 5,
                 Path.of("/var/lib/fanout")));
     }
 

@@ -10,12 +10,14 @@ import dev.pinfeed.fanoutstreams.FanoutJob;
 import dev.pinfeed.fanoutstreams.FanoutSettings;
 import dev.pinfeed.fanoutstreams.FanoutStatus;
 import dev.pinfeed.fanoutstreams.FanoutStepper;
+import dev.pinfeed.fanoutstreams.PageFetcher;
 import dev.pinfeed.fanoutstreams.PoisonEventException;
 import dev.pinfeed.processorruntime.DeadLetterWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.KeyValue;
@@ -38,12 +40,14 @@ import org.slf4j.LoggerFactory;
  * exception handler. Nothing is sent here.
  *
  * <p>{@link #turn}, every {@code fanout.punctuate-ms} of wall-clock time: up to
- * {@code fanout.steps-per-turn} steps (or {@code fanout.turn-max-ms}), one chunk per job in turn,
- * round-robin in pin-id order from where the last turn stopped, so a fan-out to millions never holds
- * back another author's pin by more than a turn. Each step's chunk and the job's new state (cursor,
- * buffered receivers, next index) go into the same Kafka transaction: after a crash the job resumes
- * from the last committed step and no chunk is sent twice. A store outage ends the turn and leaves
- * the job as it was, for the next turn.
+ * {@code fanout.steps-per-turn} steps (or {@code fanout.turn-max-ms}), at most one chunk per job in
+ * turn, round-robin in pin-id order from where the last turn stopped, so a fan-out to millions never
+ * holds back another author's pin by more than a turn. The graph and feed-store reads run ahead on the
+ * fetch threads ({@link PageFetcher}); a step only takes the pages that are ready, so a turn never
+ * blocks the stream thread on a store and new pins keep being read. Each step's chunk and the job's
+ * new state (cursor, buffered receivers, next index) go into the same Kafka transaction: after a crash
+ * the job resumes from the last committed step and no chunk is sent twice. A store outage ends the
+ * turn and leaves the job as it was, for the next turn.
  */
 final class FanoutProcessor implements Processor<String, SourceEvent, Object, Object> {
 
@@ -53,7 +57,11 @@ final class FanoutProcessor implements Processor<String, SourceEvent, Object, Ob
 
     private static final Logger LOG = LoggerFactory.getLogger(FanoutProcessor.class);
 
+    /** What one step of a job came to. */
+    private enum Visit { PROGRESS, WAITING, OUTAGE }
+
     private final FanoutStepper stepper;
+    private final Executor fetchThreads;
     private final FanoutSettings settings;
     private final FanoutMetrics metrics;
     private final FanoutStatus status;
@@ -61,11 +69,14 @@ final class FanoutProcessor implements Processor<String, SourceEvent, Object, Ob
     private ProcessorContext<Object, Object> context;
     private KeyValueStore<Long, FanoutJob> jobs;
     private AtomicLong pending;
+    private PageFetcher fetcher;
     /** The pin served last; the next turn starts after it. Not stored: after a restart the walk starts at the lowest id. */
     private Long position;
 
-    FanoutProcessor(FanoutStepper stepper, FanoutSettings settings, FanoutMetrics metrics, FanoutStatus status, Clock clock) {
+    FanoutProcessor(FanoutStepper stepper, Executor fetchThreads, FanoutSettings settings, FanoutMetrics metrics, FanoutStatus status,
+                    Clock clock) {
         this.stepper = stepper;
+        this.fetchThreads = fetchThreads;
         this.settings = settings;
         this.metrics = metrics;
         this.status = status;
@@ -77,6 +88,7 @@ final class FanoutProcessor implements Processor<String, SourceEvent, Object, Ob
         this.context = context;
         this.jobs = context.getStateStore(STORE);
         this.pending = metrics.track();
+        this.fetcher = new PageFetcher(stepper, fetchThreads);
         long n = 0;
         try (KeyValueIterator<Long, FanoutJob> it = jobs.all()) { // the jobs restored for this task
             for (; it.hasNext(); it.next()) n++;
@@ -99,6 +111,7 @@ final class FanoutProcessor implements Processor<String, SourceEvent, Object, Ob
         } else if (event instanceof PinDeleted d) {
             FanoutJob existing = jobs.get(d.getPinId());
             if (existing != null && existing.action() == FanoutAction.REMOVE) return; // a repeat
+            fetcher.forget(d.getPinId());
             // The creation time is known only while its ADD is pending; 0 = unknown (REMOVE does not use it).
             long createdAt = existing != null ? existing.pinCreatedAt() : 0L;
             jobs.put(d.getPinId(), FanoutJob.start(FanoutAction.REMOVE, d.getEventId(), d.getOccurredAt().toEpochMilli(), d.getPinId(),
@@ -123,14 +136,20 @@ final class FanoutProcessor implements Processor<String, SourceEvent, Object, Ob
         while (budget > 0) {
             List<Long> next = nextPins(budget);
             if (next.isEmpty()) return;
+            boolean progress = false;
             for (Long pin : next) {
                 if (budget == 0 || clock.millis() - started >= settings.turnMaxMillis()) return;
                 position = pin;
                 FanoutJob job = jobs.get(pin);
                 if (job == null) continue;
-                budget--;
-                if (!stepOnce(job)) return;
+                Visit v = step(job);
+                if (v == Visit.OUTAGE) return;
+                if (v == Visit.PROGRESS) {
+                    budget--;
+                    progress = true;
+                }
             }
+            if (!progress) return; // every job waits for its page: the next turn takes them
         }
     }
 
@@ -152,30 +171,49 @@ final class FanoutProcessor implements Processor<String, SourceEvent, Object, Ob
         return out;
     }
 
-    /** Takes one step of {@code job}; false when a store is down (the turn ends, the job stays as it was). */
-    private boolean stepOnce(FanoutJob job) {
-        FanoutStepper.Step step;
+    /**
+     * One step of {@code job}: the pages read for it so far (up to {@code fanout.reads-per-step}), then
+     * one chunk if it holds one. WAITING when its page is still being read; OUTAGE when a store is
+     * down (the turn ends; what was absorbed stays, the rest is read again).
+     */
+    private Visit step(FanoutJob job) {
+        FanoutJob current = job;
+        boolean absorbed = false;
         try {
-            step = stepper.step(job);
+            for (int pages = 0; stepper.needsPage(current) && pages < settings.readsPerStep(); pages++) {
+                FanoutStepper.PageRead page = fetcher.poll(current);
+                if (page == null) break;
+                current = stepper.absorb(current, page);
+                metrics.skipped(page.skippedInactive());
+                absorbed = true;
+            }
         } catch (StoreUnavailableException e) {
             status.outage(e.store(), e.getMessage());
             LOG.debug("fan-out of pin {} waits for {}: {}", job.pinId(), e.store(), e.getMessage());
-            return false;
+            if (absorbed) jobs.put(job.pinId(), current);
+            return Visit.OUTAGE;
         } catch (RuntimeException e) {
             failed(job, e);
-            return true;
+            return Visit.PROGRESS;
         }
+        if (stepper.needsPage(current)) {
+            // No full chunk yet (its page is on its way, or inactive receivers thinned the pages out).
+            if (absorbed) jobs.put(job.pinId(), current);
+            fetcher.request(current);
+            return absorbed ? Visit.PROGRESS : Visit.WAITING;
+        }
+        FanoutStepper.Step step = stepper.cut(current);
         if (step.chunk() != null) {
             context.forward(new Record<>(EventTopics.partitionKey(step.chunk()), step.chunk(), clock.millis()), CHUNKS);
             metrics.chunk(step.chunk());
         }
-        metrics.skipped(step.skippedInactive());
         if (step.next() == null) {
             done(job);
         } else {
             jobs.put(job.pinId(), step.next());
+            if (stepper.needsPage(step.next())) fetcher.request(step.next()); // read ahead for the next turn
         }
-        return true;
+        return Visit.PROGRESS;
     }
 
     /**
@@ -203,11 +241,13 @@ final class FanoutProcessor implements Processor<String, SourceEvent, Object, Ob
 
     private void done(FanoutJob job) {
         jobs.delete(job.pinId());
+        fetcher.forget(job.pinId());
         pending.decrementAndGet();
     }
 
     @Override
     public void close() {
+        if (fetcher != null) fetcher.close();
         if (pending != null) metrics.untrack(pending);
     }
 }

@@ -13,6 +13,9 @@ import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.ThreadMetadata;
@@ -31,13 +34,16 @@ public final class FanoutStreamsApp implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(FanoutStreamsApp.class);
 
     private final KafkaStreams streams;
+    private final ExecutorService fetchThreads;
     private final KafkaStreamsMetrics streamsMetrics;
     private final FanoutMetrics metrics;
     private final FanoutStatus status;
     private volatile boolean closing;
 
-    private FanoutStreamsApp(KafkaStreams streams, KafkaStreamsMetrics streamsMetrics, FanoutMetrics metrics, FanoutStatus status) {
+    private FanoutStreamsApp(KafkaStreams streams, ExecutorService fetchThreads, KafkaStreamsMetrics streamsMetrics, FanoutMetrics metrics,
+                             FanoutStatus status) {
         this.streams = streams;
+        this.fetchThreads = fetchThreads;
         this.streamsMetrics = streamsMetrics;
         this.metrics = metrics;
         this.status = status;
@@ -53,7 +59,13 @@ public final class FanoutStreamsApp implements AutoCloseable {
         registry.register(EventTopics.subjectFor(settings.outputTopic(), FanoutChunk.getClassSchema()), FanoutChunk.getClassSchema());
         FanoutMetrics metrics = new FanoutMetrics(meters);
         FanoutStatus status = new FanoutStatus(clock, Duration.ofSeconds(10).plus(settings.interval()));
-        KafkaStreams streams = new KafkaStreams(FanoutTopology.build(settings, registry, graph, feeds, metrics, status, clock),
+        AtomicInteger n = new AtomicInteger();
+        ExecutorService fetchThreads = Executors.newFixedThreadPool(settings.fetchThreads(), r -> {
+            Thread t = new Thread(r, "fanout-fetch-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        KafkaStreams streams = new KafkaStreams(FanoutTopology.build(settings, registry, graph, feeds, fetchThreads, metrics, status, clock),
                 FanoutTopology.properties(settings, bootstrap, instance, metrics, status));
         streams.setUncaughtExceptionHandler(e -> {
             for (Throwable t = e; t != null; t = t.getCause()) {
@@ -68,7 +80,7 @@ public final class FanoutStreamsApp implements AutoCloseable {
         KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
         streamsMetrics.bindTo(meters);
         streams.start();
-        return new FanoutStreamsApp(streams, streamsMetrics, metrics, status);
+        return new FanoutStreamsApp(streams, fetchThreads, streamsMetrics, metrics, status);
     }
 
     public KafkaStreams.State state() {
@@ -106,6 +118,7 @@ public final class FanoutStreamsApp implements AutoCloseable {
     public void close() {
         closing = true;
         streams.close(Duration.ofSeconds(30));
+        fetchThreads.shutdownNow(); // reads in flight are only read-ahead: nothing to finish
         streamsMetrics.close();
     }
 }

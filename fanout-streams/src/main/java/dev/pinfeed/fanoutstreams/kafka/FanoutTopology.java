@@ -9,6 +9,7 @@ import dev.pinfeed.feedstore.MaterializedFeedStore;
 import dev.pinfeed.followergraph.GraphStore;
 import java.time.Clock;
 import java.util.Properties;
+import java.util.concurrent.Executor;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -31,12 +32,13 @@ public final class FanoutTopology {
 
     private FanoutTopology() {}
 
+    /** {@code fetchThreads} read the jobs' pages ahead of the stream thread ({@link dev.pinfeed.fanoutstreams.PageFetcher}). */
     public static Topology build(FanoutSettings settings, SchemaRegistryClient registry, GraphStore graph, MaterializedFeedStore feeds,
-                                 FanoutMetrics metrics, FanoutStatus status, Clock clock) {
+                                 Executor fetchThreads, FanoutMetrics metrics, FanoutStatus status, Clock clock) {
         FanoutStepper stepper = new FanoutStepper(graph, feeds, settings, clock);
         Topology t = new Topology();
         t.addSource("pins", new StringDeserializer(), SourceEvent.deserializer(registry), settings.inputTopic());
-        t.addProcessor("fanout", () -> new FanoutProcessor(stepper, settings, metrics, status, clock), "pins");
+        t.addProcessor("fanout", () -> new FanoutProcessor(stepper, fetchThreads, settings, metrics, status, clock), "pins");
         t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(FanoutProcessor.STORE),
                 FanoutJobCodec.KEY_SERDE, FanoutJobCodec.VALUE_SERDE), "fanout");
         t.addSink(FanoutProcessor.CHUNKS, settings.outputTopic(), new StringSerializer(), new AvroEventSerializer(registry), "fanout");

@@ -18,6 +18,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import java.util.concurrent.Executor;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -31,7 +32,8 @@ import org.apache.kafka.streams.test.TestRecord;
 
 /**
  * The fan-out topology in a {@link TopologyTestDriver}: events in, chunks and dead letters out, the
- * wall clock (punctuations) and the policy clock moved by the test.
+ * wall clock (punctuations) and the policy clock moved by the test. Pages are read on the stream
+ * thread (a direct executor), so each turn sees every page it asks for: no test waits on time.
  */
 final class FanoutDriver implements AutoCloseable {
 
@@ -51,12 +53,17 @@ final class FanoutDriver implements AutoCloseable {
     private long eventId = 1;
 
     FanoutDriver(FanoutSettings settings, GraphStore graph, MaterializedFeedStore feeds, Path stateDir) {
+        this(settings, graph, feeds, stateDir, Runnable::run);
+    }
+
+    /** With the page reads run by {@code fetchThreads} (a test's hand-run queue: turns that find pages still being read). */
+    FanoutDriver(FanoutSettings settings, GraphStore graph, MaterializedFeedStore feeds, Path stateDir, Executor fetchThreads) {
         this.settings = settings.withStateDir(stateDir);
         Properties props = FanoutTopology.properties(this.settings, "unused:9092", "0", metrics, status);
         // The driver's simulation of exactly-once loses what a deserialization handler sends (its dead letters);
         // exactly-once itself is the ITs' to show, against the real broker.
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.AT_LEAST_ONCE);
-        driver = new TopologyTestDriver(FanoutTopology.build(this.settings, registry, graph, feeds, metrics, status, clock), props,
+        driver = new TopologyTestDriver(FanoutTopology.build(this.settings, registry, graph, feeds, fetchThreads, metrics, status, clock), props,
                 Instant.ofEpochMilli(START));
         pins = driver.createInputTopic(this.settings.inputTopic(), new StringSerializer(), new ByteArraySerializer());
         chunks = driver.createOutputTopic(this.settings.outputTopic(), new StringDeserializer(), new AvroEventDeserializer(registry));

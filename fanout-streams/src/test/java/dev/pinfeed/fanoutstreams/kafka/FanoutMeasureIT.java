@@ -60,40 +60,63 @@ class FanoutMeasureIT {
                 f.readChunks(out, read, StackFixtures.lastChunksOf(warm), Duration.ofSeconds(120));
                 System.err.printf("[measure] warm-up pin (app start included): %d ms%n", (System.nanoTime() - t) / 1_000_000);
 
-                Map<Long, Long> sentAt = new HashMap<>();
-                Map<Long, Long> doneAt = new HashMap<>();
+                Latencies alone = smallPins(f, out, read, stack, benBoard, ben, 0, 0, 30);
+                System.err.printf("[measure] baseline, nothing else running: %s%n", alone);
+
                 long bigPin = stack.freshId();
                 long bigStart = System.nanoTime();
                 f.publish(f.pinCreated(bigPin, anaBoard, ana));
-                long bigDone = 0;
-                long nextSmall = bigStart;
-                while (bigDone == 0 || sentAt.size() > doneAt.size()) {
-                    long now = System.nanoTime();
-                    if (bigDone == 0 && now >= nextSmall) {
-                        long p = stack.freshId();
-                        sentAt.put(p, System.nanoTime());
-                        f.publish(f.pinCreated(p, benBoard, ben));
-                        nextSmall = now + 100_000_000L;
-                    }
-                    int before = read.size();
-                    f.readChunks(out, read, r -> r.size() > before, Duration.ofMillis(50));
-                    long at = System.nanoTime();
-                    for (FanoutChunk c : read.subList(before, read.size())) {
-                        if (!c.getLastChunk()) continue;
-                        if (c.getPinId() == bigPin) bigDone = at;
-                        else if (sentAt.containsKey(c.getPinId())) doneAt.put(c.getPinId(), at);
-                    }
-                    if (now - bigStart > 300_000_000_000L) throw new AssertionError("no end in 5 minutes");
-                }
+                Latencies meanwhile = smallPins(f, out, read, stack, benBoard, ben, bigPin, bigStart, 0);
                 assertThat(StackFixtures.receiversOf(read, bigPin)).hasSize(big).allSatisfy((u, s) -> assertThat(s).hasSize(1));
-                List<Long> lat = new ArrayList<>();
-                for (Map.Entry<Long, Long> e : doneAt.entrySet()) lat.add((e.getValue() - sentAt.get(e.getKey())) / 1_000_000);
-                lat.sort(null);
                 System.err.printf("[measure] %d-receiver fan-out: %d ms from publish to the last committed chunk (%d chunks)%n", big,
-                        (bigDone - bigStart) / 1_000_000, read.stream().filter(c -> c.getPinId() == bigPin).count());
-                System.err.printf("[measure] %d small pins published every 100 ms meanwhile: latency min %d, median %d, max %d ms%n",
-                        lat.size(), lat.get(0), lat.get(lat.size() / 2), lat.get(lat.size() - 1));
+                        (meanwhile.bigDone - bigStart) / 1_000_000, read.stream().filter(c -> c.getPinId() == bigPin).count());
+                System.err.printf("[measure] small pins published meanwhile: %s%n", meanwhile);
             }
         }
+    }
+
+    /** Publish-to-committed-last-chunk times of small pins, and when the big pin (if any) was done. */
+    private record Latencies(List<Long> millis, long bigDone) {
+        @Override
+        public String toString() {
+            return millis.size() + " pins every 100 ms, latency min " + millis.get(0) + ", median " + millis.get(millis.size() / 2)
+                    + ", max " + millis.get(millis.size() - 1) + " ms";
+        }
+    }
+
+    /**
+     * Publishes a small pin every 100 ms — {@code count} of them, or while {@code bigPin} is not done —
+     * and waits until each is out.
+     */
+    private static Latencies smallPins(StackFixtures f, KafkaConsumer<byte[], byte[]> out, List<FanoutChunk> read, TestStack stack,
+                                       long board, long author, long bigPin, long bigStart, int count) throws Exception {
+        Map<Long, Long> sentAt = new HashMap<>();
+        Map<Long, Long> doneAt = new HashMap<>();
+        long bigDone = 0;
+        long start = System.nanoTime();
+        long nextSmall = start;
+        while ((bigPin != 0 && bigDone == 0) || (bigPin == 0 && sentAt.size() < count) || sentAt.size() > doneAt.size()) {
+            long now = System.nanoTime();
+            boolean more = bigPin != 0 ? bigDone == 0 : sentAt.size() < count;
+            if (more && now >= nextSmall) {
+                long p = stack.freshId();
+                sentAt.put(p, System.nanoTime());
+                f.publish(f.pinCreated(p, board, author));
+                nextSmall = now + 100_000_000L;
+            }
+            int before = read.size();
+            f.readChunks(out, read, r -> r.size() > before, Duration.ofMillis(50));
+            long at = System.nanoTime();
+            for (FanoutChunk c : read.subList(before, read.size())) {
+                if (!c.getLastChunk()) continue;
+                if (c.getPinId() == bigPin) bigDone = at;
+                else if (sentAt.containsKey(c.getPinId())) doneAt.put(c.getPinId(), at);
+            }
+            if (now - start > 300_000_000_000L) throw new AssertionError("no end in 5 minutes");
+        }
+        List<Long> lat = new ArrayList<>();
+        for (Map.Entry<Long, Long> e : doneAt.entrySet()) lat.add((e.getValue() - sentAt.get(e.getKey())) / 1_000_000);
+        lat.sort(null);
+        return new Latencies(lat, bigDone);
     }
 }

@@ -21,10 +21,12 @@ import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.header.Header;
@@ -177,6 +179,34 @@ class FanoutTopologyTest {
     }
 
     @Test
+    void aTurnTakesTheReadyPagesAndNeverWaitsForTheOthers() {
+        graph.board(RECIPES, ANA).followers(ANA, 10_000, 100); // 10 chunks of 10
+        graph.board(GARDEN, BEN).followers(BEN, 20_000, 3);
+        Queue<Runnable> fetchThreads = new ArrayDeque<>();
+        driver = new FanoutDriver(FanoutSettings.defaults().withChunkSize(10), graphStore, feeds, stateDir, fetchThreads::add);
+
+        driver.created(100, RECIPES, ANA);
+        driver.created(9_000, GARDEN, BEN);
+        driver.turn(); // asks for both first pages; nothing is read yet
+        assertThat(driver.chunks()).isEmpty();
+        assertThat(fetchThreads).hasSize(2);
+
+        while (!fetchThreads.isEmpty()) fetchThreads.poll().run();
+        driver.turn(); // the small pin's only page makes its chunk; the big one has half of what its first chunk needs
+
+        assertThat(driver.chunks()).singleElement().satisfies(c -> {
+            assertThat(c.getPinId()).isEqualTo(9_000);
+            assertThat(c.getLastChunk()).isTrue();
+        });
+        assertThat(fetchThreads).as("the big one's next page, asked for").hasSize(1);
+        for (int i = 0; i < 40 && driver.metrics.pending() > 0; i++) {
+            while (!fetchThreads.isEmpty()) fetchThreads.poll().run();
+            driver.turn();
+        }
+        assertThat(receivers(driver.chunks())).hasSize(100).isEqualTo(graphSays(RECIPES));
+    }
+
+    @Test
     void withMoreJobsThanStepsPerTurnEachTurnGoesOnWhereTheLastStopped() {
         graph.board(RECIPES, ANA).followers(ANA, 10_000, 50); // 5 chunks of 10 per pin
         driver(FanoutSettings.defaults().withChunkSize(10).withStepsPerTurn(2));
@@ -314,13 +344,16 @@ class FanoutTopologyTest {
 
         down[0] = true;
         for (int i = 0; i < 5; i++) driver.turn();
-        assertThat(driver.chunks()).isEmpty();
+        // The page read ahead while the graph was up still goes out; nothing after it.
+        List<FanoutChunk> during = driver.chunks();
+        assertThat(during).extracting(FanoutChunk::getChunkIndex).containsExactly(1);
         assertThat(driver.metrics.pending()).isEqualTo(1);
         assertThat(driver.status.current()).singleElement().satisfies(o -> assertThat(o.store()).isEqualTo("redis001"));
 
         down[0] = false;
         List<FanoutChunk> after = driver.drain(10);
         List<FanoutChunk> all = new ArrayList<>(before);
+        all.addAll(during);
         all.addAll(after);
         assertThat(all).extracting(FanoutChunk::getChunkIndex).containsExactly(0, 1, 2);
         assertThat(receivers(all)).hasSize(30);
