@@ -1,12 +1,9 @@
 package dev.pinfeed.graphprocessor;
 
+import dev.pinfeed.clikit.Cli;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.config.StoreUnavailableException;
-import dev.pinfeed.processorruntime.CuratorClients;
-import dev.pinfeed.processorruntime.InputRecord;
-import dev.pinfeed.processorruntime.KafkaClients;
-import dev.pinfeed.processorruntime.ProcessMain;
-import dev.pinfeed.processorruntime.RejectedRecordException;
+import dev.pinfeed.config.zookeeper.CuratorClients;
 import dev.pinfeed.eventsschema.AvroEventDeserializer;
 import dev.pinfeed.eventsschema.CachingSchemaRegistryClient;
 import dev.pinfeed.eventsschema.EventTopics;
@@ -15,6 +12,10 @@ import dev.pinfeed.followergraph.GraphStore;
 import dev.pinfeed.followergraph.InvalidCommandException;
 import dev.pinfeed.followergraph.redis.GraphConnections;
 import dev.pinfeed.followergraph.redis.RedisGraphStore;
+import dev.pinfeed.processorruntime.InputRecord;
+import dev.pinfeed.processorruntime.KafkaClients;
+import dev.pinfeed.processorruntime.ProcessMain;
+import dev.pinfeed.processorruntime.RejectedRecordException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,6 +37,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
 
 /**
  * Rebuilds the whole graph from the topics: every record of the follow and board topics, from the
@@ -121,40 +123,48 @@ public final class GraphRebuild {
         }
     }
 
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] args) {
         ProcessMain.configureLogging();
-        String prefix = null;
-        int threads = 4;
-        boolean force = false;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--prefix" -> prefix = args[++i];
-                case "--threads" -> threads = Integer.parseInt(args[++i]);
-                case "--force" -> force = true;
-                default -> {
-                    System.err.println("usage: GraphRebuild --prefix <key prefix, '' for the bare instances> [--threads N] [--force]");
-                    System.exit(2);
+        System.exit(Cli.execute(new Command(), System.out, System.err, args));
+    }
+
+    /** {@code graph-rebuild --prefix P [--threads N] [--force]}. */
+    @CommandLine.Command(name = "graph-rebuild", mixinStandardHelpOptions = true,
+            description = "Replays the follows and boards topics from the beginning into an empty Redis key space.")
+    static final class Command implements Callable<Integer> {
+        @CommandLine.Option(names = "--prefix", required = true, paramLabel = "PREFIX",
+                description = "Key prefix of the target ('' for the bare instances).")
+        String prefix;
+
+        @CommandLine.Option(names = "--threads", paramLabel = "N", defaultValue = "4", description = "Writers (default: ${DEFAULT-VALUE}).")
+        int threads;
+
+        @CommandLine.Option(names = "--force", description = "Rebuild into a key space that already holds keys.")
+        boolean force;
+
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() throws Exception {
+            if (threads < 1 || threads > 64) throw Cli.usage(spec, "--threads " + threads + " is out of range 1-64");
+            PinfeedConfig config = PinfeedConfig.load();
+            try (CuratorFramework zk = CuratorClients.start(config);
+                 GraphConnections connections = GraphConnections.open(config, zk, prefix)) {
+                RedisGraphStore target = connections.store();
+                if (!force && !target.isEmpty()) {
+                    spec.commandLine().getErr().println("graph-rebuild: target prefix '" + prefix
+                            + "' already holds keys; rebuild into an empty prefix or pass --force");
+                    return Cli.FAILED;
                 }
+                Result result = replay(config.kafkaBootstrap(), List.of(EventTopics.FOLLOWS, EventTopics.BOARDS),
+                        new AvroEventDeserializer(new CachingSchemaRegistryClient(new HttpSchemaRegistryClient(config.schemaRegistryUrl()))),
+                        target, threads);
+                Logger log = LoggerFactory.getLogger(GraphRebuild.class); // after main chose the logging configuration
+                log.info("rebuilt graph under prefix '{}': {}", prefix, result);
+                spec.commandLine().getOut().println(result);
+                return Cli.OK;
             }
-        }
-        if (prefix == null) {
-            System.err.println("usage: GraphRebuild --prefix <key prefix, '' for the bare instances> [--threads N] [--force]");
-            System.exit(2);
-        }
-        PinfeedConfig config = PinfeedConfig.load();
-        try (CuratorFramework zk = CuratorClients.start(config);
-             GraphConnections connections = GraphConnections.open(config, zk, prefix)) {
-            RedisGraphStore target = connections.store();
-            if (!force && !target.isEmpty()) {
-                System.err.println("target prefix '" + prefix + "' already holds keys; rebuild into an empty prefix or pass --force");
-                System.exit(1);
-            }
-            Result result = replay(config.kafkaBootstrap(), List.of(EventTopics.FOLLOWS, EventTopics.BOARDS),
-                    new AvroEventDeserializer(new CachingSchemaRegistryClient(new HttpSchemaRegistryClient(config.schemaRegistryUrl()))),
-                    target, threads);
-            Logger log = LoggerFactory.getLogger(GraphRebuild.class); // after main chose the logging configuration
-            log.info("rebuilt graph under prefix '{}': {}", prefix, result);
-            System.out.println(result);
         }
     }
 }

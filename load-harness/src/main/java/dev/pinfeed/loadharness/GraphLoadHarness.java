@@ -1,5 +1,6 @@
 package dev.pinfeed.loadharness;
 
+import dev.pinfeed.config.zookeeper.CuratorClients;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.feedservice.FeedServiceServer;
 import dev.pinfeed.followergraph.GraphCommand;
@@ -26,8 +27,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.HdrHistogram.Histogram;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.ExponentialBackoffRetry;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.params.ScanParams;
@@ -74,9 +73,7 @@ public final class GraphLoadHarness {
         Map<String, RedisClient> instances = new HashMap<>();
         for (PinfeedConfig.ReplicatedHost h : config.redisInstances()) instances.put(h.name(), RedisClient.create(h.master().host(), h.master().port()));
         List<String> table = new ArrayList<>();
-        CuratorFramework zk = CuratorFrameworkFactory.builder().connectString(config.appZookeeper())
-                .namespace(config.appZookeeperNamespace()).retryPolicy(new ExponentialBackoffRetry(200, 5)).build();
-        zk.start();
+        CuratorFramework zk = CuratorClients.start(config);
         try (zk; GraphConnections graph = GraphConnections.open(config, zk, prefix)) {
             GraphStore store = graph.store();
             RedisShardMap shards = graph.shards().get();

@@ -1,6 +1,7 @@
 package dev.pinfeed.mysqlshards;
 
 import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.metrics.MetricsTrackerFactory;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
 import dev.pinfeed.config.HostPort;
@@ -66,6 +67,7 @@ public final class ShardDataSources implements AutoCloseable {
     private final List<Retiring> retiring = new ArrayList<>();
     private ScheduledExecutorService sweeper;
     private volatile boolean closed;
+    private volatile MetricsTrackerFactory metrics;
 
     private static final class Retiring {
         final HikariDataSource pool;
@@ -89,6 +91,16 @@ public final class ShardDataSources implements AutoCloseable {
         this.maxPoolSize = maxPoolSize;
         this.driverProperties = Map.copyOf(driverProperties);
         current(); // a map that is unusable now fails here, not on the first write
+    }
+
+    /**
+     * Reports every pool opened from now on to {@code meters} (HikariCP's own meters: {@code
+     * hikaricp_connections_active}, {@code _pending}, {@code _timeout_total}, {@code _acquire_seconds}, per pool).
+     * Call before the first connection: a pool's tracker is fixed once it is open.
+     */
+    public ShardDataSources bindMetrics(io.micrometer.core.instrument.MeterRegistry meters) {
+        this.metrics = new com.zaxxer.hikari.metrics.micrometer.MicrometerMetricsTrackerFactory(meters);
+        return this;
     }
 
     /** Pools on the configured map ({@code mysql.shards}), fixed for the life of the process. */
@@ -268,6 +280,7 @@ public final class ShardDataSources implements AutoCloseable {
         c.setConnectionTimeout(5_000);
         c.setInitializationFailTimeout(-1); // report an unreachable host per call, not at construction
         driverProperties.forEach(c::addDataSourceProperty);
+        if (metrics != null) c.setMetricsTrackerFactory(metrics);
         return new HikariDataSource(c);
     }
 

@@ -2,6 +2,7 @@ package dev.pinfeed.processorruntime;
 
 import dev.pinfeed.config.HostPort;
 import dev.pinfeed.config.PinfeedConfig;
+import dev.pinfeed.config.zookeeper.CuratorClients;
 import dev.pinfeed.eventsschema.AvroEventDeserializer;
 import dev.pinfeed.eventsschema.CachingSchemaRegistryClient;
 import dev.pinfeed.eventsschema.DeadLetters;

@@ -2,8 +2,7 @@ package dev.pinfeed.followergraph.redis;
 
 import dev.pinfeed.config.PinfeedConfig;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.ExponentialBackoffRetry;
+import dev.pinfeed.config.zookeeper.CuratorClients;
 
 /**
  * A started Curator client on the stack's application ZooKeeper, for tests (this module's and, through
@@ -14,9 +13,6 @@ public final class TestZookeeper {
     private TestZookeeper() {}
 
     public static CuratorFramework connect(PinfeedConfig config) {
-        CuratorFramework zk = CuratorFrameworkFactory.builder().connectString(config.appZookeeper())
-                .namespace(config.appZookeeperNamespace()).retryPolicy(new ExponentialBackoffRetry(200, 5)).build();
-        zk.start();
-        return zk;
+        return CuratorClients.start(config);
     }
 }

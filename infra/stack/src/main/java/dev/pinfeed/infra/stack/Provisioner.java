@@ -3,6 +3,7 @@ package dev.pinfeed.infra.stack;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.pinfeed.config.PinfeedConfig;
+import dev.pinfeed.config.zookeeper.CuratorClients;
 import dev.pinfeed.config.Sha256;
 import dev.pinfeed.mysqlshards.MysqlShardConfig;
 import dev.pinfeed.mysqlshards.MysqlShardMap;
@@ -30,8 +31,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.hadoop.hbase.NamespaceDescriptor;
 import org.apache.hadoop.hbase.NamespaceNotFoundException;
 import org.apache.hadoop.hbase.TableName;
@@ -223,14 +222,6 @@ public final class Provisioner {
 
     // ---------------------------------------------------------------- ZooKeeper (application config)
 
-    public static CuratorFramework curator(PinfeedConfig config) {
-        CuratorFramework client = CuratorFrameworkFactory.builder().connectString(config.appZookeeper())
-                .namespace(config.appZookeeperNamespace()).retryPolicy(new ExponentialBackoffRetry(200, 5))
-                .sessionTimeoutMs(15_000).connectionTimeoutMs(5_000).build();
-        client.start();
-        return client;
-    }
-
     /**
      * The live MySQL shard map znode: seeded from the configuration when absent, a legacy-form map
      * rewritten as JSON (its ranges kept, addresses from the configuration), an operator's JSON edit
@@ -238,7 +229,7 @@ public final class Provisioner {
      * watching it refuse to start until it is fixed).
      */
     public void appZnodes() throws Exception {
-        try (CuratorFramework zk = curator(config)) {
+        try (CuratorFramework zk = CuratorClients.start(config)) {
             if (!zk.blockUntilConnected(20, java.util.concurrent.TimeUnit.SECONDS)) {
                 throw new IllegalStateException("application ZooKeeper " + config.appZookeeper() + " does not answer");
             }

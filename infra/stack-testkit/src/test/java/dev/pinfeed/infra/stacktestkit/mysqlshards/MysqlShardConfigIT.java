@@ -1,12 +1,12 @@
 package dev.pinfeed.infra.stacktestkit.mysqlshards;
 
+import dev.pinfeed.config.zookeeper.CuratorClients;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.pinfeed.config.HostPort;
 import dev.pinfeed.config.PinfeedConfig;
-import dev.pinfeed.infra.stack.Provisioner;
 import dev.pinfeed.infra.stacktestkit.StackExtension;
 import dev.pinfeed.infra.stacktestkit.TestStack;
 import dev.pinfeed.mysqlshards.MysqlShardConfig;
@@ -50,7 +50,7 @@ class MysqlShardConfigIT {
     void connect(TestStack stack) {
         config = stack.config();
         configured = MysqlShardMap.from(config);
-        zk = Provisioner.curator(config);
+        zk = CuratorClients.start(config);
         path = "/it/mysql-shards/" + stack.uniqueName("map");
     }
 

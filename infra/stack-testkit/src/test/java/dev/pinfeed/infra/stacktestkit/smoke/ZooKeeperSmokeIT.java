@@ -1,5 +1,6 @@
 package dev.pinfeed.infra.stacktestkit.smoke;
 
+import dev.pinfeed.config.zookeeper.CuratorClients;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pinfeed.infra.stack.Provisioner;
@@ -22,7 +23,7 @@ class ZooKeeperSmokeIT {
     void aWatcherSeesAZnodeChange(TestStack stack) throws Exception {
         String path = "/it/" + stack.uniqueName("smoke");
         BlockingQueue<String> seen = new LinkedBlockingQueue<>();
-        try (CuratorFramework zk = Provisioner.curator(stack.config());
+        try (CuratorFramework zk = CuratorClients.start(stack.config());
              CuratorCache cache = CuratorCache.build(zk, path)) {
             zk.create().creatingParentsIfNeeded().forPath(path, bytes("v1"));
             cache.listenable().addListener((type, oldData, data) -> {
@@ -38,7 +39,7 @@ class ZooKeeperSmokeIT {
 
     @Test
     void theLiveShardMapIsSeededInTheApplicationNamespace(TestStack stack) throws Exception {
-        try (CuratorFramework zk = Provisioner.curator(stack.config())) {
+        try (CuratorFramework zk = CuratorClients.start(stack.config())) {
             String map = new String(zk.getData().forPath(Provisioner.SHARD_MAP_ZNODE), StandardCharsets.UTF_8);
             assertThat(MysqlShardMap.parse(map, MysqlShardMap.HostAddresses.from(stack.config())).shardCount())
                     .isEqualTo(MysqlShardMap.from(stack.config()).shardCount());

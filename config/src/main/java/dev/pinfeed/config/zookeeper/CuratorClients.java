@@ -1,4 +1,4 @@
-package dev.pinfeed.processorruntime;
+package dev.pinfeed.config.zookeeper;
 
 import dev.pinfeed.config.PinfeedConfig;
 import java.util.concurrent.TimeUnit;
