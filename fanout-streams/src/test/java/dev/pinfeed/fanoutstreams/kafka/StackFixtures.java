@@ -1,5 +1,6 @@
 package dev.pinfeed.fanoutstreams.kafka;
 
+import dev.pinfeed.config.zookeeper.CuratorClients;
 import dev.pinfeed.events.FanoutChunk;
 import dev.pinfeed.events.FanoutReceiver;
 import dev.pinfeed.events.FanoutSource;
@@ -14,7 +15,6 @@ import dev.pinfeed.fanoutstreams.FanoutSettings;
 import dev.pinfeed.followergraph.GraphCommand;
 import dev.pinfeed.followergraph.redis.GraphConnections;
 import dev.pinfeed.infra.stacktestkit.TestStack;
-import dev.pinfeed.processorruntime.CuratorClients;
 import dev.pinfeed.processorruntime.KafkaClients;
 import java.time.Duration;
 import java.time.Instant;
