@@ -3,6 +3,7 @@ package dev.pinfeed.feedstore;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** What every {@link MaterializedFeedStore} does; run against the in-memory store (unit) and HBase (IT). */
@@ -84,5 +85,18 @@ public abstract class MaterializedFeedStoreContract {
         store().saveState(u, new GeneratorState(50, 1_767_225_600_000L));
         assertThat(store().state(u)).contains(new GeneratorState(50, 1_767_225_600_000L));
         assertThat(store().state(freshUser())).isEmpty();
+    }
+
+    @Test
+    void lastReadsAnswersForAWholeBatchAndLeavesOutUsersWithoutState() {
+        long reader = freshUser();
+        long neverRead = freshUser();
+        long unknown = freshUser();
+        store().saveState(reader, new GeneratorState(25, 1_767_225_600_000L));
+        store().saveState(neverRead, GeneratorState.initial(25));
+        store().saveState(reader, new GeneratorState(25, 1_767_312_000_000L)); // the newer read wins
+        assertThat(store().lastReads(List.of(reader, neverRead, unknown, reader)))
+                .containsOnly(Map.entry(reader, 1_767_312_000_000L), Map.entry(neverRead, 0L));
+        assertThat(store().lastReads(List.of())).isEmpty();
     }
 }

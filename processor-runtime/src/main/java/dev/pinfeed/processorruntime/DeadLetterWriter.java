@@ -46,14 +46,7 @@ public final class DeadLetterWriter implements AutoCloseable {
      * says the process is stopping (then throws, and the record stays uncommitted).
      */
     public void write(ConsumerRecord<byte[], byte[]> record, String reason, String error, BooleanSupplier giveUp) {
-        RecordHeaders headers = new RecordHeaders();
-        for (Header h : record.headers()) headers.add(h);
-        headers.add(DeadLetters.HEADER_REASON, bytes(reason));
-        headers.add(DeadLetters.HEADER_ERROR, bytes(String.valueOf(error)));
-        headers.add(DeadLetters.HEADER_SOURCE_TOPIC, bytes(record.topic()));
-        headers.add(DeadLetters.HEADER_SOURCE_PARTITION, bytes(Integer.toString(record.partition())));
-        headers.add(DeadLetters.HEADER_SOURCE_OFFSET, bytes(Long.toString(record.offset())));
-        headers.add(DeadLetters.HEADER_CONSUMER, bytes(consumer));
+        RecordHeaders headers = headers(record.headers(), reason, error, record.topic(), record.partition(), record.offset(), consumer);
         while (true) {
             try {
                 producer.send(new ProducerRecord<>(topic, null, record.key(), record.value(), headers)).get();
@@ -73,6 +66,29 @@ public final class DeadLetterWriter implements AutoCloseable {
     }
 
     private Counter counter(String reason) {
+        return counter(meters, processor, reason);
+    }
+
+    /**
+     * The headers of a dead letter: the refused record's own headers, then the reason, the error text
+     * and where it came from ({@link DeadLetters}). Every pinfeed writer of dead letters uses these
+     * (this class, and the fan-out's Kafka Streams exception handlers).
+     */
+    public static RecordHeaders headers(Iterable<Header> original, String reason, String error, String topic, int partition,
+                                        long offset, String consumer) {
+        RecordHeaders headers = new RecordHeaders();
+        if (original != null) for (Header h : original) headers.add(h);
+        headers.add(DeadLetters.HEADER_REASON, bytes(reason));
+        headers.add(DeadLetters.HEADER_ERROR, bytes(String.valueOf(error)));
+        headers.add(DeadLetters.HEADER_SOURCE_TOPIC, bytes(String.valueOf(topic)));
+        headers.add(DeadLetters.HEADER_SOURCE_PARTITION, bytes(Integer.toString(partition)));
+        headers.add(DeadLetters.HEADER_SOURCE_OFFSET, bytes(Long.toString(offset)));
+        headers.add(DeadLetters.HEADER_CONSUMER, bytes(consumer));
+        return headers;
+    }
+
+    /** {@code pinfeed_dead_letters_total{processor, reason}}: records sent to the dead-letter topic. */
+    public static Counter counter(MeterRegistry meters, String processor, String reason) {
         return Counter.builder("pinfeed.dead.letters").description("Records sent to the dead-letter topic, by reason.")
                 .tag("processor", processor).tag("reason", reason).register(meters);
     }

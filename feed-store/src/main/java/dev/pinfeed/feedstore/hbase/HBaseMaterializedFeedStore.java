@@ -11,8 +11,11 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.hadoop.hbase.TableName;
@@ -122,13 +125,36 @@ public final class HBaseMaterializedFeedStore implements MaterializedFeedStore {
     public Optional<GeneratorState> state(long userId) {
         try (Table t = connection.getTable(table)) {
             Result r = t.get(new Get(MaterializedKeys.stateRow(userId)));
-            if (r.isEmpty()) return Optional.empty();
-            byte[] size = r.getValue(MaterializedKeys.FAMILY, MaterializedKeys.CHUNK_SIZE);
-            byte[] read = r.getValue(MaterializedKeys.FAMILY, MaterializedKeys.LAST_READ);
-            return Optional.of(new GeneratorState(size == null ? 0 : ByteBuffer.wrap(size).getInt(), read == null ? 0 : ByteBuffer.wrap(read).getLong()));
+            return r.isEmpty() ? Optional.empty() : Optional.of(stateOf(r));
         } catch (IOException e) {
             throw unavailable("reading the feed state", e);
         }
+    }
+
+    /** One multi-Get of the users' state rows, only the last-read column. */
+    @Override
+    public Map<Long, Long> lastReads(Collection<Long> userIds) {
+        List<Long> users = List.copyOf(new LinkedHashSet<>(userIds));
+        if (users.isEmpty()) return Map.of();
+        List<Get> gets = new ArrayList<>(users.size());
+        for (long u : users) gets.add(new Get(MaterializedKeys.stateRow(u)).addColumn(MaterializedKeys.FAMILY, MaterializedKeys.LAST_READ));
+        Result[] results;
+        try (Table t = connection.getTable(table)) {
+            results = t.get(gets);
+        } catch (IOException e) {
+            throw unavailable("reading last feed reads", e);
+        }
+        Map<Long, Long> out = new HashMap<>();
+        for (int i = 0; i < users.size(); i++) {
+            if (!results[i].isEmpty()) out.put(users.get(i), stateOf(results[i]).lastReadMillis());
+        }
+        return out;
+    }
+
+    private static GeneratorState stateOf(Result r) {
+        byte[] size = r.getValue(MaterializedKeys.FAMILY, MaterializedKeys.CHUNK_SIZE);
+        byte[] read = r.getValue(MaterializedKeys.FAMILY, MaterializedKeys.LAST_READ);
+        return new GeneratorState(size == null ? 0 : ByteBuffer.wrap(size).getInt(), read == null ? 0 : ByteBuffer.wrap(read).getLong());
     }
 
     @Override

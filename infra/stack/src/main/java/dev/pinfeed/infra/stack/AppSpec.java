@@ -54,7 +54,14 @@ final class AppSpec implements ServerSpec {
 
     /** A stream processor: health and metrics on its admin address (config key {@code <name>.admin.http}). */
     static AppSpec processor(StackLayout layout, PinfeedConfig config, String name, String role, String module, String mainClass) {
-        return new AppSpec(layout, name, role, module, mainClass, URI.create("http://" + config.hostPort(name + ".admin.http") + "/"), Map.of());
+        return processor(layout, config, name, role, module, mainClass, Map.of());
+    }
+
+    /** {@link #processor} with system properties of its own (e.g. its state directory under the stack's data). */
+    static AppSpec processor(StackLayout layout, PinfeedConfig config, String name, String role, String module, String mainClass,
+                             Map<String, String> properties) {
+        return new AppSpec(layout, name, role, module, mainClass, URI.create("http://" + config.hostPort(name + ".admin.http") + "/"),
+                properties);
     }
 
     @Override public String name() { return name; }

@@ -78,6 +78,8 @@ public final class LocalStack {
                 "dev.pinfeed.graphprocessor.GraphProcessorMain"));
         add(AppSpec.processor(layout, config, "materializer", "Canonical store (events → MySQL shards)", "materializer",
                 "dev.pinfeed.materializer.MaterializerMain"));
+        add(AppSpec.processor(layout, config, "fanout-streams", "Pin fan-out (pins → fanout chunks, Kafka Streams)", "fanout-streams",
+                "dev.pinfeed.fanoutstreams.kafka.FanoutStreamsMain", Map.of("fanout.state-dir", layout.dataPath("fanout-streams").toString())));
     }
 
     private List<ServerSpec> apps() {

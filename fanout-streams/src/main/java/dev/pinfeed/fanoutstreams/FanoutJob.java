@@ -1,0 +1,47 @@
+package dev.pinfeed.fanoutstreams;
+
+import dev.pinfeed.events.FanoutAction;
+import dev.pinfeed.followergraph.Receiver;
+import java.util.List;
+
+/**
+ * One pin's fan-out in progress: what the chunks say about the pin, how far the walk over the
+ * board's receivers got ({@code cursor}, {@code exhausted}), receivers already read but not yet sent
+ * ({@code buffered}, so a chunk never straddles a crash), the next chunk's index, and where the pin
+ * event came from (to dead-letter it unchanged if the job keeps failing). Kept in the processor's
+ * persistent store under the pin id; {@link FanoutJobCodec} owns its bytes.
+ *
+ * @param cursor    the graph cursor of the next page; null with {@code exhausted} false = not started
+ * @param failures  consecutive steps that failed with an unexpected error (not an outage)
+ */
+public record FanoutJob(FanoutAction action, long eventId, long occurredAt, long pinId, long boardId, long authorId,
+                        long pinCreatedAt, int nextChunkIndex, String cursor, boolean exhausted, List<Receiver> buffered,
+                        int failures, Origin origin) {
+
+    /** Where the pin event was read, and its raw bytes. */
+    public record Origin(String topic, int partition, long offset, byte[] key, byte[] value) {
+        public static final Origin UNKNOWN = new Origin("", -1, -1, null, null);
+    }
+
+    public FanoutJob {
+        buffered = List.copyOf(buffered);
+    }
+
+    /** A fan-out not started yet. */
+    public static FanoutJob start(FanoutAction action, long eventId, long occurredAt, long pinId, long boardId, long authorId,
+                                  long pinCreatedAt, Origin origin) {
+        return new FanoutJob(action, eventId, occurredAt, pinId, boardId, authorId, pinCreatedAt, 0, null, false, List.of(), 0, origin);
+    }
+
+    /** After a step: the walk's new position and what is left to send. */
+    FanoutJob advanced(int nextChunkIndex, String cursor, boolean exhausted, List<Receiver> buffered) {
+        return new FanoutJob(action, eventId, occurredAt, pinId, boardId, authorId, pinCreatedAt, nextChunkIndex, cursor, exhausted,
+                buffered, 0, origin);
+    }
+
+    /** The same job after one more step failed with an unexpected error. */
+    public FanoutJob failedOnce() {
+        return new FanoutJob(action, eventId, occurredAt, pinId, boardId, authorId, pinCreatedAt, nextChunkIndex, cursor, exhausted,
+                buffered, failures + 1, origin);
+    }
+}

@@ -1,0 +1,92 @@
+package dev.pinfeed.fanoutstreams;
+
+import dev.pinfeed.config.PinfeedConfig;
+import dev.pinfeed.eventsschema.DeadLetters;
+import dev.pinfeed.eventsschema.EventTopics;
+import dev.pinfeed.followergraph.GraphStore;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * The fan-out's knobs, all from {@link PinfeedConfig} ({@code fanout.*}; docs/operations.md lists them).
+ *
+ * @param chunkSize      receivers per FanoutChunk at most ({@code fanout.chunk-size})
+ * @param activeDays     receivers who have not read their feed for this many days get no ADD; 0 = everyone ({@code fanout.active-days})
+ * @param stepsPerTurn   chunk steps one punctuation may take per task, over all its jobs ({@code fanout.steps-per-turn})
+ * @param turnMaxMillis  a punctuation starts no new step after this long ({@code fanout.turn-max-ms})
+ * @param interval       wall-clock time between punctuations ({@code fanout.punctuate-ms})
+ * @param readsPerStep   pages one step may absorb when inactive receivers thin them out ({@code fanout.reads-per-step})
+ * @param bugAttempts    steps of one job failing with an unexpected error before it is dead-lettered
+ * @param threads        Kafka Streams threads ({@code fanout.threads})
+ * @param fetchThreads   threads reading graph pages and last reads ahead of the turns ({@code fanout.fetch-threads})
+ */
+public record FanoutSettings(String applicationId, String inputTopic, String outputTopic, String deadLetterTopic,
+                             int chunkSize, int activeDays, int stepsPerTurn, long turnMaxMillis, Duration interval,
+                             int readsPerStep, int bugAttempts, int threads, int fetchThreads, Path stateDir) {
+
+    public static final String APPLICATION_ID = "pinfeed-fanout";
+
+    public FanoutSettings {
+        if (chunkSize < 1 || chunkSize > GraphStore.MAX_PAGE) {
+            throw new IllegalArgumentException("fanout.chunk-size must be 1.." + GraphStore.MAX_PAGE + " (a graph page): " + chunkSize);
+        }
+        if (activeDays < 0) throw new IllegalArgumentException("fanout.active-days must be 0 (everyone) or more: " + activeDays);
+        if (stepsPerTurn < 1) throw new IllegalArgumentException("fanout.steps-per-turn must be at least 1: " + stepsPerTurn);
+        if (readsPerStep < 1) throw new IllegalArgumentException("fanout.reads-per-step must be at least 1: " + readsPerStep);
+        if (fetchThreads < 1) throw new IllegalArgumentException("fanout.fetch-threads must be at least 1: " + fetchThreads);
+    }
+
+    /**
+     * The production defaults: 1000 receivers a chunk, 30 active days, 20 steps or 200 ms a turn every
+     * 100 ms. A turn holds the stream thread (no input is read meanwhile), so its time bound is what a
+     * small pin waits behind a big fan-out; a step costs ~30-200 ms here (a graph page, a multi-Get).
+     */
+    public static FanoutSettings defaults() {
+        return new FanoutSettings(APPLICATION_ID, EventTopics.PINS, EventTopics.FANOUT, DeadLetters.TOPIC, 1000, 30, 20, 200,
+                Duration.ofMillis(100), 4, 3, 1, 4, Path.of(System.getProperty("java.io.tmpdir"), "pinfeed-fanout-streams"));
+    }
+
+    public static FanoutSettings from(PinfeedConfig config) {
+        FanoutSettings d = defaults();
+        return new FanoutSettings(
+                config.get("fanout.application-id", d.applicationId()),
+                config.get("fanout.input-topic", d.inputTopic()),
+                config.get("fanout.output-topic", d.outputTopic()),
+                config.get("fanout.dead-letter-topic", d.deadLetterTopic()),
+                config.getInt("fanout.chunk-size", d.chunkSize()),
+                config.getInt("fanout.active-days", d.activeDays()),
+                config.getInt("fanout.steps-per-turn", d.stepsPerTurn()),
+                config.getInt("fanout.turn-max-ms", (int) d.turnMaxMillis()),
+                Duration.ofMillis(config.getInt("fanout.punctuate-ms", (int) d.interval().toMillis())),
+                config.getInt("fanout.reads-per-step", d.readsPerStep()),
+                d.bugAttempts(),
+                config.getInt("fanout.threads", d.threads()),
+                config.getInt("fanout.fetch-threads", d.fetchThreads()),
+                Path.of(config.get("fanout.state-dir", d.stateDir().toString())));
+    }
+
+    public FanoutSettings withChunkSize(int size) {
+        return new FanoutSettings(applicationId, inputTopic, outputTopic, deadLetterTopic, size, activeDays, stepsPerTurn,
+                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, stateDir);
+    }
+
+    public FanoutSettings withActiveDays(int days) {
+        return new FanoutSettings(applicationId, inputTopic, outputTopic, deadLetterTopic, chunkSize, days, stepsPerTurn,
+                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, stateDir);
+    }
+
+    public FanoutSettings withStepsPerTurn(int steps) {
+        return new FanoutSettings(applicationId, inputTopic, outputTopic, deadLetterTopic, chunkSize, activeDays, steps,
+                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, stateDir);
+    }
+
+    public FanoutSettings withTopics(String applicationId, String input, String output, String deadLetters) {
+        return new FanoutSettings(applicationId, input, output, deadLetters, chunkSize, activeDays, stepsPerTurn,
+                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, stateDir);
+    }
+
+    public FanoutSettings withStateDir(Path dir) {
+        return new FanoutSettings(applicationId, inputTopic, outputTopic, deadLetterTopic, chunkSize, activeDays, stepsPerTurn,
+                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, dir);
+    }
+}

@@ -1,0 +1,131 @@
+package dev.pinfeed.fanoutstreams;
+
+import dev.pinfeed.events.FanoutAction;
+import dev.pinfeed.events.FanoutChunk;
+import dev.pinfeed.events.FanoutReceiver;
+import dev.pinfeed.events.FanoutSource;
+import dev.pinfeed.feedstore.MaterializedFeedStore;
+import dev.pinfeed.followergraph.GraphStore;
+import dev.pinfeed.followergraph.Page;
+import dev.pinfeed.followergraph.Receiver;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The fan-out's core, free of Kafka, in three parts so the slow one can run off the stream thread:
+ * <ul>
+ * <li>{@link #read}: the I/O — the next page of the board's receivers from the graph at the job's
+ *     cursor, inactive receivers of an ADD dropped (one {@code lastReads} batch for the page). It
+ *     changes nothing, so it may run ahead on another thread, be repeated or thrown away.</li>
+ * <li>{@link #absorb}: the page into the job's buffer (each receiver once) and cursor.</li>
+ * <li>{@link #cut}: one chunk of at most {@code chunkSize} off the buffer, once the job holds more than
+ *     a chunk or the walk is done ({@link #needsPage} false).</li>
+ * </ul>
+ * Holding one receiver past the chunk before cutting is what makes {@code lastChunk} exact: the last
+ * chunk is the one after which nothing is buffered and the walk is done, never an empty trailer
+ * (unless every receiver after the previous chunk turned out inactive). The caller stores the cut
+ * chunk and the job's next state in one transaction; a store outage in {@link #read}
+ * ({@link dev.pinfeed.config.StoreUnavailableException}) changes nothing and can simply be retried.
+ */
+public final class FanoutStepper {
+
+    private static final long DAY_MS = 86_400_000L;
+
+    /**
+     * The page after {@code cursor}: the receivers kept, how many were dropped as inactive, and the
+     * cursor of the page after it (null: the walk is done).
+     */
+    public record PageRead(String cursor, List<Receiver> receivers, int skippedInactive, String nextCursor) {
+        public PageRead {
+            receivers = List.copyOf(receivers);
+        }
+    }
+
+    /**
+     * A cut.
+     *
+     * @param chunk the chunk to send, or null (the fan-out ended without anyone to tell)
+     * @param next  the job's next state, or null when the fan-out is complete
+     */
+    public record Step(FanoutChunk chunk, FanoutJob next) {}
+
+    private final GraphStore graph;
+    private final MaterializedFeedStore feeds;
+    private final FanoutSettings settings;
+    private final Clock clock;
+
+    public FanoutStepper(GraphStore graph, MaterializedFeedStore feeds, FanoutSettings settings, Clock clock) {
+        this.graph = graph;
+        this.feeds = feeds;
+        this.settings = settings;
+        this.clock = clock;
+    }
+
+    /** True while the job must read another page before it can cut a chunk. */
+    public boolean needsPage(FanoutJob job) {
+        return !job.exhausted() && job.buffered().size() <= settings.chunkSize();
+    }
+
+    /** Reads the job's next page (graph, and the feed store for an ADD); no effect of its own. */
+    public PageRead read(FanoutJob job) {
+        Page<Receiver> page = graph.receivers(job.boardId(), job.cursor(), settings.chunkSize());
+        List<Receiver> kept = job.action() == FanoutAction.ADD ? active(page.items()) : page.items();
+        return new PageRead(job.cursor(), kept, page.items().size() - kept.size(), page.nextCursor());
+    }
+
+    /** The job with {@code page} (read at the job's current cursor) appended, each receiver once. */
+    public FanoutJob absorb(FanoutJob job, PageRead page) {
+        if (job.exhausted() || !Objects.equals(page.cursor(), job.cursor())) {
+            throw new IllegalArgumentException("page read at cursor " + page.cursor() + " does not continue job of pin " + job.pinId());
+        }
+        List<Receiver> buffer = new ArrayList<>(job.buffered());
+        Set<Long> inBuffer = new HashSet<>();
+        for (Receiver r : buffer) inBuffer.add(r.userId());
+        for (Receiver r : page.receivers()) {
+            if (inBuffer.add(r.userId())) buffer.add(r); // a chunk names each receiver once
+        }
+        return job.advanced(job.nextChunkIndex(), page.nextCursor(), page.nextCursor() == null, buffer);
+    }
+
+    /** Cuts the next chunk; only when {@link #needsPage} is false. */
+    public Step cut(FanoutJob job) {
+        if (needsPage(job)) throw new IllegalStateException("pin " + job.pinId() + " holds no full chunk yet");
+        List<Receiver> buffer = job.buffered();
+        int n = Math.min(settings.chunkSize(), buffer.size());
+        List<Receiver> rest = buffer.subList(n, buffer.size());
+        boolean last = job.exhausted() && rest.isEmpty();
+        if (n == 0 && job.nextChunkIndex() == 0) return new Step(null, null); // nobody to tell: no chunk at all
+        FanoutChunk chunk = chunk(job, buffer.subList(0, n), last);
+        return new Step(chunk, last ? null : job.advanced(job.nextChunkIndex() + 1, job.cursor(), job.exhausted(), rest));
+    }
+
+    /** The receivers who read their feed within {@code activeDays}, or never (no recorded read counts as active). */
+    private List<Receiver> active(List<Receiver> receivers) {
+        if (settings.activeDays() == 0 || receivers.isEmpty()) return receivers;
+        long cutoff = clock.millis() - settings.activeDays() * DAY_MS;
+        Map<Long, Long> lastReads = feeds.lastReads(receivers.stream().map(Receiver::userId).toList());
+        List<Receiver> out = new ArrayList<>(receivers.size());
+        for (Receiver r : receivers) {
+            long read = lastReads.getOrDefault(r.userId(), 0L);
+            if (read == 0 || read >= cutoff) out.add(r);
+        }
+        return out;
+    }
+
+    static FanoutChunk chunk(FanoutJob job, List<Receiver> receivers, boolean last) {
+        List<FanoutReceiver> out = new ArrayList<>(receivers.size());
+        for (Receiver r : receivers) {
+            out.add(new FanoutReceiver(r.userId(), r.viaOwner() ? FanoutSource.FOLLOWED_USER : FanoutSource.FOLLOWED_BOARD));
+        }
+        return FanoutChunk.newBuilder().setEventId(job.eventId()).setOccurredAt(Instant.ofEpochMilli(job.occurredAt()))
+                .setAction(job.action()).setPinId(job.pinId()).setBoardId(job.boardId()).setAuthorId(job.authorId())
+                .setPinCreatedAt(Instant.ofEpochMilli(job.pinCreatedAt())).setChunkIndex(job.nextChunkIndex())
+                .setLastChunk(last).setReceivers(out).build();
+    }
+}

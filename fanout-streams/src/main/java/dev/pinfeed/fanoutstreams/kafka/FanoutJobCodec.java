@@ -1,0 +1,110 @@
+package dev.pinfeed.fanoutstreams.kafka;
+
+import dev.pinfeed.events.FanoutAction;
+import dev.pinfeed.fanoutstreams.FanoutJob;
+import dev.pinfeed.followergraph.Receiver;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.Serializer;
+
+/**
+ * The one owner of the job store's layout. Key: the pin id (Kafka's 8-byte big-endian long, so the
+ * store iterates pins in id order: the round-robin walks that order). Value: version 1 =
+ * <pre>
+ * 0x01 action(1: 0 ADD, 1 REMOVE) eventId(8) occurredAt(8) pinId(8) boardId(8) authorId(8) pinCreatedAt(8)
+ * nextChunkIndex(4) exhausted(1) hasCursor(1) [cursor(utf)] failures(4)
+ * buffered count(4) then per receiver userId(8) viaOwner(1)
+ * origin: topic(utf) partition(4) offset(8) key(len 4, -1 = null, bytes) value(len 4, -1 = null, bytes)
+ * </pre>
+ * The store's changelog carries these bytes, so a new layout must read version 1 too.
+ */
+public final class FanoutJobCodec {
+
+    private static final byte VERSION = 1;
+
+    public static final Serde<Long> KEY_SERDE = Serdes.Long();
+    public static final Serde<FanoutJob> VALUE_SERDE = Serdes.serdeFrom(
+            (Serializer<FanoutJob>) (topic, job) -> job == null ? null : encode(job),
+            (Deserializer<FanoutJob>) (topic, bytes) -> bytes == null ? null : decode(bytes));
+
+    private FanoutJobCodec() {}
+
+    public static byte[] encode(FanoutJob job) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(96 + 9 * job.buffered().size());
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeByte(VERSION);
+            out.writeByte(job.action() == FanoutAction.ADD ? 0 : 1);
+            out.writeLong(job.eventId());
+            out.writeLong(job.occurredAt());
+            out.writeLong(job.pinId());
+            out.writeLong(job.boardId());
+            out.writeLong(job.authorId());
+            out.writeLong(job.pinCreatedAt());
+            out.writeInt(job.nextChunkIndex());
+            out.writeBoolean(job.exhausted());
+            out.writeBoolean(job.cursor() != null);
+            if (job.cursor() != null) out.writeUTF(job.cursor());
+            out.writeInt(job.failures());
+            out.writeInt(job.buffered().size());
+            for (Receiver r : job.buffered()) {
+                out.writeLong(r.userId());
+                out.writeBoolean(r.viaOwner());
+            }
+            FanoutJob.Origin o = job.origin();
+            out.writeUTF(o.topic());
+            out.writeInt(o.partition());
+            out.writeLong(o.offset());
+            writeBytes(out, o.key());
+            writeBytes(out, o.value());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a byte array does not fail
+        }
+        return bytes.toByteArray();
+    }
+
+    public static FanoutJob decode(byte[] bytes) {
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
+            byte version = in.readByte();
+            if (version != VERSION) throw new IllegalArgumentException("unknown fan-out job layout version " + version);
+            FanoutAction action = in.readByte() == 0 ? FanoutAction.ADD : FanoutAction.REMOVE;
+            long eventId = in.readLong();
+            long occurredAt = in.readLong();
+            long pinId = in.readLong();
+            long boardId = in.readLong();
+            long authorId = in.readLong();
+            long pinCreatedAt = in.readLong();
+            int next = in.readInt();
+            boolean exhausted = in.readBoolean();
+            String cursor = in.readBoolean() ? in.readUTF() : null;
+            int failures = in.readInt();
+            int n = in.readInt();
+            List<Receiver> buffered = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) buffered.add(new Receiver(in.readLong(), in.readBoolean()));
+            FanoutJob.Origin origin = new FanoutJob.Origin(in.readUTF(), in.readInt(), in.readLong(), readBytes(in), readBytes(in));
+            return new FanoutJob(action, eventId, occurredAt, pinId, boardId, authorId, pinCreatedAt, next,
+                    cursor, exhausted, buffered, failures, origin);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("corrupt fan-out job (" + bytes.length + " bytes): " + e, e);
+        }
+    }
+
+    private static void writeBytes(DataOutputStream out, byte[] b) throws IOException {
+        out.writeInt(b == null ? -1 : b.length);
+        if (b != null) out.write(b);
+    }
+
+    private static byte[] readBytes(DataInputStream in) throws IOException {
+        int n = in.readInt();
+        if (n < 0) return null;
+        return in.readNBytes(n);
+    }
+}

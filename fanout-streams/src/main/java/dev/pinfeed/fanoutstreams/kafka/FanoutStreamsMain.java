@@ -1,0 +1,47 @@
+package dev.pinfeed.fanoutstreams.kafka;
+
+import dev.pinfeed.fanoutstreams.FanoutSettings;
+import dev.pinfeed.feedstore.hbase.HBaseClusters;
+import dev.pinfeed.feedstore.hbase.HBaseMaterializedFeedStore;
+import dev.pinfeed.followergraph.redis.GraphConnections;
+import dev.pinfeed.processorruntime.KafkaClients;
+import dev.pinfeed.processorruntime.ProcessMain;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.hadoop.hbase.client.Connection;
+
+/**
+ * The fan-out as a process: {@code java -cp fanout-streams/target/classes:$(cat fanout-streams/target/classpath.txt)
+ * dev.pinfeed.fanoutstreams.FanoutStreamsMain}. Reads {@code fanout.input-topic} (pins), writes
+ * FanoutChunks to {@code fanout.output-topic} (pinfeed.fanout.v1) as Kafka Streams application
+ * {@code fanout.application-id} (pinfeed-fanout), state under {@code fanout.state-dir}. Admin endpoint
+ * at {@code fanout-streams.admin.http}: liveness (the Streams client is not in ERROR, no dead thread),
+ * readiness (RUNNING, every graph Redis instance answers, no store outage seen by a fan-out step
+ * lately), /metrics (Kafka Streams' own, consumer lag included, and the fanout_* meters).
+ */
+public final class FanoutStreamsMain {
+
+    public static final String NAME = "fanout-streams";
+
+    private FanoutStreamsMain() {}
+
+    public static void main(String[] args) {
+        ProcessMain.run(NAME, ctx -> {
+            FanoutSettings settings = ctx.step("reading the fanout.* settings", () -> FanoutSettings.from(ctx.config()));
+            ctx.step("serving the admin endpoint", ctx::serveAdmin);
+            CuratorFramework zk = ctx.step("connecting to ZooKeeper " + ctx.config().appZookeeper(), ctx::curator);
+            GraphConnections graph = ctx.closeOnExit(ctx.step("opening the follower graph in Redis",
+                    () -> GraphConnections.open(ctx.config(), zk, GraphConnections.keyPrefix(ctx.config()))));
+            for (String instance : graph.store().instances()) ctx.readiness(instance, () -> graph.store().ping(instance));
+            Connection hbase = ctx.closeOnExit(ctx.step("connecting to HBase " + HBaseClusters.PRIMARY,
+                    () -> HBaseClusters.connect(ctx.config(), HBaseClusters.PRIMARY)));
+            FanoutStreamsApp app = ctx.closeOnExit(ctx.step("starting Kafka Streams application " + settings.applicationId(),
+                    () -> FanoutStreamsApp.start(settings, ctx.config().kafkaBootstrap(), ctx.config().get(KafkaClients.INSTANCE, "0"),
+                            ctx.registry(), graph.store(), new HBaseMaterializedFeedStore(hbase, HBaseClusters.PRIMARY), ctx.meters(),
+                            ctx.clock())));
+            ctx.liveness("kafka-streams", app::checkLive);
+            ctx.readiness("kafka-streams", app::checkReady);
+            ctx.describe(settings.inputTopic() + " → " + settings.outputTopic() + " as " + settings.applicationId() + ", chunks of "
+                    + settings.chunkSize() + ", active days " + settings.activeDays() + ", state " + settings.stateDir());
+        });
+    }
+}

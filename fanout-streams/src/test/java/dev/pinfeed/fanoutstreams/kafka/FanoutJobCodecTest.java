@@ -1,0 +1,44 @@
+package dev.pinfeed.fanoutstreams.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.pinfeed.events.FanoutAction;
+import dev.pinfeed.fanoutstreams.FanoutJob;
+import dev.pinfeed.followergraph.Receiver;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class FanoutJobCodecTest {
+
+    @Test
+    void aJobInProgressSurvivesTheRoundTrip() {
+        FanoutJob job = new FanoutJob(FanoutAction.REMOVE, 11, 12, 13, 14, 15, 16, 7, "c:opaque|42", false,
+                List.of(new Receiver(100, true), new Receiver(101, false)), 2,
+                new FanoutJob.Origin("pinfeed.pins.v1", 3, 99, "13".getBytes(), new byte[] {0, 1, 2}));
+
+        FanoutJob back = FanoutJobCodec.decode(FanoutJobCodec.encode(job));
+
+        assertThat(back).usingRecursiveComparison().isEqualTo(job);
+    }
+
+    @Test
+    void aFreshJobHasNoCursorAndAnUnknownOriginKeepsItsNulls() {
+        FanoutJob job = FanoutJob.start(FanoutAction.ADD, 1, 2, 3, 4, 5, 6, FanoutJob.Origin.UNKNOWN);
+
+        FanoutJob back = FanoutJobCodec.decode(FanoutJobCodec.encode(job));
+
+        assertThat(back.cursor()).isNull();
+        assertThat(back.exhausted()).isFalse();
+        assertThat(back.origin().key()).isNull();
+        assertThat(back.origin().value()).isNull();
+        assertThat(back).usingRecursiveComparison().isEqualTo(job);
+    }
+
+    @Test
+    void anUnknownLayoutVersionIsRefused() {
+        byte[] bytes = FanoutJobCodec.encode(FanoutJob.start(FanoutAction.ADD, 1, 2, 3, 4, 5, 6, FanoutJob.Origin.UNKNOWN));
+        bytes[0] = 9;
+        assertThatThrownBy(() -> FanoutJobCodec.decode(bytes)).hasMessageContaining("version 9");
+    }
+}

@@ -1,0 +1,100 @@
+package dev.pinfeed.fanoutstreams.kafka;
+
+import static dev.pinfeed.fanoutstreams.kafka.StackFixtures.lastChunksOf;
+import static dev.pinfeed.fanoutstreams.kafka.StackFixtures.receiversOf;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.pinfeed.events.FanoutChunk;
+import dev.pinfeed.events.FanoutSource;
+import dev.pinfeed.eventsschema.DeadLetters;
+import dev.pinfeed.feedstore.hbase.HBaseClusters;
+import dev.pinfeed.feedstore.hbase.HBaseMaterializedFeedStore;
+import dev.pinfeed.followergraph.GraphCommand;
+import dev.pinfeed.infra.stacktestkit.StackExtension;
+import dev.pinfeed.infra.stacktestkit.TestStack;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The fan-out app in process against the real broker (exactly-once), registry, Redis graph and HBase. */
+@ExtendWith(StackExtension.class)
+class FanoutStreamsIT {
+
+    @TempDir
+    Path stateDir;
+
+    @Test
+    void everyReceiverGetsEachPinExactlyOnceWithItsSourceAndPoisonIsSetAside(TestStack stack) throws Exception {
+        try (StackFixtures f = new StackFixtures(stack);
+             Connection hbase = HBaseClusters.connect(stack.config(), HBaseClusters.PRIMARY)) {
+            long ana = stack.freshId(), anaBoard = stack.freshId(), ben = stack.freshId(), benBoard = stack.freshId();
+            List<Long> anaFollowers = f.authorWithFollowers(ana, anaBoard, 3_000);
+            List<Long> benFollowers = f.authorWithFollowers(ben, benBoard, 3);
+            long boardOnly = stack.freshId();
+            long unfollowedTheBoard = anaFollowers.get(0);
+            f.apply(List.of(new GraphCommand.FollowBoard(f.nextVersion(), Instant.now().toEpochMilli(), boardOnly, anaBoard, ana),
+                    new GraphCommand.UnfollowBoard(f.nextVersion(), Instant.now().toEpochMilli(), unfollowedTheBoard, anaBoard, ana)));
+
+            SimpleMeterRegistry meters = new SimpleMeterRegistry();
+            try (FanoutStreamsApp app = FanoutStreamsApp.start(f.settings(stateDir), stack.config().kafkaBootstrap(), "0", f.registry,
+                    f.graph.store(), new HBaseMaterializedFeedStore(hbase, HBaseClusters.PRIMARY), meters, Clock.systemUTC());
+                 KafkaConsumer<byte[], byte[]> out = f.reader(f.chunks);
+                 KafkaConsumer<byte[], byte[]> dlq = f.reader(f.deadLetters)) {
+                long anaPin = stack.freshId(), benPin = stack.freshId();
+                long started = System.nanoTime();
+                f.publishRaw("13", "garbage".getBytes(StandardCharsets.UTF_8));
+                f.publish(f.pinCreated(anaPin, anaBoard, ana));
+                f.publish(f.pinCreated(benPin, benBoard, ben));
+
+                List<FanoutChunk> chunks = f.readChunks(out, new ArrayList<>(), lastChunksOf(anaPin, benPin), Duration.ofSeconds(90));
+                long millis = (System.nanoTime() - started) / 1_000_000;
+
+                Map<Long, List<FanoutSource>> toAna = receiversOf(chunks, anaPin);
+                assertThat(toAna).hasSize(3_000); // 2 999 followers of Ana (one unfollowed the board) + one board follower
+                assertThat(toAna.values()).allSatisfy(sources -> assertThat(sources).as("named once").hasSize(1));
+                assertThat(toAna).doesNotContainKey(unfollowedTheBoard);
+                assertThat(toAna.get(boardOnly)).containsExactly(FanoutSource.FOLLOWED_BOARD);
+                assertThat(anaFollowers.subList(1, anaFollowers.size()))
+                        .allSatisfy(u -> assertThat(toAna.get(u)).containsExactly(FanoutSource.FOLLOWED_USER));
+                List<FanoutChunk> anaChunks = chunks.stream().filter(c -> c.getPinId() == anaPin).toList();
+                assertThat(anaChunks).extracting(FanoutChunk::getChunkIndex).containsExactly(0, 1, 2);
+                assertThat(anaChunks).allSatisfy(c -> assertThat(c.getReceivers()).hasSize(1_000));
+
+                Map<Long, List<FanoutSource>> toBen = receiversOf(chunks, benPin);
+                assertThat(toBen.keySet()).containsExactlyInAnyOrderElementsOf(benFollowers);
+
+                List<ConsumerRecord<byte[], byte[]>> dead = new ArrayList<>();
+                long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+                while (dead.isEmpty() && System.nanoTime() < deadline) dlq.poll(Duration.ofMillis(200)).forEach(dead::add);
+                assertThat(dead).as("the poison record, committed with the exactly-once transaction").singleElement().satisfies(d -> {
+                    assertThat(new String(d.value(), StandardCharsets.UTF_8)).isEqualTo("garbage");
+                    assertThat(new String(d.headers().lastHeader(DeadLetters.HEADER_REASON).value(), StandardCharsets.UTF_8))
+                            .isEqualTo(DeadLetters.UNDECODABLE);
+                    assertThat(new String(d.headers().lastHeader(DeadLetters.HEADER_CONSUMER).value(), StandardCharsets.UTF_8))
+                            .isEqualTo(f.applicationId);
+                });
+                assertThat(app.state()).isEqualTo(KafkaStreams.State.RUNNING);
+                app.checkReady();
+                assertThat(meters.get("fanout.chunks").tag("action", "ADD").counter().count()).isEqualTo(4);
+                System.err.printf("[fanout-it] 3 000 + 3 receivers fanned out in %d ms from publish to the last committed chunk%n", millis);
+                System.err.println("[fanout-it] meters: " + meters.getMeters().stream().filter(m -> m.getId().getName().startsWith("fanout"))
+                        .map(m -> m.getId().getName() + m.getId().getTags() + "=" + m.measure().iterator().next().getValue())
+                        .collect(Collectors.joining(", ")));
+            }
+        }
+    }
+}

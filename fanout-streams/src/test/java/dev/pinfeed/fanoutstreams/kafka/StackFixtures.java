@@ -1,0 +1,189 @@
+package dev.pinfeed.fanoutstreams.kafka;
+
+import dev.pinfeed.config.zookeeper.CuratorClients;
+import dev.pinfeed.events.FanoutChunk;
+import dev.pinfeed.events.FanoutReceiver;
+import dev.pinfeed.events.FanoutSource;
+import dev.pinfeed.events.PinCreated;
+import dev.pinfeed.eventsschema.AvroEventDeserializer;
+import dev.pinfeed.eventsschema.AvroEventSerializer;
+import dev.pinfeed.eventsschema.CachingSchemaRegistryClient;
+import dev.pinfeed.eventsschema.EventTopics;
+import dev.pinfeed.eventsschema.HttpSchemaRegistryClient;
+import dev.pinfeed.eventsschema.SchemaRegistryClient;
+import dev.pinfeed.fanoutstreams.FanoutSettings;
+import dev.pinfeed.followergraph.GraphCommand;
+import dev.pinfeed.followergraph.redis.GraphConnections;
+import dev.pinfeed.infra.stacktestkit.TestStack;
+import dev.pinfeed.processorruntime.KafkaClients;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+
+/**
+ * What the fan-out ITs share on the shared stack: fresh topics and application id, a graph under a
+ * fresh key prefix, pin events published as ingest does, and the committed output read back.
+ */
+final class StackFixtures implements AutoCloseable {
+
+    final TestStack stack;
+    final String pins;
+    final String chunks;
+    final String deadLetters;
+    final String applicationId;
+    final String keyPrefix;
+    final SchemaRegistryClient registry;
+    final CuratorFramework zk;
+    final GraphConnections graph;
+    private final KafkaProducer<byte[], byte[]> producer;
+    private final AvroEventSerializer serializer;
+    private final AtomicLong version = new AtomicLong(System.currentTimeMillis());
+
+    StackFixtures(TestStack stack) throws Exception {
+        this.stack = stack;
+        pins = stack.uniqueTopic("fanout-pins");
+        chunks = stack.uniqueTopic("fanout-chunks");
+        deadLetters = stack.uniqueTopic("fanout-dlq");
+        applicationId = stack.uniqueName("fanout_it");
+        keyPrefix = stack.keyPrefix("fanout");
+        try (Admin admin = Admin.create(KafkaClients.admin(stack.config()))) {
+            admin.createTopics(List.of(new NewTopic(pins, 3, (short) 1), new NewTopic(chunks, 3, (short) 1),
+                    new NewTopic(deadLetters, 1, (short) 1))).all().get();
+        }
+        registry = new CachingSchemaRegistryClient(new HttpSchemaRegistryClient(stack.config().schemaRegistryUrl()));
+        serializer = new AvroEventSerializer(registry);
+        producer = new KafkaProducer<>(KafkaClients.producer(stack.config(), "fanout-it"), new ByteArraySerializer(), new ByteArraySerializer());
+        zk = CuratorClients.connected(stack.config(), 20);
+        graph = GraphConnections.open(stack.config(), zk, keyPrefix);
+    }
+
+    FanoutSettings settings(java.nio.file.Path stateDir) {
+        return FanoutSettings.defaults().withTopics(applicationId, pins, chunks, deadLetters).withStateDir(stateDir);
+    }
+
+    /** Board {@code board} of {@code owner}, and {@code n} fresh users following {@code owner}; returns them. */
+    List<Long> authorWithFollowers(long owner, long board, int n) throws Exception {
+        apply(List.of(new GraphCommand.CreateBoard(version.incrementAndGet(), Instant.now().toEpochMilli(), board, owner)));
+        List<Long> followers = new ArrayList<>(n);
+        List<GraphCommand> follows = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            long f = stack.freshId();
+            followers.add(f);
+            follows.add(new GraphCommand.FollowUser(version.incrementAndGet(), Instant.now().toEpochMilli(), f, owner));
+        }
+        apply(follows);
+        return followers;
+    }
+
+    /** Applies commands on 4 threads (one at a time is ~0.3 ms each against Redis). */
+    void apply(List<GraphCommand> commands) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            int slice = (commands.size() + 3) / 4;
+            for (int from = 0; from < commands.size(); from += slice) {
+                List<GraphCommand> part = commands.subList(from, Math.min(commands.size(), from + slice));
+                done.add(pool.submit(() -> part.forEach(graph.store()::apply)));
+            }
+            for (Future<?> f : done) f.get();
+        } finally {
+            pool.shutdown();
+        }
+    }
+
+    long nextVersion() {
+        return version.incrementAndGet();
+    }
+
+    PinCreated pinCreated(long pin, long board, long author) {
+        long id = version.incrementAndGet();
+        return new PinCreated(id, Instant.now(), author, pin, board, author, "it pin " + pin, null, null);
+    }
+
+    void publish(SpecificRecord event) throws Exception {
+        publishRaw(EventTopics.partitionKey(event), serializer.serialize(pins, event));
+    }
+
+    void publishRaw(String key, byte[] value) throws Exception {
+        producer.send(new ProducerRecord<>(pins, key.getBytes(java.nio.charset.StandardCharsets.UTF_8), value)).get();
+    }
+
+    /** A read_committed reader of a topic from its start, outside any group. */
+    KafkaConsumer<byte[], byte[]> reader(String topic) {
+        Properties p = KafkaClients.reader(stack.config());
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        List<TopicPartition> parts = new ArrayList<>();
+        for (PartitionInfo i : c.partitionsFor(topic)) parts.add(new TopicPartition(topic, i.partition()));
+        c.assign(parts);
+        c.seekToBeginning(parts);
+        return c;
+    }
+
+    /** The committed chunks, read with {@code reader} until {@code done} holds for those read so far, or the deadline. */
+    List<FanoutChunk> readChunks(KafkaConsumer<byte[], byte[]> reader, List<FanoutChunk> soFar, Predicate<List<FanoutChunk>> done,
+                                 Duration timeout) {
+        AvroEventDeserializer decoder = new AvroEventDeserializer(registry);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!done.test(soFar) && System.nanoTime() < deadline) {
+            for (ConsumerRecord<byte[], byte[]> r : reader.poll(Duration.ofMillis(200))) {
+                FanoutChunk c = (FanoutChunk) decoder.deserialize(chunks, r.value());
+                if (!new String(r.key(), java.nio.charset.StandardCharsets.UTF_8).equals(Long.toString(c.getPinId()))) {
+                    throw new AssertionError("chunk of pin " + c.getPinId() + " keyed " + new String(r.key()));
+                }
+                soFar.add(c);
+            }
+        }
+        return soFar;
+    }
+
+    /** True once the last chunk of each pin's ADD was read. */
+    static Predicate<List<FanoutChunk>> lastChunksOf(long... pins) {
+        return read -> {
+            for (long p : pins) {
+                if (read.stream().noneMatch(c -> c.getPinId() == p && c.getLastChunk())) return false;
+            }
+            return true;
+        };
+    }
+
+    /** Each receiver of {@code pin} with the sources he was named with (a list: a repeat shows as two). */
+    static Map<Long, List<FanoutSource>> receiversOf(List<FanoutChunk> chunks, long pin) {
+        Map<Long, List<FanoutSource>> out = new HashMap<>();
+        for (FanoutChunk c : chunks) {
+            if (c.getPinId() != pin) continue;
+            for (FanoutReceiver r : c.getReceivers()) out.computeIfAbsent(r.getUserId(), u -> new ArrayList<>()).add(r.getSource());
+        }
+        return out;
+    }
+
+    @Override
+    public void close() {
+        producer.close();
+        graph.close();
+        zk.close();
+    }
+}
