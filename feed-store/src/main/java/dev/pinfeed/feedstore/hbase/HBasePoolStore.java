@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,18 +19,22 @@ import org.apache.hadoop.hbase.client.BufferedMutatorParams;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Increment;
 import org.apache.hadoop.hbase.client.Mutation;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
+import org.apache.hadoop.hbase.util.Bytes;
 
 /**
  * {@link PoolStore} in HBase, rows per {@link PoolKeys}. Writes go through one BufferedMutator
  * (seed 002: batching, not a WAL lock per fan-out write), flushed before a call returns; new rows are
  * flushed before old ones are deleted, so a crash in between leaves an orphan row (skipped and
  * cleaned up by readers, which check each entry against the user's index row), never a lost pin.
+ * Pool sizes are counted in size rows ({@link PoolKeys}) so bounded upserts trim without scanning.
  */
 public final class HBasePoolStore implements PoolStore {
 
@@ -39,6 +42,9 @@ public final class HBasePoolStore implements PoolStore {
     private final TableName table;
     private final String cluster;
     private final BufferedMutator mutator;
+
+    /** One (user, source) pool. */
+    private record Pool(long user, Source source) {}
 
     public HBasePoolStore(Connection connection, String cluster) {
         this(connection, HBaseClusters.POOLS, cluster);
@@ -57,7 +63,28 @@ public final class HBasePoolStore implements PoolStore {
 
     @Override
     public void upsert(Collection<PoolEntry> entries) {
-        if (entries.isEmpty()) return;
+        put(entries);
+    }
+
+    /**
+     * Increments the size rows of the pools that get new entries (before the entries, so a crash in
+     * between overstates a size, never understates it), reads the new sizes from the increments'
+     * answers, and cuts the pools past {@code maxPerSource}: a trim scans a pool once per
+     * {@code maxPerSource - keepPerSource} new pins, not on every write.
+     */
+    @Override
+    public int upsert(Collection<PoolEntry> entries, int maxPerSource, int keepPerSource) {
+        PoolStore.checkBounds(maxPerSource, keepPerSource);
+        int removed = 0;
+        for (Map.Entry<Pool, Long> size : put(entries).entrySet()) {
+            if (size.getValue() > maxPerSource) removed += cut(size.getKey(), keepPerSource, size.getValue());
+        }
+        return removed;
+    }
+
+    /** Writes the entries; returns the size row value (after this write) of every pool that got an entry new to it. */
+    private Map<Pool, Long> put(Collection<PoolEntry> entries) {
+        if (entries.isEmpty()) return Map.of();
         Map<List<Long>, PoolEntry> latest = new LinkedHashMap<>();
         for (PoolEntry e : entries) latest.put(List.of(e.userId(), e.pinId()), e); // the last entry for a (user, pin) wins
         List<PoolEntry> list = new ArrayList<>(latest.values());
@@ -65,6 +92,7 @@ public final class HBasePoolStore implements PoolStore {
                 .addColumn(PoolKeys.FAMILY, PoolKeys.INDEX)).toList());
         List<Mutation> puts = new ArrayList<>(list.size() * 2);
         List<Mutation> deletes = new ArrayList<>();
+        Map<Pool, Long> growth = new LinkedHashMap<>();
         for (int i = 0; i < list.size(); i++) {
             PoolEntry e = list.get(i);
             byte[] row = PoolKeys.entryRow(e);
@@ -73,26 +101,38 @@ public final class HBasePoolStore implements PoolStore {
             puts.add(new Put(PoolKeys.indexRow(e.userId(), e.pinId()))
                     .addColumn(PoolKeys.FAMILY, PoolKeys.INDEX, PoolKeys.indexValue(e.source(), inverted)));
             byte[] old = index[i].getValue(PoolKeys.FAMILY, PoolKeys.INDEX);
+            if (old == null || old[0] != e.source().code()) growth.merge(new Pool(e.userId(), e.source()), 1L, Long::sum);
             if (old != null) {
                 byte[] oldRow = PoolKeys.entryRowOf(e.userId(), e.pinId(), old);
                 if (!Arrays.equals(oldRow, row)) deletes.add(new Delete(oldRow));
             }
         }
+        Map<Pool, Long> sizes = grow(growth);
         write(puts);
         write(deletes);
+        return sizes;
     }
 
     @Override
     public void remove(long userId, Collection<Long> pinIds) {
-        if (pinIds.isEmpty()) return;
-        List<Long> pins = List.copyOf(new HashSet<>(pinIds));
-        Result[] index = get(pins.stream().map(p -> new Get(PoolKeys.indexRow(userId, p)).addColumn(PoolKeys.FAMILY, PoolKeys.INDEX)).toList());
+        remove(Map.of(userId, pinIds));
+    }
+
+    /** One read of the index rows and one flush for all users. */
+    @Override
+    public void remove(Map<Long, ? extends Collection<Long>> pinsByUser) {
+        List<long[]> pairs = new ArrayList<>();
+        pinsByUser.forEach((user, pins) -> new HashSet<>(pins).forEach(p -> pairs.add(new long[] {user, p})));
+        if (pairs.isEmpty()) return;
+        Result[] index = get(pairs.stream().map(p -> new Get(PoolKeys.indexRow(p[0], p[1])).addColumn(PoolKeys.FAMILY, PoolKeys.INDEX)).toList());
         List<Mutation> deletes = new ArrayList<>();
-        for (int i = 0; i < pins.size(); i++) {
+        for (int i = 0; i < pairs.size(); i++) {
             byte[] value = index[i].getValue(PoolKeys.FAMILY, PoolKeys.INDEX);
             if (value == null) continue;
-            deletes.add(new Delete(PoolKeys.entryRowOf(userId, pins.get(i), value)));
-            deletes.add(new Delete(PoolKeys.indexRow(userId, pins.get(i))));
+            long user = pairs.get(i)[0];
+            long pin = pairs.get(i)[1];
+            deletes.add(new Delete(PoolKeys.entryRowOf(user, pin, value)));
+            deletes.add(new Delete(PoolKeys.indexRow(user, pin)));
         }
         write(deletes);
     }
@@ -123,13 +163,49 @@ public final class HBasePoolStore implements PoolStore {
 
     @Override
     public int trim(long userId, int maxPerSource) {
-        Map<Source, Integer> kept = new HashMap<>();
-        List<Long> drop = new ArrayList<>();
-        for (PoolEntry e : all(userId)) {
-            if (kept.merge(e.source(), 1, Integer::sum) > maxPerSource) drop.add(e.pinId());
+        List<Source> sources = List.of(Source.values());
+        Result[] sizes = get(sources.stream().map(s -> new Get(PoolKeys.sizeRow(userId, s)).addColumn(PoolKeys.FAMILY, PoolKeys.SIZE)).toList());
+        int removed = 0;
+        for (int i = 0; i < sources.size(); i++) {
+            byte[] size = sizes[i].getValue(PoolKeys.FAMILY, PoolKeys.SIZE);
+            removed += cut(new Pool(userId, sources.get(i)), maxPerSource, size == null ? 0 : Bytes.toLong(size));
         }
-        remove(userId, drop);
-        return drop.size();
+        return removed;
+    }
+
+    /**
+     * Keeps the {@code keep} best rows of a pool and removes the rest (an entry with its index row; an
+     * orphan row alone), then moves the size row from {@code observed} to the rows kept: by a delta,
+     * so increments other writers made meanwhile are kept, never lost (at worst the size is overstated).
+     */
+    private int cut(Pool pool, int keep, long observed) {
+        byte[][] range = PoolKeys.poolRange(pool.user(), pool.source());
+        List<byte[]> rows = new ArrayList<>();
+        Scan scan = new Scan().withStartRow(range[0]).withStopRow(range[1]).addColumn(PoolKeys.FAMILY, PoolKeys.ENTRY)
+                .setFilter(new KeyOnlyFilter()).setCaching(1000);
+        try (Table t = connection.getTable(table); ResultScanner rs = t.getScanner(scan)) {
+            for (Result r : rs) rows.add(r.getRow());
+        } catch (IOException e) {
+            throw unavailable("scanning a pool to trim it", e);
+        }
+        List<byte[]> beyond = rows.subList(Math.min(keep, rows.size()), rows.size());
+        Result[] index = get(beyond.stream().map(r -> new Get(PoolKeys.indexRow(pool.user(), PoolKeys.pinOf(r)))
+                .addColumn(PoolKeys.FAMILY, PoolKeys.INDEX)).toList());
+        List<Mutation> deletes = new ArrayList<>();
+        int removed = 0;
+        for (int i = 0; i < beyond.size(); i++) {
+            byte[] row = beyond.get(i);
+            deletes.add(new Delete(row));
+            byte[] value = index[i].getValue(PoolKeys.FAMILY, PoolKeys.INDEX);
+            if (value != null && Arrays.equals(PoolKeys.entryRowOf(pool.user(), PoolKeys.pinOf(row), value), row)) {
+                deletes.add(new Delete(PoolKeys.indexRow(pool.user(), PoolKeys.pinOf(row))));
+                removed++;
+            } // else an orphan of an interrupted re-score: the pin's live entry is elsewhere and stays
+        }
+        write(deletes);
+        long delta = Math.min(keep, rows.size()) - observed;
+        if (delta != 0) grow(Map.of(pool, delta));
+        return removed;
     }
 
     /**
@@ -167,6 +243,28 @@ public final class HBasePoolStore implements PoolStore {
             }
         } catch (IOException e) {
             throw unavailable("scanning pools", e);
+        }
+        return out;
+    }
+
+    /** Adds to the pools' size rows; returns each one's value afterwards. */
+    private Map<Pool, Long> grow(Map<Pool, Long> deltas) {
+        if (deltas.isEmpty()) return Map.of();
+        List<Pool> pools = new ArrayList<>(deltas.keySet());
+        List<Increment> increments = pools.stream().map(p -> new Increment(PoolKeys.sizeRow(p.user(), p.source()))
+                .addColumn(PoolKeys.FAMILY, PoolKeys.SIZE, deltas.get(p))).toList();
+        Object[] results = new Object[increments.size()];
+        try (Table t = connection.getTable(table)) {
+            t.batch(increments, results);
+        } catch (IOException e) {
+            throw unavailable("counting pool sizes", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StoreUnavailableException(cluster, "counting pool sizes interrupted", e);
+        }
+        Map<Pool, Long> out = new LinkedHashMap<>();
+        for (int i = 0; i < pools.size(); i++) {
+            out.put(pools.get(i), Bytes.toLong(((Result) results[i]).getValue(PoolKeys.FAMILY, PoolKeys.SIZE)));
         }
         return out;
     }

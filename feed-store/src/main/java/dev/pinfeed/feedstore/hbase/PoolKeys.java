@@ -12,19 +12,25 @@ import java.nio.ByteBuffer;
  * <pre>
  * entry  user(8) 0x01 source(1) ~score(8) pin(8)   e = author(8) board(8) createdAt(8) score(8, double)
  * index  user(8) 0x02 pin(8)                       i = source(1) ~score(8)   (where the user's entry for the pin is)
+ * size   user(8) 0x03 source(1)                   n = 8-byte HBase counter: at least the pool's entry count
  * </pre>
  * {@code ~score} is {@code Long.MAX_VALUE - doubleToLongBits(score)}: for scores >= 0 the double's bits
  * grow with the score, so the inverted value sorts the best first; equal scores sort by pin id, and
  * pin ids are time-sortable, so the older pin comes first. The index row makes "one entry per (user,
- * pin)" checkable and lets a pin be removed without knowing its score.
+ * pin)" checkable and lets a pin be removed without knowing its score. The size row lets a writer
+ * bound a pool without scanning it on every write: it grows by each entry new to the pool, is set
+ * back to the exact count by a trim, and never shrinks otherwise (a removal leaves it high), so it
+ * can only overstate the size; an overstated size costs an early trim, never an unbounded pool.
  */
 public final class PoolKeys {
 
     static final byte[] FAMILY = {'p'};
     static final byte[] ENTRY = {'e'};
     static final byte[] INDEX = {'i'};
+    static final byte[] SIZE = {'n'};
     private static final byte ENTRY_KIND = 1;
     private static final byte INDEX_KIND = 2;
+    private static final byte SIZE_KIND = 3;
 
     private PoolKeys() {}
 
@@ -80,6 +86,15 @@ public final class PoolKeys {
     static byte[][] userRange(long user) {
         return new byte[][] {ByteBuffer.allocate(9).putLong(user).put(ENTRY_KIND).array(),
                 ByteBuffer.allocate(9).putLong(user).put((byte) (ENTRY_KIND + 1)).array()};
+    }
+
+    static byte[] sizeRow(long user, Source source) {
+        return ByteBuffer.allocate(10).putLong(user).put(SIZE_KIND).put(source.code()).array();
+    }
+
+    /** The pin of an entry row. */
+    static long pinOf(byte[] entryRow) {
+        return ByteBuffer.wrap(entryRow).getLong(18);
     }
 
     static long invert(double score) {
