@@ -8,13 +8,13 @@ import java.util.Collection;
 import java.util.List;
 
 /** A pool store that goes down when the test says: every call, or upserts after the first few. */
-final class FlakyPoolStore implements PoolStore {
+public final class FlakyPoolStore implements PoolStore {
 
     private final PoolStore delegate;
-    volatile boolean down;
-    volatile int upsertsLeft = Integer.MAX_VALUE;
+    public volatile boolean down;
+    public volatile int upsertsLeft = Integer.MAX_VALUE;
 
-    FlakyPoolStore(PoolStore delegate) {
+    public FlakyPoolStore(PoolStore delegate) {
         this.delegate = delegate;
     }
 
