@@ -1,56 +1,37 @@
 package dev.pinfeed.graphprocessor;
 
-import dev.pinfeed.config.PinfeedConfig;
-import dev.pinfeed.eventsschema.CachingSchemaRegistryClient;
-import dev.pinfeed.eventsschema.HttpSchemaRegistryClient;
+import dev.pinfeed.eventsschema.EventTopics;
 import dev.pinfeed.followergraph.redis.GraphConnections;
+import dev.pinfeed.processorruntime.BatchHandler;
+import dev.pinfeed.processorruntime.ConsumerLoop;
+import dev.pinfeed.processorruntime.ProcessMain;
+import java.util.List;
 import org.apache.curator.framework.CuratorFramework;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * The graph processor as a process: {@code java -cp graph-processor/target/classes:$(cat graph-processor/target/classpath.txt)
- * dev.pinfeed.graphprocessor.GraphProcessorMain}. Endpoints from {@link PinfeedConfig} (PINFEED_CONFIG);
- * stops cleanly on SIGTERM / Ctrl-C, committing what it applied. Logs warnings only, plus one line at
- * start and one at stop.
+ * The graph processor as a process: {@code java -cp graph-processor/target/classes:$(cat
+ * graph-processor/target/classpath.txt) dev.pinfeed.graphprocessor.GraphProcessorMain}. Consumes the
+ * follows and boards topics ({@code graph.processor.topics}; group {@code graph.processor.group}, default {@value #GROUP}) into the
+ * Redis graph on the runtime's loop; admin endpoint at {@code graph-processor.admin.http}.
  */
 public final class GraphProcessorMain {
 
+    public static final String NAME = "graph-processor";
+    public static final String GROUP = "pinfeed-follower-graph";
+    public static final List<String> TOPICS = List.of(EventTopics.FOLLOWS, EventTopics.BOARDS);
+
     private GraphProcessorMain() {}
 
-    public static void main(String[] args) throws Exception {
-        GraphProcess.configureLogging();
-        Logger log = LoggerFactory.getLogger(GraphProcessorMain.class);
-        PinfeedConfig config = PinfeedConfig.load();
-        CuratorFramework zk = GraphProcess.zookeeper(config);
-        GraphConnections connections;
-        try {
-            connections = GraphConnections.open(config, zk, GraphConnections.keyPrefix(config));
-        } catch (Exception | Error e) {
-            zk.close();
-            throw e;
-        }
-        GraphProcessor.Settings settings = GraphProcessor.Settings.from(config);
-        GraphProcessor processor = GraphProcessor.create(settings,
-                new CachingSchemaRegistryClient(new HttpSchemaRegistryClient(config.schemaRegistryUrl())), connections.store());
-        Thread main = Thread.currentThread();
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            processor.close();
-            try {
-                main.join(35_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "graph-processor-shutdown"));
-        log.info("graph processor: group {} on {}, dead letters to {}, redis shards {}, key prefix '{}'",
-                settings.groupId(), settings.topics(), settings.deadLetterTopic(), connections.shards().get(),
-                connections.store().keys().prefix());
-        try {
-            processor.run();
-        } finally {
-            connections.close();
-            zk.close();
-            log.info("graph processor stopped: {}", processor.stats());
-        }
+    public static void main(String[] args) {
+        ProcessMain.run(NAME, ctx -> {
+            ctx.step("serving the admin endpoint", ctx::serveAdmin);
+            CuratorFramework zk = ctx.step("connecting to ZooKeeper " + ctx.config().appZookeeper(), ctx::curator);
+            GraphConnections graph = ctx.closeOnExit(ctx.step("opening the follower graph in Redis",
+                    () -> GraphConnections.open(ctx.config(), zk, GraphConnections.keyPrefix(ctx.config()))));
+            for (String instance : graph.store().instances()) ctx.readiness(instance, () -> graph.store().ping(instance));
+            List<String> topics = ctx.config().list("graph.processor.topics").isEmpty() ? TOPICS : ctx.config().list("graph.processor.topics");
+            ctx.consume(ConsumerLoop.Settings.of(NAME, ctx.config().get("graph.processor.group", GROUP), topics),
+                    BatchHandler.perRecord(new GraphEventHandler(graph.store())));
+        });
     }
 }

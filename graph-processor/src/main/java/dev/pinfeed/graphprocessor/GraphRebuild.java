@@ -1,6 +1,12 @@
 package dev.pinfeed.graphprocessor;
 
 import dev.pinfeed.config.PinfeedConfig;
+import dev.pinfeed.config.StoreUnavailableException;
+import dev.pinfeed.processorruntime.CuratorClients;
+import dev.pinfeed.processorruntime.InputRecord;
+import dev.pinfeed.processorruntime.KafkaClients;
+import dev.pinfeed.processorruntime.ProcessMain;
+import dev.pinfeed.processorruntime.RejectedRecordException;
 import dev.pinfeed.eventsschema.AvroEventDeserializer;
 import dev.pinfeed.eventsschema.CachingSchemaRegistryClient;
 import dev.pinfeed.eventsschema.EventTopics;
@@ -22,7 +28,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
@@ -53,11 +58,7 @@ public final class GraphRebuild {
     public static Result replay(String bootstrap, List<String> topics, Deserializer<SpecificRecord> decoder, GraphStore target, int threads)
             throws InterruptedException {
         long start = System.nanoTime();
-        Properties c = new Properties();
-        c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000");
+        Properties c = KafkaClients.reader(bootstrap);
         AtomicLong applied = new AtomicLong();
         AtomicLong ignored = new AtomicLong();
         AtomicLong rejected = new AtomicLong();
@@ -99,23 +100,29 @@ public final class GraphRebuild {
 
     private static void apply(Deserializer<SpecificRecord> decoder, GraphStore target, ConsumerRecord<byte[], byte[]> r,
                               AtomicLong applied, AtomicLong ignored, AtomicLong rejected) {
-        GraphProcessor.Decoded d = GraphProcessor.decode(decoder, r.topic(), r.value());
-        if (d instanceof GraphProcessor.Decoded.Apply a) {
-            try {
-                target.apply(a.command());
-                applied.incrementAndGet();
-            } catch (InvalidCommandException e) {
-                rejected.incrementAndGet();
-            }
-        } else if (d instanceof GraphProcessor.Decoded.Ignore) {
-            ignored.incrementAndGet();
-        } else {
+        SpecificRecord event;
+        try {
+            event = decoder.deserialize(r.topic(), r.value());
+        } catch (StoreUnavailableException e) {
+            throw e; // the registry is down: the rebuild fails rather than skip records
+        } catch (RuntimeException e) {
+            rejected.incrementAndGet(); // the live processor dead-lettered it too
+            return;
+        }
+        if (event == null) {
+            rejected.incrementAndGet();
+            return;
+        }
+        try {
+            new GraphEventHandler(target).apply(new InputRecord(r, event));
+            if (GraphEvents.toCommand(event).isPresent()) applied.incrementAndGet(); else ignored.incrementAndGet();
+        } catch (RejectedRecordException e) {
             rejected.incrementAndGet();
         }
     }
 
     public static void main(String[] args) throws Exception {
-        GraphProcess.configureLogging();
+        ProcessMain.configureLogging();
         String prefix = null;
         int threads = 4;
         boolean force = false;
@@ -135,7 +142,7 @@ public final class GraphRebuild {
             System.exit(2);
         }
         PinfeedConfig config = PinfeedConfig.load();
-        try (CuratorFramework zk = GraphProcess.zookeeper(config);
+        try (CuratorFramework zk = CuratorClients.start(config);
              GraphConnections connections = GraphConnections.open(config, zk, prefix)) {
             RedisGraphStore target = connections.store();
             if (!force && !target.isEmpty()) {

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.pinfeed.events.PinLiked;
 import dev.pinfeed.eventsschema.AvroEventSerializer;
+import dev.pinfeed.eventsschema.DeadLetters;
 import dev.pinfeed.followergraph.GraphCommand;
 import dev.pinfeed.followergraph.GraphScenarios;
 import dev.pinfeed.followergraph.UserRelation;
@@ -42,40 +43,36 @@ class GraphProcessorIT {
             kafka.publish(new GraphCommand.CreateBoard(stack.freshId(), t, board, b));
             kafka.publish(new GraphCommand.FollowBoard(stack.freshId(), t + 1, c, board, b));
 
-            GraphProcessor processor = kafka.processor(graph);
-            Thread runner = new Thread(processor, "graph-processor-it");
-            runner.start();
-            try {
-                await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(processor.stats().records()).isEqualTo(5));
+            RunningProcessor processor = new RunningProcessor(kafka, graph);
+            try (processor) {
+                await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(processor.records()).isEqualTo(5));
                 // Published only now: topics do not order records across partitions, and the first owner claim wins.
                 kafka.publish(new GraphCommand.FollowBoard(stack.freshId(), t + 2, a, board, c));
-                await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(processor.stats().records()).isEqualTo(6));
-            } finally {
-                processor.close();
-                runner.join(10_000);
+                await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(processor.records()).isEqualTo(6));
             }
 
-            assertThat(processor.stats()).isEqualTo(new GraphProcessor.Stats(3, 0, 3));
+            assertThat(processor.applied()).isEqualTo(3);
+            assertThat(processor.deadLettered()).isEqualTo(3);
             assertThat(graph.relation(a, b)).isEqualTo(UserRelation.EXPLICIT);
             assertThat(graph.followsBoard(a, board)).as("through b").isTrue();
             assertThat(graph.relation(c, b)).isEqualTo(UserRelation.IMPLICIT);
             assertThat(graph.relation(a, c)).isEqualTo(UserRelation.NONE);
 
             List<ConsumerRecord<byte[], byte[]>> dead = kafka.deadLettered(3);
-            assertThat(dead).extracting(r -> header(r, GraphProcessor.HEADER_REASON)).containsExactlyInAnyOrder(
-                    GraphProcessor.UNDECODABLE, GraphProcessor.UNEXPECTED_EVENT, GraphProcessor.INVALID);
+            assertThat(dead).extracting(r -> header(r, DeadLetters.HEADER_REASON)).containsExactlyInAnyOrder(
+                    DeadLetters.UNDECODABLE, DeadLetters.UNEXPECTED_EVENT, DeadLetters.INVALID);
             assertThat(dead).allSatisfy(r -> {
-                assertThat(header(r, GraphProcessor.HEADER_SOURCE_TOPIC)).isEqualTo(kafka.follows);
-                assertThat(Integer.parseInt(header(r, GraphProcessor.HEADER_SOURCE_PARTITION))).isBetween(0, 2);
-                assertThat(Long.parseLong(header(r, GraphProcessor.HEADER_SOURCE_OFFSET))).isNotNegative();
+                assertThat(header(r, DeadLetters.HEADER_SOURCE_TOPIC)).isEqualTo(kafka.follows);
+                assertThat(Integer.parseInt(header(r, DeadLetters.HEADER_SOURCE_PARTITION))).isBetween(0, 2);
+                assertThat(Long.parseLong(header(r, DeadLetters.HEADER_SOURCE_OFFSET))).isNotNegative();
             });
             ConsumerRecord<byte[], byte[]> undecodable = dead.stream()
-                    .filter(r -> header(r, GraphProcessor.HEADER_REASON).equals(GraphProcessor.UNDECODABLE)).findFirst().orElseThrow();
+                    .filter(r -> header(r, DeadLetters.HEADER_REASON).equals(DeadLetters.UNDECODABLE)).findFirst().orElseThrow();
             assertThat(new String(undecodable.value(), StandardCharsets.UTF_8)).isEqualTo("not avro");
 
             // Everything was committed: a restarted processor would find nothing to do.
             try (Admin admin = Admin.create(Map.of("bootstrap.servers", stack.config().kafkaBootstrap()))) {
-                Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(processor.settings().groupId())
+                Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(processor.group)
                         .partitionsToOffsetAndMetadata().get();
                 long total = committed.entrySet().stream().filter(e -> e.getKey().topic().equals(kafka.follows) || e.getKey().topic().equals(kafka.boards))
                         .collect(Collectors.summingLong(e -> e.getValue().offset()));

@@ -3,11 +3,13 @@ package dev.pinfeed.graphprocessor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.pinfeed.config.StoreUnavailableException;
 import dev.pinfeed.events.BoardPinsReordered;
 import dev.pinfeed.events.PinLiked;
 import dev.pinfeed.events.UserFollowed;
 import dev.pinfeed.eventsschema.AvroEventDeserializer;
 import dev.pinfeed.eventsschema.AvroEventSerializer;
+import dev.pinfeed.eventsschema.DeadLetters;
 import dev.pinfeed.eventsschema.EventTopics;
 import dev.pinfeed.eventsschema.InMemorySchemaRegistryClient;
 import dev.pinfeed.followergraph.Edge;
@@ -15,6 +17,11 @@ import dev.pinfeed.followergraph.GraphCommand;
 import dev.pinfeed.followergraph.GraphStore;
 import dev.pinfeed.followergraph.UserRelation;
 import dev.pinfeed.followergraph.sharded.InMemoryGraphStore;
+import dev.pinfeed.processorruntime.BatchHandler;
+import dev.pinfeed.processorruntime.ConsumerLoop;
+import dev.pinfeed.processorruntime.DeadLetterWriter;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Clock;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
@@ -34,6 +41,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 
+/** The graph processor as its main assembles it (the runtime loop over GraphEventHandler), over Kafka's mock clients. */
 class GraphProcessorTest {
 
     private static final String FOLLOWS = "follows";
@@ -66,38 +74,43 @@ class GraphProcessorTest {
         });
         MockProducer<byte[], byte[]> producer = new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
         InMemoryGraphStore graph = new InMemoryGraphStore();
-        AtomicInteger failures = new AtomicInteger(2);
-        GraphProcessor processor = new GraphProcessor(consumer, producer, new AvroEventDeserializer(registry),
-                failingFirst(graph, failures), new GraphProcessor.Settings("unused", "group-1", List.of(FOLLOWS, BOARDS), DLQ));
+        // One outage only: a second would park the first board claim behind the conflicting one (claims are first-come, see follower-graph).
+        AtomicInteger failures = new AtomicInteger(1);
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        ConsumerLoop processor = new ConsumerLoop(consumer, new AvroEventDeserializer(registry),
+                BatchHandler.perRecord(new GraphEventHandler(failingFirst(graph, failures))),
+                new DeadLetterWriter(producer, DLQ, "group-1", GraphProcessorMain.NAME, meters),
+                ConsumerLoop.Settings.of(GraphProcessorMain.NAME, "group-1", List.of(FOLLOWS, BOARDS)), Clock.systemUTC(), meters);
         Thread runner = new Thread(processor);
         runner.start();
 
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
-            assertThat(processor.stats()).isEqualTo(new GraphProcessor.Stats(3, 1, 4));
+            assertThat(count(meters, "pinfeed.events.applied")).as("BoardPinsReordered changes nothing and counts as applied").isEqualTo(4);
+            assertThat(count(meters, "pinfeed.dead.letters")).isEqualTo(4);
             assertThat(consumer.committed(Set.of(follows, boards))).containsEntry(follows, new org.apache.kafka.clients.consumer.OffsetAndMetadata(6))
                     .containsEntry(boards, new org.apache.kafka.clients.consumer.OffsetAndMetadata(2));
         });
         processor.close();
         runner.join(5_000);
 
-        assertThat(failures.get()).as("a store failure is retried, not dead-lettered").isNegative();
+        assertThat(failures.get()).as("a store outage is retried, not dead-lettered").isNegative();
         assertThat(graph.relation(7, 8)).isEqualTo(UserRelation.EXPLICIT);
         assertThat(graph.followsBoard(7, 70)).isTrue();
         assertThat(graph.boardsOf(9, null, 10).items()).extracting(Edge::id).containsExactly(71L);
 
         List<ProducerRecord<byte[], byte[]>> dead = producer.history();
         assertThat(dead).allSatisfy(r -> assertThat(r.topic()).isEqualTo(DLQ));
-        assertThat(dead).extracting(r -> header(r, GraphProcessor.HEADER_REASON)).containsExactly(
-                GraphProcessor.UNDECODABLE, GraphProcessor.INVALID, GraphProcessor.UNEXPECTED_EVENT,
-                GraphProcessor.INVALID);
-        assertThat(dead).extracting(r -> header(r, GraphProcessor.HEADER_SOURCE_OFFSET)).containsExactly("1", "2", "3", "5");
+        assertThat(dead).extracting(r -> header(r, DeadLetters.HEADER_REASON)).containsExactly(
+                DeadLetters.UNDECODABLE, DeadLetters.INVALID, DeadLetters.UNEXPECTED_EVENT,
+                DeadLetters.INVALID);
+        assertThat(dead).extracting(r -> header(r, DeadLetters.HEADER_SOURCE_OFFSET)).containsExactly("1", "2", "3", "5");
         assertThat(dead).allSatisfy(r -> {
-            assertThat(header(r, GraphProcessor.HEADER_SOURCE_TOPIC)).isEqualTo(FOLLOWS);
-            assertThat(header(r, GraphProcessor.HEADER_SOURCE_PARTITION)).isEqualTo("0");
-            assertThat(header(r, GraphProcessor.HEADER_CONSUMER)).isEqualTo("group-1");
-            assertThat(header(r, GraphProcessor.HEADER_ERROR)).isNotBlank();
+            assertThat(header(r, DeadLetters.HEADER_SOURCE_TOPIC)).isEqualTo(FOLLOWS);
+            assertThat(header(r, DeadLetters.HEADER_SOURCE_PARTITION)).isEqualTo("0");
+            assertThat(header(r, DeadLetters.HEADER_CONSUMER)).isEqualTo("group-1");
+            assertThat(header(r, DeadLetters.HEADER_ERROR)).isNotBlank();
         });
-        assertThat(header(dead.get(3), GraphProcessor.HEADER_ERROR)).contains("belongs to 9");
+        assertThat(header(dead.get(3), DeadLetters.HEADER_ERROR)).contains("belongs to 9");
         assertThat(dead.get(0).value()).as("the original bytes").containsExactly(9, 9, 9, 9, 9, 9);
     }
 
@@ -106,6 +119,10 @@ class GraphProcessorTest {
         byte[] key = (event instanceof PinLiked || event instanceof BoardPinsReordered ? "k" : EventTopics.partitionKey(event))
                 .getBytes(StandardCharsets.UTF_8);
         return new ConsumerRecord<>(topic, tp.partition(), offset, key, serializer.serialize(topic, event));
+    }
+
+    private static long count(SimpleMeterRegistry meters, String name) {
+        return (long) meters.find(name).counters().stream().mapToDouble(io.micrometer.core.instrument.Counter::count).sum();
     }
 
     private static String header(ProducerRecord<byte[], byte[]> r, String name) {
@@ -117,7 +134,7 @@ class GraphProcessorTest {
         return (GraphStore) Proxy.newProxyInstance(GraphStore.class.getClassLoader(), new Class<?>[] {GraphStore.class},
                 (proxy, method, args) -> {
                     if (method.getName().equals("apply") && failures.getAndDecrement() > 0) {
-                        throw new IllegalStateException("redis unreachable");
+                        throw new StoreUnavailableException("redis001", "connection refused");
                     }
                     try {
                         return method.invoke(store, args);

@@ -43,18 +43,13 @@ class GraphRebuildIT {
             int half = deliveries.size() / 2;
             for (GraphCommand c : deliveries.subList(0, half)) kafka.publish(c);
             kafka.publishRaw(kafka.follows, "1".getBytes(StandardCharsets.UTF_8), new byte[] {0, 0, 0});
-            GraphProcessor processor = kafka.processor(live);
-            Thread runner = new Thread(processor, "graph-processor-rebuild-it");
-            runner.start();
-            try {
+            RunningProcessor processor = new RunningProcessor(kafka, live);
+            try (processor) {
                 for (GraphCommand c : deliveries.subList(half, deliveries.size())) kafka.publish(c); // while it runs
                 await().atMost(Duration.ofSeconds(90)).untilAsserted(() ->
-                        assertThat(processor.stats().records()).isEqualTo(deliveries.size() + 1));
-            } finally {
-                processor.close();
-                runner.join(10_000);
+                        assertThat(processor.records()).isEqualTo(deliveries.size() + 1));
             }
-            assertThat(processor.stats().deadLettered()).isEqualTo(1);
+            assertThat(processor.deadLettered()).isEqualTo(1);
 
             assertThat(rebuilt.isEmpty()).isTrue();
             GraphRebuild.Result result = GraphRebuild.replay(stack.config().kafkaBootstrap(), List.of(kafka.follows, kafka.boards),

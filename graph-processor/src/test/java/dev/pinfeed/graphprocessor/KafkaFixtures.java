@@ -7,7 +7,6 @@ import dev.pinfeed.eventsschema.EventTopics;
 import dev.pinfeed.eventsschema.HttpSchemaRegistryClient;
 import dev.pinfeed.eventsschema.SchemaRegistryClient;
 import dev.pinfeed.followergraph.GraphCommand;
-import dev.pinfeed.followergraph.GraphStore;
 import dev.pinfeed.infra.stacktestkit.TestStack;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -64,11 +63,6 @@ final class KafkaFixtures implements AutoCloseable {
 
     void publishRaw(String topic, byte[] key, byte[] value) throws Exception {
         raw.send(new ProducerRecord<>(topic, key, value)).get();
-    }
-
-    GraphProcessor processor(GraphStore store) {
-        return GraphProcessor.create(new GraphProcessor.Settings(stack.config().kafkaBootstrap(),
-                stack.uniqueName("graph_processor"), List.of(follows, boards), deadLetters), registry, store);
     }
 
     AvroEventDeserializer decoder() {

@@ -1,32 +1,40 @@
 package dev.pinfeed.httpkit;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Pattern;
 
 /**
- * An HTTP service on the JDK's built-in server: routes plus the shared request pipeline
+ * An HTTP service on Jetty 12 (core API, no servlets): routes plus the shared request pipeline
  * (route → shed → auth → body limit → media type → handler), problem documents, {@code GET /health},
- * {@code GET /metrics} and {@code GET /openapi.json}. Build with {@link #builder(String)}, run with
- * {@link #start(String, int)}.
+ * {@code /health/live}, {@code /health/ready}, {@code GET /metrics} and {@code GET /openapi.json}. Build with
+ * {@link #builder(String)}, run with {@link #start(String, int)}.
  */
 public final class HttpApp {
 
-    /** Latency buckets of {@code http_request_duration_seconds}, 0.5 ms .. 5 s. */
+    /** Latency buckets of {@code http_request_duration_seconds}, 0.1 ms .. 5 s. */
     static final double[] LATENCY_BUCKETS = {0.0001, 0.00025, 0.0005, 0.00075, 0.001, 0.0015, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5};
     static final String HEALTH = "/health";
+    static final String LIVE = "/health/live";
+    static final String READY = "/health/ready";
     static final String METRICS = "/metrics";
     static final String OPENAPI = "/openapi.json";
+    private static final List<String> BUILT_IN = List.of(HEALTH, LIVE, READY, METRICS, OPENAPI);
 
     private static final Pattern METHOD = Pattern.compile("[A-Z]+");
 
@@ -35,28 +43,34 @@ public final class HttpApp {
     final Authenticator authenticator;
     final int maxInFlight;
     final int handlerThreads;
-    final Metrics metrics;
-    final HealthRunner health;
+    final ServerLimits limits;
+    final PrometheusMeterRegistry registry;
+    final HealthRunner readiness;
+    final HealthRunner liveness;
     final byte[] openApi;
-    final Metrics.Counter requestsTotal;
-    final Metrics.Histogram requestDuration;
+    final Meter.MeterProvider<Counter> requestsTotal;
+    final Meter.MeterProvider<Timer> requestDuration;
     private final List<RunningHttpApp> running = new CopyOnWriteArrayList<>();
 
-    private HttpApp(Builder b, Metrics metrics) {
+    private HttpApp(Builder b, PrometheusMeterRegistry registry) {
         this.serviceName = b.serviceName;
         this.authenticator = b.authenticator;
         this.maxInFlight = b.maxInFlight;
         this.handlerThreads = b.handlerThreads;
-        this.metrics = metrics;
-        this.health = new HealthRunner(serviceName, b.healthChecks, b.healthTimeout);
+        this.limits = b.limits;
+        this.registry = registry;
+        this.readiness = new HealthRunner(serviceName, b.healthChecks, b.healthTimeout);
+        this.liveness = new HealthRunner(serviceName + "-live", b.livenessChecks, b.healthTimeout);
         this.openApi = b.openApiResource == null ? null : loadOpenApi(b.openApiResource);
         this.router = new Router();
         for (Builder.RouteSpec spec : b.routes) {
             router.add(spec.method, spec.template, spec.options, spec.handler, false);
         }
         RouteOptions builtIn = RouteOptions.publicRead();
-        router.add("GET", HEALTH, builtIn, request -> health.run(), true);
-        router.add("GET", METRICS, builtIn, request -> Response.text(200, Metrics.CONTENT_TYPE, metrics.scrape()), true);
+        router.add("GET", HEALTH, builtIn, request -> readiness.run(), true);
+        router.add("GET", LIVE, builtIn, request -> liveness.run(), true);
+        router.add("GET", READY, builtIn, request -> readiness.run(), true);
+        router.add("GET", METRICS, builtIn, request -> Response.text(200, Meters.PROMETHEUS_CONTENT_TYPE, registry.scrape()), true);
         router.add("GET", OPENAPI, builtIn, request -> {
             if (openApi == null) {
                 throw new ProblemException(Problem.notFound(null, "this service publishes no OpenAPI document"));
@@ -69,13 +83,21 @@ public final class HttpApp {
                         + " requires authentication but no authenticator(...) was configured");
             }
         }
-        this.requestsTotal = metrics.counter("http_requests_total", "HTTP requests answered, by route template and status.",
-                "service", "route", "method", "status");
-        this.requestDuration = metrics.histogram("http_request_duration_seconds",
-                "HTTP request latency from receipt until the response is handed to the server, by route template.",
-                LATENCY_BUCKETS, "service", "route", "method");
-        metrics.gauge("http_in_flight_requests", "HTTP requests admitted to the handler pool (queued or running).",
-                Map.of("service", serviceName), () -> running.stream().mapToInt(RunningHttpApp::inFlight).sum());
+        this.requestsTotal = Counter.builder("http_requests_total")
+                .description("HTTP requests answered, by route template and status.")
+                .tag("service", serviceName)
+                .withRegistry(registry);
+        this.requestDuration = Timer.builder("http_request_duration")
+                .description("HTTP request latency from receipt until the response is handed to the server, by route template.")
+                .serviceLevelObjectives(Arrays.stream(LATENCY_BUCKETS).mapToObj(s -> Duration.ofNanos(Math.round(s * 1e9)))
+                        .toArray(Duration[]::new))
+                .tag("service", serviceName)
+                .withRegistry(registry);
+        Gauge.builder("http_in_flight_requests", running, apps -> apps.stream().mapToInt(RunningHttpApp::inFlight).sum())
+                .description("HTTP requests admitted and not yet answered (reading their body, queued or running).")
+                .tag("service", serviceName)
+                .strongReference(true)
+                .register(registry);
     }
 
     /** Starts building the app of the named service ({@code service} label of the HTTP metrics). */
@@ -98,7 +120,10 @@ public final class HttpApp {
         running.remove(app);
     }
 
-    /** Every served route in registration order, the built-in {@code GET /health}, {@code /metrics}, {@code /openapi.json} last. */
+    /**
+     * Every served route in registration order, the built-in {@code GET /health}, {@code /health/live},
+     * {@code /health/ready}, {@code /metrics}, {@code /openapi.json} last.
+     */
     public List<RouteInfo> routes() {
         return router.routes().stream().map(r -> new RouteInfo(r.method(), r.template())).toList();
     }
@@ -112,8 +137,9 @@ public final class HttpApp {
         return serviceName;
     }
 
-    public Metrics metrics() {
-        return metrics;
+    /** The registry {@code GET /metrics} serves; register the app's own meters here. */
+    public PrometheusMeterRegistry meterRegistry() {
+        return registry;
     }
 
     private static byte[] loadOpenApi(String resource) {
@@ -145,10 +171,13 @@ public final class HttpApp {
         private final List<RouteSpec> routes = new ArrayList<>();
         private final List<HealthRunner.NamedCheck> healthChecks = new ArrayList<>();
         private final Set<String> healthNames = new HashSet<>();
+        private final List<HealthRunner.NamedCheck> livenessChecks = new ArrayList<>();
+        private final Set<String> livenessNames = new HashSet<>();
         private Authenticator authenticator;
         private int maxInFlight = 256;
         private int handlerThreads = 16;
-        private Metrics metrics;
+        private ServerLimits limits = ServerLimits.DEFAULTS;
+        private PrometheusMeterRegistry registry;
         private Duration healthTimeout = Duration.ofSeconds(2);
         private String openApiResource;
 
@@ -171,7 +200,7 @@ public final class HttpApp {
             Objects.requireNonNull(handler, "handler");
             Router.parse(pathTemplate); // validate now, at the caller's line
             String path = String.join("/", Router.split(pathTemplate, false));
-            if (List.of(HEALTH, METRICS, OPENAPI).contains("/" + path)) {
+            if (BUILT_IN.contains("/" + path)) {
                 throw new IllegalArgumentException(pathTemplate + " is a built-in route");
             }
             routes.add(new RouteSpec(m, pathTemplate, options, handler));
@@ -192,7 +221,7 @@ public final class HttpApp {
             return this;
         }
 
-        /** Threads running auth, body reading and handlers; default 16. */
+        /** Threads running the handlers (all but body-less public reads, which the server thread runs); default 16. */
         public Builder handlerThreads(int n) {
             if (n < 1) {
                 throw new IllegalArgumentException("handlerThreads must be >= 1: " + n);
@@ -201,13 +230,59 @@ public final class HttpApp {
             return this;
         }
 
-        /** Where the HTTP metrics go (and what {@code GET /metrics} serves); default a new {@link Metrics}. */
-        public Builder metrics(Metrics metrics) {
-            this.metrics = Objects.requireNonNull(metrics, "metrics");
+        /**
+         * Where the HTTP meters go and what {@code GET /metrics} serves; default {@link Meters#newRegistry()}. Pass
+         * the process's one registry when it also runs other instrumented parts.
+         */
+        public Builder meterRegistry(PrometheusMeterRegistry registry) {
+            this.registry = Objects.requireNonNull(registry, "registry");
             return this;
         }
 
-        /** Adds checks named by {@link HealthCheck#name()}, or {@code check-N} when that is null. */
+        /**
+         * How long a request may take to arrive, from its first byte until its head and whole body are read;
+         * default 10 s. Later, a request whose head is complete is answered 408, one whose head is not is closed.
+         */
+        public Builder requestReadTimeout(Duration timeout) {
+            limits = limits.withRequestReadTimeout(positive("requestReadTimeout", timeout));
+            return this;
+        }
+
+        /** How long a response write may make no progress (the client reads nothing) before it is abandoned; default 10 s. */
+        public Builder responseWriteTimeout(Duration timeout) {
+            limits = limits.withResponseWriteTimeout(positive("responseWriteTimeout", timeout));
+            return this;
+        }
+
+        /** How long an idle keep-alive connection (no request in progress) stays open; default 30 s. */
+        public Builder idleTimeout(Duration timeout) {
+            limits = limits.withIdleTimeout(positive("idleTimeout", timeout));
+            return this;
+        }
+
+        /** Maximum threads of the server pool (I/O, parsing, body-less public reads); default 64. */
+        public Builder serverThreads(int n) {
+            limits = limits.withServerThreads(n);
+            return this;
+        }
+
+        /** Open connections at most; over it, accepting waits until one closes; default 4096. */
+        public Builder maxConnections(int n) {
+            limits = limits.withMaxConnections(n);
+            return this;
+        }
+
+        /**
+         * After a 413, how much of the rest of the upload is read and discarded (within the request-read timeout) so
+         * a client that sends its whole body before reading still reads the answer; above it the connection is
+         * closed. Default 16 MiB; 0 closes at once.
+         */
+        public Builder uploadDrainLimit(long bytes) {
+            limits = limits.withUploadDrainLimit(bytes);
+            return this;
+        }
+
+        /** Adds readiness checks named by {@link HealthCheck#name()}, or {@code check-N} when that is null. */
         public Builder health(HealthCheck... checks) {
             for (HealthCheck check : checks) {
                 Objects.requireNonNull(check, "check");
@@ -217,24 +292,34 @@ public final class HttpApp {
             return this;
         }
 
+        /** A readiness check: a dependency probe of {@code GET /health/ready} (and {@code GET /health}). */
         public Builder healthCheck(String name, HealthCheck check) {
+            return addCheck(healthChecks, healthNames, name, check);
+        }
+
+        /**
+         * A liveness check of {@code GET /health/live}: something only a restart fixes (a wedged loop, a dead worker),
+         * never a dependency. Without any, {@code /health/live} answers 200 while the process serves.
+         */
+        public Builder liveness(String name, HealthCheck check) {
+            return addCheck(livenessChecks, livenessNames, name, check);
+        }
+
+        private Builder addCheck(List<HealthRunner.NamedCheck> checks, Set<String> names, String name, HealthCheck check) {
             if (name == null || name.isBlank()) {
                 throw new IllegalArgumentException("a health check needs a name");
             }
             Objects.requireNonNull(check, "check");
-            if (!healthNames.add(name)) {
+            if (!names.add(name)) {
                 throw new IllegalArgumentException("duplicate health check " + name);
             }
-            healthChecks.add(new HealthRunner.NamedCheck(name, check));
+            checks.add(new HealthRunner.NamedCheck(name, check));
             return this;
         }
 
-        /** How long {@code GET /health} waits for the checks (they run in parallel); default 2 s. */
+        /** How long the health routes wait for their checks (they run in parallel); default 2 s. */
         public Builder healthTimeout(Duration timeout) {
-            if (timeout == null || timeout.isNegative() || timeout.isZero()) {
-                throw new IllegalArgumentException("healthTimeout must be positive: " + timeout);
-            }
-            this.healthTimeout = timeout;
+            this.healthTimeout = positive("healthTimeout", timeout);
             return this;
         }
 
@@ -250,7 +335,14 @@ public final class HttpApp {
          *                                  resource is missing or not JSON
          */
         public HttpApp build() {
-            return new HttpApp(this, metrics != null ? metrics : new Metrics());
+            return new HttpApp(this, registry != null ? registry : Meters.newRegistry());
+        }
+
+        private static Duration positive(String what, Duration timeout) {
+            if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException(what + " must be positive: " + timeout);
+            }
+            return timeout;
         }
 
         private static String normalizeMethod(String method) {

@@ -72,6 +72,11 @@ public record Problem(String type, String title, int status, String detail, Stri
         return new Problem(type(type), "Conflict", 409, detail, field);
     }
 
+    /** 408 {@code request-timeout}: the request's head and body did not arrive within the request-read timeout. */
+    public static Problem requestTimeout(String detail) {
+        return new Problem(TYPE_BASE + "request-timeout", "Request timeout", 408, detail, null);
+    }
+
     /** 413 {@code payload-too-large}. */
     public static Problem payloadTooLarge(long limit) {
         return new Problem(TYPE_BASE + "payload-too-large", "Payload too large", 413,
@@ -98,6 +103,15 @@ public record Problem(String type, String title, int status, String detail, Stri
     /** 503 {@code service-unavailable}. */
     public static Problem serviceUnavailable(String detail) {
         return new Problem(TYPE_BASE + "service-unavailable", "Service unavailable", 503, detail, null);
+    }
+
+    /**
+     * 503 {@code service-unavailable} naming a store that is down or timed out (safe to retry); answered with a
+     * {@code "store"} member and {@code Retry-After: 1} when a handler throws
+     * {@code dev.pinfeed.config.StoreUnavailableException}.
+     */
+    public static Problem storeUnavailable(String store) {
+        return serviceUnavailable(store + " is unavailable; retry shortly");
     }
 
     /** 503 {@code dependency-down}, as answered by {@code GET /health}. */

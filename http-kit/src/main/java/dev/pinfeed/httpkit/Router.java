@@ -157,13 +157,14 @@ final class Router {
         List<String> segments = new ArrayList<>();
         for (String part : path.split("/")) {
             if (!part.isEmpty()) {
-                segments.add(decode ? decodeSegment(part) : part);
+                segments.add(decode ? decode(part) : part);
             }
         }
         return segments;
     }
 
-    private static String decodeSegment(String raw) {
+    /** Percent-decodes a raw path or segment ({@code +} stays a plus); a malformed escape leaves it as sent. */
+    static String decode(String raw) {
         if (raw.indexOf('%') < 0) {
             return raw;
         }

@@ -94,4 +94,54 @@ class HealthTest {
             assertThat(get(running, "/health").statusCode()).isEqualTo(200);
         }
     }
+
+    @Test
+    void readinessIsHealthAndLivenessOnlyRunsLivenessChecks() {
+        AtomicInteger livenessRuns = new AtomicInteger();
+        HttpApp app = HttpApp.builder("health-test")
+                .healthCheck("kafka", () -> {
+                    throw new IOException("broker unreachable");
+                })
+                .liveness("event-loop", livenessRuns::incrementAndGet)
+                .build();
+        try (RunningHttpApp running = app.start("127.0.0.1", 0)) {
+            HttpResponse<String> health = get(running, "/health");
+            HttpResponse<String> ready = get(running, "/health/ready");
+            HttpResponse<String> live = get(running, "/health/live");
+
+            assertThat(ready.statusCode()).isEqualTo(503).isEqualTo(health.statusCode());
+            assertThat(ready.body()).isEqualTo(health.body());
+            assertThat(json(ready).path("detail").asText()).isEqualTo("kafka: broker unreachable");
+            assertThat(live.statusCode()).isEqualTo(200);
+            assertThat(live.body()).isEqualTo("{\"status\":\"up\",\"checks\":{\"event-loop\":\"up\"}}");
+            assertThat(livenessRuns).hasValue(1);
+        }
+    }
+
+    @Test
+    void failingLivenessCheckIs503NamingIt() {
+        HttpApp app = HttpApp.builder("health-test")
+                .liveness("consumer-loop", () -> {
+                    throw new IllegalStateException("no poll for 90 s");
+                })
+                .build();
+        try (RunningHttpApp running = app.start("127.0.0.1", 0)) {
+            HttpResponse<String> live = get(running, "/health/live");
+
+            assertThat(live.statusCode()).isEqualTo(503);
+            assertThat(json(live).path("detail").asText()).isEqualTo("consumer-loop: no poll for 90 s");
+            assertThat(json(live).path("checks").path("consumer-loop").asText()).isEqualTo("down: no poll for 90 s");
+            assertThat(get(running, "/health/ready").statusCode()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void withoutLivenessChecksLiveIsAlways200() {
+        HttpApp app = HttpApp.builder("health-test").healthCheck("kafka", () -> {
+            throw new IOException("down");
+        }).build();
+        try (RunningHttpApp running = app.start("127.0.0.1", 0)) {
+            assertThat(get(running, "/health/live").body()).isEqualTo("{\"status\":\"up\",\"checks\":{}}");
+        }
+    }
 }

@@ -3,6 +3,8 @@ package dev.pinfeed.httpkit;
 import static dev.pinfeed.httpkit.TestHttp.get;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.Map;
@@ -14,12 +16,12 @@ class HttpMetricsTest {
 
     @Test
     void requestsAreCountedByRouteTemplateAndServedAsPrometheusText() {
-        Metrics metrics = new Metrics();
-        Metrics.Counter custom = metrics.counter("widgets_total", "Widgets.");
+        PrometheusMeterRegistry registry = Meters.newRegistry();
+        Counter custom = Counter.builder("widgets_total").description("Widgets.").register(registry);
         HttpApp app = HttpApp.builder("metrics-test")
-                .metrics(metrics)
+                .meterRegistry(registry)
                 .route("GET", "/v1/items/{itemId}", r -> {
-                    custom.inc();
+                    custom.increment();
                     return Response.json(200, Map.of("id", r.pathParam("itemId")));
                 })
                 .build();

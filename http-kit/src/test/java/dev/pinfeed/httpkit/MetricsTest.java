@@ -1,17 +1,21 @@
 package dev.pinfeed.httpkit;
 
+import static dev.pinfeed.httpkit.TestHttp.get;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
+/** What {@code GET /metrics} exports through Micrometer: the names and labels dashboards know, plus JVM and server meters. */
+@Timeout(10)
 class MetricsTest {
 
     /** One sample line of the text format 0.0.4: name, optional labels, value. */
@@ -28,6 +32,9 @@ class MetricsTest {
         assertThat(exposition).endsWith("\n");
         List<Sample> samples = new ArrayList<>();
         for (String line : exposition.split("\n")) {
+            if (line.isEmpty()) {
+                continue;
+            }
             if (line.startsWith("# HELP ") || line.startsWith("# TYPE ")) {
                 if (line.startsWith("# TYPE ")) {
                     assertThat(line).matches("# TYPE [a-zA-Z_:][a-zA-Z0-9_:]* (counter|gauge|histogram|summary|untyped)");
@@ -71,105 +78,74 @@ class MetricsTest {
                 .orElseThrow(() -> new AssertionError("no sample " + name + labels + " in " + samples));
     }
 
-    @Test
-    void counterRendersHelpTypeAndEscapedLabels() {
-        Metrics metrics = new Metrics();
-        Metrics.Counter counter = metrics.counter("events_published_total", "Events published.\nPer \\ topic.", "topic", "result");
-        counter.inc("follows", "ok");
-        counter.inc(4, "follows", "ok");
-        counter.inc("we\"ird\\na\nme", "error");
-
-        String text = metrics.scrape();
-
-        assertThat(text).startsWith("# HELP events_published_total Events published.\\nPer \\\\ topic.\n"
-                + "# TYPE events_published_total counter\n");
-        assertThat(text).contains("events_published_total{topic=\"we\\\"ird\\\\na\\nme\",result=\"error\"} 1\n");
-        List<Sample> samples = parse(text);
-        assertThat(value(samples, "events_published_total", Map.of("topic", "follows", "result", "ok"))).isEqualTo(5);
-        assertThat(value(samples, "events_published_total", Map.of("topic", "we\"ird\\na\nme", "result", "error"))).isEqualTo(1);
-        assertThat(counter.value("follows", "ok")).isEqualTo(5);
+    private static boolean has(List<Sample> samples, String name, Map<String, String> labels) {
+        return samples.stream().anyMatch(s -> s.name().equals(name) && s.labels().entrySet().containsAll(labels.entrySet()));
     }
 
     @Test
-    void unlabelledMetricsStartAtZero() {
-        Metrics metrics = new Metrics();
-        metrics.counter("starts_total", "Starts.");
-        metrics.histogram("wait_seconds", "Waits.", new double[] {0.1, 1});
+    void httpMetersKeepTheirPrometheusNamesAndLabels() {
+        HttpApp app = HttpApp.builder("names-test")
+                .route("GET", "/v1/things/{id}", r -> Response.empty(204))
+                .build();
+        try (RunningHttpApp running = app.start("127.0.0.1", 0)) {
+            get(running, "/v1/things/1");
 
-        List<Sample> samples = parse(metrics.scrape());
+            String text = get(running, "/metrics").body();
+            List<Sample> samples = parse(text);
 
-        assertThat(value(samples, "starts_total", Map.of())).isZero();
-        assertThat(value(samples, "wait_seconds_bucket", Map.of("le", "+Inf"))).isZero();
-        assertThat(value(samples, "wait_seconds_count", Map.of())).isZero();
-    }
-
-    @Test
-    void histogramBucketsAreCumulativeWithSumAndCount() {
-        Metrics metrics = new Metrics();
-        Metrics.Histogram histogram = metrics.histogram("publish_seconds", "Publish latency.",
-                new double[] {0.0005, 0.01, 0.1, 1, 2.5}, "topic");
-        for (double seconds : new double[] {0.0001, 0.0005, 0.005, 0.05, 0.05, 0.5, 3, 10}) {
-            histogram.observe(seconds, "follows");
+            assertThat(text).contains("# TYPE http_requests_total counter\n")
+                    .contains("# TYPE http_request_duration_seconds histogram\n")
+                    .contains("# TYPE http_in_flight_requests gauge\n");
+            Map<String, String> route = Map.of("service", "names-test", "route", "/v1/things/{id}", "method", "GET");
+            Map<String, String> ok = new LinkedHashMap<>(route);
+            ok.put("status", "204");
+            assertThat(value(samples, "http_requests_total", ok)).isEqualTo(1);
+            // Exactly today's bucket bounds, then +Inf, cumulative.
+            List<Sample> buckets = samples.stream()
+                    .filter(s -> s.name().equals("http_request_duration_seconds_bucket") && s.labels().get("route").equals("/v1/things/{id}"))
+                    .toList();
+            List<Double> bounds = new ArrayList<>(Arrays.stream(HttpApp.LATENCY_BUCKETS).boxed().toList());
+            bounds.add(Double.POSITIVE_INFINITY);
+            assertThat(buckets).extracting(s -> Double.parseDouble(s.labels().get("le").replace("+Inf", "Infinity")))
+                    .containsExactlyElementsOf(bounds);
+            assertThat(buckets.get(buckets.size() - 1).value()).isEqualTo(1);
+            assertThat(value(samples, "http_request_duration_seconds_count", route)).isEqualTo(1);
+            assertThat(has(samples, "http_request_duration_seconds_sum", route)).isTrue();
+            assertThat(has(samples, "http_in_flight_requests", Map.of("service", "names-test"))).isTrue();
         }
+    }
 
-        String text = metrics.scrape();
-        List<Sample> samples = parse(text);
+    @Test
+    void jvmProcessServerAndHandlerPoolMetersAreExported() {
+        try (RunningHttpApp running = HttpApp.builder("jvm-test").build().start("127.0.0.1", 0)) {
+            List<Sample> samples = parse(get(running, "/metrics").body());
 
-        assertThat(text).contains("# TYPE publish_seconds histogram\n")
-                .contains("publish_seconds_bucket{topic=\"follows\",le=\"0.0005\"} 2\n")
-                .contains("publish_seconds_bucket{topic=\"follows\",le=\"1.0\"} 6\n");
-        List<Sample> buckets = samples.stream().filter(s -> s.name().equals("publish_seconds_bucket")).toList();
-        assertThat(buckets).extracting(s -> s.labels().get("le"))
-                .containsExactly("0.0005", "0.01", "0.1", "1.0", "2.5", "+Inf");
-        assertThat(buckets).extracting(Sample::value).containsExactly(2.0, 3.0, 5.0, 6.0, 6.0, 8.0);
-        for (int i = 1; i < buckets.size(); i++) {
-            assertThat(buckets.get(i).value()).isGreaterThanOrEqualTo(buckets.get(i - 1).value());
+            for (String name : List.of("jvm_memory_used_bytes", "jvm_threads_live_threads", "jvm_classes_loaded_classes",
+                    "jvm_info", "process_cpu_usage", "system_cpu_count", "process_uptime_seconds",
+                    "process_files_open_files")) {
+                assertThat(has(samples, name, Map.of())).as(name).isTrue();
+            }
+            assertThat(has(samples, "jvm_memory_used_bytes", Map.of("area", "heap"))).isTrue();
+            // The bounded server pool and its connections, via Micrometer's Jetty binders.
+            assertThat(value(samples, "jetty_threads_config_max", Map.of("service", "jvm-test"))).isEqualTo(64);
+            assertThat(has(samples, "jetty_connections_current_connections", Map.of("service", "jvm-test"))).isTrue();
+            // The handler pool, via ExecutorServiceMetrics.
+            assertThat(value(samples, "executor_pool_max_threads", Map.of("service", "jvm-test", "name", "http-handlers")))
+                    .isEqualTo(16);
         }
-        assertThat(value(samples, "publish_seconds_count", Map.of("topic", "follows"))).isEqualTo(8);
-        assertThat(value(samples, "publish_seconds_sum", Map.of("topic", "follows"))).isCloseTo(13.6056, org.assertj.core.api.Assertions.within(1e-9));
-        assertThat(histogram.count("follows")).isEqualTo(8);
     }
 
     @Test
-    void gaugesAreReadAtScrapeTime() {
-        Metrics metrics = new Metrics();
-        AtomicLong depth = new AtomicLong(3);
-        metrics.gauge("queue_depth", "Queue depth.", depth::get);
-        metrics.gauge("pool_size", "Pool size.", Map.of("pool", "main"), () -> 2.5);
+    void aRestartedAppBindsTheNewServersMeters() {
+        PrometheusMeterRegistry registry = Meters.newRegistry();
+        HttpApp app = HttpApp.builder("restart-test").meterRegistry(registry).serverThreads(20).build();
+        app.start("127.0.0.1", 0).close();
+        assertThat(registry.find("jetty.threads.config.max").gauges()).isEmpty();
 
-        depth.set(7);
-        List<Sample> samples = parse(metrics.scrape());
-
-        assertThat(value(samples, "queue_depth", Map.of())).isEqualTo(7);
-        assertThat(value(samples, "pool_size", Map.of("pool", "main"))).isEqualTo(2.5);
-    }
-
-    @Test
-    void registrationIsIdempotentButChecked() {
-        Metrics metrics = new Metrics();
-        Metrics.Counter first = metrics.counter("a_total", "A.", "x");
-
-        assertThat(metrics.counter("a_total", "A.", "x")).isSameAs(first);
-        assertThatThrownBy(() -> metrics.counter("a_total", "A.", "y")).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> metrics.histogram("a_total", "A.", new double[] {1}, "x"))
-                .isInstanceOf(IllegalArgumentException.class);
-        metrics.histogram("h", "H.", new double[] {1, 2});
-        assertThatThrownBy(() -> metrics.histogram("h", "H.", new double[] {1, 3})).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> first.inc()).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> first.inc(-1, "v")).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> metrics.counter("bad-name", "B.")).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> metrics.counter("b", "B.", "__reserved")).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> metrics.histogram("c", "C.", new double[] {1}, "le")).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> metrics.histogram("d", "D.", new double[] {2, 1})).isInstanceOf(IllegalArgumentException.class);
-    }
-
-    @Test
-    void numbersUseThePrometheusSpelling() {
-        assertThat(Metrics.formatDouble(1)).isEqualTo("1.0");
-        assertThat(Metrics.formatDouble(0.0005)).isEqualTo("0.0005");
-        assertThat(Metrics.formatDouble(2.5)).isEqualTo("2.5");
-        assertThat(Metrics.formatDouble(Double.POSITIVE_INFINITY)).isEqualTo("+Inf");
-        assertThat(Metrics.formatDouble(Double.NaN)).isEqualTo("NaN");
-        assertThat(Metrics.formatDouble(1e-9)).isEqualTo("1.0E-9");
+        try (RunningHttpApp running = app.start("127.0.0.1", 0)) {
+            List<Sample> samples = parse(get(running, "/metrics").body());
+            assertThat(value(samples, "jetty_threads_config_max", Map.of("service", "restart-test"))).isEqualTo(20);
+            assertThat(app.meterRegistry()).isSameAs(registry);
+        }
     }
 }

@@ -155,6 +155,8 @@ class RoutingTest {
                 new RouteInfo("GET", "/v1/missing-param/{id}"),
                 new RouteInfo("GET", "/v1/empty"),
                 new RouteInfo("GET", "/health"),
+                new RouteInfo("GET", "/health/live"),
+                new RouteInfo("GET", "/health/ready"),
                 new RouteInfo("GET", "/metrics"),
                 new RouteInfo("GET", "/openapi.json"));
         assertThat(app.applicationRoutes()).hasSize(7).doesNotContain(new RouteInfo("GET", "/health"));

@@ -89,6 +89,11 @@ final class TestHttp {
             in = socket.getInputStream();
         }
 
+        RawConnection soTimeout(int millis) throws IOException {
+            socket.setSoTimeout(millis);
+            return this;
+        }
+
         RawConnection write(String text) throws IOException {
             return write(text.getBytes(StandardCharsets.ISO_8859_1));
         }

@@ -3,11 +3,12 @@ package dev.pinfeed.ingestapi;
 import dev.pinfeed.config.HostPort;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.httpkit.HttpApp;
-import dev.pinfeed.httpkit.Metrics;
+import dev.pinfeed.httpkit.Meters;
 import dev.pinfeed.httpkit.RunningHttpApp;
 import dev.pinfeed.ingestapi.http.IngestHttpApi;
 import dev.pinfeed.ingestapi.http.JsonCommands;
 import dev.pinfeed.ingestapi.http.TokenAuthenticator;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
@@ -32,15 +33,15 @@ public final class IngestApiServer {
 
     /** Builds the HTTP app over {@code components}; the caller starts and closes it. */
     public static HttpApp app(PinfeedConfig config, IngestComponents components, TokenAuthenticator tokens) {
-        Metrics metrics = new Metrics();
+        PrometheusMeterRegistry meters = Meters.newRegistry();
         HttpApp.Builder app = HttpApp.builder("ingest-api")
                 .authenticator(tokens)
                 .maxInFlight(config.getInt(MAX_IN_FLIGHT, 256))
                 .handlerThreads(config.getInt(HANDLER_THREADS, 32))
-                .metrics(metrics)
+                .meterRegistry(meters)
                 .openApiResource("/openapi/ingest-api.json");
         components.healthChecks().forEach((name, check) -> app.healthCheck(name, check::run));
-        new IngestHttpApi(components.service(), components.idempotency(), IDEMPOTENCY_LEASE, Duration.ofHours(24), metrics)
+        new IngestHttpApi(components.service(), components.idempotency(), IDEMPOTENCY_LEASE, Duration.ofHours(24), meters)
                 .routes(app);
         return app.build();
     }

@@ -47,8 +47,12 @@ public final class KafkaClients {
      * partitions, never commits.
      */
     public static Properties reader(PinfeedConfig config) {
+        return reader(config.kafkaBootstrap());
+    }
+
+    public static Properties reader(String bootstrap) {
         Properties c = new Properties();
-        c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.kafkaBootstrap());
+        c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000");

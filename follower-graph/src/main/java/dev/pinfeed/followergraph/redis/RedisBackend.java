@@ -141,6 +141,16 @@ final class RedisBackend implements GraphBackend {
         }
     }
 
+    /** The instances' names. */
+    java.util.Set<String> instances() {
+        return clients.keySet();
+    }
+
+    /** PING on one instance; throws {@link StoreUnavailableException} naming it when it does not answer. */
+    void ping(String instance) {
+        on(instance, () -> client(instance).ping());
+    }
+
     /** Whether any instance holds a key matching {@code pattern} (SCAN, so it never blocks the server). */
     boolean anyKey(String pattern) {
         for (Map.Entry<String, RedisClient> c : clients.entrySet()) {

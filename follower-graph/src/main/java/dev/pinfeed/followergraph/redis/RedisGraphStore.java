@@ -28,6 +28,16 @@ public final class RedisGraphStore extends ShardedGraphStore {
         this.backend = backend;
     }
 
+    /** The Redis instances the graph is spread over, by name. */
+    public java.util.Set<String> instances() {
+        return backend.instances();
+    }
+
+    /** Health probe: PING one instance; throws {@link dev.pinfeed.config.StoreUnavailableException} naming it when down. */
+    public void ping(String instance) {
+        backend.ping(instance);
+    }
+
     /** True when no instance holds a key under this store's prefix (a valid rebuild target). */
     public boolean isEmpty() {
         return !backend.anyKey(keys().everything());

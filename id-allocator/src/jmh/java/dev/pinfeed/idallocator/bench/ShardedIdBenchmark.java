@@ -1,6 +1,7 @@
 package dev.pinfeed.idallocator.bench;
 
-import dev.pinfeed.idallocator.InMemorySequenceStore;
+import dev.pinfeed.idallocator.LocalIdBlock;
+import dev.pinfeed.idallocator.ShardedId;
 import dev.pinfeed.idallocator.LocalIdSequence;
 import dev.pinfeed.idallocator.ObjectType;
 import dev.pinfeed.idallocator.ShardedIdAllocator;
@@ -31,7 +32,9 @@ public class ShardedIdBenchmark {
 
     @Setup
     public void warmUp() {
-        allocator = new ShardedIdAllocator(new InMemorySequenceStore(), 100_000);
+        // Leases from one in-memory counter: unique ranges for every (shard, type), all the benchmark needs of a store.
+        AtomicLong next = new AtomicLong(ShardedId.MIN_LOCAL_ID);
+        allocator = new ShardedIdAllocator((shard, type, size) -> LocalIdBlock.leased(shard, type, next.getAndAdd(size), size), 100_000);
         pinsOnShard12 = allocator.sequence(ObjectType.PIN, 12);
         pinsOnShard12.nextId(); // first lease happens here, not in the measurement
     }

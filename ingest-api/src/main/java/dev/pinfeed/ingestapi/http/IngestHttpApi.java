@@ -3,7 +3,6 @@ package dev.pinfeed.ingestapi.http;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.pinfeed.config.Sha256;
 import dev.pinfeed.httpkit.HttpApp;
-import dev.pinfeed.httpkit.Metrics;
 import dev.pinfeed.httpkit.Principal;
 import dev.pinfeed.httpkit.Problem;
 import dev.pinfeed.httpkit.ProblemException;
@@ -18,6 +17,9 @@ import dev.pinfeed.ingestapi.core.IngestCommand;
 import dev.pinfeed.ingestapi.core.IngestRejection;
 import dev.pinfeed.ingestapi.core.IngestService;
 import dev.pinfeed.ingestapi.core.IngestService.Outcome;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -46,16 +48,17 @@ public final class IngestHttpApi {
     private final IdempotencyStore idempotency;
     private final Duration idempotencyLease;
     private final Duration idempotencyRetention;
-    private final Metrics.Counter events;
+    private final Meter.MeterProvider<Counter> events;
 
     public IngestHttpApi(IngestService service, IdempotencyStore idempotency, Duration idempotencyLease,
-                         Duration idempotencyRetention, Metrics metrics) {
+                         Duration idempotencyRetention, MeterRegistry meters) {
         this.service = service;
         this.idempotency = idempotency;
         this.idempotencyLease = idempotencyLease;
         this.idempotencyRetention = idempotencyRetention;
-        this.events = metrics.counter("ingest_events_total", "Events by type and outcome (accepted or the rejection reason)",
-                "type", "outcome");
+        this.events = Counter.builder("ingest_events_total")
+                .description("Events by type and outcome (accepted or the rejection reason)")
+                .withRegistry(meters);
     }
 
     /** Adds the contract's write routes to {@code app}. */
@@ -102,7 +105,7 @@ public final class IngestHttpApi {
         try {
             command = parse.apply(request);
         } catch (IngestRejection r) {
-            events.inc("unknown", r.reason().name().toLowerCase());
+            count("unknown", r.reason().name().toLowerCase());
             return new Answer(Response.problem(problem(r)), false);
         }
         Outcome outcome;
@@ -162,7 +165,7 @@ public final class IngestHttpApi {
             Map<String, Object> result = new LinkedHashMap<>();
             if (parseErrors[i] != null) {
                 anyFinal = true;
-                events.inc(typeName(list.get(i)), parseErrors[i].reason().name().toLowerCase());
+                count(typeName(list.get(i)), parseErrors[i].reason().name().toLowerCase());
                 result.put("status", "rejected");
                 result.put("error", problem(parseErrors[i]).toMap());
             } else {
@@ -195,7 +198,12 @@ public final class IngestHttpApi {
     }
 
     private void count(Outcome o) {
-        events.inc(o.command().eventType(), o.accepted() ? "accepted" : o.rejection().reason().name().toLowerCase());
+        count(o.command().eventType(), o.accepted() ? "accepted" : o.rejection().reason().name().toLowerCase());
+    }
+
+    /** {@code ingest_events_total{type,outcome}}. */
+    private void count(String type, String outcome) {
+        events.withTags("type", type, "outcome", outcome).increment();
     }
 
     private static Map<String, Object> ids(Outcome o, boolean creates) {

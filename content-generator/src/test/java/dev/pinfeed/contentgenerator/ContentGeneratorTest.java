@@ -1,0 +1,63 @@
+package dev.pinfeed.contentgenerator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.pinfeed.feedstore.FeedItem;
+import dev.pinfeed.feedstore.InMemoryPoolStore;
+import dev.pinfeed.feedstore.PoolEntry;
+import dev.pinfeed.feedstore.Source;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ContentGeneratorTest {
+
+    private static final long U = 7;
+    private final InMemoryPoolStore pools = new InMemoryPoolStore();
+
+    private void pool(Source source, double... scores) {
+        long base = source == Source.FOLLOWED_USER ? 100 : 200;
+        for (int i = 0; i < scores.length; i++) {
+            pools.upsert(List.of(new PoolEntry(U, source, scores[i], base + i, 1, 2, 0)));
+        }
+    }
+
+    private static List<Long> pins(List<FeedItem> items) {
+        return items.stream().map(FeedItem::pinId).toList();
+    }
+
+    @Test
+    void sourcesAreMixedAtTheirRatesEachBestFirst() {
+        pool(Source.FOLLOWED_USER, 9, 8, 7, 6, 5, 4, 3);
+        pool(Source.FOLLOWED_BOARD, 90, 80, 70, 60);
+        ContentGenerator g = new ContentGenerator(pools, GeneratorSettings.defaults()); // 60/40
+        List<FeedItem> chunk = g.generate(U, 5).items();
+        assertThat(pins(chunk)).containsExactly(100L, 200L, 101L, 201L, 102L);
+        assertThat(chunk.stream().filter(i -> i.source() == Source.FOLLOWED_USER).count()).isEqualTo(3);
+    }
+
+    @Test
+    void aSourceThatRunsDryLeavesItsSlotsToTheOthers() {
+        pool(Source.FOLLOWED_USER, 3, 2, 1);
+        pool(Source.FOLLOWED_BOARD, 5);
+        List<FeedItem> chunk = new ContentGenerator(pools, GeneratorSettings.defaults()).generate(U, 10).items();
+        assertThat(pins(chunk)).containsExactly(100L, 200L, 101L, 102L);
+    }
+
+    @Test
+    void lowScoresAreDeferredOrDroppedPerSource() {
+        pool(Source.FOLLOWED_USER, 9, 0.5, 0.05);
+        GeneratorSettings s = new GeneratorSettings(Map.of(Source.FOLLOWED_USER, 1.0),
+                Map.of(Source.FOLLOWED_USER, 1.0), Map.of(Source.FOLLOWED_USER, 0.1));
+        ContentGenerator.Result r = new ContentGenerator(pools, s).generate(U, 10);
+        assertThat(pins(r.items())).containsExactly(100L);
+        assertThat(r.dropped()).containsExactly(102L);
+        assertThat(pools.all(U)).as("the generator removes nothing itself").hasSize(3);
+    }
+
+    @Test
+    void anEmptyPoolGivesAnEmptyChunk() {
+        assertThat(new ContentGenerator(pools, GeneratorSettings.defaults()).generate(U, 25).items()).isEmpty();
+        assertThat(new ContentGenerator(pools, GeneratorSettings.defaults()).generate(U, 0).items()).isEmpty();
+    }
+}

@@ -1,0 +1,212 @@
+package dev.pinfeed.processorruntime;
+
+import dev.pinfeed.config.HostPort;
+import dev.pinfeed.config.PinfeedConfig;
+import dev.pinfeed.eventsschema.AvroEventDeserializer;
+import dev.pinfeed.eventsschema.CachingSchemaRegistryClient;
+import dev.pinfeed.eventsschema.DeadLetters;
+import dev.pinfeed.eventsschema.HttpSchemaRegistryClient;
+import dev.pinfeed.eventsschema.SchemaRegistryClient;
+import dev.pinfeed.httpkit.HealthCheck;
+import dev.pinfeed.httpkit.HttpApp;
+import dev.pinfeed.httpkit.Meters;
+import dev.pinfeed.httpkit.RunningHttpApp;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Clock;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What a pinfeed process opens, in order, so it can all be closed in reverse: the configuration, the
+ * meter registry (JVM, process, Kafka client and pinfeed's own meters), the application ZooKeeper,
+ * consumer loops on their own threads, and the admin endpoint ({@code <process>.admin.http}:
+ * {@code /health/live}, {@code /health/ready}, {@code /metrics}).
+ */
+public final class ProcessContext implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ProcessContext.class);
+
+    private final String name;
+    private final PinfeedConfig config;
+    private final Clock clock;
+    private final PrometheusMeterRegistry meters = Meters.newRegistry();
+    private final Deque<AutoCloseable> opened = new ArrayDeque<>();
+    private final Map<String, HealthCheck> liveness = new LinkedHashMap<>();
+    private final Map<String, HealthCheck> readiness = new LinkedHashMap<>();
+    private final List<String> summary = new ArrayList<>();
+    private CuratorFramework curator;
+    private SchemaRegistryClient registry;
+    private RunningHttpApp admin;
+    private volatile String step = "";
+    private String logHint = "";
+
+    ProcessContext(String name, PinfeedConfig config, Clock clock) {
+        this.name = name;
+        this.config = config;
+        this.clock = clock;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public PinfeedConfig config() {
+        return config;
+    }
+
+    public Clock clock() {
+        return clock;
+    }
+
+    public PrometheusMeterRegistry meters() {
+        return meters;
+    }
+
+    /** Runs one named start-up step; a failure is reported as "&lt;process&gt;: &lt;step&gt; failed: ...". */
+    public <T> T step(String description, Callable<T> work) throws Exception {
+        step = description;
+        T result = work.call();
+        step = "";
+        return result;
+    }
+
+    String currentStep() {
+        return step;
+    }
+
+    /** Where to look when the start fails (e.g. the log file), printed after the one-line reason. */
+    public void logHint(String hint) {
+        this.logHint = hint;
+    }
+
+    String logHint() {
+        return logHint;
+    }
+
+    String summary() {
+        return summary.isEmpty() ? "" : ": " + String.join(", ", summary);
+    }
+
+    /** A line for the "started" log message (endpoints, groups). */
+    public void describe(String fact) {
+        summary.add(fact);
+    }
+
+    /** Closed at exit, in reverse order of registration. */
+    public <T extends AutoCloseable> T closeOnExit(T resource) {
+        synchronized (opened) {
+            opened.push(resource);
+        }
+        return resource;
+    }
+
+    /** The application ZooKeeper client (opened on first use, connected or failed within 20 s). */
+    public synchronized CuratorFramework curator() throws InterruptedException {
+        if (curator == null) curator = closeOnExit(CuratorClients.connected(config, 20));
+        return curator;
+    }
+
+    /** The schema registry, cached (every record would otherwise cost a round trip). */
+    public synchronized SchemaRegistryClient registry() {
+        if (registry == null) registry = new CachingSchemaRegistryClient(new HttpSchemaRegistryClient(config.schemaRegistryUrl()));
+        return registry;
+    }
+
+    /** A dependency the process needs to do its work: reported by {@code /health/ready}. */
+    public void readiness(String dependency, HealthCheck check) {
+        readiness.put(dependency, check);
+    }
+
+    /** Something that must hold while the process is alive: reported by {@code /health/live}. */
+    public void liveness(String what, HealthCheck check) {
+        liveness.put(what, check);
+    }
+
+    /**
+     * A consumer loop on its own thread, with its consumer and dead-letter producer built from
+     * {@link KafkaClients} and bound to the meter registry (consumer lag per partition:
+     * {@code kafka_consumer_fetch_manager_records_lag_max}). Its liveness and readiness join the
+     * admin endpoint's.
+     */
+    public ConsumerLoop consume(ConsumerLoop.Settings settings, BatchHandler handler) {
+        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(KafkaClients.consumer(config, settings.groupId()),
+                new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        closeOnExit(new KafkaClientMetrics(consumer)).bindTo(meters);
+        KafkaProducer<byte[], byte[]> dlq = new KafkaProducer<>(KafkaClients.producer(config, settings.groupId() + "-dead-letters"),
+                new ByteArraySerializer(), new ByteArraySerializer());
+        DeadLetterWriter deadLetters = closeOnExit(new DeadLetterWriter(dlq, DeadLetters.TOPIC, settings.groupId(), settings.processor(), meters));
+        closeOnExit(new KafkaClientMetrics(dlq)).bindTo(meters);
+        ConsumerLoop loop = new ConsumerLoop(consumer, new AvroEventDeserializer(registry()), handler, deadLetters, settings, clock, meters);
+        Thread thread = new Thread(loop, name + "-consumer");
+        thread.setUncaughtExceptionHandler((t, e) -> LOG.error("{}: consumer loop died", name, e));
+        closeOnExit(loop);
+        thread.start();
+        liveness("consumer-loop", () -> {
+            if (!loop.live()) throw new IllegalStateException("the consumer loop has not polled for " + settings.stallLimit().toSeconds() + " s");
+        });
+        readiness("kafka-group", () -> {
+            if (!loop.ready()) throw new IllegalStateException("not yet a member of group " + settings.groupId());
+        });
+        readiness("stores", () -> {
+            if (loop.parkedForOutage() > 0) {
+                throw new IllegalStateException(loop.parkedForOutage() + " records parked: " + loop.lastOutage());
+            }
+        });
+        describe("group " + settings.groupId() + " on " + settings.topics());
+        return loop;
+    }
+
+    /** Starts the admin endpoint at {@code <process>.admin.http} with the checks registered so far and later. */
+    public RunningHttpApp serveAdmin() {
+        HostPort address = config.hostPort(name + ".admin.http");
+        HttpApp.Builder app = HttpApp.builder(name).meterRegistry(meters);
+        // Checks registered after this call still count: the endpoint reads the maps at each probe.
+        app.liveness("process", () -> runAll(liveness));
+        app.healthCheck(name, () -> runAll(readiness));
+        admin = closeOnExit(app.build().start(address.host(), address.port()));
+        describe("admin " + admin.baseUri());
+        return admin;
+    }
+
+    private static void runAll(Map<String, HealthCheck> checks) throws Exception {
+        List<String> failing = new ArrayList<>();
+        for (Map.Entry<String, HealthCheck> c : List.copyOf(checks.entrySet())) {
+            try {
+                c.getValue().check();
+            } catch (Exception e) {
+                failing.add(c.getKey() + ": " + ProcessMain.oneLine(e));
+            }
+        }
+        if (!failing.isEmpty()) throw new IllegalStateException(String.join("; ", failing));
+    }
+
+    /** Closes everything opened, newest first; a failure to close one thing does not stop the rest. */
+    @Override
+    public void close() {
+        while (true) {
+            AutoCloseable next;
+            synchronized (opened) {
+                next = opened.poll();
+            }
+            if (next == null) return;
+            try {
+                next.close();
+            } catch (Exception e) {
+                LOG.warn("{}: closing {} failed: {}", name, next.getClass().getSimpleName(), e.toString());
+            }
+        }
+    }
+}
