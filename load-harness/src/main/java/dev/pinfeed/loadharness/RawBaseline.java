@@ -14,14 +14,13 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * The ceiling for ingest-api on this box: a bare {@code KafkaProducer<String, byte[]>} with the
- * settings of {@code KafkaEventPublisher}, sending the bytes of real Avro events (serialized once
+ * durable producer settings ingest publishes with ({@code KafkaClients.producer}), sending the bytes of real Avro events (serialized once
  * with {@link AvroEventSerializer}) in the same like/create mix and with the same keys, as
  * fast as it can with at most {@value #MAX_OUTSTANDING} unacknowledged sends.
  */
@@ -35,11 +34,9 @@ final class RawBaseline {
 
     private RawBaseline() {}
 
-    /** ingest-api's own producer settings ({@code KafkaEventPublisher.producerSettings}) under another client id. */
+    /** The durable producer settings every pinfeed producer uses ({@code KafkaClients.producer}), under {@code clientId}. */
     static Properties ingestProducerSettings(String bootstrap, String clientId) {
-        Properties p = dev.pinfeed.ingestapi.kafka.KafkaEventPublisher.producerSettings(bootstrap);
-        p.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
-        return p;
+        return dev.pinfeed.processorruntime.KafkaClients.producer(bootstrap, clientId);
     }
 
     /**
