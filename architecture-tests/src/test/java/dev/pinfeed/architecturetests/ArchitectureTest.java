@@ -43,7 +43,7 @@ class ArchitectureTest {
      */
     static final String[] CORE_PACKAGES = {"dev.pinfeed.followergraph", "dev.pinfeed.followergraph.sharded",
             "dev.pinfeed.ingestapi.core", "dev.pinfeed.idallocator", "dev.pinfeed.feedstore", "dev.pinfeed.contentgenerator..",
-            "dev.pinfeed.canonicalstore", "dev.pinfeed.config"};
+            "dev.pinfeed.canonicalstore", "dev.pinfeed.config", "dev.pinfeed.feedworker"};
 
     /**
      * What a module offers other modules besides its root package (its API): sub-packages that are

@@ -64,6 +64,9 @@ public final class LocalStack {
                 URI.create("http://" + config.hostPort("feed.http") + "/"), Map.of()));
         add(new AppSpec(layout, "graph-processor", "Follower graph (follows → Redis)", "graph-processor",
                 "dev.pinfeed.graphprocessor.GraphProcessorMain", null, Map.of()));
+        add(new AppSpec(layout, "feed-worker", "Feed worker (fan-out chunks, follows, likes → HBase pools)", "feed-worker",
+                "dev.pinfeed.feedworker.process.FeedWorkerMain",
+                config.find("feed-worker.admin.http").map(a -> URI.create("http://" + HostPort.parse(a) + "/")).orElse(null), Map.of()));
     }
 
     private List<ServerSpec> apps() {
