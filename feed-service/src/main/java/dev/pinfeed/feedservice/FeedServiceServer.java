@@ -5,28 +5,37 @@ import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.followergraph.GraphStore;
 import dev.pinfeed.followergraph.redis.GraphConnections;
 import dev.pinfeed.httpkit.HttpApp;
+import dev.pinfeed.httpkit.Meters;
 import dev.pinfeed.httpkit.RunningHttpApp;
+import dev.pinfeed.processorruntime.ProcessMain;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.ExponentialBackoffRetry;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import redis.clients.jedis.RedisClient;
 
-/** The feed-service process: {@code feed.http} serves the read contract (graph queries so far). */
+/**
+ * The feed-service process: {@code feed.http} serves the read contract (graph queries so far). Runs on
+ * {@link ProcessMain}: quiet logging, named start steps that fail with one line, and on SIGTERM the
+ * HTTP app stops first, then the stores.
+ */
 public final class FeedServiceServer {
 
+    public static final String NAME = "feed-service";
     public static final String HTTP = "feed.http";
-    private static final Logger LOG = LoggerFactory.getLogger(FeedServiceServer.class);
 
     private FeedServiceServer() {}
 
-    /** The app over {@code graph}; {@code redisMasters} are probed by /health. */
+    /** The app over {@code graph}, with its own meter registry; {@code redisMasters} are probed by /health. */
     public static HttpApp app(PinfeedConfig config, GraphStore graph, List<RedisClient> redisMasters, List<String> redisNames) {
-        HttpApp.Builder app = HttpApp.builder("feed-service")
+        return app(config, graph, redisMasters, redisNames, Meters.newRegistry());
+    }
+
+    /** The app over {@code graph}, its meters (and /metrics) in {@code meters}. */
+    public static HttpApp app(PinfeedConfig config, GraphStore graph, List<RedisClient> redisMasters, List<String> redisNames,
+                              PrometheusMeterRegistry meters) {
+        HttpApp.Builder app = HttpApp.builder(NAME)
                 .handlerThreads(config.getInt("feed.handler-threads", 32))
+                .meterRegistry(meters)
                 .openApiResource("/openapi/feed-service.json");
         for (int i = 0; i < redisMasters.size(); i++) {
             RedisClient client = redisMasters.get(i);
@@ -37,35 +46,21 @@ public final class FeedServiceServer {
         return app.build();
     }
 
-    public static void main(String[] args) throws Exception {
-        PinfeedConfig config = PinfeedConfig.load();
-        HostPort http = config.hostPort(HTTP);
-        GraphConnections graph;
-        RunningHttpApp running;
-        List<RedisClient> masters = config.redisInstances().stream().map(h -> RedisClient.create(h.master().host(), h.master().port())).toList();
-        // The application ZooKeeper (the graph's shard map); a shared factory for it is on its way.
-        CuratorFramework zk = CuratorFrameworkFactory.builder().connectString(config.appZookeeper()).namespace(config.appZookeeperNamespace())
-                .retryPolicy(new ExponentialBackoffRetry(200, 5)).sessionTimeoutMs(15_000).connectionTimeoutMs(5_000).build();
-        zk.start();
-        try {
-            graph = GraphConnections.open(config, zk, GraphConnections.keyPrefix(config));
-            running = app(config, graph.store(), masters, config.redisInstances().stream().map(PinfeedConfig.ReplicatedHost::name).toList())
-                    .start(http.host(), http.port());
-        } catch (RuntimeException e) {
-            System.err.println("feed-service: " + e.getMessage());
-            System.exit(2);
-            return;
-        }
-        LOG.info("feed-service listening on {}", running.baseUri());
-        CountDownLatch stopped = new CountDownLatch(1);
-        GraphConnections toClose = graph;
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            running.close();
-            toClose.close();
-            zk.close();
-            masters.forEach(RedisClient::close);
-            stopped.countDown();
-        }, "feed-service-shutdown"));
-        stopped.await();
+    public static void main(String[] args) {
+        ProcessMain.run(NAME, ctx -> {
+            PinfeedConfig config = ctx.config();
+            HostPort http = config.hostPort(HTTP);
+            List<PinfeedConfig.ReplicatedHost> redis = config.redisInstances();
+            List<RedisClient> masters = redis.stream().map(h -> ctx.closeOnExit(RedisClient.create(h.master().host(), h.master().port())))
+                    .toList();
+            CuratorFramework zk = ctx.step("connecting to ZooKeeper " + config.appZookeeper(), ctx::curator);
+            GraphConnections graph = ctx.closeOnExit(ctx.step("opening the follower graph in Redis",
+                    () -> GraphConnections.open(config, zk, GraphConnections.keyPrefix(config))));
+            // Registered last, so it closes first: no request runs on closed stores.
+            RunningHttpApp running = ctx.closeOnExit(ctx.step("serving HTTP on " + http,
+                    () -> app(config, graph.store(), masters, redis.stream().map(PinfeedConfig.ReplicatedHost::name).toList(), ctx.meters())
+                            .start(http.host(), http.port())));
+            ctx.describe("http " + running.baseUri());
+        });
     }
 }

@@ -47,17 +47,8 @@ public final class IngestLoadHarness {
 
     private IngestLoadHarness() {}
 
-    public static void main(String[] args) throws Exception {
-        Options o;
-        try {
-            o = Options.parse(args);
-        } catch (IllegalArgumentException e) {
-            if (!e.getMessage().isEmpty()) System.err.println("IngestLoadHarness: " + e.getMessage());
-            System.err.print(Options.USAGE);
-            System.exit(2);
-            return;
-        }
-        System.exit(run(o));
+    public static void main(String[] args) {
+        System.exit(Options.execute(System.out, System.err, IngestLoadHarness::run, args));
     }
 
     static int run(Options o) throws Exception {

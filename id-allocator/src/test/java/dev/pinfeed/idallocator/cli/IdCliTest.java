@@ -87,6 +87,36 @@ class IdCliTest {
     }
 
     @Test
+    void helpPrintsUsageWithoutTouchingTheStore() {
+        IdCli cli = new IdCli(print(out), print(err), () -> {
+            throw new AssertionError("help must not load the configuration");
+        }, c -> {
+            throw new AssertionError("help must not open a store");
+        });
+
+        assertThat(cli.run("--help")).isZero();
+        assertThat(cli.run("new", "--help")).isZero();
+        assertThat(stdout()).contains("Usage: pinfeed id", "decode", "--count");
+        assertThat(stderr()).isEmpty();
+    }
+
+    @Test
+    void aTypoGetsTheClosestCommandOrOption() {
+        assertThat(run("decdoe", "1")).isEqualTo(2);
+        assertThat(run("new", "--typ", "pin", "--shard", "1")).isEqualTo(2);
+
+        assertThat(stderr().lines()).containsExactly(
+                "pinfeed id: unknown command 'decdoe'; did you mean 'decode'? (pinfeed id --help)",
+                "pinfeed id new: unknown option --typ; did you mean '--type'? (pinfeed id new --help)");
+    }
+
+    @Test
+    void noCommandIsAUsageError() {
+        assertThat(run()).isEqualTo(2);
+        assertThat(stderr()).startsWith("Usage: pinfeed id");
+    }
+
+    @Test
     void aStoreFailureExitsWithOne() {
         SequenceStore down = (shard, type, size) -> {
             throw new dev.pinfeed.idallocator.IdAllocationException("mysql001 unreachable");

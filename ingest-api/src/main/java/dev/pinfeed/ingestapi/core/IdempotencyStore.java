@@ -3,13 +3,12 @@ package dev.pinfeed.ingestapi.core;
 import java.time.Duration;
 
 /**
- * Remembers the answer to each request carrying an Idempotency-Key, so a retry with the same key
- * and body gets the same answer and publishes nothing again.
+ * Remembers the result of each request carrying an Idempotency-Key, so a retry with the same key
+ * and request gets the same result and publishes nothing again. The stored result is an opaque
+ * string to the store ({@link IngestResult#serialize()}); {@link IdempotentIngest} decides what is stored.
+ * A store that is down throws {@code StoreUnavailableException} naming itself.
  */
 public interface IdempotencyStore extends AutoCloseable {
-
-    /** A stored answer: HTTP status and JSON body. */
-    record StoredAnswer(int status, String body) {}
 
     /** What {@link #begin} found. */
     sealed interface Begin {
@@ -19,8 +18,8 @@ public interface IdempotencyStore extends AutoCloseable {
         record InProgress() implements Begin {}
         /** The key was used with a different request body. */
         record Mismatch() implements Begin {}
-        /** The key's request was answered before: answer the same. */
-        record Replay(StoredAnswer answer) implements Begin {}
+        /** The key's request was answered before: {@code result} is what {@link #complete} stored. */
+        record Replay(String result) implements Begin {}
     }
 
     /**
@@ -29,12 +28,12 @@ public interface IdempotencyStore extends AutoCloseable {
      */
     Begin begin(String scope, String key, String fingerprint, Duration lease);
 
-    /** Stores the answer for {@code retention}, also when the claim lapsed meanwhile (unless another body took the key). */
-    void complete(String scope, String key, String fingerprint, StoredAnswer answer, Duration retention);
+    /** Stores the result for {@code retention}, also when the claim lapsed meanwhile (unless another body took the key). */
+    void complete(String scope, String key, String fingerprint, String result, Duration retention);
 
     /**
      * Drops a still-pending claim of this body so a retry runs again (the request published nothing);
-     * a stored answer or another body's claim is left alone.
+     * a stored result or another body's claim is left alone.
      */
     void abandon(String scope, String key, String fingerprint);
 

@@ -1,5 +1,7 @@
 package dev.pinfeed.ingestapi.core;
 
+import dev.pinfeed.config.StoreUnavailableException;
+
 /**
  * Why one command was not accepted, naming the field at fault. Nothing of a rejected command is
  * published or left written.
@@ -18,7 +20,10 @@ public final class IngestRejection extends RuntimeException {
         FORBIDDEN,
         /** The pipeline is saturated: retry later. */
         OVERLOADED,
-        /** A dependency (MySQL, Redis, Kafka) failed before anything was published; safe to retry. */
+        /**
+         * A dependency (a MySQL host, Redis, Kafka, the schema registry: {@link #store()}) was down or
+         * timed out before anything was published; safe to retry.
+         */
         UNAVAILABLE,
         /**
          * Kafka did not confirm the event in time: it may or may not be in the log. Retrying a
@@ -29,21 +34,35 @@ public final class IngestRejection extends RuntimeException {
 
     private final Reason reason;
     private final String field;
+    private final String store;
 
     public IngestRejection(Reason reason, String field, String detail) {
-        super(detail, null, false, false); // rejections are expected: no stack trace to fill
-        this.reason = reason;
-        this.field = field;
+        this(reason, field, detail, null);
     }
 
     public IngestRejection(Reason reason, String field, String detail, Throwable cause) {
-        super(detail, cause, false, false);
+        this(reason, field, detail, null, cause);
+    }
+
+    private IngestRejection(Reason reason, String field, String detail, String store, Throwable cause) {
+        super(detail, cause, false, false); // rejections are expected: no stack trace to fill
         this.reason = reason;
         this.field = field;
+        this.store = store;
     }
 
     public static IngestRejection invalid(String field, String detail) {
         return new IngestRejection(Reason.INVALID, field, detail);
+    }
+
+    /** UNAVAILABLE naming the store that was down while doing {@code what}. */
+    public static IngestRejection unavailable(String what, StoreUnavailableException down) {
+        return new IngestRejection(Reason.UNAVAILABLE, null, what + " failed: " + down.getMessage(), down.store(), down);
+    }
+
+    /** A rejection as it was stored (idempotent replays); {@code store} only for UNAVAILABLE. */
+    static IngestRejection restored(Reason reason, String field, String detail, String store) {
+        return new IngestRejection(reason, field, detail, store, null);
     }
 
     public Reason reason() {
@@ -57,5 +76,15 @@ public final class IngestRejection extends RuntimeException {
 
     public String detail() {
         return getMessage();
+    }
+
+    /** The store that was down (its configured name: {@code mysql001}, {@code redis}, ...) for UNAVAILABLE; else null. */
+    public String store() {
+        return store;
+    }
+
+    /** Nothing was published and running the command again is safe. */
+    public boolean retryable() {
+        return reason == Reason.OVERLOADED || reason == Reason.UNAVAILABLE;
     }
 }

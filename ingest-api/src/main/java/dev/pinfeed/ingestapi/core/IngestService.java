@@ -1,5 +1,6 @@
 package dev.pinfeed.ingestapi.core;
 
+import dev.pinfeed.config.StoreUnavailableException;
 import dev.pinfeed.events.BoardCreated;
 import dev.pinfeed.events.BoardFollowed;
 import dev.pinfeed.events.BoardPinsReordered;
@@ -44,6 +45,11 @@ import org.apache.avro.specific.SpecificRecord;
  * acknowledgement. A command that fails at any step leaves nothing behind: its username claim and
  * directory entry are undone and no event of it is published. The one exception is an event Kafka
  * did not confirm (UNCONFIRMED): it may be in the log, so its claims stay (see {@link #publish}).
+ *
+ * <p>Failure classes: a rejection ({@link IngestRejection}) for bad input, unknown ids, conflicts and
+ * overload; UNAVAILABLE for a store that was down ({@code StoreUnavailableException} from an adapter,
+ * naming the store; nothing published, safe to retry); UNCONFIRMED for an event Kafka did not
+ * acknowledge. Anything else is a bug and is thrown, never reported as "safe to retry".
  */
 public final class IngestService {
 
@@ -88,37 +94,47 @@ public final class IngestService {
         return submitAll(List.of(command)).get(0);
     }
 
-    /** Processes the commands in order; each gets its own outcome. Events of accepted commands are published in order. */
+    /**
+     * Processes the commands in order; each gets its own outcome. Events of accepted commands are
+     * published in order. A store that is down ({@link StoreUnavailableException}) rejects the commands
+     * it concerns as UNAVAILABLE; any other exception is a bug: what the batch claimed and did not
+     * send is released and the exception passes on (an HTTP 500, not "503, safe to retry").
+     */
     public List<Outcome> submitAll(List<? extends IngestCommand> commands) {
         Outcome[] outcomes = new Outcome[commands.size()];
         Map<Long, ObjectDirectory.Entry> known;
         try {
             known = directory.find(referencedIds(commands, shardCount));
-        } catch (RuntimeException e) {
-            return rejectAll(commands, unavailable("the object directory", e));
+        } catch (StoreUnavailableException e) {
+            return rejectAll(commands, IngestRejection.unavailable("looking up the referenced objects", e));
         }
         List<Prepared> prepared = new ArrayList<>();
-        for (int i = 0; i < commands.size(); i++) {
-            IngestCommand command = commands.get(i);
-            try {
-                checkReferences(command, known);
-                prepared.add(prepare(i, command, known));
-            } catch (IngestRejection r) {
-                outcomes[i] = Outcome.rejected(command, r);
-            } catch (RuntimeException e) {
-                outcomes[i] = Outcome.rejected(command, unavailable("id allocation or the username index", e));
+        try {
+            for (int i = 0; i < commands.size(); i++) {
+                IngestCommand command = commands.get(i);
+                try {
+                    checkReferences(command, known);
+                    prepared.add(prepare(i, command, known));
+                } catch (IngestRejection r) {
+                    outcomes[i] = Outcome.rejected(command, r);
+                } catch (StoreUnavailableException e) {
+                    outcomes[i] = Outcome.rejected(command, IngestRejection.unavailable("assigning ids or claiming the username", e));
+                }
             }
-        }
-        List<ObjectDirectory.Entry> newEntries = prepared.stream().map(Prepared::newEntry).filter(e -> e != null).toList();
-        if (!newEntries.isEmpty()) {
-            try {
-                directory.register(newEntries);
-            } catch (RuntimeException e) {
-                IngestRejection r = unavailable("the object directory", e);
-                undo(prepared); // one host may have committed before the other failed
-                for (Prepared p : prepared) outcomes[p.index()] = Outcome.rejected(p.command(), r);
-                return List.of(outcomes);
+            List<ObjectDirectory.Entry> newEntries = prepared.stream().map(Prepared::newEntry).filter(e -> e != null).toList();
+            if (!newEntries.isEmpty()) {
+                try {
+                    directory.register(newEntries);
+                } catch (StoreUnavailableException e) {
+                    IngestRejection r = IngestRejection.unavailable("registering the new objects", e);
+                    undo(prepared); // one host may have committed before the other failed
+                    for (Prepared p : prepared) outcomes[p.index()] = Outcome.rejected(p.command(), r);
+                    return List.of(outcomes);
+                }
             }
+        } catch (RuntimeException | Error bug) {
+            undo(prepared); // nothing of this batch was sent yet
+            throw bug;
         }
         publish(prepared, outcomes);
         return List.of(outcomes);
@@ -126,18 +142,33 @@ public final class IngestService {
 
     /**
      * Sends in order and waits for every acknowledgement within one deadline. After the first event
-     * Kafka cannot take (OVERLOADED), the rest of the batch is not sent: that bounds the time a full
-     * buffer can hold the caller, and a retried event cannot overtake a later one of its key.
+     * Kafka cannot take (OVERLOADED, or Kafka / the registry down before sending), the rest of the
+     * batch is not sent: that bounds the time a full buffer can hold the caller, and a retried event
+     * cannot overtake a later one of its key.
      */
     private void publish(List<Prepared> prepared, Outcome[] outcomes) {
         long deadline = System.nanoTime() + publishTimeout.toNanos();
         List<CompletableFuture<Void>> acks = new ArrayList<>(prepared.size());
         IngestRejection refused = null;
-        for (Prepared p : prepared) {
-            CompletableFuture<Void> ack = refused != null ? CompletableFuture.failedFuture(refused) : send(p.event());
-            if (refused == null && ack.isCompletedExceptionally()) {
-                Throwable cause = ack.handle((v, e) -> e).join();
-                if (cause instanceof IngestRejection r && r.reason() != Reason.UNCONFIRMED) refused = r;
+        for (int k = 0; k < prepared.size(); k++) {
+            CompletableFuture<Void> ack;
+            if (refused != null) {
+                ack = CompletableFuture.failedFuture(refused);
+            } else {
+                try {
+                    ack = send(prepared.get(k).event());
+                } catch (RuntimeException | Error bug) {
+                    // The events before this one may be in the log: their claims stay. This one and the rest were never sent.
+                    undo(prepared.subList(k, prepared.size()));
+                    throw bug;
+                }
+                if (ack.isCompletedExceptionally()) {
+                    IngestRejection notSent = notSent(ack.handle((v, e) -> e).join());
+                    if (notSent != null) {
+                        refused = notSent;
+                        ack = CompletableFuture.failedFuture(notSent);
+                    }
+                }
             }
             acks.add(ack);
         }
@@ -150,7 +181,8 @@ public final class IngestService {
                 outcomes[p.index()] = new Outcome(p.command(), p.createdId(), p.eventId(), null);
                 if (p.newEntry() != null) durable.add(p.newEntry());
             } catch (ExecutionException e) {
-                IngestRejection r = e.getCause() instanceof IngestRejection known ? known
+                IngestRejection known = notSent(e.getCause());
+                IngestRejection r = known != null ? known
                         : new IngestRejection(Reason.UNCONFIRMED, null, "Kafka did not acknowledge the event: " + e.getCause().getMessage(),
                                 e.getCause());
                 outcomes[p.index()] = Outcome.rejected(p.command(), r);
@@ -170,13 +202,23 @@ public final class IngestService {
         undo(notPublished);
     }
 
-    /** Starts publishing; a publisher that throws instead of failing the future is treated the same. */
+    /** Starts publishing; a publisher that throws an outage instead of failing the future is treated the same. */
     private CompletableFuture<Void> send(SpecificRecord event) {
         try {
             return publisher.publish(event);
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(new IngestRejection(Reason.UNAVAILABLE, null, "Kafka is unavailable: " + e.getMessage(), e));
+        } catch (StoreUnavailableException | IngestRejection e) {
+            return CompletableFuture.failedFuture(e);
         }
+    }
+
+    /**
+     * The rejection for a publish failure that certainly sent nothing (a rejection other than
+     * UNCONFIRMED, a store down before sending), or null: the event may be in the log.
+     */
+    private static IngestRejection notSent(Throwable failure) {
+        if (failure instanceof IngestRejection r) return r.reason() == Reason.UNCONFIRMED ? null : r;
+        if (failure instanceof StoreUnavailableException down) return IngestRejection.unavailable("publishing the event", down);
+        return null;
     }
 
     /** Best effort: releases what commands that were certainly not published claimed. */
@@ -314,11 +356,5 @@ public final class IngestService {
 
     private static List<Outcome> rejectAll(List<? extends IngestCommand> commands, IngestRejection r) {
         return commands.stream().map(c -> Outcome.rejected(c, r)).toList();
-    }
-
-    private static IngestRejection unavailable(String what, Throwable cause) {
-        if (cause instanceof IngestRejection r) return r;
-        String message = cause == null ? "" : ": " + cause.getMessage();
-        return new IngestRejection(Reason.UNAVAILABLE, null, what + " is unavailable" + message, cause);
     }
 }

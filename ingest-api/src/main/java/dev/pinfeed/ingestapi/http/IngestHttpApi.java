@@ -10,52 +10,53 @@ import dev.pinfeed.httpkit.Request;
 import dev.pinfeed.httpkit.Response;
 import dev.pinfeed.httpkit.RouteOptions;
 import dev.pinfeed.ingestapi.core.FieldRules;
-import dev.pinfeed.ingestapi.core.IdempotencyStore;
-import dev.pinfeed.ingestapi.core.IdempotencyStore.Begin;
-import dev.pinfeed.ingestapi.core.IdempotencyStore.StoredAnswer;
+import dev.pinfeed.ingestapi.core.IdempotentIngest;
+import dev.pinfeed.ingestapi.core.IdempotentIngest.Decision;
 import dev.pinfeed.ingestapi.core.IngestCommand;
 import dev.pinfeed.ingestapi.core.IngestRejection;
+import dev.pinfeed.ingestapi.core.IngestResult;
+import dev.pinfeed.ingestapi.core.IngestResult.Item;
 import dev.pinfeed.ingestapi.core.IngestService;
 import dev.pinfeed.ingestapi.core.IngestService.Outcome;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
  * The write side of the public contract: each route parses its input into a command, checks the
  * token's scope for the command's event type and hands it to {@link IngestService}; 202 only once
- * Kafka acknowledged. Requests with an Idempotency-Key are answered from the stored answer on retry.
+ * Kafka acknowledged. Requests with an Idempotency-Key go through {@link IdempotentIngest}, which
+ * runs them at most once and stores their domain result; this class only maps results and
+ * idempotency decisions to HTTP ({@link #problem}, {@link #answer}).
  */
 public final class IngestHttpApi {
-
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(IngestHttpApi.class);
 
     public static final int MAX_EVENTS_PER_BATCH = 1000;
     public static final long MAX_BODY_BYTES = 64 * 1024;
     public static final long MAX_BATCH_BODY_BYTES = 4L * 1024 * 1024;
-    static final String IDEMPOTENCY_HEADER = "Idempotency-Key";
+    public static final String IDEMPOTENCY_HEADER = "Idempotency-Key";
+    public static final String REPLAYED_HEADER = "Idempotent-Replayed";
+    /** The problem type of a 503 whose event may or may not be in the log (not safe to retry blindly). */
+    public static final String UNCONFIRMED_TYPE = Problem.TYPE_BASE + "publish-unconfirmed";
+    public static final String IN_PROGRESS_TYPE = Problem.TYPE_BASE + "idempotency-in-progress";
+    public static final String KEY_REUSED_TYPE = Problem.TYPE_BASE + "idempotency-key-reused";
     private static final Pattern IDEMPOTENCY_KEY = Pattern.compile("[\\x21-\\x7e]{1,255}");
 
     private final IngestService service;
-    private final IdempotencyStore idempotency;
-    private final Duration idempotencyLease;
-    private final Duration idempotencyRetention;
+    private final IdempotentIngest idempotent;
     private final Meter.MeterProvider<Counter> events;
 
-    public IngestHttpApi(IngestService service, IdempotencyStore idempotency, Duration idempotencyLease,
-                         Duration idempotencyRetention, MeterRegistry meters) {
+    public IngestHttpApi(IngestService service, IdempotentIngest idempotent, MeterRegistry meters) {
         this.service = service;
-        this.idempotency = idempotency;
-        this.idempotencyLease = idempotencyLease;
-        this.idempotencyRetention = idempotencyRetention;
+        this.idempotent = idempotent;
         this.events = Counter.builder("ingest_events_total")
                 .description("Events by type and outcome (accepted or the rejection reason)")
                 .withRegistry(meters);
@@ -64,25 +65,25 @@ public final class IngestHttpApi {
     /** Adds the contract's write routes to {@code app}. */
     public HttpApp.Builder routes(HttpApp.Builder app) {
         RouteOptions write = RouteOptions.authenticatedWrite(MAX_BODY_BYTES);
-        app.route("POST", "/v1/users", write, r -> created(r, req -> JsonCommands.createUser(req.json())));
-        app.route("POST", "/v1/boards", write, r -> created(r, req -> JsonCommands.createBoard(req.json())));
-        app.route("POST", "/v1/pins", write, r -> created(r, req -> JsonCommands.createPin(req.json())));
-        app.route("DELETE", "/v1/pins/{pinId}", write, r -> changed(r, req -> new IngestCommand.DeletePin(id(req, "pinId"))));
+        app.route("POST", "/v1/users", write, r -> command(r, req -> JsonCommands.createUser(req.json())));
+        app.route("POST", "/v1/boards", write, r -> command(r, req -> JsonCommands.createBoard(req.json())));
+        app.route("POST", "/v1/pins", write, r -> command(r, req -> JsonCommands.createPin(req.json())));
+        app.route("DELETE", "/v1/pins/{pinId}", write, r -> command(r, req -> new IngestCommand.DeletePin(id(req, "pinId"))));
         app.route("PUT", "/v1/users/{userId}/following/users/{targetUserId}", write,
-                r -> changed(r, req -> new IngestCommand.FollowUser(id(req, "userId"), id(req, "targetUserId"))));
+                r -> command(r, req -> new IngestCommand.FollowUser(id(req, "userId"), id(req, "targetUserId"))));
         app.route("DELETE", "/v1/users/{userId}/following/users/{targetUserId}", write,
-                r -> changed(r, req -> new IngestCommand.UnfollowUser(id(req, "userId"), id(req, "targetUserId"))));
+                r -> command(r, req -> new IngestCommand.UnfollowUser(id(req, "userId"), id(req, "targetUserId"))));
         app.route("PUT", "/v1/users/{userId}/following/boards/{boardId}", write,
-                r -> changed(r, req -> new IngestCommand.FollowBoard(id(req, "userId"), id(req, "boardId"))));
+                r -> command(r, req -> new IngestCommand.FollowBoard(id(req, "userId"), id(req, "boardId"))));
         app.route("DELETE", "/v1/users/{userId}/following/boards/{boardId}", write,
-                r -> changed(r, req -> new IngestCommand.UnfollowBoard(id(req, "userId"), id(req, "boardId"))));
+                r -> command(r, req -> new IngestCommand.UnfollowBoard(id(req, "userId"), id(req, "boardId"))));
         app.route("PUT", "/v1/users/{userId}/likes/{pinId}", write,
-                r -> changed(r, req -> new IngestCommand.LikePin(id(req, "userId"), id(req, "pinId"))));
+                r -> command(r, req -> new IngestCommand.LikePin(id(req, "userId"), id(req, "pinId"))));
         app.route("DELETE", "/v1/users/{userId}/likes/{pinId}", write,
-                r -> changed(r, req -> new IngestCommand.UnlikePin(id(req, "userId"), id(req, "pinId"))));
+                r -> command(r, req -> new IngestCommand.UnlikePin(id(req, "userId"), id(req, "pinId"))));
         app.route("PUT", "/v1/boards/{boardId}/order", write,
-                r -> changed(r, req -> JsonCommands.reorder(id(req, "boardId"), req.json())));
-        app.route("POST", "/v1/events", RouteOptions.authenticatedWrite(MAX_BATCH_BODY_BYTES), r -> idempotent(r, this::batch));
+                r -> command(r, req -> JsonCommands.reorder(id(req, "boardId"), req.json())));
+        app.route("POST", "/v1/events", RouteOptions.authenticatedWrite(MAX_BATCH_BODY_BYTES), r -> write(r, () -> batch(r), IngestHttpApi::batchAnswer));
         return app;
     }
 
@@ -90,41 +91,26 @@ public final class IngestHttpApi {
         return FieldRules.parseId(name, request.pathParam(name));
     }
 
-    /** Creates answer {"id", "eventId"}. */
-    private Response created(Request request, Function<Request, IngestCommand> parse) {
-        return idempotent(request, r -> single(r, parse, true));
+    /** One command: creates answer {"id", "eventId"}, changes {"eventId"}. */
+    private Response command(Request request, Function<Request, IngestCommand> parse) {
+        return write(request, () -> single(request, parse), IngestHttpApi::singleAnswer);
     }
 
-    /** Changes answer {"eventId"}. */
-    private Response changed(Request request, Function<Request, IngestCommand> parse) {
-        return idempotent(request, r -> single(r, parse, false));
-    }
-
-    private Answer single(Request request, Function<Request, IngestCommand> parse, boolean creates) {
+    private IngestResult single(Request request, Function<Request, IngestCommand> parse) {
         IngestCommand command;
         try {
             command = parse.apply(request);
         } catch (IngestRejection r) {
-            count("unknown", r.reason().name().toLowerCase());
-            return new Answer(Response.problem(problem(r)), false);
+            return IngestResult.of(Item.rejected("unknown", r));
         }
-        Outcome outcome;
         if (!request.principal().allows(command.eventType())) {
-            outcome = Outcome.rejected(command, forbidden(request.principal(), command));
-        } else {
-            outcome = service.submit(command);
+            return IngestResult.of(Item.rejected(command.eventType(), forbidden(request.principal(), command)));
         }
-        count(outcome);
-        if (!outcome.accepted()) return new Answer(Response.problem(problem(outcome.rejection())), retryable(outcome.rejection()));
-        return new Answer(Response.json(202, ids(outcome, creates)), false);
+        return IngestResult.of(Item.of(service.submit(command)));
     }
 
-    /** Nothing was published and running again is safe. */
-    private static boolean retryable(IngestRejection r) {
-        return r.reason() == IngestRejection.Reason.OVERLOADED || r.reason() == IngestRejection.Reason.UNAVAILABLE;
-    }
-
-    private Answer batch(Request request) {
+    /** The batch envelope is checked first (a bad envelope is a problem of the request, not of an event). */
+    private IngestResult batch(Request request) {
         JsonNode body = request.json();
         if (!body.isObject()) throw new ProblemException(Problem.badRequest(null, "the body must be a JSON object with an events array"));
         for (var names = body.fieldNames(); names.hasNext(); ) {
@@ -135,61 +121,28 @@ public final class IngestHttpApi {
         if (list == null || !list.isArray()) throw new ProblemException(Problem.badRequest("events", "events must be an array of typed events"));
         if (list.isEmpty()) throw new ProblemException(Problem.badRequest("events", "events must hold at least one event"));
         if (list.size() > MAX_EVENTS_PER_BATCH) {
-            throw new ProblemException(new Problem("https://pinfeed.dev/problems/too-many-events", "Too many events", 413,
+            throw new ProblemException(new Problem(Problem.TYPE_BASE + "too-many-events", "Too many events", 413,
                     "events holds " + list.size() + " events, at most " + MAX_EVENTS_PER_BATCH + " per request", "events"));
         }
-        Outcome[] outcomes = new Outcome[list.size()];
-        IngestRejection[] parseErrors = new IngestRejection[list.size()];
+        Item[] items = new Item[list.size()];
         List<IngestCommand> valid = new ArrayList<>();
         List<Integer> validIndex = new ArrayList<>();
         for (int i = 0; i < list.size(); i++) {
             try {
                 IngestCommand command = JsonCommands.typedEvent(list.get(i));
                 if (!request.principal().allows(command.eventType())) {
-                    outcomes[i] = Outcome.rejected(command, forbidden(request.principal(), command));
+                    items[i] = Item.rejected(command.eventType(), forbidden(request.principal(), command));
                 } else {
                     valid.add(command);
                     validIndex.add(i);
                 }
             } catch (IngestRejection r) {
-                parseErrors[i] = r;
+                items[i] = Item.rejected(typeName(list.get(i)), r);
             }
         }
         List<Outcome> submitted = valid.isEmpty() ? List.of() : service.submitAll(valid);
-        for (int k = 0; k < submitted.size(); k++) outcomes[validIndex.get(k)] = submitted.get(k);
-        List<Map<String, Object>> results = new ArrayList<>(list.size());
-        int accepted = 0;
-        boolean anyTransient = false;
-        boolean anyFinal = false;
-        for (int i = 0; i < list.size(); i++) {
-            Map<String, Object> result = new LinkedHashMap<>();
-            if (parseErrors[i] != null) {
-                anyFinal = true;
-                count(typeName(list.get(i)), parseErrors[i].reason().name().toLowerCase());
-                result.put("status", "rejected");
-                result.put("error", problem(parseErrors[i]).toMap());
-            } else {
-                Outcome o = outcomes[i];
-                count(o);
-                if (!o.accepted() && retryable(o.rejection())) anyTransient = true; else if (!o.accepted()) anyFinal = true;
-                if (o.accepted()) {
-                    accepted++;
-                    result.put("status", "accepted");
-                    result.put("ids", ids(o, o.createdId() != 0));
-                } else {
-                    result.put("status", "rejected");
-                    result.put("error", problem(o.rejection()).toMap());
-                }
-            }
-            results.add(result);
-        }
-        Map<String, Object> answer = new LinkedHashMap<>();
-        answer.put("accepted", accepted);
-        answer.put("rejected", list.size() - accepted);
-        answer.put("results", results);
-        // Replaying is pointless only when nothing was published and every failure was transient.
-        boolean retryable = accepted == 0 && anyTransient && !anyFinal;
-        return new Answer(Response.json(202, answer), retryable);
+        for (int k = 0; k < submitted.size(); k++) items[validIndex.get(k)] = Item.of(submitted.get(k));
+        return new IngestResult(List.of(items));
     }
 
     private static String typeName(JsonNode event) {
@@ -197,19 +150,72 @@ public final class IngestHttpApi {
         return type != null && type.isTextual() && JsonCommands.eventTypes().contains(type.asText()) ? type.asText() : "unknown";
     }
 
-    private void count(Outcome o) {
-        count(o.command().eventType(), o.accepted() ? "accepted" : o.rejection().reason().name().toLowerCase());
+    /**
+     * Runs {@code work} (at most once per Idempotency-Key, when the request carries one) and renders its
+     * result; fresh results are counted, replays are not (they published nothing).
+     */
+    private Response write(Request request, Supplier<IngestResult> work, Function<IngestResult, Response> render) {
+        Supplier<IngestResult> counted = () -> count(work.get());
+        String key = request.header(IDEMPOTENCY_HEADER).orElse(null);
+        if (key == null) return render.apply(counted.get());
+        if (!IDEMPOTENCY_KEY.matcher(key).matches()) {
+            throw new ProblemException(Problem.badRequest(IDEMPOTENCY_HEADER, "Idempotency-Key must be 1-255 visible ASCII characters"));
+        }
+        return answer(idempotent.run(request.principal().name(), key, fingerprint(request), counted), render);
     }
 
-    /** {@code ingest_events_total{type,outcome}}. */
-    private void count(String type, String outcome) {
-        events.withTags("type", type, "outcome", outcome).increment();
+    /** The HTTP answer to an idempotency decision. */
+    static Response answer(Decision decision, Function<IngestResult, Response> render) {
+        if (decision instanceof Decision.Started started) return render.apply(started.result());
+        if (decision instanceof Decision.Replayed replayed) return render.apply(replayed.result()).withHeader(REPLAYED_HEADER, "true");
+        if (decision instanceof Decision.InProgress) {
+            throw new ProblemException(Problem.conflict(IN_PROGRESS_TYPE, IDEMPOTENCY_HEADER,
+                    "a request with this Idempotency-Key is still being processed; retry shortly"));
+        }
+        throw new ProblemException(new Problem(KEY_REUSED_TYPE, "Idempotency-Key reused", 422,
+                "this Idempotency-Key was used with a different request", IDEMPOTENCY_HEADER));
     }
 
-    private static Map<String, Object> ids(Outcome o, boolean creates) {
+    private static Response singleAnswer(IngestResult result) {
+        Item item = result.items().get(0);
+        return item.accepted() ? Response.json(202, ids(item)) : problemResponse(item.rejection());
+    }
+
+    private static Response batchAnswer(IngestResult result) {
+        List<Map<String, Object>> results = new ArrayList<>(result.items().size());
+        for (Item item : result.items()) {
+            Map<String, Object> r = new LinkedHashMap<>();
+            if (item.accepted()) {
+                r.put("status", "accepted");
+                r.put("ids", ids(item));
+            } else {
+                r.put("status", "rejected");
+                Map<String, Object> error = problem(item.rejection()).toMap();
+                if (item.rejection().store() != null) error.put("store", item.rejection().store());
+                r.put("error", error);
+            }
+            results.add(r);
+        }
+        Map<String, Object> answer = new LinkedHashMap<>();
+        int accepted = result.acceptedCount();
+        answer.put("accepted", accepted);
+        answer.put("rejected", result.items().size() - accepted);
+        answer.put("results", results);
+        return Response.json(202, answer);
+    }
+
+    private IngestResult count(IngestResult result) {
+        for (Item item : result.items()) {
+            events.withTags("type", item.eventType(), "outcome", item.accepted() ? "accepted" : item.rejection().reason().name().toLowerCase())
+                    .increment();
+        }
+        return result;
+    }
+
+    private static Map<String, Object> ids(Item item) {
         Map<String, Object> ids = new LinkedHashMap<>();
-        if (creates) ids.put("id", Long.toString(o.createdId()));
-        ids.put("eventId", Long.toString(o.eventId()));
+        if (item.createdId() != 0) ids.put("id", Long.toString(item.createdId()));
+        ids.put("eventId", Long.toString(item.eventId()));
         return ids;
     }
 
@@ -218,6 +224,7 @@ public final class IngestHttpApi {
                 "token '" + principal.name() + "' may not publish " + command.eventType() + " events");
     }
 
+    /** The one mapping of rejection reasons to problem documents. */
     static Problem problem(IngestRejection r) {
         return switch (r.reason()) {
             case INVALID -> Problem.badRequest(r.field(), r.detail());
@@ -225,77 +232,15 @@ public final class IngestHttpApi {
             case CONFLICT -> Problem.conflict("https://pinfeed.dev/problems/username-taken", r.field(), r.detail());
             case FORBIDDEN -> Problem.forbidden(r.detail());
             case OVERLOADED -> Problem.tooManyRequests(r.detail());
-            case UNAVAILABLE, UNCONFIRMED -> Problem.serviceUnavailable(r.detail());
+            case UNAVAILABLE -> Problem.serviceUnavailable(r.detail());
+            case UNCONFIRMED -> new Problem(UNCONFIRMED_TYPE, "Publish unconfirmed", 503, r.detail(), null);
         };
     }
 
-    /** An answer, and whether running the request again is safe because it published nothing. */
-    private record Answer(Response response, boolean retryable) {}
-
-    /**
-     * Runs {@code handler} at most once per (token, Idempotency-Key): a retry with the same body gets
-     * the stored answer. Answers of requests that published nothing (429, 503 before publishing) are
-     * not stored, so a retry runs again; an unconfirmed publish is stored, as a retry could duplicate it.
-     */
-    private Response idempotent(Request request, Function<Request, Answer> handler) {
-        String key = request.header(IDEMPOTENCY_HEADER).orElse(null);
-        if (key == null) return handler.apply(request).response();
-        if (!IDEMPOTENCY_KEY.matcher(key).matches()) {
-            throw new ProblemException(Problem.badRequest(IDEMPOTENCY_HEADER, "Idempotency-Key must be 1-255 visible ASCII characters"));
-        }
-        String scope = request.principal().name();
-        String fingerprint = fingerprint(request);
-        Begin begin;
-        try {
-            begin = idempotency.begin(scope, key, fingerprint, idempotencyLease);
-        } catch (RuntimeException e) {
-            throw new ProblemException(Problem.serviceUnavailable("the idempotency store (Redis) is unavailable: " + e.getMessage()));
-        }
-        if (begin instanceof Begin.Replay replay) {
-            StoredAnswer a = replay.answer();
-            Response stored = a.status() >= 400
-                    ? Response.text(a.status(), "application/problem+json", a.body())
-                    : Response.text(a.status(), "application/json", a.body());
-            return stored.withHeader("Idempotent-Replayed", "true");
-        }
-        if (begin instanceof Begin.InProgress) {
-            throw new ProblemException(Problem.conflict("https://pinfeed.dev/problems/idempotency-in-progress", IDEMPOTENCY_HEADER,
-                    "a request with this Idempotency-Key is still being processed; retry shortly"));
-        }
-        if (begin instanceof Begin.Mismatch) {
-            throw new ProblemException(new Problem("https://pinfeed.dev/problems/idempotency-key-reused", "Idempotency-Key reused", 422,
-                    "this Idempotency-Key was used with a different request", IDEMPOTENCY_HEADER));
-        }
-        Answer answer;
-        try {
-            answer = handler.apply(request);
-        } catch (ProblemException e) {
-            answer = new Answer(Response.problem(e.problem()), e.problem().status() >= 500 || e.problem().status() == 429);
-        } catch (RuntimeException e) {
-            abandonQuietly(scope, key, fingerprint);
-            throw e;
-        }
-        if (answer.retryable()) {
-            abandonQuietly(scope, key, fingerprint);
-        } else {
-            try {
-                idempotency.complete(scope, key, fingerprint,
-                        new StoredAnswer(answer.response().status(), new String(answer.response().bodyBytes(), StandardCharsets.UTF_8)),
-                        idempotencyRetention);
-            } catch (RuntimeException e) {
-                // The work is done; the caller gets its answer even if it could not be remembered.
-                LOG.warn("could not store the answer for an Idempotency-Key of '{}': {}", scope, e.getMessage());
-            }
-        }
-        return answer.response();
-    }
-
-    private void abandonQuietly(String scope, String key, String fingerprint) {
-        try {
-            idempotency.abandon(scope, key, fingerprint);
-        } catch (RuntimeException e) {
-            LOG.warn("could not release an Idempotency-Key of '{}' (it lapses after its lease): {}", scope, e.getMessage());
-        }
+    /** A rejection as a whole answer: a store that was down is named ({@code "store"}) with {@code Retry-After: 1}, as http-kit does. */
+    private static Response problemResponse(IngestRejection r) {
+        if (r.store() == null) return Response.problem(problem(r));
+        return Response.problem(problem(r), Map.of("store", r.store())).withHeader("Retry-After", "1");
     }
 
     private static String fingerprint(Request request) {

@@ -1,6 +1,8 @@
 package dev.pinfeed.ingestapi.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.pinfeed.ingestapi.core.FieldRules;
 import dev.pinfeed.ingestapi.core.IngestCommand;
 import dev.pinfeed.ingestapi.core.IngestCommand.CreateBoard;
@@ -24,7 +26,8 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * JSON bodies → commands. Unknown fields are rejected (a typo such as "boardID" must not be
+ * JSON bodies ↔ commands, both directions in one place (the server parses, {@code PinfeedHttpClient}
+ * writes). Unknown fields are rejected (a typo such as "boardID" must not be
  * silently dropped); IDs are decimal strings (JSON integers are accepted too); JSON null means absent.
  */
 public final class JsonCommands {
@@ -77,6 +80,68 @@ public final class JsonCommands {
 
     public static CreatePin createPin(JsonNode body) {
         return createPin(new Fields(body, EVENTS.get("PinCreated").fields(), null));
+    }
+
+    /**
+     * The fields of {@code command} as its JSON body carries them (ids as decimal strings, absent
+     * optionals left out), without {@code type}; what a path names (a pin to delete, the follower and
+     * followee, the board to reorder) is a field here too, as in a typed event of /v1/events.
+     */
+    public static ObjectNode toJson(IngestCommand command) {
+        ObjectNode n = JsonNodeFactory.instance.objectNode();
+        if (command instanceof CreateUser c) {
+            n.put("username", c.username());
+            if (c.displayName() != null) n.put("displayName", c.displayName());
+        } else if (command instanceof CreateBoard c) {
+            n.put("ownerId", Long.toString(c.ownerId()));
+            n.put("name", c.name());
+            if (c.description() != null) n.put("description", c.description());
+        } else if (command instanceof CreatePin c) {
+            n.put("boardId", Long.toString(c.boardId()));
+            n.put("authorId", Long.toString(c.authorId()));
+            n.put("details", c.details());
+            if (c.link() != null) n.put("link", c.link());
+            if (c.imageUrl() != null) n.put("imageUrl", c.imageUrl());
+        } else if (command instanceof DeletePin c) {
+            n.put("pinId", Long.toString(c.pinId()));
+        } else if (command instanceof FollowUser c) {
+            userPair(n, c.userId(), c.targetUserId());
+        } else if (command instanceof UnfollowUser c) {
+            userPair(n, c.userId(), c.targetUserId());
+        } else if (command instanceof FollowBoard c) {
+            userAnd(n, c.userId(), "boardId", c.boardId());
+        } else if (command instanceof UnfollowBoard c) {
+            userAnd(n, c.userId(), "boardId", c.boardId());
+        } else if (command instanceof LikePin c) {
+            userAnd(n, c.userId(), "pinId", c.pinId());
+        } else if (command instanceof UnlikePin c) {
+            userAnd(n, c.userId(), "pinId", c.pinId());
+        } else if (command instanceof ReorderBoardPins c) {
+            n.put("boardId", Long.toString(c.boardId()));
+            var ids = n.putArray("pinIds");
+            c.pinIds().forEach(id -> ids.add(Long.toString(id)));
+        } else {
+            throw new IllegalArgumentException("unknown command " + command);
+        }
+        return n;
+    }
+
+    /** {@code command} as one element of /v1/events: {@code {"type": ..., fields}}; {@link #typedEvent} reads it back. */
+    public static ObjectNode typedEventJson(IngestCommand command) {
+        ObjectNode n = JsonNodeFactory.instance.objectNode();
+        n.put("type", command.eventType());
+        n.setAll(toJson(command));
+        return n;
+    }
+
+    private static void userPair(ObjectNode n, long userId, long targetUserId) {
+        n.put("userId", Long.toString(userId));
+        n.put("targetUserId", Long.toString(targetUserId));
+    }
+
+    private static void userAnd(ObjectNode n, long userId, String field, long id) {
+        n.put("userId", Long.toString(userId));
+        n.put(field, Long.toString(id));
     }
 
     /** PUT /v1/boards/{boardId}/order: the board comes from the path, the order from the body. */

@@ -1,57 +1,59 @@
 package dev.pinfeed.ingestapi.kafka;
 
+import dev.pinfeed.config.StoreUnavailableException;
 import dev.pinfeed.eventsschema.AvroEventSerializer;
 import dev.pinfeed.eventsschema.EventTopics;
 import dev.pinfeed.eventsschema.SchemaRegistryClient;
+import dev.pinfeed.httpkit.HealthCheck;
 import dev.pinfeed.ingestapi.core.EventPublisher;
 import dev.pinfeed.ingestapi.core.IngestRejection;
+import dev.pinfeed.processorruntime.KafkaClients;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.RetriableException;
+import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
- * Publishes to the topic and key {@link EventTopics} names, with an idempotent acks=all producer:
- * a broker retry never duplicates or reorders a key's events. The producer batches (linger) so
- * many concurrent requests share a round trip; a full buffer fails fast (OVERLOADED) instead of
- * blocking request threads.
+ * Publishes to the topic and key {@link EventTopics} names, with the durable producer of
+ * {@link KafkaClients#producer} (idempotent, acks=all: a broker retry never duplicates or reorders a
+ * key's events; linger so many concurrent requests share a round trip; a full buffer fails fast
+ * instead of blocking request threads).
+ *
+ * <p>A failure before the record entered the producer sent nothing: a full buffer or missing
+ * metadata is OVERLOADED, the schema registry or Kafka unreachable is a
+ * {@link StoreUnavailableException} naming it ({@code schema-registry}, {@value #STORE}); anything
+ * else there (an event the registry refuses, a closed producer) is a bug and throws. A failure after
+ * it entered is Kafka's own (no acknowledgement): the caller treats it as unconfirmed.
  */
 public final class KafkaEventPublisher implements EventPublisher {
+
+    /** The store name outages and the health check carry. */
+    public static final String STORE = "kafka";
+    /** The producer's client id (its metrics carry it). */
+    public static final String CLIENT_ID = "pinfeed-ingest";
 
     private final KafkaProducer<String, SpecificRecord> producer;
     private final Map<String, String> topicOverrides;
 
-    /** {@code topicOverrides} maps a standard topic to another (tests publish to fresh topics). */
+    /** {@code topicOverrides} maps a standard topic to another (tests publish to fresh topics); {@code extra} overrides producer settings. */
     public KafkaEventPublisher(String bootstrap, SchemaRegistryClient registry, Map<String, String> topicOverrides, Properties extra) {
-        Properties p = producerSettings(bootstrap);
+        Properties p = KafkaClients.producer(bootstrap, CLIENT_ID);
         p.putAll(extra);
         this.producer = new KafkaProducer<>(p, new StringSerializer(), new AvroEventSerializer(registry));
         this.topicOverrides = Map.copyOf(topicOverrides);
-    }
-
-    /** The producer settings ingest publishes with (the load harness's raw baseline uses the same). */
-    public static Properties producerSettings(String bootstrap) {
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-        p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "5");
-        p.put(ProducerConfig.LINGER_MS_CONFIG, "2");
-        p.put(ProducerConfig.BATCH_SIZE_CONFIG, Integer.toString(128 * 1024));
-        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
-        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "1000");
-        // Kafka gives up on a record before the service stops waiting (ingest.publish-timeout-ms, 30 s),
-        // so a failed publish is normally reported by Kafka itself.
-        p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "15000");
-        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "25000");
-        p.put(ProducerConfig.CLIENT_ID_CONFIG, "pinfeed-ingest");
-        return p;
     }
 
     @Override
@@ -59,47 +61,66 @@ public final class KafkaEventPublisher implements EventPublisher {
         String topic = EventTopics.topicFor(event);
         topic = topicOverrides.getOrDefault(topic, topic);
         CompletableFuture<Void> ack = new CompletableFuture<>();
-        // A failure reported while send() is still running (buffer full, no metadata yet) means the
-        // record never entered the producer: nothing can reach the log, so the caller may retry.
-        java.util.concurrent.atomic.AtomicBoolean enqueued = new java.util.concurrent.atomic.AtomicBoolean();
+        // A failure reported while send() is still running (buffer full, no metadata yet, serialization)
+        // means the record never entered the producer: nothing can reach the log.
+        AtomicBoolean enqueued = new AtomicBoolean();
+        AtomicReference<RuntimeException> notSent = new AtomicReference<>();
         try {
             producer.send(new ProducerRecord<>(topic, EventTopics.partitionKey(event), event), (metadata, error) -> {
                 if (error == null) {
                     ack.complete(null);
                 } else if (!enqueued.get()) {
-                    ack.completeExceptionally(notSent(error));
+                    notSent.set(error instanceof RuntimeException r ? r : new KafkaException(error));
                 } else {
                     ack.completeExceptionally(error);
                 }
             });
-            enqueued.set(true);
         } catch (RuntimeException e) {
-            ack.completeExceptionally(notSent(e));
+            notSent.set(e);
         }
+        enqueued.set(true);
+        if (notSent.get() != null) ack.completeExceptionally(classify(notSent.get()));
         return ack;
     }
 
-    /**
-     * A failure before the record entered the producer: nothing can reach the log, so the caller may
-     * retry. A full buffer or missing metadata is load (429); anything else (the registry down for
-     * serialization, a closed producer) is an outage (503).
-     */
-    private static IngestRejection notSent(Throwable error) {
+    /** What a failure before the record entered the producer means; a bug is thrown. */
+    private static RuntimeException classify(RuntimeException error) {
         if (error instanceof TimeoutException) {
             return new IngestRejection(IngestRejection.Reason.OVERLOADED, null, "Kafka cannot take the event now (" + error.getMessage()
                     + "); retry later");
         }
-        return new IngestRejection(IngestRejection.Reason.UNAVAILABLE, null, "the event could not be sent: " + error.getMessage(), error);
+        for (Throwable cause = error; cause != null && cause != cause.getCause(); cause = cause.getCause()) {
+            if (cause instanceof StoreUnavailableException down) return down; // the registry, during serialization
+        }
+        if (error instanceof RetriableException || error instanceof KafkaException && !(error instanceof SerializationException)) {
+            return new StoreUnavailableException(STORE, "the event could not be sent: " + error.getMessage(), error);
+        }
+        throw error;
     }
 
-    /** Throws unless the cluster answers a metadata request for {@code topic} within {@code timeout}. */
-    public void checkReachable(String topic, Duration timeout) {
-        CompletableFuture<Object> f = CompletableFuture.supplyAsync(() -> producer.partitionsFor(topic));
+    /** Returns when the cluster answers a metadata request for the pins topic within 2 s; else {@link StoreUnavailableException}. */
+    public void check() {
+        CompletableFuture<Object> f = CompletableFuture.supplyAsync(() -> producer.partitionsFor(EventTopics.PINS));
         try {
-            f.get(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+            f.get(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StoreUnavailableException(STORE, "interrupted while asking for metadata", e);
         } catch (Exception e) {
-            throw new IllegalStateException("Kafka metadata for " + topic + " unavailable: " + e, e);
+            throw new StoreUnavailableException(STORE, "no metadata for " + EventTopics.PINS + ": " + e, e);
         }
+    }
+
+    /** This store's readiness check, by name. */
+    public Map<String, HealthCheck> healthChecks() {
+        return Map.of(STORE, this::check);
+    }
+
+    /** Binds the producer's own metrics (kafka_producer_*) to {@code registry}; close the result to unbind. */
+    public KafkaClientMetrics bindMetrics(MeterRegistry registry) {
+        KafkaClientMetrics metrics = new KafkaClientMetrics(producer);
+        metrics.bindTo(registry);
+        return metrics;
     }
 
     @Override

@@ -1,5 +1,7 @@
 package dev.pinfeed.ingestapi.mysql;
 
+import dev.pinfeed.config.StoreUnavailableException;
+import dev.pinfeed.httpkit.HealthCheck;
 import dev.pinfeed.idallocator.ShardedId;
 import dev.pinfeed.ingestapi.core.ObjectDirectory;
 import dev.pinfeed.mysqlshards.MysqlShardMap;
@@ -9,6 +11,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -19,6 +22,8 @@ import java.util.stream.Collectors;
  * {@code dbNNNNN.object_directory}, each row in the shard its id names. A batch costs one round
  * trip per shard host: the statements for every shard database on a host travel together
  * (the pool enables {@code allowMultiQueries}; all values are numbers, formatted here, never text).
+ * A host that cannot be reached or refuses work for now is a {@link StoreUnavailableException}
+ * naming the host; anything else (bad SQL, a missing table) is a bug.
  */
 public final class MysqlObjectDirectory implements ObjectDirectory {
 
@@ -119,6 +124,26 @@ public final class MysqlObjectDirectory implements ObjectDirectory {
         } catch (SQLException e) {
             throw ShardDataSources.failure(host, what, e);
         }
+    }
+
+    /**
+     * Returns when {@code host}'s current master answers {@code SELECT 1} through the pools the
+     * directory (and the username index, on the same pools) use; else {@link StoreUnavailableException} naming the host.
+     */
+    public void check(String host) {
+        if (!sources.shardMap().hosts().contains(host)) return; // moved out of the live map since start: nothing routes there
+        try (Connection c = sources.connection(host); Statement st = c.createStatement()) {
+            st.execute("SELECT 1");
+        } catch (SQLException e) {
+            throw new StoreUnavailableException(host, "master " + sources.master(host) + " does not answer: " + e.getMessage(), e);
+        }
+    }
+
+    /** One readiness check per shard host of the map in force now, named by the host. */
+    public Map<String, HealthCheck> healthChecks() {
+        Map<String, HealthCheck> checks = new LinkedHashMap<>();
+        for (String host : sources.hosts()) checks.put(host, () -> check(host));
+        return checks;
     }
 
     @Override

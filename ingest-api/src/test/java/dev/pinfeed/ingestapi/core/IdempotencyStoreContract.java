@@ -3,7 +3,6 @@ package dev.pinfeed.ingestapi.core;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pinfeed.ingestapi.core.IdempotencyStore.Begin;
-import dev.pinfeed.ingestapi.core.IdempotencyStore.StoredAnswer;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -27,17 +26,17 @@ public abstract class IdempotencyStoreContract {
         assertThat(store().begin("tok", key, "fp1", LEASE)).isInstanceOf(Begin.Started.class);
         assertThat(store().begin("tok", key, "fp1", LEASE)).isInstanceOf(Begin.InProgress.class);
 
-        store().complete("tok", key, "fp1", new StoredAnswer(202, "{\"id\":\"42\"}"), RETENTION);
+        store().complete("tok", key, "fp1", "{\"id\":\"42\"}", RETENTION);
 
         assertThat(store().begin("tok", key, "fp1", LEASE))
-                .isEqualTo(new Begin.Replay(new StoredAnswer(202, "{\"id\":\"42\"}")));
+                .isEqualTo(new Begin.Replay("{\"id\":\"42\"}"));
     }
 
     @Test
     void aDifferentBodyUnderTheSameKeyIsAMismatch() {
         String key = freshKey();
         store().begin("tok", key, "fp1", LEASE);
-        store().complete("tok", key, "fp1", new StoredAnswer(202, "{}"), RETENTION);
+        store().complete("tok", key, "fp1", "{}", RETENTION);
 
         assertThat(store().begin("tok", key, "fp2", LEASE)).isInstanceOf(Begin.Mismatch.class);
     }
@@ -61,7 +60,7 @@ public abstract class IdempotencyStoreContract {
     void abandonLeavesAStoredAnswerAndAnotherBodysClaimAlone() {
         String done = freshKey();
         store().begin("tok", done, "fp1", LEASE);
-        store().complete("tok", done, "fp1", new StoredAnswer(202, "{}"), RETENTION);
+        store().complete("tok", done, "fp1", "{}", RETENTION);
         store().abandon("tok", done, "fp1");
         assertThat(store().begin("tok", done, "fp1", LEASE)).isInstanceOf(Begin.Replay.class);
 
@@ -76,8 +75,8 @@ public abstract class IdempotencyStoreContract {
         String key = freshKey();
         store().begin("tok", key, "fp1", Duration.ofMillis(200));
         elapse(Duration.ofMillis(400));
-        store().complete("tok", key, "fp1", new StoredAnswer(202, "{\"id\":\"7\"}"), RETENTION);
-        assertThat(store().begin("tok", key, "fp1", LEASE)).isEqualTo(new Begin.Replay(new StoredAnswer(202, "{\"id\":\"7\"}")));
+        store().complete("tok", key, "fp1", "{\"id\":\"7\"}", RETENTION);
+        assertThat(store().begin("tok", key, "fp1", LEASE)).isEqualTo(new Begin.Replay("{\"id\":\"7\"}"));
     }
 
     @Test
@@ -96,11 +95,11 @@ public abstract class IdempotencyStoreContract {
     }
 
     @Test
-    void aProblemAnswerIsStoredVerbatim() {
+    void aRejectionResultIsStoredVerbatim() {
         String key = freshKey();
         store().begin("tok", key, "fp1", LEASE);
         String problem = "{\"type\":\"x\",\"status\":409,\"detail\":\"username 'ana' is taken\"}";
-        store().complete("tok", key, "fp1", new StoredAnswer(409, problem), RETENTION);
-        assertThat(store().begin("tok", key, "fp1", LEASE)).isEqualTo(new Begin.Replay(new StoredAnswer(409, problem)));
+        store().complete("tok", key, "fp1", problem, RETENTION);
+        assertThat(store().begin("tok", key, "fp1", LEASE)).isEqualTo(new Begin.Replay(problem));
     }
 }

@@ -1,7 +1,9 @@
 package dev.pinfeed.ingestapi.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.pinfeed.config.StoreUnavailableException;
 import dev.pinfeed.events.BoardFollowed;
 import dev.pinfeed.events.BoardPinsReordered;
 import dev.pinfeed.events.PinCreated;
@@ -211,15 +213,71 @@ class IngestServiceTest {
 
     @Test
     void aDirectoryOutageRejectsAsUnavailableAndReleasesTheName() {
-        store.failRegister = new IllegalStateException("mysql001 down");
+        store.failRegister = new StoreUnavailableException("mysql001", "mysql001 down");
 
         Outcome o = service.submit(new CreateUser("ivan", null));
 
         assertThat(o.rejection().reason()).isEqualTo(Reason.UNAVAILABLE);
+        assertThat(o.rejection().store()).isEqualTo("mysql001");
         assertThat(store.size()).isZero();
         assertThat(o.rejection().detail()).contains("mysql001 down");
         assertThat(usernames.find("ivan")).isEmpty();
         assertThat(publisher.published()).isEmpty();
+    }
+
+    @Test
+    void aBugInAnAdapterIsThrownNotReportedAsAnOutageAndLeavesNoClaim() {
+        store.failRegister = new NullPointerException("a bug in the directory");
+
+        assertThatThrownBy(() -> service.submit(new CreateUser("nina", null))).isInstanceOf(NullPointerException.class);
+
+        assertThat(usernames.find("nina")).as("released").isEmpty();
+        assertThat(publisher.published()).isEmpty();
+    }
+
+    @Test
+    void aBugWhilePublishingReleasesWhatWasNotSentAndIsThrown() {
+        long owner = user("olga");
+        int before = publisher.published().size();
+        publisher.failWith = e -> {
+            if (e instanceof UserCreated u && u.getUsername().toString().equals("olga_2")) throw new IllegalStateException("publisher bug");
+            return null;
+        };
+
+        assertThatThrownBy(() -> service.submitAll(List.of(new CreateBoard(owner, "first", null), new CreateUser("olga_2", null))))
+                .isInstanceOf(IllegalStateException.class).hasMessage("publisher bug");
+
+        assertThat(publisher.published()).hasSize(before + 1);
+        assertThat(usernames.find("olga_2")).as("never sent: released").isEmpty();
+    }
+
+    @Test
+    void kafkaOrTheRegistryDownBeforeSendingIsUnavailableNamingTheStoreAndStopsTheBatch() {
+        long owner = user("pia");
+        long board = board(owner);
+        int before = publisher.published().size();
+        publisher.failWith = e -> e instanceof PinCreated ? new StoreUnavailableException("schema-registry", "connection refused") : null;
+
+        List<Outcome> outcomes = service.submitAll(List.of(new CreatePin(board, owner, "p", null, null), new FollowUser(owner, user("quinn"))));
+
+        assertThat(outcomes).extracting(o -> o.rejection().reason()).containsExactly(Reason.UNAVAILABLE, Reason.UNAVAILABLE);
+        assertThat(outcomes.get(0).rejection().store()).isEqualTo("schema-registry");
+        assertThat(publisher.published()).hasSize(before + 1); // quinn's UserCreated only
+    }
+
+    @Test
+    void aSequenceStoreOutageIsUnavailableNamingTheHost() {
+        IngestService down = new IngestService(
+                new IdSource(new ShardedIdAllocator((shard, type, size) -> {
+                    throw new StoreUnavailableException("mysql002", "no connection to its master");
+                }, 100), new ShardPlacement(OpenShards.parse("0-15"), new SplittableRandom(1)),
+                        TimeSortableIdGenerator.systemClock(new TimeSortableLayout(TimeSortableLayout.DEFAULT_EPOCH), Duration.ZERO), 3),
+                directory, usernames, publisher, InstantSource.fixed(NOW), Duration.ofSeconds(5), 4096);
+
+        Outcome o = down.submit(new CreateUser("rita", null));
+
+        assertThat(o.rejection().reason()).isEqualTo(Reason.UNAVAILABLE);
+        assertThat(o.rejection().store()).isEqualTo("mysql002");
     }
 
     @Test

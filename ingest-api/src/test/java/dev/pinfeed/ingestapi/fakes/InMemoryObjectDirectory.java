@@ -12,6 +12,7 @@ public final class InMemoryObjectDirectory implements ObjectDirectory {
 
     private final Map<Long, Entry> entries = new ConcurrentHashMap<>();
     public volatile RuntimeException failRegister;
+    public volatile RuntimeException failFind;
     public int findCalls;
 
     @Override
@@ -23,6 +24,7 @@ public final class InMemoryObjectDirectory implements ObjectDirectory {
     @Override
     public synchronized Map<Long, Entry> find(Collection<Long> ids) {
         findCalls++;
+        if (failFind != null) throw failFind;
         Map<Long, Entry> found = new HashMap<>();
         for (Long id : ids) {
             Entry e = entries.get(id);

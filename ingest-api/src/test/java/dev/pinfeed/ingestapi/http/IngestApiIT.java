@@ -75,6 +75,7 @@ class IngestApiIT {
                 TokenAuthenticator.sha256Hex(ALL), new Principal("all", Set.of("*")),
                 TokenAuthenticator.sha256Hex(PINS_ONLY), new Principal("pins", Set.of("PinCreated"))));
         app = IngestApiServer.app(stack.config(), components, tokens);
+        components.bindMetrics(app.meterRegistry()); // as IngestApiServer.main does with the process registry
         running = app.start("127.0.0.1", 0);
         client = new IngestClient(running.baseUri(), ALL);
     }
@@ -302,7 +303,9 @@ class IngestApiIT {
         Answer metrics = client.send("GET", "/metrics", null);
         // Micrometer writes labels in name order.
         assertThat(metrics.body()).contains("ingest_events_total{outcome=\"accepted\",type=\"UserCreated\"}")
-                .contains("http_request_duration_seconds_bucket");
+                .contains("http_request_duration_seconds_bucket")
+                .contains("jvm_memory_used_bytes")
+                .contains("kafka_producer_record_send");
 
         Answer openApi = client.send("GET", "/openapi.json", null);
         assertThat(openApi.status()).isEqualTo(200);

@@ -111,4 +111,24 @@ class JsonCommandsTest {
         assertThat(((IngestCommand.CreateBoard) board).name()).as("trimmed").isEqualTo("Recipes");
         assertThat(JsonCommands.eventTypes()).hasSize(11);
     }
+
+    @Test
+    void everyCommandWritesToJsonAndReadsBackTheSame() {
+        long otherUser = ShardedId.compose(3, ObjectType.USER, 9);
+        long otherPin = ShardedId.compose(12, ObjectType.PIN, 8);
+        List<IngestCommand> commands = List.of(new IngestCommand.CreateUser("ana", "Ana"), new IngestCommand.CreateUser("bob", null),
+                new IngestCommand.CreateBoard(USER, "Recipes", "with\nnewline"), new IngestCommand.CreatePin(BOARD, USER, "d", "https://a.b/c", null),
+                new IngestCommand.DeletePin(PIN), new IngestCommand.FollowUser(USER, otherUser), new IngestCommand.UnfollowUser(USER, otherUser),
+                new IngestCommand.FollowBoard(otherUser, BOARD), new IngestCommand.UnfollowBoard(otherUser, BOARD),
+                new IngestCommand.LikePin(USER, PIN), new IngestCommand.UnlikePin(USER, PIN),
+                new IngestCommand.ReorderBoardPins(BOARD, List.of(otherPin, PIN)));
+
+        assertThat(commands.stream().map(IngestCommand::eventType).collect(java.util.stream.Collectors.toSet()))
+                .as("every event type").isEqualTo(JsonCommands.eventTypes());
+        for (IngestCommand c : commands) {
+            assertThat(JsonCommands.typedEvent(JsonCommands.typedEventJson(c))).as("%s", c).isEqualTo(c);
+        }
+        assertThat(JsonCommands.typedEventJson(new IngestCommand.CreateUser("bob", null)).has("displayName")).isFalse();
+        assertThat(JsonCommands.toJson(new IngestCommand.DeletePin(PIN)).get("pinId").asText()).isEqualTo(Long.toString(PIN));
+    }
 }

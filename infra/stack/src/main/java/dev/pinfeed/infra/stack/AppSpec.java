@@ -1,10 +1,16 @@
 package dev.pinfeed.infra.stack;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.pinfeed.config.PinfeedConfig;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
@@ -12,10 +18,15 @@ import java.util.Map;
  * One of pinfeed's own services (ingest-api, feed-service, the stream processors), run from its
  * module's built classpath. Only {@code ./pinfeed dev} starts apps; the test stack is servers only
  * (tests run the services in-process).
+ *
+ * <p>Every app serves {@code GET /health/live} and {@code GET /health/ready}: HTTP services on their
+ * main port, processors on an admin port ({@code <name>.admin.http}). Up = live; ready = its
+ * dependencies answer (a 503 names the failing ones).
  */
 final class AppSpec implements ServerSpec {
 
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(500)).build();
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final StackLayout layout;
     private final String name;
@@ -35,36 +46,93 @@ final class AppSpec implements ServerSpec {
         this.properties = Map.copyOf(properties);
     }
 
+    /** An HTTP service: health on its main address (config key {@code httpKey}). */
+    static AppSpec httpService(StackLayout layout, PinfeedConfig config, String name, String role, String module, String mainClass,
+                               String httpKey, Map<String, String> properties) {
+        return new AppSpec(layout, name, role, module, mainClass, URI.create("http://" + config.hostPort(httpKey) + "/"), properties);
+    }
+
+    /** A stream processor: health and metrics on its admin address (config key {@code <name>.admin.http}). */
+    static AppSpec processor(StackLayout layout, PinfeedConfig config, String name, String role, String module, String mainClass) {
+        return new AppSpec(layout, name, role, module, mainClass, URI.create("http://" + config.hostPort(name + ".admin.http") + "/"), Map.of());
+    }
+
     @Override public String name() { return name; }
     @Override public String role() { return role; }
-    /** A stream processor has no URL; it is healthy while its process runs. */
-    @Override public String endpoint() { return baseUrl == null ? "(Kafka consumer)" : baseUrl.toString(); }
+    @Override public String endpoint() { return baseUrl.toString(); }
+    @Override public Path logFile() { return layout.logFile(name + ".log"); }
 
     /** The apps accept the dev token: make sure it and the token file exist before any app starts. */
     @Override
-    public void prepare() {
+    public void writeFiles() {
         DevToken.ensure(layout);
+        Log4jConfig.write(layout);
     }
 
     @Override
     public List<String> command() {
         JavaCommand java = JavaCommand.withHeap("256m")
-                .logTo(layout.logsDir().resolve(name + ".log"), "INFO", Log4jConfig.write(layout))
+                .logTo(logFile(), "INFO", Log4jConfig.file(layout))
                 .property("pinfeed.root", layout.root());
         properties.forEach(java::property);
         return java.run(layout.classpathOf(module), mainClass);
     }
 
-    /** Answers HTTP at all (its /health may be 503 while a dependency is down; that is the app's to report). */
     @Override
     public boolean healthy() {
-        if (baseUrl == null) return true;
+        return health().up();
+    }
+
+    @Override
+    public Health health() {
+        Answer live = get("health/live");
+        if (live.status() == 404) return legacyHealth();
+        if (live.status() != 200) return Health.down(live.status() < 0 ? "no answer at " + baseUrl + "health/live"
+                : "health/live answered " + live.status());
+        Answer ready = get("health/ready");
+        if (ready.status() == 200) return Health.UP;
+        return Health.notReady(ready.status() < 0 ? "no answer at " + baseUrl + "health/ready" : "not ready: " + failing(ready.body()));
+    }
+
+    /** Until every app serves /health/live and /health/ready (http-kit on Jetty): its /health is readiness. */
+    private Health legacyHealth() {
+        Answer health = get("health");
+        if (health.status() == 200) return Health.UP;
+        if (health.status() == 503) return Health.notReady("not ready: " + failing(health.body()));
+        return Health.down("no health endpoint at " + baseUrl);
+    }
+
+    /** The failing checks a 503 names ({@code "checks": {"redis": "down: ..."}}), else its detail. */
+    static String failing(String problemJson) {
         try {
-            HttpResponse<Void> r = HTTP.send(HttpRequest.newBuilder(baseUrl.resolve("/health")).timeout(Duration.ofSeconds(3)).build(),
-                    HttpResponse.BodyHandlers.discarding());
-            return r.statusCode() == 200 || r.statusCode() == 503;
+            JsonNode doc = JSON.readTree(problemJson);
+            List<String> names = new ArrayList<>();
+            JsonNode checks = doc.path("checks");
+            for (Iterator<Map.Entry<String, JsonNode>> it = checks.fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> e = it.next();
+                if (!e.getValue().asText().equals("up")) names.add(e.getKey());
+            }
+            if (!names.isEmpty()) return String.join(", ", names);
+            if (doc.hasNonNull("detail")) return doc.get("detail").asText();
+        } catch (Exception notJson) {
+            // fall through: show what it said
+        }
+        String text = problemJson == null ? "" : problemJson.strip();
+        return text.isEmpty() ? "503" : text.lines().findFirst().orElse(text);
+    }
+
+    private record Answer(int status, String body) {}
+
+    private Answer get(String path) {
+        try {
+            HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(baseUrl.resolve(path)).timeout(Duration.ofSeconds(3)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            return new Answer(r.statusCode(), r.body());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new Answer(-1, "");
         } catch (Exception e) {
-            return false;
+            return new Answer(-1, "");
         }
     }
 
@@ -75,6 +143,7 @@ final class AppSpec implements ServerSpec {
 
     @Override
     public Duration stopGrace() {
-        return Duration.ofSeconds(20);
+        // Processors commit what they applied on SIGTERM; the launcher's stop must stay within ~10 s overall.
+        return Duration.ofSeconds(8);
     }
 }

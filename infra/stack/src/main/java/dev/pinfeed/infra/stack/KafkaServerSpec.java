@@ -1,7 +1,6 @@
 package dev.pinfeed.infra.stack;
 
 import dev.pinfeed.config.HostPort;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -22,20 +21,21 @@ final class KafkaServerSpec implements ServerSpec {
         this.layout = layout;
         this.broker = broker;
         this.controllerPort = controllerPort;
-        this.dir = layout.dataDir("kafka");
+        this.dir = layout.dataPath("kafka");
     }
 
     @Override public String name() { return "kafka"; }
     @Override public String role() { return "Kafka broker (KRaft)"; }
     @Override public String endpoint() { return broker.toString(); }
     @Override public Duration startTimeout() { return Duration.ofSeconds(120); }
+    @Override public Path logFile() { return layout.logFile("kafka.log"); }
 
     private Path properties() {
         return dir.resolve("server.properties");
     }
 
     @Override
-    public void prepare() throws Exception {
+    public void writeFiles() {
         String host = broker.host();
         String props = String.join("\n",
                 "process.roles=broker,controller",
@@ -59,18 +59,24 @@ final class KafkaServerSpec implements ServerSpec {
                 "auto.create.topics.enable=false",
                 "log.retention.hours=168",
                 "") ;
-        Files.writeString(properties(), props);
-        if (!Files.exists(dir.resolve("logs").resolve("meta.properties"))) {
-            Probes.execOrFail(JavaCommand.withHeap("256m").run(layout.classpathOf("infra/kafka-server"),
-                    "kafka.tools.StorageTool", "format", "--standalone", "--ignore-formatted",
-                    "-t", Uuid.randomUuid().toString(), "-c", properties().toString()), "formatting the Kafka log directory");
-        }
+        StackLayout.ensure(dir);
+        AtomicFiles.writeIfChanged(properties(), props);
+        Log4jConfig.write(layout);
+    }
+
+    /** Formats the log directory once (the tool itself skips a formatted one: --ignore-formatted). */
+    @Override
+    public void initialize() {
+        if (java.nio.file.Files.exists(dir.resolve("logs").resolve("meta.properties"))) return;
+        Probes.execOrFail(JavaCommand.withHeap("256m").run(layout.classpathOf("infra/kafka-server"),
+                "kafka.tools.StorageTool", "format", "--standalone", "--ignore-formatted",
+                "-t", Uuid.randomUuid().toString(), "-c", properties().toString()), "formatting the Kafka log directory");
     }
 
     @Override
     public List<String> command() {
         return JavaCommand.withHeap("512m")
-                .logTo(layout.logsDir().resolve("kafka.log"), "INFO", Log4jConfig.write(layout))
+                .logTo(logFile(), "INFO", Log4jConfig.file(layout))
                 .run(layout.classpathOf("infra/kafka-server"), "kafka.Kafka", properties().toString());
     }
 
@@ -79,8 +85,10 @@ final class KafkaServerSpec implements ServerSpec {
         if (!Probes.tcpOpen(broker.host(), broker.port())) return false;
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.toString());
-        p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 3_000);
-        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 3_000);
+        // A fresh JVM probing 15 services at once on a busy 2-core box needs more than 3 s for its first
+        // Kafka round trip (class loading, JIT): a short timeout called a healthy broker sick.
+        p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
+        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000);
         try (Admin admin = Admin.create(p)) {
             return !admin.describeCluster().nodes().get().isEmpty();
         } catch (Exception e) {

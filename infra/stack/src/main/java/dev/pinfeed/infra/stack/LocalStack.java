@@ -1,5 +1,6 @@
 package dev.pinfeed.infra.stack;
 
+import dev.pinfeed.clikit.Cli;
 import dev.pinfeed.config.HostPort;
 import dev.pinfeed.config.PinfeedConfig;
 import java.io.IOException;
@@ -15,7 +16,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Collection;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
@@ -30,6 +35,13 @@ public final class LocalStack {
         // Bind SLF4J once, before parallel start-up and probe threads race to it (and warn about substitute loggers).
         org.slf4j.LoggerFactory.getLogger(LocalStack.class);
     }
+
+    /** Starts, stops and probes block for seconds each: one thread per task, not the small common pool. */
+    private static final ExecutorService PARALLEL = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "pinfeed-stack");
+        t.setDaemon(true);
+        return t;
+    });
 
     private final StackLayout layout;
     private final PinfeedConfig config;
@@ -57,20 +69,23 @@ public final class LocalStack {
             add(new RedisServerSpec(layout, h.name() + "-master", h.master(), null));
             if (h.replica() != null) add(new RedisServerSpec(layout, h.name() + "-replica", h.replica(), h.master()));
         }
-        add(new AppSpec(layout, "ingest-api", "Ingest API (producers' writes)", "ingest-api", "dev.pinfeed.ingestapi.IngestApiServer",
-                URI.create("http://" + config.hostPort("ingest.http") + "/"),
-                Map.of("ingest.tokens-file", DevToken.ingestTokensFile(layout).toString())));
-        add(new AppSpec(layout, "feed-service", "Feed service (reads, graph queries)", "feed-service", "dev.pinfeed.feedservice.FeedServiceServer",
-                URI.create("http://" + config.hostPort("feed.http") + "/"), Map.of()));
-        add(new AppSpec(layout, "graph-processor", "Follower graph (follows → Redis)", "graph-processor",
-                "dev.pinfeed.graphprocessor.GraphProcessorMain", null, Map.of()));
-        add(new AppSpec(layout, "feed-worker", "Feed worker (fan-out chunks, follows, likes → HBase pools)", "feed-worker",
-                "dev.pinfeed.feedworker.process.FeedWorkerMain",
-                config.find("feed-worker.admin.http").map(a -> URI.create("http://" + HostPort.parse(a) + "/")).orElse(null), Map.of()));
+        // pinfeed's own apps, one line each (processors serve health on <name>.admin.http).
+        add(AppSpec.httpService(layout, config, "ingest-api", "Ingest API (producers' writes)", "ingest-api",
+                "dev.pinfeed.ingestapi.IngestApiServer", "ingest.http", Map.of("ingest.tokens-file", DevToken.ingestTokensFile(layout).toString())));
+        add(AppSpec.httpService(layout, config, "feed-service", "Feed service (reads, graph queries)", "feed-service",
+                "dev.pinfeed.feedservice.FeedServiceServer", "feed.http", Map.of()));
+        add(AppSpec.processor(layout, config, "graph-processor", "Follower graph (follows → Redis)", "graph-processor",
+                "dev.pinfeed.graphprocessor.GraphProcessorMain"));
+        add(AppSpec.processor(layout, config, "feed-worker", "Feed worker (fan-out, follows, likes → HBase pools)", "feed-worker",
+                "dev.pinfeed.feedworker.process.FeedWorkerMain"));
     }
 
     private List<ServerSpec> apps() {
-        return specs.values().stream().filter(s -> s instanceof AppSpec).toList();
+        return specs.values().stream().filter(LocalStack::isApp).toList();
+    }
+
+    private static boolean isApp(ServerSpec s) {
+        return s instanceof AppSpec;
     }
 
     private boolean running(ServerSpec s) {
@@ -98,94 +113,198 @@ public final class LocalStack {
         return layout;
     }
 
+    /** Every server and app name. */
     public List<String> serverNames() {
         return List.copyOf(specs.keySet());
     }
 
-    /** Servers whose process is gone or that do not answer. Empty when the whole stack is up. */
-    public List<String> unhealthy() {
-        List<CompletableFuture<Optional<String>>> checks = specs.values().stream()
-                // An app that is not running is fine (only ./pinfeed dev runs apps); one that runs must answer.
-                .filter(s -> !(s instanceof AppSpec) || running(s))
-                .map(s -> CompletableFuture.supplyAsync(() ->
-                        running(s) && s.healthy() ? Optional.<String>empty() : Optional.of(s.name())))
+    /** The names of pinfeed's own apps (run by {@code ./pinfeed dev}). */
+    public List<String> appNames() {
+        return apps().stream().map(ServerSpec::name).toList();
+    }
+
+    /** The servers and apps with their files and processes (for preparation checks). */
+    Collection<ServerSpec> specs() {
+        return specs.values();
+    }
+
+    /** One line of {@code ./pinfeed status}. {@code pid}/{@code rssMb} are null when nothing runs. */
+    public record Row(String name, String role, String endpoint, String state, Long pid, Long rssMb, String detail,
+                      boolean expected, boolean server) {
+
+        public static final String UP = "up";
+        public static final String SICK = "sick";
+        public static final String DOWN = "down";
+
+        /** Should run and does not work: down, not answering or not ready. */
+        public boolean failing() {
+            return expected && !state.equals(UP);
+        }
+    }
+
+    /**
+     * Probes every server and app in parallel. Servers should always run; apps when {@code appsExpected}
+     * (./pinfeed dev runs them) or when their process runs anyway (then it must also be ready).
+     */
+    public List<Row> status(boolean appsExpected) {
+        List<CompletableFuture<Row>> rows = specs.values().stream()
+                .map(s -> CompletableFuture.supplyAsync(() -> row(s, appsExpected), PARALLEL))
                 .toList();
-        return checks.stream().map(CompletableFuture::join).flatMap(Optional::stream).toList();
+        return rows.stream().map(CompletableFuture::join).toList();
+    }
+
+    private Row row(ServerSpec s, boolean appsExpected) {
+        Optional<ProcessHandle> h = processes.get(s.name()).running();
+        boolean server = !isApp(s);
+        boolean expected = server || appsExpected || h.isPresent();
+        if (h.isEmpty()) {
+            return new Row(s.name(), s.role(), s.endpoint(), Row.DOWN, null, null, expected ? "not running" : null, expected, server);
+        }
+        ServerSpec.Health health = s.health();
+        return new Row(s.name(), s.role(), s.endpoint(), health.up() ? Row.UP : Row.SICK, h.get().pid(), rssKb(h.get().pid()) / 1024,
+                health.detail(), expected, server);
+    }
+
+    /** What should run but is not up: every server, and apps whose process runs. Empty when all is well. */
+    public List<String> unhealthy() {
+        return status(false).stream().filter(Row::failing).map(Row::name).toList();
+    }
+
+    /** Servers (not apps) that are down or do not answer: the test stack's question. */
+    public List<String> unhealthyServers() {
+        return serversAmong(unhealthy());
     }
 
     /** The names in {@code names} that are servers, not apps. */
     public List<String> serversAmong(List<String> names) {
-        return names.stream().filter(n -> !(specs.get(n) instanceof AppSpec)).toList();
+        return names.stream().filter(n -> !isApp(specs.get(n))).toList();
     }
 
     public boolean isUp() {
-        return unhealthy().isEmpty();
+        return unhealthyServers().isEmpty();
     }
 
     /** Starts whatever server is not running and provisions; returns the servers this call started. Apps are not started. */
     public List<String> start() throws Exception {
         long t0 = System.nanoTime();
-        List<ServerSpec> missing = specs.values().stream().filter(s -> !(s instanceof AppSpec) && !running(s)).toList();
+        List<ServerSpec> missing = specs.values().stream().filter(s -> !isApp(s) && !running(s)).toList();
         // Everything but the registry can start at once; the registry needs Kafka.
         List<ServerSpec> first = missing.stream().filter(s -> !(s instanceof SchemaRegistrySpec)).toList();
         startAndAwait(first);
         configureMariaDbReplication();
         startAndAwait(missing.stream().filter(s -> s instanceof SchemaRegistrySpec).toList());
-        List<String> sick = unhealthy();
+        List<String> sick = unhealthyServers();
         if (!sick.isEmpty()) throw new IllegalStateException("not healthy after start: " + sick);
         new Provisioner(config, layout.definitions(), progress).all();
-        progress.accept(String.format(Locale.ROOT, "all healthy in %.1f s", (System.nanoTime() - t0) / 1e9));
+        progress.accept(String.format(Locale.ROOT, "all servers healthy in %.1f s", (System.nanoTime() - t0) / 1e9));
         return missing.stream().map(ServerSpec::name).toList();
     }
 
-    private void startAndAwait(List<ServerSpec> toStart) throws Exception {
-        List<CompletableFuture<Void>> started = new ArrayList<>();
-        for (ServerSpec spec : toStart) {
-            started.add(CompletableFuture.runAsync(() -> startOne(spec)));
-        }
-        List<String> failures = new ArrayList<>();
-        for (int i = 0; i < started.size(); i++) {
-            try {
-                started.get(i).join();
-            } catch (Exception e) {
-                Throwable cause = e.getCause() != null ? e.getCause() : e;
-                failures.add(cause.getMessage());
-            }
-        }
+    private void startAndAwait(List<ServerSpec> toStart) {
+        List<String> failures = startAll(toStart);
         if (!failures.isEmpty()) throw new IllegalStateException(String.join("\n", failures));
     }
 
+    /** Starts in parallel; returns one line per failure. */
+    private List<String> startAll(List<ServerSpec> toStart) {
+        List<CompletableFuture<Void>> started = new ArrayList<>();
+        for (ServerSpec spec : toStart) {
+            started.add(CompletableFuture.runAsync(() -> startOne(spec), PARALLEL));
+        }
+        List<String> failures = new ArrayList<>();
+        for (CompletableFuture<Void> f : started) {
+            try {
+                f.join();
+            } catch (CompletionException e) {
+                failures.add(e.getCause() != null ? e.getCause().getMessage() : e.getMessage());
+            }
+        }
+        return failures;
+    }
+
+    /** A failed start: names the server, the step and what to do next. */
+    static final class StartFailure extends IllegalStateException {
+        StartFailure(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    private String see(ServerSpec spec) {
+        Path log = spec.logFile().startsWith(layout.root()) ? layout.root().relativize(spec.logFile()) : spec.logFile();
+        return "see " + log + " (./pinfeed logs " + spec.name() + ")";
+    }
+
+    private StartFailure failed(ServerSpec spec, String step, Throwable cause, String next) {
+        String why = cause.getMessage() == null ? cause.toString() : cause.getMessage().lines().findFirst().orElse("");
+        return new StartFailure(spec.name() + ": " + step + " failed: " + why + " — " + next, cause);
+    }
+
+    /**
+     * Writes a server's files and initializes its data directory, naming the step that failed and what to do.
+     * Safe to run from any number of threads and processes at once, and again on every start.
+     */
+    void prepare(ServerSpec spec) {
+        try {
+            spec.writeFiles();
+        } catch (Exception e) {
+            throw failed(spec, "writing its files", e, "check that " + layout.home() + " is writable");
+        }
+        try (AtomicFiles.Lock lock = AtomicFiles.lock(layout.runFile(spec.name() + ".lock"))) {
+            spec.initialize();
+        } catch (StartFailure e) {
+            throw e;
+        } catch (Exception e) {
+            throw failed(spec, "initializing the data directory", e, "run ./pinfeed dev --fresh (wipes local data), or " + see(spec));
+        }
+    }
+
+    /**
+     * Starts one server or app unless it runs, and waits until it is up (apps: live and ready). Safe to call
+     * from several threads or processes for the same server: one launches it, the others wait for it.
+     */
     private void startOne(ServerSpec spec) {
         ManagedProcess process = processes.get(spec.name());
         long t0 = System.nanoTime();
-        try {
-            layout.dataDir(spec.name()); // again: a --fresh wipe removes what the constructors created
-            spec.prepare();
-        } catch (Exception e) {
-            throw new IllegalStateException(spec.name() + ": preparing failed: " + e, e);
+        prepare(spec);
+        ProcessHandle handle;
+        try (AtomicFiles.Lock lock = AtomicFiles.lock(layout.runFile(spec.name() + ".lock"))) {
+            Optional<ProcessHandle> already = process.running();
+            if (already.isPresent()) {
+                handle = already.get(); // another caller launched it meanwhile: wait for it like they do
+            } else {
+                try {
+                    handle = process.start(spec.command());
+                } catch (RuntimeException e) {
+                    throw failed(spec, "launching", e, see(spec));
+                }
+            }
         }
-        ProcessHandle handle = process.start(spec.command());
         long deadline = System.nanoTime() + spec.startTimeout().toNanos();
-        while (!spec.healthy()) {
-            if (!handle.isAlive()) {
-                throw new IllegalStateException(spec.name() + " exited during start; last output:\n" + process.tail(15)
-                        + "\n(see " + layout.logsDir() + ")");
+        ServerSpec.Health health;
+        while (!(health = spec.health()).up()) {
+            if (!handle.isAlive() || process.running().isEmpty()) {
+                String last = process.lastLine();
+                throw new StartFailure(spec.name() + " exited during start" + (last.isEmpty() ? "" : "; last output: " + last)
+                        + " — " + see(spec), null);
             }
             if (System.nanoTime() > deadline) {
+                if (health.live()) {
+                    // Serving but a dependency is missing: leave it running, it becomes ready when the dependency does.
+                    throw new StartFailure(spec.name() + " (pid " + handle.pid() + ") is not ready after " + spec.startTimeout().toSeconds()
+                            + " s: " + health.detail() + " — ./pinfeed status shows it; " + see(spec), null);
+                }
                 process.stop(Duration.ofSeconds(5));
-                throw new IllegalStateException(spec.name() + " not healthy after " + spec.startTimeout().toSeconds()
-                        + " s; last output:\n" + process.tail(15) + "\n(see " + layout.logsDir() + ")");
+                throw new StartFailure(spec.name() + " not healthy after " + spec.startTimeout().toSeconds() + " s (" + health.detail()
+                        + "); stopped it — " + see(spec), null);
             }
             sleep(250);
         }
         progress.accept(String.format(Locale.ROOT, "%-16s up in %5.1f s  %s", spec.name(), (System.nanoTime() - t0) / 1e9, spec.endpoint()));
     }
 
-    /** Starts pinfeed's own services (after {@link #start}). */
-    public List<String> startApps() throws Exception {
-        List<ServerSpec> missing = apps().stream().filter(s -> !running(s)).toList();
-        startAndAwait(missing);
-        return missing.stream().map(ServerSpec::name).toList();
+    /** Starts pinfeed's own services (after {@link #start}); returns one line per app that did not come up ready. */
+    public List<String> startApps() {
+        return startAll(apps().stream().filter(s -> !running(s) || !s.health().up()).toList());
     }
 
     /** The local producer token (created on first use). */
@@ -196,6 +315,12 @@ public final class LocalStack {
     /** True when the named server or app has a live process. */
     public boolean isRunning(String name) {
         return running(spec(name));
+    }
+
+    /** True when the named server or app runs and answers (apps: live and ready). */
+    public boolean isUp(String name) {
+        ServerSpec s = spec(name);
+        return running(s) && s.health().up();
     }
 
     /** Publishes the demo dataset through the running ingest-api, once per data directory. */
@@ -234,14 +359,13 @@ public final class LocalStack {
         stop(specs.keySet());
     }
 
-    /** Stops the named servers: the registry first (it needs Kafka to stop cleanly), then the rest in parallel. */
+    /** Stops the named servers: apps first (they flush to Kafka), then the registry (it needs Kafka), then the rest, each group in parallel. */
     public void stop(java.util.Collection<String> names) {
         long t0 = System.nanoTime();
         List<ServerSpec> chosen = specs.values().stream().filter(s -> names.contains(s.name())).toList();
-        // Apps first (they flush to Kafka), then the registry, then the servers.
-        stopAll(chosen.stream().filter(s -> s instanceof AppSpec).toList());
+        stopAll(chosen.stream().filter(LocalStack::isApp).toList());
         stopAll(chosen.stream().filter(s -> s instanceof SchemaRegistrySpec).toList());
-        stopAll(chosen.stream().filter(s -> !(s instanceof SchemaRegistrySpec) && !(s instanceof AppSpec)).toList());
+        stopAll(chosen.stream().filter(s -> !(s instanceof SchemaRegistrySpec) && !isApp(s)).toList());
         progress.accept(String.format(Locale.ROOT, "stack stopped in %.1f s", (System.nanoTime() - t0) / 1e9));
     }
 
@@ -250,32 +374,50 @@ public final class LocalStack {
             if (processes.get(s.name()).running().isPresent() && processes.get(s.name()).stop(s.stopGrace())) {
                 progress.accept(s.name() + " did not stop within " + s.stopGrace().toSeconds() + " s: killed");
             }
-        })).toList();
+        }, PARALLEL)).toList();
         stops.forEach(CompletableFuture::join);
     }
 
     private ServerSpec spec(String name) {
         ServerSpec s = specs.get(name);
-        if (s == null) throw new IllegalArgumentException("no server '" + name + "'; servers: " + specs.keySet());
+        if (s == null) throw Cli.unknown("server", name, specs.keySet());
         return s;
     }
 
-    /** kill -9 one server: for crash-recovery tests. */
+    /** kill -9 one server: for crash-recovery tests. Returns once it runs no more. */
     public void kill(String name) {
         spec(name);
         processes.get(name).kill();
     }
 
-    /** Starts one stopped or killed server and waits until it is healthy. */
+    /**
+     * Starts one stopped or killed server or app and waits until it is up (apps: ready); if it already runs,
+     * waits until it is up. Throws, naming the step and what to do, when it does not come up.
+     */
     public void startServer(String name) {
         ServerSpec s = spec(name);
-        if (processes.get(name).running().isEmpty()) startOne(s);
+        if (running(s) && s.health().up()) {
+            progress.accept(name + " is already running (pid " + processes.get(name).running().map(ProcessHandle::pid).orElse(-1L) + ") and up");
+            return;
+        }
+        startOne(s);
     }
 
     public void restart(String name) {
         ServerSpec s = spec(name);
         processes.get(name).stop(s.stopGrace());
         startOne(s);
+    }
+
+    /** The log files of a server or app (console output, its own log, rolled files), oldest first. */
+    public List<Path> logFiles(String name) throws IOException {
+        spec(name);
+        Path dir = layout.home().resolve("logs");
+        if (!Files.isDirectory(dir)) return List.of();
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(p -> p.getFileName().toString().startsWith(name + "."))
+                    .sorted(Comparator.comparing((Path p) -> p.toFile().lastModified()).thenComparing(Path::toString)).toList();
+        }
     }
 
     /** Deletes all data and logs. Only with nothing running. */
@@ -294,31 +436,6 @@ public final class LocalStack {
                 });
             }
         }
-    }
-
-    /** The endpoint table: server, role, endpoint, state, pid and resident memory. */
-    public String table() {
-        return table(unhealthy());
-    }
-
-    /** The endpoint table for an already-probed health result (probing HBase costs a connection). */
-    public String table(List<String> unhealthy) {
-        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-16s %-40s %-24s %-6s %8s %8s%n",
-                "SERVER", "ROLE", "ENDPOINT", "STATE", "PID", "RSS MB"));
-        long totalKb = 0;
-        for (ServerSpec s : specs.values()) {
-            Optional<ProcessHandle> h = processes.get(s.name()).running();
-            long rssKb = h.map(p -> rssKb(p.pid())).orElse(0L);
-            totalKb += rssKb;
-            sb.append(String.format(Locale.ROOT, "%-16s %-40s %-24s %-6s %8s %8s%n", s.name(), s.role(), s.endpoint(),
-                    h.isPresent() ? (unhealthy.contains(s.name()) ? "sick" : "up") : "down", h.map(p -> String.valueOf(p.pid())).orElse("-"),
-                    h.isPresent() ? String.valueOf(rssKb / 1024) : "-"));
-        }
-        sb.append(String.format(Locale.ROOT, "%-16s %-40s %-24s%n", "app-config", "ZooKeeper (Curator namespace)",
-                config.appZookeeper() + "/" + config.appZookeeperNamespace()));
-        sb.append(String.format(Locale.ROOT, "total RSS %d MB; data %s; logs %s%n", totalKb / 1024,
-                layout.home().resolve("data"), layout.logsDir()));
-        return sb.toString();
     }
 
     static long rssKb(long pid) {

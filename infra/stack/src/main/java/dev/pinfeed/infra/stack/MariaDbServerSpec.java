@@ -1,10 +1,15 @@
 package dev.pinfeed.infra.stack;
 
 import dev.pinfeed.config.HostPort;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * One MariaDB server (a MySQL shard host's master or its replica). Masters write a GTID binlog;
@@ -20,19 +25,33 @@ final class MariaDbServerSpec implements ServerSpec {
     private final int serverId;
     private final boolean replica;
     private final Path dir;
+    private final Installer installer;
+
+    /** Creates the system tables in an empty data directory (mariadb-install-db). */
+    @FunctionalInterface
+    interface Installer {
+        /** Returns the installer's output; throws when it failed. */
+        String install(Path dataDir, Path tmpDir) throws Exception;
+    }
 
     MariaDbServerSpec(StackLayout layout, String name, HostPort address, int serverId, boolean replica) {
+        this(layout, name, address, serverId, replica, MariaDbServerSpec::installDb);
+    }
+
+    MariaDbServerSpec(StackLayout layout, String name, HostPort address, int serverId, boolean replica, Installer installer) {
         this.layout = layout;
         this.name = name;
         this.address = address;
         this.serverId = serverId;
         this.replica = replica;
-        this.dir = layout.dataDir(name);
+        this.dir = layout.dataPath(name);
+        this.installer = installer;
     }
 
     @Override public String name() { return name; }
     @Override public String role() { return replica ? "MariaDB shard host replica (read-only)" : "MariaDB shard host master"; }
     @Override public String endpoint() { return address.toString(); }
+    @Override public Path logFile() { return layout.logFile(name + ".err"); }
 
     HostPort address() {
         return address;
@@ -56,11 +75,56 @@ final class MariaDbServerSpec implements ServerSpec {
     }
 
     @Override
-    public void prepare() {
-        if (Files.isDirectory(dir.resolve("mysql"))) return;
-        Probes.execOrFail(List.of(Binaries.find("mariadb-install-db"), "--no-defaults", "--user=" + OS_USER,
-                "--datadir=" + dir, "--tmpdir=" + tmpDir(), "--auth-root-authentication-method=socket", "--skip-test-db"),
-                "initializing " + name);
+    public void writeFiles() {
+        StackLayout.ensure(dir);
+        tmpDir();
+    }
+
+    /** True once the system tables are in place (only a complete install is ever moved there). */
+    boolean initialized() {
+        return Files.isDirectory(dir.resolve("mysql"));
+    }
+
+    /**
+     * Installs the system tables into a scratch directory and renames it into place: an install that
+     * fails or is killed half-way leaves no half-initialized data directory that a later start would
+     * take for a complete one. Callers hold the server's lock (two installs never share the scratch dir).
+     */
+    @Override
+    public void initialize() throws Exception {
+        if (initialized()) return;
+        Path scratch = dir.resolveSibling(name + ".installing");
+        deleteTree(scratch);
+        Files.createDirectories(scratch);
+        String output = installer.install(scratch, tmpDir());
+        log(output);
+        if (!Files.isDirectory(scratch.resolve("mysql"))) {
+            throw new IllegalStateException("the installer left no system tables in " + scratch);
+        }
+        deleteTree(dir); // empty unless a failed earlier run left files without system tables
+        Files.move(scratch, dir, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    private static String installDb(Path dataDir, Path tmpDir) {
+        return Probes.execOrFail(List.of(Binaries.find("mariadb-install-db"), "--no-defaults", "--user=" + OS_USER,
+                "--datadir=" + dataDir, "--tmpdir=" + tmpDir, "--auth-root-authentication-method=socket", "--skip-test-db"),
+                "mariadb-install-db").output();
+    }
+
+    private void log(String output) {
+        try {
+            Files.createDirectories(logFile().getParent());
+            Files.writeString(logFile(), output, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        } catch (IOException ignored) {
+            // the output is in the exception when it matters
+        }
+    }
+
+    static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root)) return;
+        try (Stream<Path> walk = Files.walk(root)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
+        }
     }
 
     @Override
@@ -68,7 +132,7 @@ final class MariaDbServerSpec implements ServerSpec {
         List<String> cmd = new ArrayList<>(List.of(Binaries.find("mariadbd"), "--no-defaults", "--user=" + OS_USER,
                 "--datadir=" + dir, "--tmpdir=" + tmpDir(), "--port=" + address.port(), "--bind-address=" + address.host(),
                 "--socket=" + socket(), "--pid-file=" + dir.resolve("mariadbd.pid"),
-                "--log-error=" + layout.logsDir().resolve(name + ".err"),
+                "--log-error=" + logFile(),
                 "--server-id=" + serverId, "--skip-name-resolve", "--gtid-strict-mode=ON",
                 "--innodb-buffer-pool-size=64M", "--max-connections=300",
                 // ~25k shard tables per host: in the system tablespace, creating them costs no file and no fsync each

@@ -1,6 +1,7 @@
 package dev.pinfeed.infra.stack;
 
 import dev.pinfeed.config.HostPort;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -22,13 +23,20 @@ final class RedisServerSpec implements ServerSpec {
     @Override public String name() { return name; }
     @Override public String role() { return replicaOf == null ? "Redis (AOF everysec)" : "Redis replica of " + replicaOf; }
     @Override public String endpoint() { return address.toString(); }
+    @Override public Path logFile() { return layout.logFile(name + ".log"); }
+
+    @Override
+    public void writeFiles() {
+        layout.dataDir(name);
+        layout.logsDir();
+    }
 
     @Override
     public List<String> command() {
         List<String> cmd = new ArrayList<>(List.of(Binaries.find("redis-server"), "--port", String.valueOf(address.port()),
-                "--bind", address.host(), "--dir", layout.dataDir(name).toString(), "--daemonize", "no",
+                "--bind", address.host(), "--dir", layout.dataPath(name).toString(), "--daemonize", "no",
                 "--appendonly", "yes", "--appendfsync", "everysec", "--save", "",
-                "--repl-diskless-sync-delay", "0", "--logfile", layout.logsDir().resolve(name + ".log").toString()));
+                "--repl-diskless-sync-delay", "0", "--logfile", logFile().toString()));
         if (replicaOf != null) {
             cmd.addAll(List.of("--replicaof", replicaOf.host(), String.valueOf(replicaOf.port())));
         }

@@ -4,6 +4,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
@@ -25,6 +26,7 @@ final class SchemaRegistrySpec implements ServerSpec {
     @Override public String name() { return "schema-registry"; }
     @Override public String role() { return "Schema registry (Confluent REST API)"; }
     @Override public String endpoint() { return url.toString(); }
+    @Override public Path logFile() { return layout.logFile(name() + ".out"); }
 
     @Override
     public List<String> command() {

@@ -1,190 +1,344 @@
 package dev.pinfeed.infra.stack;
 
+import dev.pinfeed.clikit.Cli;
 import dev.pinfeed.config.PinfeedConfig;
-import java.nio.file.Files;
+import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
 
 /**
- * {@code ./pinfeed} stack commands: dev (foreground, Ctrl-C stops all), up (start detached), stop,
- * status, restart/kill/start SERVER, provision. Errors are one line on stderr and a non-zero exit.
+ * {@code ./pinfeed} stack commands. Nothing is started, stopped or even probed before the command line
+ * parsed: {@code --help} and mistakes are free. Exit codes: 0 done (status: everything that should run is
+ * up), 1 failed or unhealthy, 2 usage error; errors are one line on stderr.
  */
-public final class StackCli {
+@Command(name = "pinfeed", mixinStandardHelpOptions = true, version = "pinfeed stack launcher",
+        description = "Runs the local stack: servers (Kafka, registry, HBase x2, MariaDB, Redis) and pinfeed's apps.",
+        subcommands = {StackCli.Dev.class, StackCli.Up.class, StackCli.Stop.class, StackCli.Status.class, StackCli.Token.class,
+                StackCli.Start.class, StackCli.Restart.class, StackCli.Kill.class, StackCli.Provision.class, StackCli.Logs.class,
+                StackCli.Kafka.class, CommandLine.HelpCommand.class})
+public final class StackCli implements Callable<Integer> {
 
-    private static final String USAGE = "usage: stack dev|up [--fresh] | stop | status [--servers] | token | start|restart|kill SERVER | provision";
+    @Spec CommandSpec spec;
+
+    private LocalStack stack;
 
     public static void main(String[] args) {
-        try {
-            System.exit(run(args));
-        } catch (IllegalArgumentException | IllegalStateException e) {
-            System.err.println("pinfeed: " + e.getMessage());
-            System.exit(2);
-        } catch (Exception e) {
-            System.err.println("pinfeed: " + firstLine(e));
-            System.exit(1);
+        System.exit(run(System.out, System.err, args));
+    }
+
+    /** Runs one command line; returns the exit code. */
+    public static int run(PrintStream out, PrintStream err, String... args) {
+        CommandLine cmd = Cli.commandLine(new StackCli(), out, err);
+        // Everything after the tool name belongs to Kafka's tool (its own --options included).
+        cmd.getSubcommands().get("kafka").setStopAtPositional(true);
+        return Cli.execute(cmd, args);
+    }
+
+    /** No command: the usage, as a usage error. */
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return Cli.USAGE;
+    }
+
+    LocalStack stack() {
+        if (stack == null) stack = LocalStack.fromEnvironment(line -> say(spec.commandLine().getOut(), line));
+        return stack;
+    }
+
+    static void say(PrintWriter out, String line) {
+        out.println("[pinfeed] " + line);
+        out.flush();
+    }
+
+    /** Base of the subcommands: the shared stack, output. */
+    abstract static class Sub implements Callable<Integer> {
+        @ParentCommand StackCli parent;
+        @Spec CommandSpec spec;
+
+        LocalStack stack() {
+            return parent.stack();
+        }
+
+        PrintWriter out() {
+            return spec.commandLine().getOut();
+        }
+
+        void say(String line) {
+            StackCli.say(out(), line);
+        }
+
+        /** The one server or app argument, checked against the stack's names. */
+        String serverArg(List<String> given) {
+            List<String> names = stack().serverNames();
+            if (given == null || given.size() != 1) {
+                throw Cli.usage(spec, spec.name() + " takes one server name: " + String.join(", ", names));
+            }
+            if (!names.contains(given.get(0))) throw Cli.unknown("server", given.get(0), names);
+            return given.get(0);
         }
     }
 
-    /** Client exceptions (HBase's especially) carry whole remote stack traces: the user gets the first line. */
-    static String firstLine(Throwable e) {
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) root = root.getCause();
-        String msg = String.valueOf(root.getMessage() == null ? root : root.getMessage());
-        int nl = msg.indexOf('\n');
-        return (root.getClass().getSimpleName() + ": " + (nl < 0 ? msg : msg.substring(0, nl))).trim();
-    }
+    @Command(name = "dev", mixinStandardHelpOptions = true,
+            description = {"Starts the servers and the apps in the foreground, loads the demo dataset and prints the endpoints.",
+                    "Ctrl-C (or ./pinfeed stop) stops everything."})
+    static final class Dev extends Sub {
+        @Option(names = "--fresh", description = "Wipe all local data first.") boolean fresh;
+        @Option(names = "--ready-timeout", description = "How long to wait for the apps to become ready (default: ${DEFAULT-VALUE}).",
+                defaultValue = "PT90S") Duration readyTimeout;
 
-    static int run(String[] args) throws Exception {
-        if (args.length == 0) throw new IllegalArgumentException(USAGE);
-        String command = args[0];
-        List<String> rest = Arrays.asList(args).subList(1, args.length);
-        boolean fresh = rest.contains("--fresh");
-        boolean serversOnly = rest.contains("--servers");
-        for (String r : rest) {
-            if (r.startsWith("--") && !r.equals("--fresh") && !r.equals("--servers")) {
-                throw new IllegalArgumentException("unknown option " + r + "; " + USAGE);
+        @Override
+        public Integer call() throws Exception {
+            LocalStack stack = stack();
+            Supervisor supervisor = new Supervisor(stack.layout());
+            if (supervisor.other().isPresent()) {
+                throw new IllegalStateException("./pinfeed dev is already running (pid " + supervisor.other().get().pid() + ")");
             }
-        }
-        if (command.equals("provision")) {
-            PinfeedConfig config = PinfeedConfig.load();
-            System.out.println("provisioning against " + config.source());
-            new Provisioner(config, StackLayout.discover().definitions(), StackCli::say).all();
-            return 0;
-        }
-        LocalStack stack = LocalStack.fromEnvironment(StackCli::say);
-        Supervisor supervisor = new Supervisor(stack.layout());
-        switch (command) {
-            case "dev" -> {
-                return dev(stack, supervisor, fresh);
-            }
-            case "up" -> {
-                if (fresh) wipe(stack, supervisor);
-                stack.start();
-                System.out.print(stack.table());
-                return 0;
-            }
-            case "stop" -> {
-                supervisor.stopOther();
+            if (fresh) wipe(stack, supervisor, this::say);
+            CountDownLatch stopped = new CountDownLatch(1);
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                out().println();
+                say("stopping the stack ...");
                 stack.stop();
-                return 0;
+                supervisor.clear();
+                stopped.countDown();
+            }, "pinfeed-stop"));
+            supervisor.claim();
+            try {
+                stack.start();
+            } catch (Exception e) {
+                spec.commandLine().getErr().println("pinfeed: " + Cli.firstLine(e));
+                System.exit(Cli.FAILED); // the hook stops what did start
             }
-            case "token" -> {
-                if (!stack.isRunning("ingest-api")) {
-                    throw new IllegalStateException("ingest-api is not running: start the stack with ./pinfeed dev");
+            List<String> problems = new ArrayList<>(stack.startApps());
+            problems.addAll(awaitReady(stack));
+            if (stack.isUp("ingest-api")) {
+                stack.loadDemoDataset();
+            } else {
+                problems.add("demo dataset not loaded: ingest-api is not ready");
+            }
+            out().println();
+            out().print(StatusReport.table(stack.status(true), stack));
+            out().println();
+            say("ingest-api    http://" + stack.config().hostPort("ingest.http") + "  (OpenAPI: /openapi.json)");
+            say("feed-service  http://" + stack.config().hostPort("feed.http") + "  (OpenAPI: /openapi.json)");
+            say("producer token (./pinfeed token prints it again): " + stack.devToken());
+            say("try: curl -H 'Authorization: Bearer " + stack.devToken() + "' -H 'Content-Type: application/json' "
+                    + "-d '{\"username\":\"ana\"}' http://" + stack.config().hostPort("ingest.http") + "/v1/users");
+            if (problems.isEmpty()) {
+                say("all healthy. Ctrl-C (or ./pinfeed stop) stops everything.");
+            } else {
+                // Keep running: what works stays usable, and the logs say why the rest does not.
+                problems.forEach(p -> say("NOT HEALTHY: " + p));
+                say("running, but not all healthy (./pinfeed status, ./pinfeed logs NAME). Ctrl-C (or ./pinfeed stop) stops everything.");
+            }
+            stopped.await();
+            return Cli.OK;
+        }
+
+        /** Waits (bounded) until every app is ready; one line per app that is not, naming its failing dependencies. */
+        private List<String> awaitReady(LocalStack stack) throws InterruptedException {
+            long deadline = System.nanoTime() + readyTimeout.toNanos();
+            while (true) {
+                // Apps that failed to start were reported by startApps: wait only for those that run.
+                List<LocalStack.Row> notReady = stack.status(true).stream()
+                        .filter(r -> !r.server() && r.failing() && !r.state().equals(LocalStack.Row.DOWN)).toList();
+                if (notReady.isEmpty()) return List.of();
+                if (System.nanoTime() > deadline) {
+                    return notReady.stream().map(r -> r.name() + " is " + r.state() + ": " + r.detail()).toList();
                 }
-                System.out.println(stack.devToken());
-                return 0;
+                TimeUnit.MILLISECONDS.sleep(500);
             }
-            case "status" -> {
-                List<String> sick = stack.unhealthy();
-                System.out.print(stack.table(sick));
-                if (!sick.isEmpty()) System.out.println("not healthy: " + String.join(", ", sick));
-                // --servers: only the servers decide the exit code (the test runner's question: is the stack up?).
-                List<String> deciding = serversOnly ? stack.serversAmong(sick) : sick;
-                return deciding.isEmpty() ? 0 : 1;
-            }
-            case "start", "restart", "kill" -> {
-                if (rest.size() != 1) throw new IllegalArgumentException(command + " takes one server name: " + stack.serverNames());
-                switch (command) {
-                    case "start" -> stack.startServer(rest.get(0));
-                    case "restart" -> stack.restart(rest.get(0));
-                    default -> stack.kill(rest.get(0));
-                }
-                return 0;
-            }
-            default -> throw new IllegalArgumentException("unknown command '" + command + "'; " + USAGE);
         }
     }
 
-    private static void wipe(LocalStack stack, Supervisor supervisor) throws Exception {
+    @Command(name = "up", mixinStandardHelpOptions = true, description = "Starts the servers detached (no apps) and provisions them.")
+    static final class Up extends Sub {
+        @Option(names = "--fresh", description = "Wipe all local data first.") boolean fresh;
+
+        @Override
+        public Integer call() throws Exception {
+            LocalStack stack = stack();
+            if (fresh) wipe(stack, new Supervisor(stack.layout()), this::say);
+            stack.start();
+            out().print(StatusReport.table(stack.status(false), stack));
+            return Cli.OK;
+        }
+    }
+
+    @Command(name = "stop", mixinStandardHelpOptions = true, description = "Stops the apps and servers (and a running ./pinfeed dev), from any shell.")
+    static final class Stop extends Sub {
+        @Override
+        public Integer call() throws Exception {
+            new Supervisor(stack().layout()).stopOther();
+            stack().stop();
+            return Cli.OK;
+        }
+    }
+
+    @Command(name = "status", mixinStandardHelpOptions = true,
+            description = {"Shows every server and app: endpoint, state (up, sick, down), pid, RSS, why it is not up.",
+                    "Exits 1 when anything that should run is down or not ready (apps should run while ./pinfeed dev runs)."})
+    static final class Status extends Sub {
+        @Option(names = "--servers", description = "Only the servers decide the exit code (is the test stack up?).") boolean serversOnly;
+        @Option(names = "--json", description = "Print the rows as JSON: name, role, endpoint, state, pid, rssMb, detail, expected.") boolean json;
+
+        @Override
+        public Integer call() {
+            LocalStack stack = stack();
+            boolean devRuns = new Supervisor(stack.layout()).other().isPresent();
+            List<LocalStack.Row> rows = stack.status(devRuns);
+            List<String> failing = rows.stream().filter(LocalStack.Row::failing).filter(r -> r.server() || !serversOnly)
+                    .map(LocalStack.Row::name).toList();
+            if (json) {
+                out().print(StatusReport.json(rows));
+            } else {
+                out().print(StatusReport.table(rows, stack));
+                if (!failing.isEmpty()) out().println("not healthy: " + String.join(", ", failing));
+            }
+            return failing.isEmpty() ? Cli.OK : Cli.FAILED;
+        }
+    }
+
+    @Command(name = "token", mixinStandardHelpOptions = true, description = "Prints the dev producer token (while ./pinfeed dev runs).")
+    static final class Token extends Sub {
+        @Override
+        public Integer call() {
+            if (!stack().isRunning("ingest-api")) {
+                throw new IllegalStateException("ingest-api is not running: start the stack with ./pinfeed dev");
+            }
+            out().println(stack().devToken());
+            return Cli.OK;
+        }
+    }
+
+    @Command(name = "start", mixinStandardHelpOptions = true,
+            description = "Starts one server or app and waits until it is up (apps: ready); fails naming why when it does not come up.")
+    static final class Start extends Sub {
+        @Parameters(arity = "0..*", paramLabel = "SERVER") List<String> server;
+
+        @Override
+        public Integer call() {
+            stack().startServer(serverArg(server));
+            return Cli.OK;
+        }
+    }
+
+    @Command(name = "restart", mixinStandardHelpOptions = true, description = "Stops one server or app (SIGTERM, then kill after its grace) and starts it again.")
+    static final class Restart extends Sub {
+        @Parameters(arity = "0..*", paramLabel = "SERVER") List<String> server;
+
+        @Override
+        public Integer call() {
+            stack().restart(serverArg(server));
+            return Cli.OK;
+        }
+    }
+
+    @Command(name = "kill", mixinStandardHelpOptions = true, description = "kill -9 one server or app (crash tests); ./pinfeed start brings it back.")
+    static final class Kill extends Sub {
+        @Parameters(arity = "0..*", paramLabel = "SERVER") List<String> server;
+
+        @Override
+        public Integer call() {
+            stack().kill(serverArg(server));
+            return Cli.OK;
+        }
+    }
+
+    @Command(name = "provision", mixinStandardHelpOptions = true,
+            description = "Applies infra/definitions (topics, tables, shard schema, znodes) to the clusters PINFEED_CONFIG names.")
+    static final class Provision extends Sub {
+        @Override
+        public Integer call() throws Exception {
+            PinfeedConfig config = PinfeedConfig.load();
+            out().println("provisioning against " + config.source());
+            new Provisioner(config, StackLayout.discover().definitions(), this::say).all();
+            return Cli.OK;
+        }
+    }
+
+    @Command(name = "logs", mixinStandardHelpOptions = true, description = "Prints the end of a server's or app's log files (.pinfeed/logs); -f follows them.")
+    static final class Logs extends Sub {
+        @Parameters(arity = "0..*", paramLabel = "SERVICE") List<String> server;
+        @Option(names = {"-f", "--follow"}, description = "Keep printing what is appended (Ctrl-C ends).") boolean follow;
+        @Option(names = {"-n", "--lines"}, description = "Lines from the end of each file (default: ${DEFAULT-VALUE}).", defaultValue = "50") int lines;
+
+        @Override
+        public Integer call() throws Exception {
+            String name = serverArg(server);
+            List<Path> files = stack().logFiles(name);
+            if (files.isEmpty()) throw new IllegalStateException("no logs of " + name + " yet in " + stack().layout().home().resolve("logs"));
+            List<String> cmd = new ArrayList<>(List.of("tail", "-n", String.valueOf(lines)));
+            if (follow) cmd.add("-F");
+            files.forEach(f -> cmd.add(f.toString()));
+            return new ProcessBuilder(cmd).inheritIO().start().waitFor();
+        }
+    }
+
+    @Command(name = "kafka", mixinStandardHelpOptions = true,
+            description = {"Runs one of Kafka's own tools with the stack's bootstrap server filled in (unless given).",
+                    "Tools: consumer-groups, topics, get-offsets, console-consumer, console-producer.",
+                    "e.g. ./pinfeed kafka consumer-groups --describe --group GROUP; ./pinfeed kafka topics --list"})
+    static final class Kafka extends Sub {
+        @Parameters(index = "0", paramLabel = "TOOL", arity = "0..1") String tool;
+        @Parameters(index = "1..*", paramLabel = "ARGS") List<String> args = new ArrayList<>();
+
+        @Override
+        public Integer call() throws Exception {
+            if (tool == null) throw Cli.usage(spec, "kafka takes a tool: " + String.join(", ", KafkaTools.MAIN_CLASSES.keySet()));
+            if (!KafkaTools.MAIN_CLASSES.containsKey(tool)) throw Cli.unknown("kafka tool", tool, KafkaTools.MAIN_CLASSES.keySet());
+            LocalStack stack = stack();
+            out().flush();
+            return new ProcessBuilder(KafkaTools.command(stack.layout(), tool, args, stack.config().kafkaBootstrap()))
+                    .inheritIO().start().waitFor();
+        }
+    }
+
+    private static void wipe(LocalStack stack, Supervisor supervisor, java.util.function.Consumer<String> say) throws Exception {
         supervisor.stopOther();
         stack.stop();
         stack.wipe();
-        say("--fresh: data wiped");
+        say.accept("--fresh: data wiped");
     }
 
-    /** Foreground: start, print the endpoints, wait for Ctrl-C / SIGTERM / ./pinfeed stop, stop everything. */
-    private static int dev(LocalStack stack, Supervisor supervisor, boolean fresh) throws Exception {
-        if (supervisor.other().isPresent()) {
-            throw new IllegalStateException("./pinfeed dev is already running (pid " + supervisor.other().get().pid() + ")");
-        }
-        if (fresh) wipe(stack, supervisor);
-        CountDownLatch stopped = new CountDownLatch(1);
-        Thread hook = new Thread(() -> {
-            System.out.println();
-            say("stopping the stack ...");
-            stack.stop();
-            supervisor.clear();
-            stopped.countDown();
-        }, "pinfeed-stop");
-        Runtime.getRuntime().addShutdownHook(hook);
-        supervisor.claim();
-        try {
-            stack.start();
-            stack.startApps();
-            stack.loadDemoDataset();
-        } catch (Exception e) {
-            System.err.println("pinfeed: " + firstLine(e));
-            System.exit(1); // the hook stops what did start
-        }
-        System.out.println();
-        System.out.print(stack.table());
-        System.out.println();
-        say("ingest-api    http://" + stack.config().hostPort("ingest.http") + "  (OpenAPI: /openapi.json)");
-        say("feed-service  http://" + stack.config().hostPort("feed.http") + "  (OpenAPI: /openapi.json)");
-        say("producer token (./pinfeed token prints it again): " + stack.devToken());
-        say("try: curl -H 'Authorization: Bearer " + stack.devToken() + "' -H 'Content-Type: application/json' "
-                + "-d '{\"username\":\"ana\"}' http://" + stack.config().hostPort("ingest.http") + "/v1/users");
-        say("all healthy. Ctrl-C (or ./pinfeed stop) stops everything.");
-        stopped.await();
-        return 0;
-    }
-
-    static void say(String line) {
-        System.out.println("[pinfeed] " + line);
-        System.out.flush();
-    }
-
-    /** The pid file of a running {@code ./pinfeed dev}, so {@code ./pinfeed stop} can ask it to stop. */
+    /** The pid file of a running {@code ./pinfeed dev}, so {@code ./pinfeed stop} can ask it to stop and status knows apps should run. */
     static final class Supervisor {
-        private final Path pidFile;
+        private final ManagedProcess process;
 
         Supervisor(StackLayout layout) {
-            this.pidFile = layout.runDir().resolve("supervisor.pid");
+            this.process = new ManagedProcess("supervisor", layout);
         }
 
         Optional<ProcessHandle> other() {
-            try {
-                long pid = Long.parseLong(Files.readString(pidFile).trim());
-                return ProcessHandle.of(pid).filter(ProcessHandle::isAlive).filter(h -> h.pid() != ProcessHandle.current().pid());
-            } catch (Exception e) {
-                return Optional.empty();
-            }
+            return process.running().filter(h -> h.pid() != ProcessHandle.current().pid());
         }
 
-        void claim() throws Exception {
-            Files.writeString(pidFile, ProcessHandle.current().pid() + "\n");
+        void claim() {
+            process.record(ProcessHandle.current());
         }
 
         void clear() {
-            try {
-                Files.deleteIfExists(pidFile);
-            } catch (Exception ignored) {
-                // stale files are recognised by pid liveness
-            }
+            process.clear();
         }
 
         /** Asks a running dev supervisor to stop (it stops its servers) and waits for it. */
-        void stopOther() throws Exception {
-            Optional<ProcessHandle> other = other();
-            if (other.isEmpty()) return;
-            other.get().destroy();
-            other.get().onExit().get(Duration.ofSeconds(90).toSeconds(), TimeUnit.SECONDS);
+        void stopOther() {
+            if (other().isPresent()) process.stop(Duration.ofSeconds(90));
         }
     }
 }

@@ -27,8 +27,24 @@ public record StackLayout(Path root, Path home) {
         throw new IllegalStateException("cannot find the pinfeed project root above " + from + " (set PINFEED_ROOT)");
     }
 
+    /** A server's data directory, created if missing. */
     public Path dataDir(String server) {
-        return ensure(home.resolve("data").resolve(server));
+        return ensure(dataPath(server));
+    }
+
+    /** A server's data directory, not created (constructors and status stay free of side effects). */
+    Path dataPath(String server) {
+        return home.resolve("data").resolve(server);
+    }
+
+    /** A file under {@code logs/}, the directory not created. */
+    Path logFile(String fileName) {
+        return home.resolve("logs").resolve(fileName);
+    }
+
+    /** A file under {@code run/} (pid files, locks, tokens), the directory not created. */
+    Path runFile(String fileName) {
+        return home.resolve("run").resolve(fileName);
     }
 
     public Path logsDir() {

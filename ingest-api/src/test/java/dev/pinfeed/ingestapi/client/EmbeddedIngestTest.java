@@ -33,7 +33,7 @@ import org.apache.kafka.common.errors.TimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-class PinfeedProducerTest {
+class EmbeddedIngestTest {
 
     private final RecordingEventPublisher publisher = new RecordingEventPublisher();
     private final List<Integer> batchSizes = new ArrayList<>();
@@ -43,7 +43,7 @@ class PinfeedProducerTest {
                     TimeSortableIdGenerator.systemClock(new TimeSortableLayout(TimeSortableLayout.DEFAULT_EPOCH), Duration.ZERO), 1),
             new CachingObjectDirectory(new InMemoryObjectDirectory(), 10_000),
             new InMemoryUsernameIndex(), publisher, Clock.systemUTC(), Duration.ofSeconds(5), 4096);
-    private final PinfeedProducer producer = new PinfeedProducer(batch -> {
+    private final EmbeddedIngest producer = new EmbeddedIngest(batch -> {
         synchronized (batchSizes) {
             batchSizes.add(batch.size());
         }

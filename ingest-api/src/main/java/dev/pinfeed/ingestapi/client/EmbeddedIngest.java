@@ -3,8 +3,6 @@ package dev.pinfeed.ingestapi.client;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.ingestapi.IngestComponents;
 import dev.pinfeed.ingestapi.core.IngestCommand;
-import dev.pinfeed.ingestapi.core.IngestRejection;
-import dev.pinfeed.ingestapi.core.IngestRejection.Reason;
 import dev.pinfeed.ingestapi.core.IngestService;
 import dev.pinfeed.ingestapi.core.IngestService.Outcome;
 import java.time.Duration;
@@ -16,17 +14,20 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The Java producer client, for producers who would rather not use HTTP: typed commands
- * ({@link IngestCommand} validates on construction, with the same rules as the HTTP API), the
- * same ID assignment, username index and directory checks, batched onto Kafka.
+ * The ingest pipeline embedded in the caller's process: typed commands ({@link IngestCommand}
+ * validates on construction, with the same rules as the HTTP API) go through the same
+ * {@link IngestService} as ingest-api's (ID assignment, username index, directory checks) straight
+ * onto Kafka, without HTTP. It therefore needs what ingest-api needs: credentials for the MySQL shard
+ * hosts, Kafka, the schema registry and ZooKeeper. Producers that should not hold those use the
+ * HTTP API, from Java through {@link PinfeedHttpClient}.
  *
  * <p>{@link #send} queues a command; a dispatcher thread groups queued commands into batches of at
  * most {@code maxBatch} (waiting up to {@code linger} for more) and completes each future with the
  * command's outcome once Kafka acknowledged. Failures that happen before anything is published
  * (OVERLOADED, UNAVAILABLE) are retried with exponential backoff; UNCONFIRMED is not, because the
- * event may already be in the log.
+ * event may already be in the log. A bug fails the futures of its batch with the exception.
  */
-public final class PinfeedProducer implements AutoCloseable {
+public final class EmbeddedIngest implements AutoCloseable {
 
     private record Pending(IngestCommand command, CompletableFuture<Outcome> result) {}
 
@@ -46,7 +47,7 @@ public final class PinfeedProducer implements AutoCloseable {
     private final Thread dispatcher;
     private volatile boolean closing;
 
-    public PinfeedProducer(BatchSubmitter service, AutoCloseable owned, int maxBatch, Duration linger, int maxRetries, Duration firstBackoff) {
+    public EmbeddedIngest(BatchSubmitter service, AutoCloseable owned, int maxBatch, Duration linger, int maxRetries, Duration firstBackoff) {
         if (maxBatch < 1) throw new IllegalArgumentException("maxBatch must be >= 1");
         this.service = service;
         this.owned = owned;
@@ -54,15 +55,15 @@ public final class PinfeedProducer implements AutoCloseable {
         this.linger = linger;
         this.maxRetries = maxRetries;
         this.firstBackoff = firstBackoff;
-        this.dispatcher = new Thread(this::dispatch, "pinfeed-producer");
+        this.dispatcher = new Thread(this::dispatch, "embedded-ingest");
         this.dispatcher.setDaemon(true);
         this.dispatcher.start();
     }
 
-    /** A producer on the stores {@code config} names: batches of up to 1000, 5 ms linger, 5 retries from 100 ms. */
-    public static PinfeedProducer create(PinfeedConfig config) {
+    /** The pipeline on the stores {@code config} names: batches of up to 1000, 5 ms linger, 5 retries from 100 ms. */
+    public static EmbeddedIngest create(PinfeedConfig config) {
         IngestComponents components = IngestComponents.fromConfig(config);
-        return new PinfeedProducer(components.service()::submitAll, components, 1000, Duration.ofMillis(5), 5, Duration.ofMillis(100));
+        return new EmbeddedIngest(components.service()::submitAll, components, 1000, Duration.ofMillis(5), 5, Duration.ofMillis(100));
     }
 
     /** Queues {@code command}; the future completes with its outcome (accepted, or rejected with the reason). */
@@ -112,7 +113,7 @@ public final class PinfeedProducer implements AutoCloseable {
             List<Pending> retry = new ArrayList<>();
             for (int i = 0; i < remaining.size(); i++) {
                 Outcome o = outcomes.get(i);
-                if (!o.accepted() && retriable(o.rejection()) && attempt < maxRetries) {
+                if (!o.accepted() && o.rejection().retryable() && attempt < maxRetries) {
                     retry.add(remaining.get(i));
                 } else {
                     remaining.get(i).result().complete(o);
@@ -123,10 +124,6 @@ public final class PinfeedProducer implements AutoCloseable {
             backoff *= 2;
             remaining = retry;
         }
-    }
-
-    private static boolean retriable(IngestRejection r) {
-        return r.reason() == Reason.OVERLOADED || r.reason() == Reason.UNAVAILABLE;
     }
 
     /** Sends what is queued, then releases the connections this producer opened. */

@@ -19,13 +19,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The Java producer client against the real stores: same ids, checks and topics as the HTTP API. */
 @ExtendWith(StackExtension.class)
-class PinfeedProducerIT {
+class EmbeddedIngestIT {
 
     @Test
     void publishesTypedCommandsInBatchesToKafka(TestStack stack) throws Exception {
         FreshTopics topics = new FreshTopics(stack);
         IngestComponents components = new IngestComponents(stack.config(), topics.overrides(), stack.keyPrefix("producer"), new Properties());
-        try (PinfeedProducer producer = new PinfeedProducer(components.service()::submitAll, components, 1000, Duration.ofMillis(5), 3,
+        try (EmbeddedIngest producer = new EmbeddedIngest(components.service()::submitAll, components, 1000, Duration.ofMillis(5), 3,
                 Duration.ofMillis(100))) {
             String name = "p" + Long.toString(stack.freshId(), 36);
             Outcome user = producer.send(new IngestCommand.CreateUser(name, "Producer")).join();

@@ -1,0 +1,271 @@
+package dev.pinfeed.ingestapi.http;
+
+import static dev.pinfeed.ingestapi.http.IngestClient.json;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.pinfeed.config.StoreUnavailableException;
+import dev.pinfeed.events.PinCreated;
+import dev.pinfeed.events.UserCreated;
+import dev.pinfeed.httpkit.Principal;
+import dev.pinfeed.httpkit.RunningHttpApp;
+import dev.pinfeed.idallocator.ObjectType;
+import dev.pinfeed.idallocator.ShardedId;
+import dev.pinfeed.ingestapi.core.IngestRejection;
+import dev.pinfeed.ingestapi.fakes.FakeIngest;
+import dev.pinfeed.ingestapi.http.IngestClient.Answer;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * ingest-api's HTTP layer through real HTTP, over the in-memory fakes: the batch path, scopes, the
+ * idempotency path and the failure classes (503 naming a store that is down, 500 for a bug).
+ */
+class IngestHttpApiTest {
+
+    private static final String ALL = "all-secret";
+    private static final String PINS_ONLY = "pins-secret";
+
+    private final FakeIngest ingest = new FakeIngest(InstantSource.fixed(Instant.parse("2026-11-22T10:00:00Z")));
+    private RunningHttpApp running;
+    private IngestClient client;
+
+    @BeforeEach
+    void start() {
+        TokenAuthenticator tokens = new TokenAuthenticator(Map.of(
+                TokenAuthenticator.sha256Hex(ALL), new Principal("all", Set.of("*")),
+                TokenAuthenticator.sha256Hex(PINS_ONLY), new Principal("pins", Set.of("PinCreated"))));
+        running = ingest.app(tokens).start("127.0.0.1", 0);
+        client = new IngestClient(running.baseUri(), ALL);
+    }
+
+    @AfterEach
+    void stop() {
+        running.close();
+    }
+
+    private String user(String name) {
+        Answer a = client.post("/v1/users", json("{'username':'" + name + "'}"));
+        assertThat(a.status()).as(a.body()).isEqualTo(202);
+        return a.text("id");
+    }
+
+    private String board(String owner) {
+        Answer a = client.post("/v1/boards", json("{'ownerId':'" + owner + "','name':'b'}"));
+        assertThat(a.status()).as(a.body()).isEqualTo(202);
+        return a.text("id");
+    }
+
+    private static String pinEvent(String board, String author, String details) {
+        return "{'type':'PinCreated','boardId':'" + board + "','authorId':'" + author + "','details':'" + details + "'}";
+    }
+
+    private List<String> publishedPinDetails() {
+        return ingest.publisher.published(PinCreated.class).stream().map(p -> p.getDetails().toString()).toList();
+    }
+
+    private Answer keyed(String method, String path, String body, String key) {
+        return client.send(method, path, body, "application/json", Map.of("Idempotency-Key", key));
+    }
+
+    @Test
+    void aBatchAnswersPerEventParseErrorsNextToValidEventsAndPublishesOnlyTheAccepted() {
+        String ana = user("ana");
+        String board = board(ana);
+        String ghostBoard = Long.toString(ShardedId.compose(7, ObjectType.BOARD, 1L << 34));
+
+        Answer a = client.post("/v1/events", json("{'events':[" + pinEvent(board, ana, "one") + ","
+                + pinEvent(ana, ana, "wrong id type") + "," + pinEvent(ghostBoard, ana, "unknown board") + ","
+                + "{'type':'Teleported','userId':'" + ana + "'}," + "{'type':'PinCreated','boardId':'" + board + "'},"
+                + pinEvent(board, ana, "two") + "]}"));
+
+        assertThat(a.status()).as(a.body()).isEqualTo(202);
+        assertThat(a.json().get("accepted").asInt()).isEqualTo(2);
+        assertThat(a.json().get("rejected").asInt()).isEqualTo(4);
+        JsonNode results = a.json().get("results");
+        assertThat(results).extracting(r -> r.get("status").asText())
+                .containsExactly("accepted", "rejected", "rejected", "rejected", "rejected", "accepted");
+        assertThat(results.get(0).get("ids").get("id").asText()).matches("[0-9]+");
+        assertThat(results.get(1).get("error").get("status").asInt()).isEqualTo(400);
+        assertThat(results.get(1).get("error").get("field").asText()).isEqualTo("boardId");
+        assertThat(results.get(2).get("error").get("status").asInt()).isEqualTo(404);
+        assertThat(results.get(3).get("error").get("field").asText()).isEqualTo("type");
+        assertThat(results.get(4).get("error").get("field").asText()).isEqualTo("authorId");
+        assertThat(publishedPinDetails()).containsExactly("one", "two");
+    }
+
+    @Test
+    void aTokenWithoutTheScopeIsRefusedPerEventAndPerRequest() {
+        String ana = user("bea");
+        String board = board(ana);
+        IngestClient pinsOnly = client.as(PINS_ONLY);
+
+        Answer batch = pinsOnly.post("/v1/events", json("{'events':[{'type':'BoardCreated','ownerId':'" + ana + "','name':'x'},"
+                + pinEvent(board, ana, "allowed") + "]}"));
+        Answer single = pinsOnly.put("/v1/users/" + ana + "/following/boards/" + board);
+
+        assertThat(batch.json().get("results").get(0).get("error").get("status").asInt()).isEqualTo(403);
+        assertThat(batch.json().get("results").get(0).get("error").get("detail").asText()).contains("BoardCreated");
+        assertThat(batch.json().get("results").get(1).get("status").asText()).isEqualTo("accepted");
+        assertThat(single.status()).isEqualTo(403);
+        assertThat(publishedPinDetails()).containsExactly("allowed");
+    }
+
+    @Test
+    void moreThan1000EventsAre413AndNothingIsPublished() {
+        String ana = user("cleo");
+        String board = board(ana);
+        StringBuilder events = new StringBuilder("{\"events\":[");
+        for (int i = 0; i < 1001; i++) events.append(i == 0 ? "" : ",").append(json(pinEvent(board, ana, "p" + i)));
+
+        Answer a = client.post("/v1/events", events.append("]}").toString());
+
+        assertThat(a.status()).isEqualTo(413);
+        assertThat(a.field()).isEqualTo("events");
+        assertThat(publishedPinDetails()).isEmpty();
+    }
+
+    @Test
+    void anEventKafkaCannotTakeStopsTheRestOfTheBatch() {
+        String ana = user("dora");
+        String board = board(ana);
+        ingest.publisher.failWith = e -> e instanceof PinCreated p && p.getDetails().toString().equals("three")
+                ? new IngestRejection(IngestRejection.Reason.OVERLOADED, null, "buffer full") : null;
+
+        Answer a = client.post("/v1/events", json("{'events':[" + pinEvent(board, ana, "one") + "," + pinEvent(board, ana, "two") + ","
+                + pinEvent(board, ana, "three") + "," + pinEvent(board, ana, "four") + "," + pinEvent(board, ana, "five") + "]}"));
+
+        assertThat(a.json().get("results")).extracting(r -> r.get("status").asText())
+                .containsExactly("accepted", "accepted", "rejected", "rejected", "rejected");
+        for (int i = 2; i < 5; i++) assertThat(a.json().get("results").get(i).get("error").get("status").asInt()).isEqualTo(429);
+        assertThat(publishedPinDetails()).containsExactly("one", "two");
+    }
+
+    @Test
+    void theSameKeyTwicePublishesOnceAndReplaysTheAnswer() {
+        String ana = user("edda");
+        String body = json("{'boardId':'" + board(ana) + "','authorId':'" + ana + "','details':'once'}");
+
+        Answer first = keyed("POST", "/v1/pins", body, "k-1");
+        Answer second = keyed("POST", "/v1/pins", body, "k-1");
+
+        assertThat(first.status()).isEqualTo(202);
+        assertThat(first.raw().headers().firstValue("Idempotent-Replayed")).isEmpty();
+        assertThat(second.status()).isEqualTo(202);
+        assertThat(second.text("id")).isEqualTo(first.text("id"));
+        assertThat(second.text("eventId")).isEqualTo(first.text("eventId"));
+        assertThat(second.raw().headers().firstValue("Idempotent-Replayed")).hasValue("true");
+        assertThat(publishedPinDetails()).containsExactly("once");
+    }
+
+    @Test
+    void whileTheFirstRequestRunsTheSameKeyIs409AndAnotherBodyIs422() throws Exception {
+        String ana = user("fay");
+        String board = board(ana);
+        CountDownLatch publishing = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        ingest.publisher.failWith = e -> {
+            if (e instanceof PinCreated p && p.getDetails().toString().equals("slow")) {
+                publishing.countDown();
+                awaitQuietly(release);
+            }
+            return null;
+        };
+        String body = json("{'boardId':'" + board + "','authorId':'" + ana + "','details':'slow'}");
+        CompletableFuture<Answer> first = CompletableFuture.supplyAsync(() -> keyed("POST", "/v1/pins", body, "k-2"));
+        assertThat(publishing.await(30, TimeUnit.SECONDS)).as("the first request reached the publisher").isTrue();
+
+        Answer loser = keyed("POST", "/v1/pins", body, "k-2");
+        release.countDown();
+        Answer winner = first.get(30, TimeUnit.SECONDS);
+        Answer other = keyed("POST", "/v1/pins", body.replace("slow", "other"), "k-2");
+
+        assertThat(loser.status()).isEqualTo(409);
+        assertThat(loser.field()).isEqualTo("Idempotency-Key");
+        assertThat(loser.json().get("type").asText()).isEqualTo(IngestHttpApi.IN_PROGRESS_TYPE);
+        assertThat(winner.status()).isEqualTo(202);
+        assertThat(other.status()).isEqualTo(422);
+        assertThat(other.field()).isEqualTo("Idempotency-Key");
+        assertThat(publishedPinDetails()).containsExactly("slow");
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Test
+    void aStoreDownBeforePublishingIs503NamingItAndIsNotStoredSoARetryRuns() {
+        ingest.directory.failRegister = new StoreUnavailableException("mysql001", "connection refused");
+        String body = json("{'username':'gina'}");
+
+        Answer down = keyed("POST", "/v1/users", body, "k-3");
+        ingest.directory.failRegister = null;
+        Answer retry = keyed("POST", "/v1/users", body, "k-3");
+
+        assertThat(down.status()).isEqualTo(503);
+        assertThat(down.json().get("store").asText()).isEqualTo("mysql001");
+        assertThat(down.raw().headers().firstValue("Retry-After")).hasValue("1");
+        assertThat(retry.status()).as(retry.body()).isEqualTo(202);
+        assertThat(retry.raw().headers().firstValue("Idempotent-Replayed")).isEmpty();
+        assertThat(ingest.publisher.published(UserCreated.class)).hasSize(1);
+    }
+
+    @Test
+    void anUnconfirmedPublishIsStoredSoARetryDoesNotPublishAgain() {
+        ingest.publisher.failWith = e -> e instanceof UserCreated ? new TimeoutException("no ack") : null;
+        String body = json("{'username':'hedy'}");
+
+        Answer unconfirmed = keyed("POST", "/v1/users", body, "k-4");
+        ingest.publisher.failWith = e -> null;
+        Answer retry = keyed("POST", "/v1/users", body, "k-4");
+
+        assertThat(unconfirmed.status()).isEqualTo(503);
+        assertThat(unconfirmed.json().get("type").asText()).isEqualTo(IngestHttpApi.UNCONFIRMED_TYPE);
+        assertThat(retry.status()).isEqualTo(503);
+        assertThat(retry.raw().headers().firstValue("Idempotent-Replayed")).hasValue("true");
+        assertThat(ingest.publisher.published(UserCreated.class)).isEmpty();
+    }
+
+    @Test
+    void aBugInAnAdapterIs500AndItsKeyIsReleased() {
+        ingest.directory.failRegister = new NullPointerException("a bug");
+        String body = json("{'username':'ines'}");
+
+        Answer bug = keyed("POST", "/v1/users", body, "k-5");
+        ingest.directory.failRegister = null;
+        Answer retry = keyed("POST", "/v1/users", body, "k-5");
+
+        assertThat(bug.status()).isEqualTo(500);
+        assertThat(bug.json().has("store")).isFalse();
+        assertThat(bug.body()).doesNotContain("a bug");
+        assertThat(retry.status()).as(retry.body()).isEqualTo(202);
+        assertThat(ingest.usernames.find("ines")).isPresent();
+    }
+
+    @Test
+    void theIdempotencyStoreDownIs503NamingIt() {
+        ingest.idempotency.failWith = new StoreUnavailableException("redis", "connection refused");
+
+        Answer a = keyed("POST", "/v1/users", json("{'username':'jana'}"), "k-6");
+        Answer unkeyed = client.post("/v1/users", json("{'username':'jana'}"));
+
+        assertThat(a.status()).isEqualTo(503);
+        assertThat(a.json().get("store").asText()).isEqualTo("redis");
+        assertThat(unkeyed.status()).as("requests without a key do not need it").isEqualTo(202);
+        assertThat(ingest.publisher.published(UserCreated.class)).hasSize(1);
+    }
+}
