@@ -102,7 +102,7 @@ public abstract class PoolStoreContract {
     }
 
     @Test
-    void boundedUpsertsCountEachPoolOnItsOwnAndReplaysDoNotGrowIt() {
+    void boundedUpsertsCountEachPoolOnItsOwnAndReplaysNeverCutAPoolWithinItsMaximum() {
         long u = freshUser();
         for (int i = 1; i <= 5; i++) {
             store().upsert(List.of(entry(u, Source.FOLLOWED_USER, i, i), entry(u, Source.FOLLOWED_BOARD, i, 100 + i)), 5, 2);

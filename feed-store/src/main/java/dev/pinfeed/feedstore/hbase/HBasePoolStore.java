@@ -24,6 +24,7 @@ import org.apache.hadoop.hbase.client.Mutation;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Row;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
@@ -67,49 +68,58 @@ public final class HBasePoolStore implements PoolStore {
     }
 
     /**
-     * Increments the size rows of the pools that get new entries (before the entries, so a crash in
-     * between overstates a size, never understates it), reads the new sizes from the increments'
-     * answers, and cuts the pools past {@code maxPerSource}: a trim scans a pool once per
-     * {@code maxPerSource - keepPerSource} new pins, not on every write.
+     * Writes the entries, reads their pools' sizes from the size rows' increments and cuts the pools
+     * past {@code maxPerSource}: a trim scans a pool once per {@code maxPerSource - keepPerSource}
+     * writes to it, not on every write.
      */
     @Override
     public int upsert(Collection<PoolEntry> entries, int maxPerSource, int keepPerSource) {
         PoolStore.checkBounds(maxPerSource, keepPerSource);
         int removed = 0;
         for (Map.Entry<Pool, Long> size : put(entries).entrySet()) {
-            if (size.getValue() > maxPerSource) removed += cut(size.getKey(), keepPerSource, size.getValue());
+            if (size.getValue() > maxPerSource) removed += cut(size.getKey(), maxPerSource, keepPerSource, size.getValue());
         }
         return removed;
     }
 
-    /** Writes the entries; returns the size row value (after this write) of every pool that got an entry new to it. */
+    /**
+     * Writes the entries; returns each touched pool's size row value after this write. One round trip
+     * reads the entries' index rows and counts the entries into their pools' size rows (every entry
+     * counts, new or not: a replay or re-score can only overstate a size, and the increments land
+     * before the entries, so a crash in between overstates it too, never understates it); a flush then
+     * writes the entries and their index rows, and a last one deletes rows the re-scored entries left.
+     */
     private Map<Pool, Long> put(Collection<PoolEntry> entries) {
         if (entries.isEmpty()) return Map.of();
         Map<List<Long>, PoolEntry> latest = new LinkedHashMap<>();
         for (PoolEntry e : entries) latest.put(List.of(e.userId(), e.pinId()), e); // the last entry for a (user, pin) wins
         List<PoolEntry> list = new ArrayList<>(latest.values());
-        Result[] index = get(list.stream().map(e -> new Get(PoolKeys.indexRow(e.userId(), e.pinId()))
-                .addColumn(PoolKeys.FAMILY, PoolKeys.INDEX)).toList());
+        Map<Pool, Long> growth = new LinkedHashMap<>();
+        for (PoolEntry e : list) growth.merge(new Pool(e.userId(), e.source()), 1L, Long::sum);
+        List<Row> reads = new ArrayList<>(list.size() + growth.size());
+        for (PoolEntry e : list) reads.add(new Get(PoolKeys.indexRow(e.userId(), e.pinId())).addColumn(PoolKeys.FAMILY, PoolKeys.INDEX));
+        growth.forEach((p, n) -> reads.add(increment(p, n)));
+        Object[] results = batch(reads, "reading pool index rows and counting pool sizes");
+
         List<Mutation> puts = new ArrayList<>(list.size() * 2);
         List<Mutation> deletes = new ArrayList<>();
-        Map<Pool, Long> growth = new LinkedHashMap<>();
         for (int i = 0; i < list.size(); i++) {
             PoolEntry e = list.get(i);
             byte[] row = PoolKeys.entryRow(e);
             puts.add(new Put(row).addColumn(PoolKeys.FAMILY, PoolKeys.ENTRY, PoolKeys.entryValue(e)));
-            long inverted = PoolKeys.invert(e.score());
             puts.add(new Put(PoolKeys.indexRow(e.userId(), e.pinId()))
-                    .addColumn(PoolKeys.FAMILY, PoolKeys.INDEX, PoolKeys.indexValue(e.source(), inverted)));
-            byte[] old = index[i].getValue(PoolKeys.FAMILY, PoolKeys.INDEX);
-            if (old == null || old[0] != e.source().code()) growth.merge(new Pool(e.userId(), e.source()), 1L, Long::sum);
+                    .addColumn(PoolKeys.FAMILY, PoolKeys.INDEX, PoolKeys.indexValue(e.source(), PoolKeys.invert(e.score()))));
+            byte[] old = ((Result) results[i]).getValue(PoolKeys.FAMILY, PoolKeys.INDEX);
             if (old != null) {
                 byte[] oldRow = PoolKeys.entryRowOf(e.userId(), e.pinId(), old);
                 if (!Arrays.equals(oldRow, row)) deletes.add(new Delete(oldRow));
             }
         }
-        Map<Pool, Long> sizes = grow(growth);
         write(puts);
         write(deletes);
+        Map<Pool, Long> sizes = new LinkedHashMap<>();
+        int i = list.size();
+        for (Pool p : growth.keySet()) sizes.put(p, size((Result) results[i++]));
         return sizes;
     }
 
@@ -161,24 +171,33 @@ public final class HBasePoolStore implements PoolStore {
         return verified(userId, entries, rows);
     }
 
+    /**
+     * Every entry row of the user as stored, in row order, orphans of interrupted writes included (no
+     * index check, nothing cleaned up): for diagnostics and tests that must see what is really there.
+     */
+    public List<PoolEntry> storedRows(long userId) {
+        byte[][] range = PoolKeys.userRange(userId);
+        return scan(range[0], range[1], Integer.MAX_VALUE, new ArrayList<>());
+    }
+
     @Override
     public int trim(long userId, int maxPerSource) {
         List<Source> sources = List.of(Source.values());
         Result[] sizes = get(sources.stream().map(s -> new Get(PoolKeys.sizeRow(userId, s)).addColumn(PoolKeys.FAMILY, PoolKeys.SIZE)).toList());
         int removed = 0;
         for (int i = 0; i < sources.size(); i++) {
-            byte[] size = sizes[i].getValue(PoolKeys.FAMILY, PoolKeys.SIZE);
-            removed += cut(new Pool(userId, sources.get(i)), maxPerSource, size == null ? 0 : Bytes.toLong(size));
+            removed += cut(new Pool(userId, sources.get(i)), maxPerSource, maxPerSource, size(sizes[i]));
         }
         return removed;
     }
 
     /**
-     * Keeps the {@code keep} best rows of a pool and removes the rest (an entry with its index row; an
-     * orphan row alone), then moves the size row from {@code observed} to the rows kept: by a delta,
-     * so increments other writers made meanwhile are kept, never lost (at worst the size is overstated).
+     * When a pool holds more than {@code max} rows, keeps its {@code keep} best and removes the rest (an
+     * entry with its index row; an orphan row alone); a pool within the max keeps everything (its size
+     * row overstated it). Then moves the size row from {@code observed} to the rows kept: by a delta, so
+     * increments other writers made meanwhile are kept, never lost (at worst the size is overstated).
      */
-    private int cut(Pool pool, int keep, long observed) {
+    private int cut(Pool pool, int max, int keep, long observed) {
         byte[][] range = PoolKeys.poolRange(pool.user(), pool.source());
         List<byte[]> rows = new ArrayList<>();
         Scan scan = new Scan().withStartRow(range[0]).withStopRow(range[1]).addColumn(PoolKeys.FAMILY, PoolKeys.ENTRY)
@@ -188,7 +207,8 @@ public final class HBasePoolStore implements PoolStore {
         } catch (IOException e) {
             throw unavailable("scanning a pool to trim it", e);
         }
-        List<byte[]> beyond = rows.subList(Math.min(keep, rows.size()), rows.size());
+        int kept = rows.size() > max ? keep : rows.size();
+        List<byte[]> beyond = rows.subList(kept, rows.size());
         Result[] index = get(beyond.stream().map(r -> new Get(PoolKeys.indexRow(pool.user(), PoolKeys.pinOf(r)))
                 .addColumn(PoolKeys.FAMILY, PoolKeys.INDEX)).toList());
         List<Mutation> deletes = new ArrayList<>();
@@ -203,8 +223,8 @@ public final class HBasePoolStore implements PoolStore {
             } // else an orphan of an interrupted re-score: the pin's live entry is elsewhere and stays
         }
         write(deletes);
-        long delta = Math.min(keep, rows.size()) - observed;
-        if (delta != 0) grow(Map.of(pool, delta));
+        long delta = kept - observed;
+        if (delta != 0) batch(List.of(increment(pool, delta)), "resetting a pool size");
         return removed;
     }
 
@@ -247,26 +267,28 @@ public final class HBasePoolStore implements PoolStore {
         return out;
     }
 
-    /** Adds to the pools' size rows; returns each one's value afterwards. */
-    private Map<Pool, Long> grow(Map<Pool, Long> deltas) {
-        if (deltas.isEmpty()) return Map.of();
-        List<Pool> pools = new ArrayList<>(deltas.keySet());
-        List<Increment> increments = pools.stream().map(p -> new Increment(PoolKeys.sizeRow(p.user(), p.source()))
-                .addColumn(PoolKeys.FAMILY, PoolKeys.SIZE, deltas.get(p))).toList();
-        Object[] results = new Object[increments.size()];
+    /** Adds {@code delta} to a pool's size row (HBase dedupes a client's retried increment by nonce). */
+    private static Increment increment(Pool p, long delta) {
+        return new Increment(PoolKeys.sizeRow(p.user(), p.source())).addColumn(PoolKeys.FAMILY, PoolKeys.SIZE, delta);
+    }
+
+    private static long size(Result r) {
+        byte[] v = r.getValue(PoolKeys.FAMILY, PoolKeys.SIZE);
+        return v == null ? 0 : Bytes.toLong(v);
+    }
+
+    /** Runs reads and increments in one round trip per region server; each action's result, in order. */
+    private Object[] batch(List<Row> actions, String what) {
+        Object[] results = new Object[actions.size()];
         try (Table t = connection.getTable(table)) {
-            t.batch(increments, results);
+            t.batch(actions, results);
         } catch (IOException e) {
-            throw unavailable("counting pool sizes", e);
+            throw unavailable(what, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new StoreUnavailableException(cluster, "counting pool sizes interrupted", e);
+            throw new StoreUnavailableException(cluster, what + " interrupted", e);
         }
-        Map<Pool, Long> out = new LinkedHashMap<>();
-        for (int i = 0; i < pools.size(); i++) {
-            out.put(pools.get(i), Bytes.toLong(((Result) results[i]).getValue(PoolKeys.FAMILY, PoolKeys.SIZE)));
-        }
-        return out;
+        return results;
     }
 
     private Result[] get(List<Get> gets) {

@@ -18,9 +18,10 @@ import java.nio.ByteBuffer;
  * grow with the score, so the inverted value sorts the best first; equal scores sort by pin id, and
  * pin ids are time-sortable, so the older pin comes first. The index row makes "one entry per (user,
  * pin)" checkable and lets a pin be removed without knowing its score. The size row lets a writer
- * bound a pool without scanning it on every write: it grows by each entry new to the pool, is set
- * back to the exact count by a trim, and never shrinks otherwise (a removal leaves it high), so it
- * can only overstate the size; an overstated size costs an early trim, never an unbounded pool.
+ * bound a pool without scanning it on every write: it grows by each entry written to the pool (new,
+ * replayed or re-scored), is set back to the rows kept by a trim, and never shrinks otherwise (a
+ * removal leaves it high), so it can only overstate the size; an overstated size costs an early
+ * trim, never an unbounded pool.
  */
 public final class PoolKeys {
 

@@ -52,10 +52,17 @@ class HBaseStoresIT {
             PoolEntry stale = new PoolEntry(u, Source.FOLLOWED_USER, 0.5, 1, 11, 21, 1_767_225_600_000L);
             table.put(new Put(PoolKeys.entryRow(stale)).addColumn(PoolKeys.FAMILY, PoolKeys.ENTRY, PoolKeys.entryValue(stale)));
 
+            assertThat(store.storedRows(u)).as("what is stored, orphan included").hasSize(3).contains(stale);
             assertThat(store.trim(u, 1)).as("pin 2 goes; the orphan is not an entry").isEqualTo(1);
             assertThat(store.all(u)).containsExactly(live);
             assertThat(table.exists(new org.apache.hadoop.hbase.client.Get(PoolKeys.entryRow(stale)))).isFalse();
+            assertThat(store.storedRows(u)).containsExactly(live);
         }
+    }
+
+    @Test
+    void theReadinessProbeAnswersWhileTheClusterDoes() {
+        HBaseClusters.ping(connection, HBaseClusters.PRIMARY); // throws StoreUnavailableException when it does not
     }
 
     @Nested
