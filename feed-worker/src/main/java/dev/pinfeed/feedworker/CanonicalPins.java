@@ -3,6 +3,7 @@ package dev.pinfeed.feedworker;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The canonical pins the worker reads (the MySQL shards, through canonical-store): the newest pins
@@ -17,8 +18,11 @@ public interface CanonicalPins {
     /** Up to {@code limit} of the board's live pins, newest first. */
     List<PinFacts> newestOfBoard(long boardId, int limit);
 
-    /** The pins known to the canonical store, deleted ones included; unknown ids are absent. */
-    Map<Long, PinFacts> pins(Collection<Long> pinIds);
+    /**
+     * What the canonical store knows of these pins: a live pin's facts, empty for a deleted pin;
+     * ids it does not know (yet: the canonical writer may lag behind the likes topic) are absent.
+     */
+    Map<Long, Optional<PinFacts>> pins(Collection<Long> pinIds);
 
     /** How many users like each pin now; 0 (or absent) for none. */
     Map<Long, Long> likeCounts(Collection<Long> pinIds);

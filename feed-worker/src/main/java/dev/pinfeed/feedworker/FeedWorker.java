@@ -28,6 +28,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
 import org.apache.avro.specific.SpecificRecord;
@@ -109,7 +110,7 @@ public final class FeedWorker {
         final List<Integer> pending = new ArrayList<>();
         final List<Scoring> scorings = new ArrayList<>();
         final List<AffinityStore.LikeChange> likes = new ArrayList<>();
-        Map<Long, PinFacts> likedPins = Map.of();
+        Map<Long, Optional<PinFacts>> likedPins = Map.of();
 
         Batch(List<Item> items) {
             this.items = items;
@@ -193,9 +194,10 @@ public final class FeedWorker {
         }
 
         private Verdict like(Item item, long user, long pinId, boolean liked) {
-            PinFacts pin = likedPins.get(pinId);
+            Optional<PinFacts> pin = likedPins.get(pinId);
             if (pin == null) return waitOrGiveUp(item, "pin " + pinId + " is not in the canonical store yet");
-            likes.add(new AffinityStore.LikeChange(user, pinId, pin.authorId(), liked));
+            if (pin.isEmpty()) return Verdict.APPLIED; // deleted: it is in no pool any more, its author's affinity does not matter
+            likes.add(new AffinityStore.LikeChange(user, pinId, pin.get().authorId(), liked));
             return null;
         }
 

@@ -13,12 +13,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pinfeed.eventsschema.DeadLetters;
 import dev.pinfeed.eventsschema.EventTopics;
+import dev.pinfeed.canonicalstore.reads.InMemoryCanonicalReads;
 import dev.pinfeed.feedstore.Chunk;
 import dev.pinfeed.feedstore.FeedItem;
 import dev.pinfeed.feedstore.InMemoryMaterializedFeedStore;
 import dev.pinfeed.feedstore.InMemoryPoolStore;
 import dev.pinfeed.feedstore.PoolEntry;
 import dev.pinfeed.feedstore.Source;
+import dev.pinfeed.feedworker.canonical.CanonicalReadsPins;
 import dev.pinfeed.followergraph.GraphCommand;
 import dev.pinfeed.followergraph.sharded.InMemoryGraphStore;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -41,14 +43,14 @@ class FeedWorkerTest {
     private final FlakyPoolStore pools = new FlakyPoolStore(new InMemoryPoolStore());
     private final InMemoryMaterializedFeedStore feeds = new InMemoryMaterializedFeedStore();
     private final InMemoryGraphStore graph = new InMemoryGraphStore();
-    private final InMemoryCanonicalPins canonical = new InMemoryCanonicalPins();
+    private final InMemoryCanonicalReads canonical = new InMemoryCanonicalReads();
     private final InMemoryAffinityStore affinity = new InMemoryAffinityStore();
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     private final WeightedScorer scorer = new WeightedScorer(WeightedScorer.Settings.defaults(), clock);
     private FeedWorker worker = worker(WorkerSettings.defaults());
 
     private FeedWorker worker(WorkerSettings settings) {
-        return new FeedWorker(pools, feeds, graph, canonical, affinity, scorer, settings, clock, new WorkerMetrics(meters));
+        return new FeedWorker(pools, feeds, graph, new CanonicalReadsPins(canonical), affinity, scorer, settings, clock, new WorkerMetrics(meters));
     }
 
     private List<Verdict> apply(SpecificRecord... events) {
@@ -65,6 +67,19 @@ class FeedWorkerTest {
 
     private static PinFacts pin(long id, long board, long author, long createdAt) {
         return new PinFacts(id, board, author, createdAt);
+    }
+
+    /** The pin as the canonical store knows it. */
+    private PinFacts known(PinFacts p) {
+        canonical.pin(p.pinId(), p.boardId(), p.authorId(), "pin " + p.pinId(), null, null, p.createdAtMillis());
+        return p;
+    }
+
+    /** The pin, known to the canonical store, liked by {@code n} users. */
+    private PinFacts withLikes(PinFacts p, int n) {
+        known(p);
+        for (int i = 0; i < n; i++) canonical.like(900_000 + i, p.pinId(), T0, true);
+        return p;
     }
 
     private List<Long> best(long user, Source source) {
@@ -93,8 +108,7 @@ class FeedWorkerTest {
 
     @Test
     void anAddedPinIsScoredForEachReceiverIntoThePoolOfHisSource() {
-        PinFacts p = pin(1001, 501, 10, T0 - HOUR);
-        canonical.likes(1001, 4);
+        PinFacts p = withLikes(pin(1001, 501, 10, T0 - HOUR), 4);
         assertAllApplied(apply(add(p, T0, List.of(receiver(1, Source.FOLLOWED_USER), receiver(2, Source.FOLLOWED_BOARD)))));
 
         double forOne = scorer.score(new Candidate(1, Source.FOLLOWED_USER, p, 0, 4));
@@ -111,15 +125,14 @@ class FeedWorkerTest {
         long r = 1;
         long liked = 10;
         long stranger = 11;
-        canonical.add(pin(2001, 600, liked, T0 - 5 * HOUR));
-        canonical.add(pin(2002, 600, liked, T0 - 5 * HOUR));
+        known(pin(2001, 600, liked, T0 - 5 * HOUR));
+        known(pin(2002, 600, liked, T0 - 5 * HOUR));
         assertAllApplied(apply(liked(r, 2001, T0), liked(r, 2002, T0)));
 
         PinFacts old = pin(3001, 601, stranger, T0 - 48 * HOUR);
         PinFacts fresh = pin(3002, 601, stranger, T0);
-        PinFacts popular = pin(3003, 601, stranger, T0);
+        PinFacts popular = withLikes(pin(3003, 601, stranger, T0), 10);
         PinFacts fromLiked = pin(3004, 600, liked, T0);
-        canonical.likes(3003, 10);
         var to = List.of(receiver(r, Source.FOLLOWED_USER));
         assertAllApplied(apply(add(old, T0, to), add(fresh, T0, to), add(popular, T0, to), add(fromLiked, T0, to)));
 
@@ -143,8 +156,8 @@ class FeedWorkerTest {
     @Test
     void aLikeCountsOnceHoweverOftenItIsAppliedAndLikeUnlikeLikeEndsLiked() {
         long r = 1;
-        canonical.add(pin(2001, 600, 10, T0));
-        canonical.add(pin(2002, 600, 10, T0));
+        known(pin(2001, 600, 10, T0));
+        known(pin(2002, 600, 10, T0));
         var history = new SpecificRecord[] {liked(r, 2001, T0), unliked(r, 2001, T0 + 1), liked(r, 2001, T0 + 2), liked(r, 2002, T0 + 3)};
         assertAllApplied(apply(history));
         assertAllApplied(apply(history)); // replay
@@ -163,13 +176,21 @@ class FeedWorkerTest {
         Verdict last = applyWaiting(like, T0 - 120_000);
         assertThat(last.kind()).isEqualTo(Verdict.Kind.REJECTED);
         assertThat(last.detail()).contains("9999", "120 s");
-        canonical.add(pin(9999, 600, 10, T0));
+        known(pin(9999, 600, 10, T0));
         assertThat(applyWaiting(like, T0 - 60_000).kind()).isEqualTo(Verdict.Kind.APPLIED);
     }
 
     @Test
+    void aLikeOfADeletedPinChangesNoAffinity() {
+        known(pin(2001, 600, 10, T0));
+        canonical.deletePin(2001);
+        assertAllApplied(apply(liked(1, 2001, T0)));
+        assertThat(affinity.affinities(List.of(new AffinityStore.Pair(1, 10)))).containsValue(0L);
+    }
+
+    @Test
     void aWaitingEventHoldsBackTheLaterEventsOfItsKeyOnly() {
-        canonical.add(pin(2002, 600, 10, T0));
+        known(pin(2002, 600, 10, T0));
         List<Verdict> v = apply(liked(1, 9999, T0), unliked(2, 9999, T0 + 1), liked(3, 2002, T0 + 2));
         assertThat(v.get(0).kind()).isEqualTo(Verdict.Kind.WAITING);
         assertThat(v.get(1).kind()).isEqualTo(Verdict.Kind.WAITING);
@@ -183,8 +204,8 @@ class FeedWorkerTest {
         long r = 1;
         apply(add(pin(100, 501, 10, T0), T0, List.of(receiver(r, Source.FOLLOWED_BOARD))));
         for (int i = 1; i <= 8; i++) {
-            canonical.likes(i, i); // later pins are more liked
-            assertAllApplied(apply(add(pin(i, 501, 10, T0), T0, List.of(receiver(r, Source.FOLLOWED_USER)))));
+            PinFacts p = withLikes(pin(i, 501, 10, T0), i); // later pins are more liked
+            assertAllApplied(apply(add(p, T0, List.of(receiver(r, Source.FOLLOWED_USER)))));
             assertThat(best(r, Source.FOLLOWED_USER)).hasSizeLessThanOrEqualTo(5);
         }
         // The 6th entry cut the pool back to its best 3 (6, 5, 4); 7 and 8 joined them.
@@ -200,12 +221,12 @@ class FeedWorkerTest {
         graph(new GraphCommand.CreateBoard(gid(), T0, 501, a), new GraphCommand.CreateBoard(gid(), T0, 502, a),
                 new GraphCommand.CreateBoard(gid(), T0, 503, a), new GraphCommand.FollowUser(gid(), T0, f, a),
                 new GraphCommand.UnfollowBoard(gid(), T0 + 1, f, 502, a));
-        canonical.add(pin(1, 501, a, T0 - HOUR));
-        canonical.add(pin(2, 501, a, T0 - 2 * HOUR));
-        canonical.add(pin(3, 502, a, T0 - 3 * HOUR));
-        canonical.add(pin(4, 503, a, T0 - 4 * HOUR));
-        canonical.add(pin(5, 501, a, T0 - 100 * HOUR)); // beyond the newest 4
-        canonical.add(pin(6, 501, 99, T0)); // someone else's
+        known(pin(1, 501, a, T0 - HOUR));
+        known(pin(2, 501, a, T0 - 2 * HOUR));
+        known(pin(3, 502, a, T0 - 3 * HOUR));
+        known(pin(4, 503, a, T0 - 4 * HOUR));
+        known(pin(5, 501, a, T0 - 100 * HOUR)); // beyond the newest 4
+        known(pin(6, 501, 99, T0)); // someone else's
         worker = worker(new WorkerSettings(500, 450, 4, Duration.ofSeconds(120)));
 
         assertAllApplied(apply(followedUser(f, a, T0)));
@@ -217,7 +238,7 @@ class FeedWorkerTest {
 
     @Test
     void aFollowTheGraphDoesNotShowYetWaitsForIt() {
-        canonical.add(pin(1, 501, 10, T0));
+        known(pin(1, 501, 10, T0));
         graph(new GraphCommand.CreateBoard(gid(), T0, 501, 10));
         var follow = followedUser(1, 10, T0);
         assertThat(apply(follow).get(0).kind()).isEqualTo(Verdict.Kind.WAITING);
@@ -234,9 +255,9 @@ class FeedWorkerTest {
 
     @Test
     void aBoardFollowBackfillsThatBoardsNewestPins() {
-        canonical.add(pin(1, 501, 10, T0 - HOUR));
-        canonical.add(pin(2, 501, 10, T0 - 2 * HOUR));
-        canonical.add(pin(3, 502, 10, T0));
+        known(pin(1, 501, 10, T0 - HOUR));
+        known(pin(2, 501, 10, T0 - 2 * HOUR));
+        known(pin(3, 502, 10, T0));
         assertAllApplied(apply(followedBoard(1, 501, 10, T0)));
         assertThat(best(1, Source.FOLLOWED_BOARD)).containsExactly(1L, 2L);
         assertThat(best(1, Source.FOLLOWED_USER)).isEmpty();
@@ -307,7 +328,7 @@ class FeedWorkerTest {
         // A follow taken back in the same batch backfills nothing, and the unfollow purges what was there.
         graph(new GraphCommand.CreateBoard(gid(), T0, 501, 10), new GraphCommand.FollowUser(gid(), T0, 1, 10),
                 new GraphCommand.UnfollowUser(gid(), T0 + 1, 1, 10));
-        canonical.add(pin(3, 501, 10, T0));
+        known(pin(3, 501, 10, T0));
         assertAllApplied(apply(followedUser(1, 10, T0), unfollowedUser(1, 10, T0 + 1)));
         assertThat(pools.all(1)).isEmpty();
     }
@@ -315,7 +336,7 @@ class FeedWorkerTest {
     @Test
     void anOutageStopsTheBatchAndEverythingNotWrittenIsUnavailable() {
         var to = List.of(receiver(1, Source.FOLLOWED_USER));
-        canonical.add(pin(9, 501, 10, T0));
+        known(pin(9, 501, 10, T0));
         pools.upsertsLeft = 1;
         List<Verdict> v = apply(add(pin(1, 501, 10, T0), T0, to), remove(pin(5, 501, 10, T0), T0, to),
                 add(pin(2, 501, 10, T0), T0, to), liked(1, 9, T0), add(pin(3, 501, 10, T0), T0, to));

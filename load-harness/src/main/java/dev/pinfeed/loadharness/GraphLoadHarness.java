@@ -1,5 +1,7 @@
 package dev.pinfeed.loadharness;
 
+import static dev.pinfeed.loadharness.Args.intArg;
+
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.feedservice.FeedServiceServer;
 import dev.pinfeed.followergraph.GraphCommand;
@@ -247,10 +249,5 @@ public final class GraphLoadHarness {
 
     private static String ms(long micros) {
         return String.format(Locale.ROOT, "%.3f", micros / 1000.0);
-    }
-
-    private static int intArg(String[] args, String name, int fallback) {
-        for (int i = 0; i + 1 < args.length; i++) if (args[i].equals(name)) return Integer.parseInt(args[i + 1]);
-        return fallback;
     }
 }

@@ -44,6 +44,9 @@ public final class HBasePoolStore implements PoolStore {
     private final String cluster;
     private final BufferedMutator mutator;
 
+    /** Actions per client batch call: well within the client's operation timeout even on a loaded box. */
+    private static final int SLICE = 10_000;
+
     /** One (user, source) pool. */
     private record Pool(long user, Source source) {}
 
@@ -106,9 +109,7 @@ public final class HBasePoolStore implements PoolStore {
         for (int i = 0; i < list.size(); i++) {
             PoolEntry e = list.get(i);
             byte[] row = PoolKeys.entryRow(e);
-            puts.add(new Put(row).addColumn(PoolKeys.FAMILY, PoolKeys.ENTRY, PoolKeys.entryValue(e)));
-            puts.add(new Put(PoolKeys.indexRow(e.userId(), e.pinId()))
-                    .addColumn(PoolKeys.FAMILY, PoolKeys.INDEX, PoolKeys.indexValue(e.source(), PoolKeys.invert(e.score()))));
+            puts.addAll(PoolKeys.puts(e));
             byte[] old = ((Result) results[i]).getValue(PoolKeys.FAMILY, PoolKeys.INDEX);
             if (old != null) {
                 byte[] oldRow = PoolKeys.entryRowOf(e.userId(), e.pinId(), old);
@@ -277,11 +278,19 @@ public final class HBasePoolStore implements PoolStore {
         return v == null ? 0 : Bytes.toLong(v);
     }
 
-    /** Runs reads and increments in one round trip per region server; each action's result, in order. */
-    private Object[] batch(List<Row> actions, String what) {
+    /**
+     * Runs reads and increments, one round trip per region server per slice of {@value #SLICE}; each
+     * action's result, in order. Slices keep a large batch within the client's operation timeout.
+     */
+    private Object[] batch(List<? extends Row> actions, String what) {
         Object[] results = new Object[actions.size()];
         try (Table t = connection.getTable(table)) {
-            t.batch(actions, results);
+            for (int from = 0; from < actions.size(); from += SLICE) {
+                int to = Math.min(actions.size(), from + SLICE);
+                Object[] slice = new Object[to - from];
+                t.batch(actions.subList(from, to), slice);
+                System.arraycopy(slice, 0, results, from, slice.length);
+            }
         } catch (IOException e) {
             throw unavailable(what, e);
         } catch (InterruptedException e) {
@@ -292,12 +301,8 @@ public final class HBasePoolStore implements PoolStore {
     }
 
     private Result[] get(List<Get> gets) {
-        if (gets.isEmpty()) return new Result[0];
-        try (Table t = connection.getTable(table)) {
-            return t.get(gets);
-        } catch (IOException e) {
-            throw unavailable("reading pool index rows", e);
-        }
+        Object[] results = batch(gets, "reading pool index rows");
+        return java.util.Arrays.copyOf(results, results.length, Result[].class);
     }
 
     private void write(List<Mutation> mutations) {

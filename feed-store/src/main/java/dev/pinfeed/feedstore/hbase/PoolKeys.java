@@ -3,6 +3,8 @@ package dev.pinfeed.feedstore.hbase;
 import dev.pinfeed.feedstore.PoolEntry;
 import dev.pinfeed.feedstore.Source;
 import java.nio.ByteBuffer;
+import java.util.List;
+import org.apache.hadoop.hbase.client.Put;
 
 /**
  * The row layout of table {@code pinfeed:pools} (family {@code p}); nothing else formats these bytes.
@@ -41,6 +43,15 @@ public final class PoolKeys {
 
     static byte[] entryRow(long user, Source source, long invertedScore, long pin) {
         return ByteBuffer.allocate(26).putLong(user).put(ENTRY_KIND).put(source.code()).putLong(invertedScore).putLong(pin).array();
+    }
+
+    /**
+     * What storing an entry writes: its entry row and its index row. Public for the load harness's raw
+     * baseline (the same rows through a bare BufferedMutator).
+     */
+    public static List<Put> puts(PoolEntry e) {
+        return List.of(new Put(entryRow(e)).addColumn(FAMILY, ENTRY, entryValue(e)),
+                new Put(indexRow(e.userId(), e.pinId())).addColumn(FAMILY, INDEX, indexValue(e.source(), invert(e.score()))));
     }
 
     static byte[] entryValue(PoolEntry e) {

@@ -8,6 +8,7 @@ import static dev.pinfeed.feedworker.Events.remove;
 import static dev.pinfeed.feedworker.Events.unfollowedUser;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.pinfeed.canonicalstore.reads.InMemoryCanonicalReads;
 import dev.pinfeed.eventsschema.DeadLetters;
 import dev.pinfeed.eventsschema.EventTopics;
 import dev.pinfeed.feedstore.InMemoryMaterializedFeedStore;
@@ -18,12 +19,12 @@ import dev.pinfeed.feedworker.AffinityStore;
 import dev.pinfeed.feedworker.FeedWorker;
 import dev.pinfeed.feedworker.FlakyPoolStore;
 import dev.pinfeed.feedworker.InMemoryAffinityStore;
-import dev.pinfeed.feedworker.InMemoryCanonicalPins;
 import dev.pinfeed.feedworker.MutableClock;
 import dev.pinfeed.feedworker.PinFacts;
 import dev.pinfeed.feedworker.WeightedScorer;
 import dev.pinfeed.feedworker.WorkerMetrics;
 import dev.pinfeed.feedworker.WorkerSettings;
+import dev.pinfeed.feedworker.canonical.CanonicalReadsPins;
 import dev.pinfeed.followergraph.GraphCommand;
 import dev.pinfeed.followergraph.sharded.InMemoryGraphStore;
 import dev.pinfeed.processorruntime.ConsumerLoop;
@@ -62,7 +63,7 @@ class FeedWorkerHandlerTest {
     private final MutableClock clock = new MutableClock(T0);
     private final FlakyPoolStore pools = new FlakyPoolStore(new InMemoryPoolStore());
     private final InMemoryGraphStore graph = new InMemoryGraphStore();
-    private final InMemoryCanonicalPins canonical = new InMemoryCanonicalPins();
+    private final InMemoryCanonicalReads canonical = new InMemoryCanonicalReads();
     private final InMemoryAffinityStore affinity = new InMemoryAffinityStore();
     private final MockProducer<byte[], byte[]> dlq = new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
     private final List<SpecificRecord> sent = new ArrayList<>();
@@ -77,7 +78,7 @@ class FeedWorkerHandlerTest {
     @BeforeEach
     void start() {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        FeedWorker worker = new FeedWorker(pools, new InMemoryMaterializedFeedStore(), graph, canonical, affinity,
+        FeedWorker worker = new FeedWorker(pools, new InMemoryMaterializedFeedStore(), graph, new CanonicalReadsPins(canonical), affinity,
                 new WeightedScorer(WeightedScorer.Settings.defaults(), clock), WorkerSettings.defaults(), clock, new WorkerMetrics(meters));
         handler = new FeedWorkerHandler(worker, clock);
         consumer = new MockConsumer<>("earliest");
@@ -144,7 +145,7 @@ class FeedWorkerHandlerTest {
     @Test
     void anUnfollowWaitsBehindItsFollowUntilTheGraphShowsBothThenPurges() {
         graph.apply(new GraphCommand.CreateBoard(1, T0, 501, 10));
-        canonical.add(new PinFacts(1, 501, 10, T0));
+        canonical.pin(1, 501, 10, "pin", null, null, T0);
         send(FOLLOWS, followedUser(7, 10, T0));
         poll();
         assertThat(loop.parkedCount()).as("the graph does not show the follow yet").isEqualTo(1);
@@ -179,7 +180,7 @@ class FeedWorkerHandlerTest {
         assertThat(committed(LIKES)).isEqualTo(1);
         assertThat(loop.parkedCount()).as("the second like waits on its own now").isEqualTo(1);
 
-        canonical.add(new PinFacts(99, 501, 10, T0));
+        canonical.pin(99, 501, 10, "pin", null, null, T0);
         retry();
         assertThat(loop.parkedCount()).isZero();
         assertThat(committed(LIKES)).isEqualTo(2);
