@@ -1,7 +1,12 @@
 package dev.pinfeed.feedstore;
 
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * The per-user pools (seed 002): for each (user, source) a priority queue of scored pins, best
@@ -13,10 +18,53 @@ public interface PoolStore extends AutoCloseable {
     /** Adds entries, or replaces a user's existing entry for the same pin (new score, new source). Idempotent. */
     void upsert(Collection<PoolEntry> entries);
 
+    /**
+     * {@link #upsert}, then bounds every pool the entries went to: a (user, source) pool holding more
+     * than {@code maxPerSource} entries is cut back to its {@code keepPerSource} best, deterministically
+     * (lowest scores go, and among equal scores the newer pin: the reverse of {@link #best}'s order).
+     * Cutting below the maximum pays a pool's trim once per {@code maxPerSource - keepPerSource} new
+     * pins instead of on every write. Returns how many entries the trims removed.
+     *
+     * <p>This default reads every touched pool; stores override it with something cheaper.
+     */
+    default int upsert(Collection<PoolEntry> entries, int maxPerSource, int keepPerSource) {
+        checkBounds(maxPerSource, keepPerSource);
+        upsert(entries);
+        Map<Long, Set<Source>> touched = new HashMap<>();
+        for (PoolEntry e : entries) touched.computeIfAbsent(e.userId(), u -> EnumSet.noneOf(Source.class)).add(e.source());
+        int removed = 0;
+        for (Map.Entry<Long, Set<Source>> t : touched.entrySet()) {
+            for (Source s : t.getValue()) {
+                List<PoolEntry> pool = best(t.getKey(), s, Integer.MAX_VALUE);
+                if (pool.size() <= maxPerSource) continue;
+                List<Long> cut = new ArrayList<>();
+                for (PoolEntry e : pool.subList(keepPerSource, pool.size())) cut.add(e.pinId());
+                remove(t.getKey(), cut);
+                removed += cut.size();
+            }
+        }
+        return removed;
+    }
+
+    /** {@code 0 < keep <= max}, or an {@link IllegalArgumentException}. */
+    static void checkBounds(int maxPerSource, int keepPerSource) {
+        if (keepPerSource <= 0 || keepPerSource > maxPerSource) {
+            throw new IllegalArgumentException("need 0 < keepPerSource <= maxPerSource: " + keepPerSource + ", " + maxPerSource);
+        }
+    }
+
     /** Removes the user's entries for these pins, whatever pool they sit in. Idempotent. */
     void remove(long userId, Collection<Long> pinIds);
 
-    /** The {@code n} best entries of the user's pool for {@code source}, best first (equal scores: newer pin first). */
+    /**
+     * {@link #remove} for many users at once (a deleted pin leaves thousands of pools). This default
+     * calls {@link #remove} per user; stores override it with one batch.
+     */
+    default void remove(Map<Long, ? extends Collection<Long>> pinsByUser) {
+        pinsByUser.forEach(this::remove);
+    }
+
+    /** The {@code n} best entries of the user's pool for {@code source}, best first (equal scores: the older, smaller pin id first). */
     List<PoolEntry> best(long userId, Source source, int n);
 
     /** Every entry of the user in every pool (pools are bounded, so this is small): for purges. */

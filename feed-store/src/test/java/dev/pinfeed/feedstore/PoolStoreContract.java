@@ -2,7 +2,10 @@ package dev.pinfeed.feedstore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** What every {@link PoolStore} does; run against the in-memory store (unit) and HBase (IT). */
@@ -82,5 +85,78 @@ public abstract class PoolStoreContract {
         store().upsert(List.of(entry(a, Source.FOLLOWED_USER, 1.0, 1), entry(b, Source.FOLLOWED_USER, 1.0, 2)));
         assertThat(pins(store().all(a))).containsExactly(1L);
         assertThat(pins(store().all(b))).containsExactly(2L);
+    }
+
+    @Test
+    void boundedUpsertsCutAPoolPastItsMaximumBackToItsBest() {
+        long u = freshUser();
+        int removed = 0;
+        for (int i = 1; i <= 12; i++) {
+            double score = i % 5 == 0 ? 100 + i : i; // pins 5 and 10 are the best
+            removed += store().upsert(List.of(entry(u, Source.FOLLOWED_USER, score, i)), 5, 3);
+            assertThat(store().best(u, Source.FOLLOWED_USER, 100)).as("after pin %d", i).hasSizeLessThanOrEqualTo(5);
+        }
+        // Cut at pins 6, 9 and 12 (the 6th entry of a pool), each time back to the best 3.
+        assertThat(removed).isEqualTo(9);
+        assertThat(pins(store().best(u, Source.FOLLOWED_USER, 100))).containsExactly(10L, 5L, 12L);
+    }
+
+    @Test
+    void boundedUpsertsCountEachPoolOnItsOwnAndReplaysNeverCutAPoolWithinItsMaximum() {
+        long u = freshUser();
+        for (int i = 1; i <= 5; i++) {
+            store().upsert(List.of(entry(u, Source.FOLLOWED_USER, i, i), entry(u, Source.FOLLOWED_BOARD, i, 100 + i)), 5, 2);
+        }
+        for (int replay = 0; replay < 3; replay++) {
+            assertThat(store().upsert(List.of(entry(u, Source.FOLLOWED_USER, 1, 1), entry(u, Source.FOLLOWED_BOARD, 2, 102)), 5, 2))
+                    .isZero();
+        }
+        assertThat(store().all(u)).hasSize(10);
+        assertThat(store().upsert(List.of(entry(u, Source.FOLLOWED_BOARD, 0.5, 106)), 5, 2)).isEqualTo(4);
+        assertThat(pins(store().best(u, Source.FOLLOWED_BOARD, 10))).containsExactly(105L, 104L);
+        assertThat(pins(store().best(u, Source.FOLLOWED_USER, 10))).containsExactly(5L, 4L, 3L, 2L, 1L);
+    }
+
+    @Test
+    void equalScoresAreCutNewestPinFirst() {
+        long u = freshUser();
+        List<PoolEntry> same = java.util.stream.LongStream.rangeClosed(1, 6).mapToObj(p -> entry(u, Source.FOLLOWED_USER, 1.0, p)).toList();
+        assertThat(store().upsert(same, 5, 4)).isEqualTo(2);
+        assertThat(pins(store().best(u, Source.FOLLOWED_USER, 10))).containsExactly(1L, 2L, 3L, 4L);
+    }
+
+    @Test
+    void removalsNeverMakeABoundedUpsertCutTooMuch() {
+        long u = freshUser();
+        for (int i = 1; i <= 5; i++) store().upsert(List.of(entry(u, Source.FOLLOWED_USER, i, i)), 5, 3);
+        store().remove(u, List.of(5L, 4L, 3L));
+        assertThat(store().upsert(List.of(entry(u, Source.FOLLOWED_USER, 6, 6)), 5, 3)).isZero();
+        assertThat(pins(store().best(u, Source.FOLLOWED_USER, 10))).containsExactly(6L, 2L, 1L); // nothing cut
+        for (int i = 7; i <= 8; i++) store().upsert(List.of(entry(u, Source.FOLLOWED_USER, i, i)), 5, 3);
+        assertThat(pins(store().best(u, Source.FOLLOWED_USER, 10))).containsExactly(8L, 7L, 6L, 2L, 1L);
+        assertThat(store().upsert(List.of(entry(u, Source.FOLLOWED_USER, 9, 9)), 5, 3)).isEqualTo(3);
+        assertThat(pins(store().best(u, Source.FOLLOWED_USER, 10))).containsExactly(9L, 8L, 7L);
+    }
+
+    @Test
+    void boundsMustKeepSomethingAndNoMoreThanTheMaximum() {
+        long u = freshUser();
+        assertThatThrownBy(() -> store().upsert(List.of(entry(u, Source.FOLLOWED_USER, 1, 1)), 5, 6))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store().upsert(List.of(entry(u, Source.FOLLOWED_USER, 1, 1)), 5, 0))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void removeForManyUsersTakesEachUsersPinsOnly() {
+        long a = freshUser();
+        long b = freshUser();
+        store().upsert(List.of(entry(a, Source.FOLLOWED_USER, 1.0, 1), entry(a, Source.FOLLOWED_BOARD, 1.0, 2),
+                entry(b, Source.FOLLOWED_USER, 1.0, 1), entry(b, Source.FOLLOWED_USER, 1.0, 3)));
+        store().remove(Map.of(a, List.of(1L, 2L), b, List.of(3L, 99L)));
+        assertThat(store().all(a)).isEmpty();
+        assertThat(pins(store().all(b))).containsExactly(1L);
+        store().remove(Map.of(a, List.of(1L), b, List.of())); // nothing left to do
+        assertThat(pins(store().all(b))).containsExactly(1L);
     }
 }

@@ -1,2 +1,10 @@
-/** Fans each new pin out to its receivers' priority-queue pools in HBase. Not built yet: see the open issues. */
+/**
+ * Seed 002's smart feed worker: scores each (receiver, pin) of the fan-out for that receiver and
+ * keeps it in his pools (feed-store), follows backfills, unfollows and deletes purges. The core
+ * ({@link dev.pinfeed.feedworker.FeedWorker}, {@link dev.pinfeed.feedworker.Scorer}) imports no client
+ * library; its stores are ports ({@link dev.pinfeed.feedstore.PoolStore},
+ * {@link dev.pinfeed.feedstore.MaterializedFeedStore}, {@link dev.pinfeed.followergraph.GraphStore},
+ * {@link dev.pinfeed.feedworker.CanonicalPins}, {@link dev.pinfeed.feedworker.AffinityStore}) with
+ * adapters in {@code .redis}, {@code .canonical} and the process in {@code .process}.
+ */
 package dev.pinfeed.feedworker;

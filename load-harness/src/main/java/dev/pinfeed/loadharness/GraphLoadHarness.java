@@ -1,5 +1,7 @@
 package dev.pinfeed.loadharness;
 
+import static dev.pinfeed.loadharness.Args.intArg;
+
 import dev.pinfeed.config.zookeeper.CuratorClients;
 import dev.pinfeed.canonicalstore.CanonicalCacheKeys;
 import dev.pinfeed.canonicalstore.mysql.MysqlCanonicalReads;
@@ -273,10 +275,5 @@ public final class GraphLoadHarness {
 
     private static String ms(long micros) {
         return String.format(Locale.ROOT, "%.3f", micros / 1000.0);
-    }
-
-    private static int intArg(String[] args, String name, int fallback) {
-        for (int i = 0; i + 1 < args.length; i++) if (args[i].equals(name)) return Integer.parseInt(args[i + 1]);
-        return fallback;
     }
 }

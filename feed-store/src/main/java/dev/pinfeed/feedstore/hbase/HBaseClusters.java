@@ -8,6 +8,8 @@ import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Table;
 
 /**
  * Connections to the two HBase clusters of seed 002: the primary (all writes) and the hot standby
@@ -30,6 +32,22 @@ public final class HBaseClusters {
             return ConnectionFactory.createConnection(clientConfiguration(quorum));
         } catch (IOException e) {
             throw new StoreUnavailableException(cluster, "cannot connect through ZooKeeper " + quorum + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** A row no table layout uses (every pools and materialized_feed row is at least 9 bytes): what {@link #ping} reads. */
+    private static final byte[] PROBE_ROW = {'p', 'i', 'n', 'g'};
+
+    /**
+     * A readiness probe: one cheap read of the pools table on {@code cluster} through {@code connection}
+     * (reaches ZooKeeper, meta and the region server). Throws {@link StoreUnavailableException} naming
+     * the cluster when it does not answer.
+     */
+    public static void ping(Connection connection, String cluster) {
+        try (Table t = connection.getTable(POOLS)) {
+            t.exists(new Get(PROBE_ROW));
+        } catch (IOException e) {
+            throw new StoreUnavailableException(cluster, "reading " + POOLS + " failed: " + HBasePoolStore.firstLine(e.getMessage()), e);
         }
     }
 

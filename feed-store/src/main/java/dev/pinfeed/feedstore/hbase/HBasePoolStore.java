@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,18 +19,23 @@ import org.apache.hadoop.hbase.client.BufferedMutatorParams;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Increment;
 import org.apache.hadoop.hbase.client.Mutation;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Row;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
+import org.apache.hadoop.hbase.util.Bytes;
 
 /**
  * {@link PoolStore} in HBase, rows per {@link PoolKeys}. Writes go through one BufferedMutator
  * (seed 002: batching, not a WAL lock per fan-out write), flushed before a call returns; new rows are
  * flushed before old ones are deleted, so a crash in between leaves an orphan row (skipped and
  * cleaned up by readers, which check each entry against the user's index row), never a lost pin.
+ * Pool sizes are counted in size rows ({@link PoolKeys}) so bounded upserts trim without scanning.
  */
 public final class HBasePoolStore implements PoolStore {
 
@@ -39,6 +43,12 @@ public final class HBasePoolStore implements PoolStore {
     private final TableName table;
     private final String cluster;
     private final BufferedMutator mutator;
+
+    /** Actions per client batch call: well within the client's operation timeout even on a loaded box. */
+    private static final int SLICE = 10_000;
+
+    /** One (user, source) pool. */
+    private record Pool(long user, Source source) {}
 
     public HBasePoolStore(Connection connection, String cluster) {
         this(connection, HBaseClusters.POOLS, cluster);
@@ -57,22 +67,50 @@ public final class HBasePoolStore implements PoolStore {
 
     @Override
     public void upsert(Collection<PoolEntry> entries) {
-        if (entries.isEmpty()) return;
+        put(entries);
+    }
+
+    /**
+     * Writes the entries, reads their pools' sizes from the size rows' increments and cuts the pools
+     * past {@code maxPerSource}: a trim scans a pool once per {@code maxPerSource - keepPerSource}
+     * writes to it, not on every write.
+     */
+    @Override
+    public int upsert(Collection<PoolEntry> entries, int maxPerSource, int keepPerSource) {
+        PoolStore.checkBounds(maxPerSource, keepPerSource);
+        int removed = 0;
+        for (Map.Entry<Pool, Long> size : put(entries).entrySet()) {
+            if (size.getValue() > maxPerSource) removed += cut(size.getKey(), maxPerSource, keepPerSource, size.getValue());
+        }
+        return removed;
+    }
+
+    /**
+     * Writes the entries; returns each touched pool's size row value after this write. One round trip
+     * reads the entries' index rows and counts the entries into their pools' size rows (every entry
+     * counts, new or not: a replay or re-score can only overstate a size, and the increments land
+     * before the entries, so a crash in between overstates it too, never understates it); a flush then
+     * writes the entries and their index rows, and a last one deletes rows the re-scored entries left.
+     */
+    private Map<Pool, Long> put(Collection<PoolEntry> entries) {
+        if (entries.isEmpty()) return Map.of();
         Map<List<Long>, PoolEntry> latest = new LinkedHashMap<>();
         for (PoolEntry e : entries) latest.put(List.of(e.userId(), e.pinId()), e); // the last entry for a (user, pin) wins
         List<PoolEntry> list = new ArrayList<>(latest.values());
-        Result[] index = get(list.stream().map(e -> new Get(PoolKeys.indexRow(e.userId(), e.pinId()))
-                .addColumn(PoolKeys.FAMILY, PoolKeys.INDEX)).toList());
+        Map<Pool, Long> growth = new LinkedHashMap<>();
+        for (PoolEntry e : list) growth.merge(new Pool(e.userId(), e.source()), 1L, Long::sum);
+        List<Row> reads = new ArrayList<>(list.size() + growth.size());
+        for (PoolEntry e : list) reads.add(new Get(PoolKeys.indexRow(e.userId(), e.pinId())).addColumn(PoolKeys.FAMILY, PoolKeys.INDEX));
+        growth.forEach((p, n) -> reads.add(increment(p, n)));
+        Object[] results = batch(reads, "reading pool index rows and counting pool sizes");
+
         List<Mutation> puts = new ArrayList<>(list.size() * 2);
         List<Mutation> deletes = new ArrayList<>();
         for (int i = 0; i < list.size(); i++) {
             PoolEntry e = list.get(i);
             byte[] row = PoolKeys.entryRow(e);
-            puts.add(new Put(row).addColumn(PoolKeys.FAMILY, PoolKeys.ENTRY, PoolKeys.entryValue(e)));
-            long inverted = PoolKeys.invert(e.score());
-            puts.add(new Put(PoolKeys.indexRow(e.userId(), e.pinId()))
-                    .addColumn(PoolKeys.FAMILY, PoolKeys.INDEX, PoolKeys.indexValue(e.source(), inverted)));
-            byte[] old = index[i].getValue(PoolKeys.FAMILY, PoolKeys.INDEX);
+            puts.addAll(PoolKeys.puts(e));
+            byte[] old = ((Result) results[i]).getValue(PoolKeys.FAMILY, PoolKeys.INDEX);
             if (old != null) {
                 byte[] oldRow = PoolKeys.entryRowOf(e.userId(), e.pinId(), old);
                 if (!Arrays.equals(oldRow, row)) deletes.add(new Delete(oldRow));
@@ -80,19 +118,32 @@ public final class HBasePoolStore implements PoolStore {
         }
         write(puts);
         write(deletes);
+        Map<Pool, Long> sizes = new LinkedHashMap<>();
+        int i = list.size();
+        for (Pool p : growth.keySet()) sizes.put(p, size((Result) results[i++]));
+        return sizes;
     }
 
     @Override
     public void remove(long userId, Collection<Long> pinIds) {
-        if (pinIds.isEmpty()) return;
-        List<Long> pins = List.copyOf(new HashSet<>(pinIds));
-        Result[] index = get(pins.stream().map(p -> new Get(PoolKeys.indexRow(userId, p)).addColumn(PoolKeys.FAMILY, PoolKeys.INDEX)).toList());
+        remove(Map.of(userId, pinIds));
+    }
+
+    /** One read of the index rows and one flush for all users. */
+    @Override
+    public void remove(Map<Long, ? extends Collection<Long>> pinsByUser) {
+        List<long[]> pairs = new ArrayList<>();
+        pinsByUser.forEach((user, pins) -> new HashSet<>(pins).forEach(p -> pairs.add(new long[] {user, p})));
+        if (pairs.isEmpty()) return;
+        Result[] index = get(pairs.stream().map(p -> new Get(PoolKeys.indexRow(p[0], p[1])).addColumn(PoolKeys.FAMILY, PoolKeys.INDEX)).toList());
         List<Mutation> deletes = new ArrayList<>();
-        for (int i = 0; i < pins.size(); i++) {
+        for (int i = 0; i < pairs.size(); i++) {
             byte[] value = index[i].getValue(PoolKeys.FAMILY, PoolKeys.INDEX);
             if (value == null) continue;
-            deletes.add(new Delete(PoolKeys.entryRowOf(userId, pins.get(i), value)));
-            deletes.add(new Delete(PoolKeys.indexRow(userId, pins.get(i))));
+            long user = pairs.get(i)[0];
+            long pin = pairs.get(i)[1];
+            deletes.add(new Delete(PoolKeys.entryRowOf(user, pin, value)));
+            deletes.add(new Delete(PoolKeys.indexRow(user, pin)));
         }
         write(deletes);
     }
@@ -121,15 +172,61 @@ public final class HBasePoolStore implements PoolStore {
         return verified(userId, entries, rows);
     }
 
+    /**
+     * Every entry row of the user as stored, in row order, orphans of interrupted writes included (no
+     * index check, nothing cleaned up): for diagnostics and tests that must see what is really there.
+     */
+    public List<PoolEntry> storedRows(long userId) {
+        byte[][] range = PoolKeys.userRange(userId);
+        return scan(range[0], range[1], Integer.MAX_VALUE, new ArrayList<>());
+    }
+
     @Override
     public int trim(long userId, int maxPerSource) {
-        Map<Source, Integer> kept = new HashMap<>();
-        List<Long> drop = new ArrayList<>();
-        for (PoolEntry e : all(userId)) {
-            if (kept.merge(e.source(), 1, Integer::sum) > maxPerSource) drop.add(e.pinId());
+        List<Source> sources = List.of(Source.values());
+        Result[] sizes = get(sources.stream().map(s -> new Get(PoolKeys.sizeRow(userId, s)).addColumn(PoolKeys.FAMILY, PoolKeys.SIZE)).toList());
+        int removed = 0;
+        for (int i = 0; i < sources.size(); i++) {
+            removed += cut(new Pool(userId, sources.get(i)), maxPerSource, maxPerSource, size(sizes[i]));
         }
-        remove(userId, drop);
-        return drop.size();
+        return removed;
+    }
+
+    /**
+     * When a pool holds more than {@code max} rows, keeps its {@code keep} best and removes the rest (an
+     * entry with its index row; an orphan row alone); a pool within the max keeps everything (its size
+     * row overstated it). Then moves the size row from {@code observed} to the rows kept: by a delta, so
+     * increments other writers made meanwhile are kept, never lost (at worst the size is overstated).
+     */
+    private int cut(Pool pool, int max, int keep, long observed) {
+        byte[][] range = PoolKeys.poolRange(pool.user(), pool.source());
+        List<byte[]> rows = new ArrayList<>();
+        Scan scan = new Scan().withStartRow(range[0]).withStopRow(range[1]).addColumn(PoolKeys.FAMILY, PoolKeys.ENTRY)
+                .setFilter(new KeyOnlyFilter()).setCaching(1000);
+        try (Table t = connection.getTable(table); ResultScanner rs = t.getScanner(scan)) {
+            for (Result r : rs) rows.add(r.getRow());
+        } catch (IOException e) {
+            throw unavailable("scanning a pool to trim it", e);
+        }
+        int kept = rows.size() > max ? keep : rows.size();
+        List<byte[]> beyond = rows.subList(kept, rows.size());
+        Result[] index = get(beyond.stream().map(r -> new Get(PoolKeys.indexRow(pool.user(), PoolKeys.pinOf(r)))
+                .addColumn(PoolKeys.FAMILY, PoolKeys.INDEX)).toList());
+        List<Mutation> deletes = new ArrayList<>();
+        int removed = 0;
+        for (int i = 0; i < beyond.size(); i++) {
+            byte[] row = beyond.get(i);
+            deletes.add(new Delete(row));
+            byte[] value = index[i].getValue(PoolKeys.FAMILY, PoolKeys.INDEX);
+            if (value != null && Arrays.equals(PoolKeys.entryRowOf(pool.user(), PoolKeys.pinOf(row), value), row)) {
+                deletes.add(new Delete(PoolKeys.indexRow(pool.user(), PoolKeys.pinOf(row))));
+                removed++;
+            } // else an orphan of an interrupted re-score: the pin's live entry is elsewhere and stays
+        }
+        write(deletes);
+        long delta = kept - observed;
+        if (delta != 0) batch(List.of(increment(pool, delta)), "resetting a pool size");
+        return removed;
     }
 
     /**
@@ -171,13 +268,41 @@ public final class HBasePoolStore implements PoolStore {
         return out;
     }
 
-    private Result[] get(List<Get> gets) {
-        if (gets.isEmpty()) return new Result[0];
+    /** Adds {@code delta} to a pool's size row (HBase dedupes a client's retried increment by nonce). */
+    private static Increment increment(Pool p, long delta) {
+        return new Increment(PoolKeys.sizeRow(p.user(), p.source())).addColumn(PoolKeys.FAMILY, PoolKeys.SIZE, delta);
+    }
+
+    private static long size(Result r) {
+        byte[] v = r.getValue(PoolKeys.FAMILY, PoolKeys.SIZE);
+        return v == null ? 0 : Bytes.toLong(v);
+    }
+
+    /**
+     * Runs reads and increments, one round trip per region server per slice of {@value #SLICE}; each
+     * action's result, in order. Slices keep a large batch within the client's operation timeout.
+     */
+    private Object[] batch(List<? extends Row> actions, String what) {
+        Object[] results = new Object[actions.size()];
         try (Table t = connection.getTable(table)) {
-            return t.get(gets);
+            for (int from = 0; from < actions.size(); from += SLICE) {
+                int to = Math.min(actions.size(), from + SLICE);
+                Object[] slice = new Object[to - from];
+                t.batch(actions.subList(from, to), slice);
+                System.arraycopy(slice, 0, results, from, slice.length);
+            }
         } catch (IOException e) {
-            throw unavailable("reading pool index rows", e);
+            throw unavailable(what, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StoreUnavailableException(cluster, what + " interrupted", e);
         }
+        return results;
+    }
+
+    private Result[] get(List<Get> gets) {
+        Object[] results = batch(gets, "reading pool index rows");
+        return java.util.Arrays.copyOf(results, results.length, Result[].class);
     }
 
     private void write(List<Mutation> mutations) {

@@ -3,6 +3,8 @@ package dev.pinfeed.feedstore.hbase;
 import dev.pinfeed.feedstore.PoolEntry;
 import dev.pinfeed.feedstore.Source;
 import java.nio.ByteBuffer;
+import java.util.List;
+import org.apache.hadoop.hbase.client.Put;
 
 /**
  * The row layout of table {@code pinfeed:pools} (family {@code p}); nothing else formats these bytes.
@@ -12,19 +14,26 @@ import java.nio.ByteBuffer;
  * <pre>
  * entry  user(8) 0x01 source(1) ~score(8) pin(8)   e = author(8) board(8) createdAt(8) score(8, double)
  * index  user(8) 0x02 pin(8)                       i = source(1) ~score(8)   (where the user's entry for the pin is)
+ * size   user(8) 0x03 source(1)                   n = 8-byte HBase counter: at least the pool's entry count
  * </pre>
  * {@code ~score} is {@code Long.MAX_VALUE - doubleToLongBits(score)}: for scores >= 0 the double's bits
  * grow with the score, so the inverted value sorts the best first; equal scores sort by pin id, and
  * pin ids are time-sortable, so the older pin comes first. The index row makes "one entry per (user,
- * pin)" checkable and lets a pin be removed without knowing its score.
+ * pin)" checkable and lets a pin be removed without knowing its score. The size row lets a writer
+ * bound a pool without scanning it on every write: it grows by each entry written to the pool (new,
+ * replayed or re-scored), is set back to the rows kept by a trim, and never shrinks otherwise (a
+ * removal leaves it high), so it can only overstate the size; an overstated size costs an early
+ * trim, never an unbounded pool.
  */
 public final class PoolKeys {
 
     static final byte[] FAMILY = {'p'};
     static final byte[] ENTRY = {'e'};
     static final byte[] INDEX = {'i'};
+    static final byte[] SIZE = {'n'};
     private static final byte ENTRY_KIND = 1;
     private static final byte INDEX_KIND = 2;
+    private static final byte SIZE_KIND = 3;
 
     private PoolKeys() {}
 
@@ -34,6 +43,15 @@ public final class PoolKeys {
 
     static byte[] entryRow(long user, Source source, long invertedScore, long pin) {
         return ByteBuffer.allocate(26).putLong(user).put(ENTRY_KIND).put(source.code()).putLong(invertedScore).putLong(pin).array();
+    }
+
+    /**
+     * What storing an entry writes: its entry row and its index row. Public for the load harness's raw
+     * baseline (the same rows through a bare BufferedMutator).
+     */
+    public static List<Put> puts(PoolEntry e) {
+        return List.of(new Put(entryRow(e)).addColumn(FAMILY, ENTRY, entryValue(e)),
+                new Put(indexRow(e.userId(), e.pinId())).addColumn(FAMILY, INDEX, indexValue(e.source(), invert(e.score()))));
     }
 
     static byte[] entryValue(PoolEntry e) {
@@ -80,6 +98,15 @@ public final class PoolKeys {
     static byte[][] userRange(long user) {
         return new byte[][] {ByteBuffer.allocate(9).putLong(user).put(ENTRY_KIND).array(),
                 ByteBuffer.allocate(9).putLong(user).put((byte) (ENTRY_KIND + 1)).array()};
+    }
+
+    static byte[] sizeRow(long user, Source source) {
+        return ByteBuffer.allocate(10).putLong(user).put(SIZE_KIND).put(source.code()).array();
+    }
+
+    /** The pin of an entry row. */
+    static long pinOf(byte[] entryRow) {
+        return ByteBuffer.wrap(entryRow).getLong(18);
     }
 
     static long invert(double score) {

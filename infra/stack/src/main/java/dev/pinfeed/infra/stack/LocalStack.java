@@ -80,6 +80,8 @@ public final class LocalStack {
                 "dev.pinfeed.materializer.MaterializerMain"));
         add(AppSpec.processor(layout, config, "fanout-streams", "Pin fan-out (pins → fanout chunks, Kafka Streams)", "fanout-streams",
                 "dev.pinfeed.fanoutstreams.kafka.FanoutStreamsMain", Map.of("fanout.state-dir", layout.dataPath("fanout-streams").toString())));
+        add(AppSpec.processor(layout, config, "feed-worker", "Feed worker (fan-out, follows, likes → HBase pools)", "feed-worker",
+                "dev.pinfeed.feedworker.process.FeedWorkerMain"));
     }
 
     private List<ServerSpec> apps() {

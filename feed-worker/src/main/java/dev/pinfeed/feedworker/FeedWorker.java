@@ -1,0 +1,334 @@
+package dev.pinfeed.feedworker;
+
+import dev.pinfeed.config.StoreUnavailableException;
+import dev.pinfeed.events.BoardFollowed;
+import dev.pinfeed.events.BoardUnfollowed;
+import dev.pinfeed.events.FanoutAction;
+import dev.pinfeed.events.FanoutChunk;
+import dev.pinfeed.events.FanoutReceiver;
+import dev.pinfeed.events.FanoutSource;
+import dev.pinfeed.events.PinLiked;
+import dev.pinfeed.events.PinUnliked;
+import dev.pinfeed.events.UserFollowed;
+import dev.pinfeed.events.UserUnfollowed;
+import dev.pinfeed.eventsschema.DeadLetters;
+import dev.pinfeed.feedstore.FeedPage;
+import dev.pinfeed.feedstore.MaterializedFeedStore;
+import dev.pinfeed.feedstore.PoolEntry;
+import dev.pinfeed.feedstore.PoolStore;
+import dev.pinfeed.feedstore.Source;
+import dev.pinfeed.followergraph.GraphStore;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Predicate;
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * Seed 002's smart feed worker, applied a batch of events at a time:
+ * <ul>
+ *   <li><b>FanoutChunk ADD</b>: each (receiver, pin) is scored for that receiver ({@link Scorer}, with his
+ *       affinity to the author and the pin's likes) and upserted into his pool for the chunk's source;</li>
+ *   <li><b>UserFollowed</b>: backfill — the followee's newest pins into the follower's FOLLOWED_USER pool,
+ *       except those of boards he unfollowed; <b>BoardFollowed</b>: the board's newest pins, FOLLOWED_BOARD;</li>
+ *   <li><b>PinLiked / PinUnliked</b>: the liker's affinity to the pin's author ({@link AffinityStore});</li>
+ *   <li><b>FanoutChunk REMOVE</b> (a deleted pin): the pin leaves the receivers' pools and materialized feeds;
+ *       <b>UserUnfollowed</b>: every entry by that author leaves the follower's pools and feed, except pins
+ *       of boards he still follows explicitly; <b>BoardUnfollowed</b>: every entry of that board.</li>
+ * </ul>
+ * Writes are batched: the scored entries of consecutive additions go to the pool store in one bounded
+ * upsert (pools cut back to {@link WorkerSettings#poolTrimTo} past {@link WorkerSettings#poolMax}), and
+ * the likes in one call; a removal first writes what came before it, so a batch has the effect of its
+ * events in order. Every write is idempotent, so a replay changes nothing.
+ *
+ * <p>Events of one key (the caller's partition key: a pin, a follower) take effect in order: once one
+ * of them waits, the later ones of that key in the batch wait behind it. A store outage stops the
+ * batch: the events not yet written, and all after them, are {@link Verdict.Kind#UNAVAILABLE}. A follow
+ * or unfollow the follower graph does not show yet, and a like of a pin the canonical store does not
+ * know yet, wait up to {@link WorkerSettings#waitGrace} (then {@link DeadLetters#MISSING_REFERENCE}).
+ */
+public final class FeedWorker {
+
+    /**
+     * One input event. {@code key} orders events (null: none); {@code waitingSince} is when it first
+     * had to wait (epoch ms), or -1.
+     */
+    public record Item(Object key, SpecificRecord event, long waitingSince) {}
+
+    private final PoolStore pools;
+    private final MaterializedFeedStore feeds;
+    private final GraphStore graph;
+    private final CanonicalPins canonical;
+    private final AffinityStore affinity;
+    private final Scorer scorer;
+    private final WorkerSettings settings;
+    private final Clock clock;
+    private final WorkerMetrics metrics;
+
+    public FeedWorker(PoolStore pools, MaterializedFeedStore feeds, GraphStore graph, CanonicalPins canonical, AffinityStore affinity,
+                      Scorer scorer, WorkerSettings settings, Clock clock, WorkerMetrics metrics) {
+        this.pools = pools;
+        this.feeds = feeds;
+        this.graph = graph;
+        this.canonical = canonical;
+        this.affinity = affinity;
+        this.scorer = scorer;
+        this.settings = settings;
+        this.clock = clock;
+        this.metrics = metrics;
+    }
+
+    /** Applies the items in order; one verdict per item, same order. */
+    public List<Verdict> apply(List<Item> items) {
+        Batch batch = new Batch(items);
+        try {
+            batch.run();
+        } catch (StoreUnavailableException e) {
+            batch.unavailable(e);
+        }
+        return Arrays.asList(batch.verdicts);
+    }
+
+    /** A (receiver, pin) waiting to be scored, and the item it came from. */
+    private record Scoring(long receiverId, Source source, PinFacts pin) {}
+
+    private final class Batch {
+        final List<Item> items;
+        final Verdict[] verdicts;
+        /** Keys with an event that waits: later events of the key wait behind it. */
+        final Map<Object, Verdict> blocked = new HashMap<>();
+        /** Items whose writes are collected below and not yet made. */
+        final List<Integer> pending = new ArrayList<>();
+        final List<Scoring> scorings = new ArrayList<>();
+        final List<AffinityStore.LikeChange> likes = new ArrayList<>();
+        Map<Long, Optional<PinFacts>> likedPins = Map.of();
+
+        Batch(List<Item> items) {
+            this.items = items;
+            this.verdicts = new Verdict[items.size()];
+        }
+
+        void run() {
+            prefetchLikedPins();
+            for (int i = 0; i < items.size(); i++) {
+                Item item = items.get(i);
+                Verdict blocker = item.key() == null ? null : blocked.get(item.key());
+                if (blocker != null) {
+                    verdicts[i] = Verdict.behind(blocker);
+                    continue;
+                }
+                Verdict v = handle(i, item);
+                if (v == null) {
+                    pending.add(i);
+                } else {
+                    verdicts[i] = v;
+                    if (v.kind() == Verdict.Kind.WAITING && item.key() != null) blocked.put(item.key(), v);
+                }
+            }
+            flush();
+        }
+
+        /** Every item without a verdict yet — the ones collected but not written, and the rest — waits for the store. */
+        void unavailable(StoreUnavailableException e) {
+            for (int i = 0; i < verdicts.length; i++) {
+                if (verdicts[i] == null) verdicts[i] = Verdict.unavailable(e);
+            }
+        }
+
+        /** The pins liked or unliked in this batch, in one read: the author of each decides whose affinity moves. */
+        private void prefetchLikedPins() {
+            Set<Long> pins = new HashSet<>();
+            for (Item item : items) {
+                if (item.event() instanceof PinLiked l) pins.add(l.getPinId());
+                if (item.event() instanceof PinUnliked u) pins.add(u.getPinId());
+            }
+            if (!pins.isEmpty()) likedPins = canonical.pins(pins);
+        }
+
+        /** The event's verdict, or null when its writes were collected for the next {@link #flush}. */
+        private Verdict handle(int i, Item item) {
+            SpecificRecord e = item.event();
+            if (e instanceof FanoutChunk c) {
+                return c.getAction() == FanoutAction.ADD ? add(c) : deleted(c);
+            } else if (e instanceof PinLiked l) {
+                return like(item, l.getUserId(), l.getPinId(), true);
+            } else if (e instanceof PinUnliked u) {
+                return like(item, u.getUserId(), u.getPinId(), false);
+            } else if (e instanceof UserFollowed f) {
+                return followedUser(i, item, f);
+            } else if (e instanceof BoardFollowed f) {
+                return followedBoard(i, f);
+            } else if (e instanceof UserUnfollowed u) {
+                return unfollowedUser(i, item, u);
+            } else if (e instanceof BoardUnfollowed u) {
+                return unfollowedBoard(i, u);
+            }
+            return Verdict.rejected(DeadLetters.UNEXPECTED_EVENT, "feed-worker does not handle " + e.getSchema().getName());
+        }
+
+        private Verdict add(FanoutChunk c) {
+            PinFacts pin = new PinFacts(c.getPinId(), c.getBoardId(), c.getAuthorId(), c.getPinCreatedAt().toEpochMilli());
+            for (FanoutReceiver r : c.getReceivers()) {
+                scorings.add(new Scoring(r.getUserId(), r.getSource() == FanoutSource.FOLLOWED_BOARD ? Source.FOLLOWED_BOARD : Source.FOLLOWED_USER, pin));
+            }
+            return null;
+        }
+
+        private Verdict deleted(FanoutChunk c) {
+            flush();
+            Map<Long, List<Long>> byReceiver = new LinkedHashMap<>();
+            for (FanoutReceiver r : c.getReceivers()) byReceiver.put(r.getUserId(), List.of(c.getPinId()));
+            pools.remove(byReceiver);
+            for (Long receiver : byReceiver.keySet()) feeds.removePins(receiver, List.of(c.getPinId()));
+            metrics.removed(WorkerMetrics.DELETE, byReceiver.size());
+            return Verdict.APPLIED;
+        }
+
+        private Verdict like(Item item, long user, long pinId, boolean liked) {
+            Optional<PinFacts> pin = likedPins.get(pinId);
+            if (pin == null) return waitOrGiveUp(item, "pin " + pinId + " is not in the canonical store yet");
+            if (pin.isEmpty()) return Verdict.APPLIED; // deleted: it is in no pool any more, its author's affinity does not matter
+            likes.add(new AffinityStore.LikeChange(user, pinId, pin.get().authorId(), liked));
+            return null;
+        }
+
+        private Verdict followedUser(int i, Item item, UserFollowed f) {
+            long follower = f.getFollowerId();
+            long followee = f.getFolloweeId();
+            if (follower == followee || undoneLater(i, UserUnfollowed.class, u -> u.getFollowerId() == follower && u.getFolloweeId() == followee)) {
+                return Verdict.APPLIED; // nothing to backfill: a later event of this batch takes the follow back
+            }
+            if (!graph.relation(follower, followee).explicit()) {
+                return waitOrGiveUp(item, "the follower graph does not show " + follower + " following " + followee + " yet");
+            }
+            List<PinFacts> newest = canonical.newestOfUser(followee, settings.backfillPins());
+            // Boards he unfollowed after (or regardless of) following their owner stay out: the graph's rules decide.
+            Set<Long> followed = followedBoards(follower, newest.stream().map(PinFacts::boardId).toList());
+            int n = 0;
+            for (PinFacts p : newest) {
+                if (!followed.contains(p.boardId())) continue;
+                scorings.add(new Scoring(follower, Source.FOLLOWED_USER, p));
+                n++;
+            }
+            metrics.backfilled(n);
+            return null;
+        }
+
+        private Verdict followedBoard(int i, BoardFollowed f) {
+            long follower = f.getFollowerId();
+            long board = f.getBoardId();
+            if (undoneLater(i, BoardUnfollowed.class, u -> u.getFollowerId() == follower && u.getBoardId() == board)) return Verdict.APPLIED;
+            List<PinFacts> newest = canonical.newestOfBoard(board, settings.backfillPins());
+            for (PinFacts p : newest) scorings.add(new Scoring(follower, Source.FOLLOWED_BOARD, p));
+            metrics.backfilled(newest.size());
+            return null;
+        }
+
+        private Verdict unfollowedUser(int i, Item item, UserUnfollowed u) {
+            long follower = u.getFollowerId();
+            long followee = u.getFolloweeId();
+            if (undoneLater(i, UserFollowed.class, f -> f.getFollowerId() == follower && f.getFolloweeId() == followee)) return Verdict.APPLIED;
+            if (graph.relation(follower, followee).explicit()) {
+                return waitOrGiveUp(item, "the follower graph still shows " + follower + " following " + followee);
+            }
+            flush();
+            List<PoolEntry> entries = pools.all(follower).stream().filter(e -> e.authorId() == followee).toList();
+            List<FeedPage.Positioned> shown = feeds.all(follower).stream().filter(p -> p.item().authorId() == followee).toList();
+            Set<Long> boards = new LinkedHashSet<>();
+            entries.forEach(e -> boards.add(e.boardId()));
+            shown.forEach(p -> boards.add(p.item().boardId()));
+            Set<Long> kept = followedBoards(follower, boards); // now only his explicit board follows
+            purge(follower, entries, shown, e -> !kept.contains(e.boardId()), p -> !kept.contains(p.item().boardId()), WorkerMetrics.UNFOLLOW_USER);
+            return Verdict.APPLIED;
+        }
+
+        private Verdict unfollowedBoard(int i, BoardUnfollowed u) {
+            long follower = u.getFollowerId();
+            long board = u.getBoardId();
+            if (undoneLater(i, BoardFollowed.class, f -> f.getFollowerId() == follower && f.getBoardId() == board)) return Verdict.APPLIED;
+            flush();
+            purge(follower, pools.all(follower), feeds.all(follower), e -> e.boardId() == board, p -> p.item().boardId() == board,
+                    WorkerMetrics.UNFOLLOW_BOARD);
+            return Verdict.APPLIED;
+        }
+
+        private void purge(long user, List<PoolEntry> entries, List<FeedPage.Positioned> shown, Predicate<PoolEntry> poolGoes,
+                           Predicate<FeedPage.Positioned> feedGoes, String reason) {
+            List<Long> fromPools = entries.stream().filter(poolGoes).map(PoolEntry::pinId).toList();
+            List<Long> fromFeed = shown.stream().filter(feedGoes).map(p -> p.item().pinId()).distinct().toList();
+            pools.remove(user, fromPools);
+            feeds.removePins(user, fromFeed);
+            metrics.removed(reason, fromPools.size());
+        }
+
+        /** Which of these boards the user follows, asked in slices the graph accepts. */
+        private Set<Long> followedBoards(long user, Collection<Long> boards) {
+            List<Long> distinct = List.copyOf(new LinkedHashSet<>(boards));
+            Set<Long> out = new HashSet<>();
+            for (int from = 0; from < distinct.size(); from += GraphStore.MAX_BATCH) {
+                out.addAll(graph.followedBoardsAmong(user, distinct.subList(from, Math.min(distinct.size(), from + GraphStore.MAX_BATCH))));
+            }
+            return out;
+        }
+
+        /** Whether a later event of this batch undoes item {@code i} (a follow taken back, an unfollow followed again). */
+        private <T> boolean undoneLater(int i, Class<T> type, Predicate<T> sameEdge) {
+            for (int j = i + 1; j < items.size(); j++) {
+                Object e = items.get(j).event();
+                if (type.isInstance(e) && sameEdge.test(type.cast(e))) return true;
+            }
+            return false;
+        }
+
+        private Verdict waitOrGiveUp(Item item, String detail) {
+            long since = item.waitingSince();
+            if (since >= 0 && clock.millis() - since >= settings.waitGrace().toMillis()) {
+                return Verdict.rejected(DeadLetters.MISSING_REFERENCE, detail + " (still after " + settings.waitGrace().toSeconds() + " s)");
+            }
+            return Verdict.waiting(DeadLetters.MISSING_REFERENCE, detail);
+        }
+
+        /** Writes what the pending items collected: likes, then the scored entries in one bounded upsert. */
+        private void flush() {
+            if (pending.isEmpty()) return;
+            if (!likes.isEmpty()) affinity.apply(likes);
+            if (!scorings.isEmpty()) {
+                List<PoolEntry> entries = score();
+                metrics.removed(WorkerMetrics.TRIM, pools.upsert(entries, settings.poolMax(), settings.poolTrimTo()));
+                entries.forEach(e -> metrics.written(e.source(), e.score()));
+            }
+            for (int i : pending) verdicts[i] = Verdict.APPLIED;
+            pending.clear();
+            likes.clear();
+            scorings.clear();
+        }
+
+        private List<PoolEntry> score() {
+            Set<Long> pins = new HashSet<>();
+            Set<AffinityStore.Pair> pairs = new HashSet<>();
+            for (Scoring s : scorings) {
+                pins.add(s.pin().pinId());
+                pairs.add(new AffinityStore.Pair(s.receiverId(), s.pin().authorId()));
+            }
+            Map<Long, Long> likeCounts = canonical.likeCounts(pins);
+            Map<AffinityStore.Pair, Long> affinities = affinity.affinities(pairs);
+            List<PoolEntry> entries = new ArrayList<>(scorings.size());
+            for (Scoring s : scorings) {
+                PinFacts p = s.pin();
+                long a = affinities.getOrDefault(new AffinityStore.Pair(s.receiverId(), p.authorId()), 0L);
+                double score = scorer.score(new Candidate(s.receiverId(), s.source(), p, a, likeCounts.getOrDefault(p.pinId(), 0L)));
+                entries.add(new PoolEntry(s.receiverId(), s.source(), score, p.pinId(), p.authorId(), p.boardId(), p.createdAtMillis()));
+            }
+            return entries;
+        }
+    }
+}

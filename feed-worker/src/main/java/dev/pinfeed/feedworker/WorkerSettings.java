@@ -1,0 +1,35 @@
+package dev.pinfeed.feedworker;
+
+import dev.pinfeed.config.PinfeedConfig;
+import java.time.Duration;
+
+/**
+ * How the worker bounds and fills pools.
+ *
+ * @param poolMax      most entries a (user, source) pool holds ({@code feed.pool-max}, 500)
+ * @param poolTrimTo   what a pool past {@code poolMax} is cut back to ({@code feed.pool-trim-to}, 90 % of the max):
+ *                     the cut scans the pool, so it is paid once per {@code poolMax - poolTrimTo} new pins
+ * @param backfillPins newest pins a new follow brings ({@code feed.worker.backfill-pins}, 50)
+ * @param waitGrace    how long a record may wait for another store to catch up (the follower graph for
+ *                     a follow, the canonical store for a liked pin) before it is dead-lettered
+ *                     ({@code feed.worker.wait-s}, 120)
+ */
+public record WorkerSettings(int poolMax, int poolTrimTo, int backfillPins, Duration waitGrace) {
+
+    public WorkerSettings {
+        if (poolTrimTo <= 0 || poolTrimTo > poolMax) {
+            throw new IllegalArgumentException("need 0 < feed.pool-trim-to <= feed.pool-max: " + poolTrimTo + ", " + poolMax);
+        }
+        if (backfillPins < 0) throw new IllegalArgumentException("feed.worker.backfill-pins must be >= 0: " + backfillPins);
+    }
+
+    public static WorkerSettings defaults() {
+        return new WorkerSettings(500, 450, 50, Duration.ofSeconds(120));
+    }
+
+    public static WorkerSettings from(PinfeedConfig config) {
+        int max = config.getInt("feed.pool-max", 500);
+        return new WorkerSettings(max, config.getInt("feed.pool-trim-to", Math.max(1, max * 9 / 10)),
+                config.getInt("feed.worker.backfill-pins", 50), Duration.ofSeconds(config.getInt("feed.worker.wait-s", 120)));
+    }
+}

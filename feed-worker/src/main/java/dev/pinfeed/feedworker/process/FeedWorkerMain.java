@@ -1,0 +1,83 @@
+package dev.pinfeed.feedworker.process;
+
+import dev.pinfeed.canonicalstore.mysql.MysqlCanonicalReads;
+import dev.pinfeed.canonicalstore.reads.CacheListener;
+import dev.pinfeed.canonicalstore.reads.CachedCanonicalReads;
+import dev.pinfeed.canonicalstore.redis.RedisCanonicalCache;
+import dev.pinfeed.config.PinfeedConfig;
+import dev.pinfeed.eventsschema.EventTopics;
+import dev.pinfeed.feedstore.hbase.HBaseClusters;
+import dev.pinfeed.feedstore.hbase.HBaseMaterializedFeedStore;
+import dev.pinfeed.feedstore.hbase.HBasePoolStore;
+import dev.pinfeed.feedworker.FeedWorker;
+import dev.pinfeed.feedworker.WeightedScorer;
+import dev.pinfeed.feedworker.WorkerMetrics;
+import dev.pinfeed.feedworker.WorkerSettings;
+import dev.pinfeed.feedworker.canonical.CanonicalReadsPins;
+import dev.pinfeed.feedworker.redis.RedisAffinityStore;
+import dev.pinfeed.followergraph.redis.GraphConnections;
+import dev.pinfeed.mysqlshards.MysqlShardConfig;
+import dev.pinfeed.mysqlshards.ShardDataSources;
+import dev.pinfeed.mysqlshards.query.ShardedDb;
+import dev.pinfeed.processorruntime.ConsumerLoop;
+import dev.pinfeed.processorruntime.ProcessMain;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.hadoop.hbase.client.Connection;
+import redis.clients.jedis.RedisClient;
+
+/**
+ * The feed worker as a process: {@code java -cp feed-worker/target/classes:$(cat feed-worker/target/classpath.txt)
+ * dev.pinfeed.feedworker.process.FeedWorkerMain}. Consumes the fan-out, follows and likes topics
+ * ({@code feed.worker.topics}; group {@code feed.worker.group}, default {@value #GROUP}) into the pools
+ * of the primary HBase cluster; admin endpoint at {@code feed-worker.admin.http} (ready: its Kafka group
+ * joined, HBase primary and every Redis instance answering, no record parked for an outage).
+ */
+public final class FeedWorkerMain {
+
+    public static final String NAME = "feed-worker";
+    public static final String GROUP = "pinfeed-feed-worker";
+    public static final List<String> TOPICS = List.of(EventTopics.FANOUT, EventTopics.FOLLOWS, EventTopics.LIKES);
+
+    private FeedWorkerMain() {}
+
+    public static void main(String[] args) {
+        ProcessMain.run(NAME, ctx -> {
+            PinfeedConfig config = ctx.config();
+            WorkerSettings settings = WorkerSettings.from(config);
+            WeightedScorer.Settings scoring = WeightedScorer.Settings.from(config);
+            ctx.step("serving the admin endpoint", ctx::serveAdmin);
+            CuratorFramework zk = ctx.step("connecting to ZooKeeper " + config.appZookeeper(), ctx::curator);
+            GraphConnections graph = ctx.closeOnExit(ctx.step("opening the follower graph in Redis",
+                    () -> GraphConnections.open(config, zk, GraphConnections.keyPrefix(config))));
+            for (String instance : graph.store().instances()) ctx.readiness(instance, () -> graph.store().ping(instance));
+            RedisAffinityStore affinity = ctx.closeOnExit(RedisAffinityStore.connect(config.redisInstances(), graph.shards(),
+                    RedisAffinityStore.keyPrefix(config)));
+
+            Connection hbase = ctx.closeOnExit(ctx.step("connecting to HBase " + config.hbasePrimaryZookeeper(),
+                    () -> HBaseClusters.connect(config, HBaseClusters.PRIMARY)));
+            ctx.readiness(HBaseClusters.PRIMARY, () -> HBaseClusters.ping(hbase, HBaseClusters.PRIMARY));
+            HBasePoolStore pools = ctx.closeOnExit(new HBasePoolStore(hbase, HBaseClusters.PRIMARY));
+            HBaseMaterializedFeedStore feeds = new HBaseMaterializedFeedStore(hbase, HBaseClusters.PRIMARY);
+
+            MysqlShardConfig mysqlShards = ctx.closeOnExit(ctx.step("watching the MySQL shard map", () -> MysqlShardConfig.watch(zk, config)));
+            ShardDataSources mysql = ctx.closeOnExit(ShardDataSources.from(config, mysqlShards, NAME,
+                    config.getInt("feed.worker.mysql.pool-size", 4), Map.of()));
+            ShardedDb db = ctx.closeOnExit(new ShardedDb(mysql));
+            Map<String, RedisClient> cacheClients = RedisCanonicalCache.clients(config.redisInstances(), Duration.ofMillis(250), 4);
+            RedisCanonicalCache cache = ctx.closeOnExit(new RedisCanonicalCache(cacheClients, graph.shards(), Duration.ofSeconds(600)));
+            CanonicalReadsPins canonical = new CanonicalReadsPins(new CachedCanonicalReads(new MysqlCanonicalReads(db), cache,
+                    CacheListener.NONE, CachedCanonicalReads.DEFAULT_LIST_SIZE));
+
+            FeedWorker worker = new FeedWorker(pools, feeds, graph.store(), canonical, affinity, new WeightedScorer(scoring, ctx.clock()),
+                    settings, ctx.clock(), new WorkerMetrics(ctx.meters()));
+            List<String> topics = config.list("feed.worker.topics").isEmpty() ? TOPICS : config.list("feed.worker.topics");
+            // The handler dead-letters a record that waited settings.waitGrace(); the loop's own grace must never come first.
+            Duration loopGrace = settings.waitGrace().multipliedBy(2).plusMinutes(1);
+            ctx.consume(ConsumerLoop.Settings.of(NAME, config.get("feed.worker.group", GROUP), topics).withWaitGrace(loopGrace),
+                    new FeedWorkerHandler(worker, ctx.clock()));
+        });
+    }
+}

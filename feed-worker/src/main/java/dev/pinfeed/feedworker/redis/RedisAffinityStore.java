@@ -1,0 +1,180 @@
+package dev.pinfeed.feedworker.redis;
+
+import dev.pinfeed.config.PinfeedConfig;
+import dev.pinfeed.config.StoreUnavailableException;
+import dev.pinfeed.feedworker.AffinityStore;
+import dev.pinfeed.followergraph.redis.RedisShardMap;
+import dev.pinfeed.followergraph.sharded.VirtualShards;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.Response;
+import redis.clients.jedis.exceptions.JedisBusyException;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
+
+/**
+ * {@link AffinityStore} on the follower graph's Redis instances (keys per {@link AffinityKeys}, placed by
+ * the graph's live shard map): a user's likes go to the instance of his virtual shard. Reads and writes
+ * are one pipeline per instance per call; a like or unlike is one script that changes the liked set
+ * and, only if the set changed, the author's count — so replays change nothing. An instance that does
+ * not answer, is busy or still loading makes the call throw {@link StoreUnavailableException} naming it.
+ */
+public final class RedisAffinityStore implements AffinityStore {
+
+    /** KEYS: liked set, affinity hash; ARGV: pin, author, 1 (like) or -1 (unlike). Returns 1 when it changed something. */
+    static final String CHANGE = """
+            local changed
+            if ARGV[3] == '1' then changed = redis.call('SADD', KEYS[1], ARGV[1]) else changed = redis.call('SREM', KEYS[1], ARGV[1]) end
+            if changed == 1 then
+              if redis.call('HINCRBY', KEYS[2], ARGV[2], tonumber(ARGV[3])) <= 0 then redis.call('HDEL', KEYS[2], ARGV[2]) end
+            end
+            return changed
+            """;
+    private static final String CHANGE_SHA = sha1(CHANGE);
+
+    private final Map<String, RedisClient> clients;
+    private final Supplier<RedisShardMap> shards;
+    private final AffinityKeys keys;
+
+    RedisAffinityStore(Map<String, RedisClient> clients, Supplier<RedisShardMap> shards, AffinityKeys keys) {
+        this.clients = Map.copyOf(clients);
+        this.shards = shards;
+        this.keys = keys;
+    }
+
+    /** Connects to the master of every configured instance; {@code shards} (the graph's live map) is asked on every call. */
+    public static RedisAffinityStore connect(List<PinfeedConfig.ReplicatedHost> instances, Supplier<RedisShardMap> shards, String keyPrefix) {
+        Map<String, RedisClient> clients = new LinkedHashMap<>();
+        for (PinfeedConfig.ReplicatedHost h : instances) {
+            GenericObjectPoolConfig<Connection> pool = new GenericObjectPoolConfig<>();
+            pool.setMaxTotal(8);
+            pool.setJmxEnabled(false);
+            clients.put(h.name(), RedisClient.builder().hostAndPort(h.master().host(), h.master().port()).poolConfig(pool)
+                    .clientConfig(DefaultJedisClientConfig.builder().clientName("pinfeed-feed-worker")
+                            .connectionTimeoutMillis(2_000).socketTimeoutMillis(5_000).build())
+                    .build());
+        }
+        return new RedisAffinityStore(clients, shards, new AffinityKeys(keyPrefix));
+    }
+
+    /** The key prefix of the worker's Redis keys ({@code feed.worker.redis.key-prefix}, default empty). */
+    public static String keyPrefix(PinfeedConfig config) {
+        return config.get("feed.worker.redis.key-prefix", "");
+    }
+
+    public AffinityKeys keys() {
+        return keys;
+    }
+
+    @Override
+    public Map<Pair, Long> affinities(Collection<Pair> pairs) {
+        Map<String, List<Pair>> byInstance = new LinkedHashMap<>();
+        for (Pair p : pairs) byInstance.computeIfAbsent(instanceOf(p.receiverId()), i -> new ArrayList<>()).add(p);
+        Map<Pair, Long> out = new LinkedHashMap<>();
+        for (Map.Entry<String, List<Pair>> e : byInstance.entrySet()) {
+            List<Pair> list = e.getValue();
+            List<Response<String>> replies = new ArrayList<>(list.size());
+            pipelined(e.getKey(), p -> {
+                replies.clear();
+                for (Pair pair : list) replies.add(p.hget(keys.affinity(pair.receiverId()), AffinityKeys.id(pair.authorId())));
+            });
+            for (int i = 0; i < list.size(); i++) {
+                String v = on(e.getKey(), replies.get(i)::get);
+                out.put(list.get(i), v == null ? 0L : Long.parseLong(v));
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public void apply(List<LikeChange> changes) {
+        Map<String, List<LikeChange>> byInstance = new LinkedHashMap<>();
+        for (LikeChange c : changes) byInstance.computeIfAbsent(instanceOf(c.userId()), i -> new ArrayList<>()).add(c);
+        for (Map.Entry<String, List<LikeChange>> e : byInstance.entrySet()) {
+            String instance = e.getKey();
+            if (!changeAll(instance, e.getValue())) {
+                on(instance, () -> client(instance).scriptLoad(CHANGE)); // a restarted server forgot the script
+                if (!changeAll(instance, e.getValue())) throw new IllegalStateException(instance + " refuses the like script");
+            }
+        }
+    }
+
+    /** Runs the script for each change in one pipeline; false when the server did not have the script (nothing ran). */
+    private boolean changeAll(String instance, List<LikeChange> changes) {
+        List<Response<Object>> replies = new ArrayList<>(changes.size());
+        pipelined(instance, p -> {
+            replies.clear();
+            for (LikeChange c : changes) {
+                replies.add(p.evalsha(CHANGE_SHA, List.of(keys.liked(c.userId()), keys.affinity(c.userId())),
+                        List.of(AffinityKeys.id(c.pinId()), AffinityKeys.id(c.authorId()), c.liked() ? "1" : "-1")));
+            }
+        });
+        for (Response<Object> r : replies) {
+            try {
+                on(instance, r::get);
+            } catch (JedisDataException e) {
+                if (String.valueOf(e.getMessage()).startsWith("NOSCRIPT")) return false;
+                throw e;
+            }
+        }
+        return true;
+    }
+
+    private String instanceOf(long user) {
+        return shards.get().instanceOf(VirtualShards.of(user));
+    }
+
+    private RedisClient client(String instance) {
+        RedisClient c = clients.get(instance);
+        if (c == null) throw new IllegalStateException("no connection for redis instance " + instance);
+        return c;
+    }
+
+    private void pipelined(String instance, java.util.function.Consumer<Pipeline> commands) {
+        on(instance, () -> {
+            try (Pipeline p = client(instance).pipelined()) {
+                commands.accept(p);
+                p.sync();
+            }
+            return null;
+        });
+    }
+
+    /** Runs a call, turning the client's "not available" errors into {@link StoreUnavailableException}. */
+    private static <T> T on(String instance, Supplier<T> call) {
+        try {
+            return call.get();
+        } catch (JedisConnectionException e) {
+            throw new StoreUnavailableException(instance, e.getMessage(), e);
+        } catch (JedisDataException e) {
+            if (e instanceof JedisBusyException || String.valueOf(e.getMessage()).startsWith("LOADING")) {
+                throw new StoreUnavailableException(instance, e.getMessage(), e);
+            }
+            throw e;
+        }
+    }
+
+    private static String sha1(String s) {
+        try {
+            return HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-1").digest(s.getBytes(StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        clients.values().forEach(RedisClient::close);
+    }
+}

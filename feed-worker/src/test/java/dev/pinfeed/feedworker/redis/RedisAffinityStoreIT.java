@@ -1,0 +1,68 @@
+package dev.pinfeed.feedworker.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.pinfeed.feedworker.AffinityStore;
+import dev.pinfeed.feedworker.AffinityStore.LikeChange;
+import dev.pinfeed.feedworker.AffinityStoreContract;
+import dev.pinfeed.followergraph.redis.RedisGraphStore;
+import dev.pinfeed.followergraph.redis.RedisShardMap;
+import dev.pinfeed.followergraph.sharded.VirtualShards;
+import dev.pinfeed.infra.stacktestkit.StackExtension;
+import dev.pinfeed.infra.stacktestkit.TestStack;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import redis.clients.jedis.RedisClient;
+
+/** The affinity contract against the shared stack's Redis instances (a fresh key prefix per test), and what only Redis shows. */
+@ExtendWith(StackExtension.class)
+class RedisAffinityStoreIT extends AffinityStoreContract {
+
+    private TestStack stack;
+    private RedisShardMap shards;
+    private RedisAffinityStore store;
+
+    @BeforeEach
+    void connect(TestStack s) {
+        stack = s;
+        shards = RedisGraphStore.defaultShardMap(s.config());
+        store = RedisAffinityStore.connect(s.config().redisInstances(), () -> shards, s.keyPrefix("affinity"));
+    }
+
+    @AfterEach
+    void close() {
+        store.close();
+    }
+
+    @Override
+    protected AffinityStore store() {
+        return store;
+    }
+
+    @Override
+    protected long freshUser() {
+        return stack.freshId();
+    }
+
+    @Test
+    void aUsersKeysLiveOnTheInstanceOfHisVirtualShardAndUsersSpanEveryInstance() {
+        Set<String> instances = new HashSet<>();
+        for (int i = 0; i < 40; i++) {
+            long u = stack.freshId();
+            String instance = shards.instanceOf(VirtualShards.of(u));
+            instances.add(instance);
+            store.apply(List.of(new LikeChange(u, 1, 2, true)));
+            var master = stack.config().redisInstances().stream().filter(h -> h.name().equals(instance)).findFirst().orElseThrow().master();
+            try (RedisClient c = RedisClient.create(master.host(), master.port())) {
+                assertThat(c.sismember(store.keys().liked(u), "1")).isTrue();
+                assertThat(c.hget(store.keys().affinity(u), "2")).isEqualTo("1");
+            }
+        }
+        assertThat(instances).hasSize(stack.config().redisInstances().size());
+    }
+}

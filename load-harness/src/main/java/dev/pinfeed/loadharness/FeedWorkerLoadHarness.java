@@ -1,0 +1,265 @@
+package dev.pinfeed.loadharness;
+
+import static dev.pinfeed.loadharness.Args.intArg;
+
+import dev.pinfeed.canonicalstore.mysql.MysqlCanonicalReads;
+import dev.pinfeed.canonicalstore.reads.CacheListener;
+import dev.pinfeed.canonicalstore.reads.CachedCanonicalReads;
+import dev.pinfeed.canonicalstore.redis.RedisCanonicalCache;
+import dev.pinfeed.config.PinfeedConfig;
+import dev.pinfeed.events.FanoutAction;
+import dev.pinfeed.events.FanoutChunk;
+import dev.pinfeed.events.FanoutReceiver;
+import dev.pinfeed.events.FanoutSource;
+import dev.pinfeed.eventsschema.AvroEventDeserializer;
+import dev.pinfeed.eventsschema.AvroEventSerializer;
+import dev.pinfeed.eventsschema.CachingSchemaRegistryClient;
+import dev.pinfeed.eventsschema.DeadLetters;
+import dev.pinfeed.eventsschema.EventTopics;
+import dev.pinfeed.eventsschema.HttpSchemaRegistryClient;
+import dev.pinfeed.eventsschema.SchemaRegistryClient;
+import dev.pinfeed.feedstore.PoolEntry;
+import dev.pinfeed.feedstore.Source;
+import dev.pinfeed.feedstore.hbase.HBaseClusters;
+import dev.pinfeed.feedstore.hbase.HBaseMaterializedFeedStore;
+import dev.pinfeed.feedstore.hbase.HBasePoolStore;
+import dev.pinfeed.feedstore.hbase.PoolKeys;
+import dev.pinfeed.feedworker.FeedWorker;
+import dev.pinfeed.feedworker.WeightedScorer;
+import dev.pinfeed.feedworker.WorkerMetrics;
+import dev.pinfeed.feedworker.WorkerSettings;
+import dev.pinfeed.feedworker.canonical.CanonicalReadsPins;
+import dev.pinfeed.feedworker.process.FeedWorkerHandler;
+import dev.pinfeed.feedworker.process.FeedWorkerMain;
+import dev.pinfeed.feedworker.redis.RedisAffinityStore;
+import dev.pinfeed.followergraph.redis.RedisGraphStore;
+import dev.pinfeed.followergraph.redis.RedisShardMap;
+import dev.pinfeed.idallocator.ObjectType;
+import dev.pinfeed.idallocator.ShardedId;
+import dev.pinfeed.mysqlshards.ShardDataSources;
+import dev.pinfeed.mysqlshards.query.ShardedDb;
+import dev.pinfeed.processorruntime.ConsumerLoop;
+import dev.pinfeed.processorruntime.DeadLetterWriter;
+import dev.pinfeed.processorruntime.KafkaClients;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.hadoop.hbase.client.BufferedMutator;
+import org.apache.hadoop.hbase.client.BufferedMutatorParams;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Mutation;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * The feed-worker benchmark (a tool, not a test), in one run on one box against the local stack:
+ * <ol>
+ *   <li><b>raw</b>: the rows the worker stores for the same number of (receiver, pin) entries — each
+ *       entry's entry row and index row ({@link PoolKeys#puts}) — through one bare BufferedMutator with
+ *       {@link HBasePoolStore}'s buffer, flushed once per batch as large as the worker's; entries/s;</li>
+ *   <li><b>worker</b>: FanoutChunks published to a fresh fan-out topic beforehand (not timed), then the
+ *       worker as {@link FeedWorkerMain} assembles it (runtime consumer loop, {@link FeedWorkerHandler},
+ *       HBase pools, Redis affinities, canonical like counts through the Redis cache and MySQL) works
+ *       them off into the pools: entries/s from joining its group to the last chunk applied;</li>
+ *   <li><b>raw</b> again, on a third set of users: the baseline brackets the worker run, so noise shows.</li>
+ * </ol>
+ * Each phase writes to fresh users; every row written is removed at the end (the pools' size rows stay).
+ */
+public final class FeedWorkerLoadHarness {
+
+    private FeedWorkerLoadHarness() {}
+
+    public static void main(String[] args) throws Exception {
+        int pins = intArg(args, "--pins", 200);
+        int receivers = intArg(args, "--receivers", 500);
+        int users = intArg(args, "--users", 5_000);
+        int partitions = intArg(args, "--partitions", 3);
+        int maxPoll = intArg(args, "--max-poll", 500);
+        PinfeedConfig config = PinfeedConfig.load();
+        String run = Long.toString(System.currentTimeMillis(), 36);
+        long base = (System.currentTimeMillis() / 1000 % (1L << 22)) << 14; // fresh local ids per run
+        long author = ShardedId.compose(7, ObjectType.USER, base);
+        long board = ShardedId.compose(7, ObjectType.BOARD, base);
+        long now = System.currentTimeMillis();
+        List<long[]> sets = new ArrayList<>();
+        for (int set = 0; set < 3; set++) {
+            long[] ids = new long[users];
+            for (int i = 0; i < users; i++) {
+                long local = base + 1 + (long) set * users + i;
+                ids[i] = ShardedId.compose((int) (local % 4096), ObjectType.USER, local);
+            }
+            sets.add(ids);
+        }
+        long[] pinIds = new long[pins];
+        for (int p = 0; p < pins; p++) pinIds[p] = ShardedId.compose(7, ObjectType.PIN, base + 1 + p);
+        long entries = (long) pins * receivers;
+        log("run %s: %d chunks x %d receivers = %d entries over %d users per phase, %d partitions, max.poll.records %d", run, pins,
+                receivers, entries, users, partitions, maxPoll);
+
+        String topic = "bench-fanout-" + run;
+        String group = "bench-feed-worker-" + run;
+        String prefix = "bench:fw:" + run + ":";
+        SchemaRegistryClient registry = new CachingSchemaRegistryClient(new HttpSchemaRegistryClient(config.schemaRegistryUrl()));
+        RedisShardMap shards = RedisGraphStore.defaultShardMap(config);
+        List<String> rows = new ArrayList<>();
+        try (Admin admin = Admin.create(KafkaClients.admin(config));
+             Connection hbase = HBaseClusters.connect(config, HBaseClusters.PRIMARY);
+             HBasePoolStore pools = new HBasePoolStore(hbase, HBaseClusters.PRIMARY);
+             RedisGraphStore graph = RedisGraphStore.connect(config.redisInstances(), () -> shards, prefix + "graph:");
+             RedisAffinityStore affinity = RedisAffinityStore.connect(config.redisInstances(), () -> shards, prefix + "aff:");
+             ShardDataSources mysql = ShardDataSources.from(config, "bench-feed-worker", 4);
+             ShardedDb db = new ShardedDb(mysql);
+             RedisCanonicalCache cache = new RedisCanonicalCache(RedisCanonicalCache.clients(config.redisInstances(), Duration.ofMillis(250), 4),
+                     () -> shards, Duration.ofSeconds(600))) {
+            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
+            int perBatch = (int) Math.min(entries, (long) maxPoll * receivers / partitions);
+            try {
+                rows.add(raw(hbase, sets.get(0), pinIds, receivers, author, board, now, perBatch, "raw (before)"));
+
+                publish(config, registry, topic, sets.get(1), pinIds, receivers, author, board, now);
+                CanonicalReadsPins canonical = new CanonicalReadsPins(new CachedCanonicalReads(new MysqlCanonicalReads(db), cache,
+                        CacheListener.NONE, CachedCanonicalReads.DEFAULT_LIST_SIZE));
+                rows.add(worker(config, registry, topic, group, maxPoll, pins, entries,
+                        new FeedWorker(pools, new HBaseMaterializedFeedStore(hbase, HBaseClusters.PRIMARY), graph, canonical, affinity,
+                                new WeightedScorer(WeightedScorer.Settings.defaults(), Clock.systemUTC()), WorkerSettings.defaults(),
+                                Clock.systemUTC(), new WorkerMetrics(new SimpleMeterRegistry()))));
+
+                rows.add(raw(hbase, sets.get(2), pinIds, receivers, author, board, now, perBatch, "raw (after)"));
+            } finally {
+                log("removing the run's pool rows and topic");
+                for (long[] set : sets) {
+                    Map<Long, List<Long>> all = new HashMap<>();
+                    for (long u : set) all.put(u, java.util.Arrays.stream(pinIds).boxed().toList());
+                    pools.remove(all);
+                }
+                admin.deleteTopics(List.of(topic)).all().get();
+            }
+        }
+        System.out.println();
+        System.out.println("| phase | entries | seconds | entries/s | HBase puts/s | harness JVM cores | stack cores | other cores | note |");
+        System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|---|");
+        rows.forEach(System.out::println);
+    }
+
+    /** The receivers of chunk {@code p}: a slice of the users, so every user gets the same number of pins. */
+    private static List<Long> receiversOf(long[] users, int p, int receivers) {
+        List<Long> out = new ArrayList<>(receivers);
+        for (int i = 0; i < receivers; i++) out.add(users[(int) (((long) p * receivers + i) % users.length)]);
+        return out;
+    }
+
+    private static Source sourceOf(long user) {
+        return user % 2 == 0 ? Source.FOLLOWED_USER : Source.FOLLOWED_BOARD;
+    }
+
+    private static String raw(Connection hbase, long[] users, long[] pins, int receivers, long author, long board, long now, int perBatch,
+                              String phase) throws Exception {
+        log("%s: %d entries, flushed every %d", phase, (long) pins.length * receivers, perBatch);
+        List<Mutation> batch = new ArrayList<>(perBatch * 2);
+        long n = 0;
+        CpuMeter.Snapshot from = CpuMeter.now();
+        try (BufferedMutator mutator = hbase.getBufferedMutator(new BufferedMutatorParams(HBaseClusters.POOLS).writeBufferSize(4L << 20))) {
+            for (int p = 0; p < pins.length; p++) {
+                for (long u : receiversOf(users, p, receivers)) {
+                    batch.addAll(PoolKeys.puts(new PoolEntry(u, sourceOf(u), 1.0 / (1 + p), pins[p], author, board, now)));
+                    if (++n % perBatch == 0) {
+                        mutator.mutate(batch);
+                        mutator.flush();
+                        batch.clear();
+                    }
+                }
+            }
+            mutator.mutate(batch);
+            mutator.flush();
+        }
+        CpuMeter.Snapshot to = CpuMeter.now();
+        double seconds = (to.wallNanos() - from.wallNanos()) / 1e9;
+        return row(phase, n, seconds, CpuMeter.between(from, to), "BufferedMutator, 4 MiB buffer");
+    }
+
+    private static void publish(PinfeedConfig config, SchemaRegistryClient registry, String topic, long[] users, long[] pins, int receivers,
+                                long author, long board, long now) throws Exception {
+        log("publishing %d chunks to %s", pins.length, topic);
+        try (KafkaProducer<String, SpecificRecord> producer = new KafkaProducer<>(KafkaClients.producer(config, "bench-feed-worker"),
+                new StringSerializer(), new AvroEventSerializer(registry))) {
+            List<java.util.concurrent.Future<?>> sent = new ArrayList<>();
+            for (int p = 0; p < pins.length; p++) {
+                List<FanoutReceiver> to = receiversOf(users, p, receivers).stream()
+                        .map(u -> new FanoutReceiver(u, sourceOf(u) == Source.FOLLOWED_BOARD ? FanoutSource.FOLLOWED_BOARD : FanoutSource.FOLLOWED_USER))
+                        .toList();
+                FanoutChunk chunk = new FanoutChunk((long) p + 1, Instant.ofEpochMilli(now), FanoutAction.ADD, pins[p], board, author,
+                        Instant.ofEpochMilli(now), 0, true, to);
+                sent.add(producer.send(new ProducerRecord<>(topic, EventTopics.partitionKey(chunk), chunk)));
+            }
+            for (var f : sent) f.get();
+        }
+    }
+
+    private static String worker(PinfeedConfig config, SchemaRegistryClient registry, String topic, String group, int maxPoll, int chunks,
+                                 long entries, FeedWorker worker) throws Exception {
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        Properties consumer = KafkaClients.consumer(config, group);
+        consumer.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Integer.toString(maxPoll));
+        KafkaProducer<byte[], byte[]> dlq = new KafkaProducer<>(KafkaClients.producer(config, group + "-dlq"), new ByteArraySerializer(),
+                new ByteArraySerializer());
+        ConsumerLoop loop = new ConsumerLoop(new KafkaConsumer<>(consumer, new ByteArrayDeserializer(), new ByteArrayDeserializer()),
+                new AvroEventDeserializer(registry), new FeedWorkerHandler(worker, Clock.systemUTC()),
+                new DeadLetterWriter(dlq, DeadLetters.TOPIC, group, FeedWorkerMain.NAME, meters),
+                ConsumerLoop.Settings.of(FeedWorkerMain.NAME, group, List.of(topic)), Clock.systemUTC(), meters);
+        Thread thread = new Thread(loop, "bench-feed-worker");
+        log("worker: joining group %s", group);
+        thread.start();
+        try (dlq) {
+            while (!loop.ready()) TimeUnit.MILLISECONDS.sleep(5);
+            CpuMeter.Snapshot from = CpuMeter.now();
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(15);
+            while (applied(meters) < chunks) {
+                if (System.nanoTime() > deadline) throw new IllegalStateException("the worker applied only " + applied(meters) + " of " + chunks);
+                if (loop.parkedCount() > 0) log("worker: %d records parked: %s", loop.parkedCount(), loop.lastOutage());
+                TimeUnit.MILLISECONDS.sleep(5);
+            }
+            CpuMeter.Snapshot to = CpuMeter.now();
+            Timer apply = meters.get("pinfeed.batch.apply").timer();
+            double seconds = (to.wallNanos() - from.wallNanos()) / 1e9;
+            return row("worker", entries, seconds, CpuMeter.between(from, to), String.format(Locale.ROOT,
+                    "%d batches, mean apply %.0f ms (%.0f %% of the time)", apply.count(), apply.mean(TimeUnit.MILLISECONDS),
+                    100 * apply.totalTime(TimeUnit.SECONDS) / seconds));
+        } finally {
+            loop.close();
+            thread.join(30_000);
+        }
+    }
+
+    private static long applied(SimpleMeterRegistry meters) {
+        return (long) meters.find("pinfeed.events.applied").counters().stream().mapToDouble(Counter::count).sum();
+    }
+
+    private static String row(String phase, long entries, double seconds, CpuMeter.Split cpu, String note) {
+        String line = String.format(Locale.ROOT, "| %s | %d | %.2f | %.0f | %.0f | %.2f | %.2f | %.2f | %s |", phase, entries, seconds,
+                entries / seconds, 2 * entries / seconds, cpu.jvm(), cpu.stack(), cpu.other(), note);
+        log("%s", line);
+        return line;
+    }
+
+    private static void log(String format, Object... args) {
+        System.err.printf(Locale.ROOT, "[feed-worker-bench] " + format + "%n", args);
+    }
+}
