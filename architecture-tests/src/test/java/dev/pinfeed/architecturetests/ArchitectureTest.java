@@ -57,6 +57,9 @@ class ArchitectureTest {
             Map.entry("dev.pinfeed.canonicalstore", Set.of("dev.pinfeed.canonicalstore.reads", "dev.pinfeed.canonicalstore.mysql",
                     "dev.pinfeed.canonicalstore.redis")),
             Map.entry("dev.pinfeed.idallocator", Set.of("dev.pinfeed.idallocator.mysql")),
+            // Adapters and the record handler: what a composition root (its main, the load harness) wires.
+            Map.entry("dev.pinfeed.feedworker", Set.of("dev.pinfeed.feedworker.redis", "dev.pinfeed.feedworker.canonical",
+                    "dev.pinfeed.feedworker.process")),
             Map.entry("dev.pinfeed.ingestapi", Set.of("dev.pinfeed.ingestapi.client", "dev.pinfeed.ingestapi.core",
                     "dev.pinfeed.ingestapi.http")));
 

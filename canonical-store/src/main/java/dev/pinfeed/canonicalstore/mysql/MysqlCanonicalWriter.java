@@ -1,5 +1,7 @@
 package dev.pinfeed.canonicalstore.mysql;
 
+import static dev.pinfeed.config.Futures.join;
+
 import static dev.pinfeed.canonicalstore.CanonicalLayout.ACTIVE;
 import static dev.pinfeed.canonicalstore.CanonicalLayout.BOARDS;
 import static dev.pinfeed.canonicalstore.CanonicalLayout.DATA;
@@ -47,7 +49,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -283,18 +284,6 @@ public final class MysqlCanonicalWriter implements AutoCloseable {
     /** Readiness: one trivial query on the host holding {@code shard}; {@link StoreUnavailableException} when it does not answer. */
     public void ping(int shard) {
         db.select(Select.from(CanonicalLayout.USERS).columns(LOCAL_ID).where(eq(LOCAL_ID, 0L)).limit(1), ShardingKey.one(shard));
-    }
-
-    private static <T> T join(Future<T> f) {
-        try {
-            return f.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException r) throw r;
-            throw new IllegalStateException(e.getCause());
-        }
     }
 
     @Override

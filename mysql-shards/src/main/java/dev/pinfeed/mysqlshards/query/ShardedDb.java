@@ -1,5 +1,7 @@
 package dev.pinfeed.mysqlshards.query;
 
+import static dev.pinfeed.config.Futures.join;
+
 import dev.pinfeed.mysqlshards.MysqlShardMap;
 import dev.pinfeed.mysqlshards.ShardDataSources;
 import java.sql.Connection;
@@ -14,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.SortedSet;
 import java.util.TreeMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -235,18 +236,6 @@ public final class ShardedDb implements AutoCloseable {
             c = c == null ? term : c.thenComparing(term);
         }
         return c;
-    }
-
-    private static <T> T join(Future<T> f) {
-        try {
-            return f.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException r) throw r;
-            throw new IllegalStateException(e.getCause());
-        }
     }
 
     @Override

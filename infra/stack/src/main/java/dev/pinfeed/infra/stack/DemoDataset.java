@@ -15,92 +15,121 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.SplittableRandom;
 import java.util.function.Consumer;
 
 /**
  * The demo dataset {@code ./pinfeed dev} publishes once per data directory, through the public
- * ingest API like any producer: users, their boards and pins, follows of users and boards, likes.
- * Seeded, so every fresh stack gets the same graph shape.
+ * ingest API like any producer: a power-law graph ({@link DemoPlan}: thousands of users, boards and
+ * pins, a few authors with thousands of followers), follows of users and boards, a few board
+ * unfollows, likes. Follows go first and the load waits until the follower graph shows them, so the
+ * pins that follow fan out to their followers' feeds (the fan-out reads the graph as it is then).
+ * Ends by naming a few users with their IDs and the curl line that reads one's home feed.
  */
 final class DemoDataset {
 
-    static final int USERS = 30;
-    static final int BOARDS_PER_USER = 2;
-    static final int PINS_PER_BOARD = 5;
-    static final int USER_FOLLOWS_PER_USER = 8;
-    static final int BOARD_FOLLOWS_PER_USER = 3;
-    static final int LIKES_PER_USER = 5;
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final long SEED = 20261124L;
+    private static final int BATCH = 1000;
 
     private final URI ingest;
+    private final URI feed;
     private final String token;
     private final Consumer<String> progress;
+    private final DemoPlan.Size size;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-    DemoDataset(URI ingest, String token, Consumer<String> progress) {
+    DemoDataset(URI ingest, URI feed, String token, Consumer<String> progress, DemoPlan.Size size) {
         this.ingest = ingest;
+        this.feed = feed;
         this.token = token;
         this.progress = progress;
+        this.size = size;
     }
 
     static Path marker(StackLayout layout) {
         return layout.home().resolve("data").resolve("demo-dataset.loaded");
     }
 
-    /** Publishes the dataset unless this data directory already has it. */
+    /** Publishes the dataset unless this data directory already has it; either way prints where to look. */
     void loadOnce(StackLayout layout) throws Exception {
         Path marker = marker(layout);
         if (Files.exists(marker)) {
             progress.accept("demo dataset already loaded (" + marker + ")");
+            Files.readAllLines(marker).stream().filter(l -> !l.isBlank()).forEach(progress);
             return;
         }
         long t0 = System.nanoTime();
-        SplittableRandom random = new SplittableRandom(20261122);
-        List<String> users = new ArrayList<>();
-        for (int i = 0; i < USERS; i++) {
-            ObjectNode body = JSON.createObjectNode().put("username", String.format(Locale.ROOT, "demo_user_%02d", i))
-                    .put("displayName", "Demo User " + i);
-            users.add(post("/v1/users", body).get("id").asText());
+        DemoPlan plan = new DemoPlan(size, SEED);
+        progress.accept(String.format(Locale.ROOT, "publishing the demo dataset: %d users, %d boards, %d pins, %d follows, %d likes ...",
+                plan.usernames.size(), plan.boards.size(), plan.pins.size(), plan.follows.size(), plan.likes.size()));
+        List<String> users = ids(publish("users", plan.usernames.stream()
+                .map(name -> event("UserCreated").put("username", name).put("displayName", displayName(name))).toList()));
+        List<String> boards = ids(publish("boards", plan.boards.stream()
+                .map(b -> event("BoardCreated").put("ownerId", users.get(b.owner())).put("name", b.name())
+                        .put("description", b.name() + " by " + plan.usernames.get(b.owner()))).toList()));
+        publish("follows", plan.follows.stream().map(f -> f.user()
+                ? event("UserFollowed").put("userId", users.get(f.follower())).put("targetUserId", users.get(f.target()))
+                : event("BoardFollowed").put("userId", users.get(f.follower())).put("boardId", boards.get(f.target()))).toList());
+        publish("board unfollows", plan.boardUnfollows.stream()
+                .map(f -> event("BoardUnfollowed").put("userId", users.get(f.follower())).put("boardId", boards.get(f.target()))).toList());
+        int star = plan.mostFollowed();
+        awaitFollowers(users.get(star), plan.followers[star]);
+        List<String> pins = ids(publish("pins", plan.pins.stream()
+                .map(p -> event("PinCreated").put("boardId", boards.get(p.board())).put("authorId", users.get(p.author()))
+                        .put("details", "Demo pin " + p.n() + " on " + plan.boards.get(p.board()).name())
+                        .put("link", "https://example.com/pins/" + p.n())
+                        .put("imageUrl", "https://images.example.com/" + p.n() + ".jpg")).toList()));
+        publish("likes", plan.likes.stream()
+                .map(l -> event("PinLiked").put("userId", users.get(l[0])).put("pinId", pins.get(l[1]))).toList());
+
+        int reader = plan.busyReader(20);
+        List<String> lines = List.of(
+                String.format(Locale.ROOT, "  most followed: %s  id %s  (%d followers)", plan.usernames.get(star), users.get(star), plan.followers[star]),
+                String.format(Locale.ROOT, "  a busy reader: %s  id %s", plan.usernames.get(reader), users.get(reader)),
+                String.format(Locale.ROOT, "  a quiet user:  %s  id %s", plan.usernames.get(plan.usernames.size() - 1), users.get(users.size() - 1)),
+                "  home feed:  curl '" + feed.resolve("/v1/users/" + users.get(reader) + "/feed?limit=5") + "'",
+                "  a user:     curl '" + feed.resolve("/v1/users/by-username/" + plan.usernames.get(star)) + "'",
+                "  (the fan-out fills feeds in the background for a minute or two after the load)");
+        Files.writeString(marker, String.join("\n", lines) + "\n");
+        progress.accept(String.format(Locale.ROOT, "demo dataset published in %.1f s:", (System.nanoTime() - t0) / 1e9));
+        lines.forEach(progress);
+    }
+
+    private static ObjectNode event(String type) {
+        return JSON.createObjectNode().put("type", type);
+    }
+
+    private static String displayName(String username) {
+        String first = username.substring(0, username.indexOf('_'));
+        return Character.toUpperCase(first.charAt(0)) + first.substring(1) + " " + username.substring(username.indexOf('_') + 1);
+    }
+
+    private static List<String> ids(List<JsonNode> results) {
+        return results.stream().map(r -> r.get("ids").get("id").asText()).toList();
+    }
+
+    /**
+     * Waits (bounded, 120 s) until feed-service counts {@code expected} followers of the most followed
+     * user: the graph processor has applied the follows, so the pins published next reach them.
+     */
+    private void awaitFollowers(String userId, int expected) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+        long seen = -1;
+        while (System.nanoTime() < deadline) {
+            try {
+                HttpResponse<String> r = http.send(HttpRequest.newBuilder(feed.resolve("/v1/users/" + userId + "/counts"))
+                        .timeout(Duration.ofSeconds(5)).GET().build(), HttpResponse.BodyHandlers.ofString());
+                if (r.statusCode() == 200) {
+                    seen = JSON.readTree(r.body()).path("followers").asLong(-1);
+                    if (seen >= expected) return;
+                }
+            } catch (IOException notYet) {
+                // feed-service restarting or busy: ask again
+            }
+            Thread.sleep(500);
         }
-        List<String> boards = new ArrayList<>();
-        ArrayNode boardEvents = JSON.createArrayNode();
-        for (String owner : users) {
-            for (int b = 0; b < BOARDS_PER_USER; b++) {
-                boardEvents.addObject().put("type", "BoardCreated").put("ownerId", owner).put("name", BOARD_NAMES[random.nextInt(BOARD_NAMES.length)]);
-            }
-        }
-        for (JsonNode r : batch(boardEvents)) boards.add(r.get("ids").get("id").asText());
-        ArrayNode pinEvents = JSON.createArrayNode();
-        for (int b = 0; b < boards.size(); b++) {
-            String owner = users.get(b / BOARDS_PER_USER);
-            for (int p = 0; p < PINS_PER_BOARD; p++) {
-                int n = random.nextInt(1000);
-                pinEvents.addObject().put("type", "PinCreated").put("boardId", boards.get(b)).put("authorId", owner)
-                        .put("details", "Demo pin " + n + " on board " + b).put("link", "https://example.com/pins/" + n)
-                        .put("imageUrl", "https://images.example.com/" + n + ".jpg");
-            }
-        }
-        List<String> pins = new ArrayList<>();
-        for (JsonNode r : batch(pinEvents)) pins.add(r.get("ids").get("id").asText());
-        ArrayNode social = JSON.createArrayNode();
-        for (int u = 0; u < users.size(); u++) {
-            for (int k = 1; k <= USER_FOLLOWS_PER_USER; k++) {
-                social.addObject().put("type", "UserFollowed").put("userId", users.get(u)).put("targetUserId", users.get((u + k * 3) % users.size()));
-            }
-            for (int k = 0; k < BOARD_FOLLOWS_PER_USER; k++) {
-                int b = random.nextInt(boards.size());
-                if (b / BOARDS_PER_USER == u) b = (b + BOARDS_PER_USER) % boards.size(); // owners do not follow their own boards
-                social.addObject().put("type", "BoardFollowed").put("userId", users.get(u)).put("boardId", boards.get(b));
-            }
-            for (int k = 0; k < LIKES_PER_USER; k++) {
-                social.addObject().put("type", "PinLiked").put("userId", users.get(u)).put("pinId", pins.get(random.nextInt(pins.size())));
-            }
-        }
-        batch(social);
-        Files.writeString(marker, "users=" + users.size() + " boards=" + boards.size() + " pins=" + pins.size() + "\n");
-        progress.accept(String.format(Locale.ROOT, "demo dataset published in %.1f s: %d users, %d boards, %d pins, %d follows and likes",
-                (System.nanoTime() - t0) / 1e9, users.size(), boards.size(), pins.size(), social.size()));
+        progress.accept("warning: the follower graph shows " + seen + " of " + expected
+                + " follows after 120 s; pins published now may miss some feeds (./pinfeed status, ./pinfeed logs graph-processor)");
     }
 
     /**
@@ -125,21 +154,19 @@ final class DemoDataset {
         }
     }
 
-    /** Publishes up to 1000 events per request; every event must be accepted. */
-    private List<JsonNode> batch(ArrayNode events) throws IOException, InterruptedException {
+    /** Publishes {@code events} in requests of up to 1000, every event must be accepted; prints progress. */
+    private List<JsonNode> publish(String what, List<ObjectNode> events) throws IOException, InterruptedException {
         List<JsonNode> results = new ArrayList<>();
-        for (int from = 0; from < events.size(); from += 1000) {
+        for (int from = 0; from < events.size(); from += BATCH) {
             ArrayNode chunk = JSON.createArrayNode();
-            for (int i = from; i < Math.min(events.size(), from + 1000); i++) chunk.add(events.get(i));
+            chunk.addAll(events.subList(from, Math.min(events.size(), from + BATCH)));
             JsonNode answer = post("/v1/events", JSON.createObjectNode().set("events", chunk));
             for (JsonNode r : answer.get("results")) {
                 if (!r.get("status").asText().equals("accepted")) throw new IllegalStateException("demo dataset: event rejected: " + r);
                 results.add(r);
             }
         }
+        progress.accept(String.format(Locale.ROOT, "  %-16s %6d published", what, events.size()));
         return results;
     }
-
-    private static final String[] BOARD_NAMES = {"Recipes", "Travel", "Home ideas", "Garden", "Woodworking", "Street art", "Hiking",
-            "Coffee", "Typography", "Bicycles"};
 }

@@ -329,7 +329,8 @@ public final class LocalStack {
 
     /** Publishes the demo dataset through the running ingest-api, once per data directory. */
     public void loadDemoDataset() throws Exception {
-        new DemoDataset(URI.create(spec("ingest-api").endpoint()), devToken(), progress).loadOnce(layout);
+        new DemoDataset(URI.create(spec("ingest-api").endpoint()), URI.create(spec("feed-service").endpoint()), devToken(), progress,
+                DemoPlan.Size.DEFAULT).loadOnce(layout);
     }
 
     /** Application and replication users on each master; each replica follows its master by GTID. */

@@ -1,0 +1,68 @@
+package dev.pinfeed.infra.stack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class DemoPlanTest {
+
+    private final DemoPlan plan = new DemoPlan(DemoPlan.Size.DEFAULT, 20261124L);
+
+    @Test
+    void isAPowerLawGraph_aFewAuthorsWithThousandsOfFollowersMostWithAHandful() {
+        int[] sorted = plan.followers.clone();
+        Arrays.sort(sorted);
+        int n = sorted.length;
+        assertThat(plan.usernames).hasSize(3000);
+        assertThat(sorted[n - 1]).as("most followed").isGreaterThanOrEqualTo(1000);
+        assertThat(sorted[n - 3]).as("third most followed").isGreaterThanOrEqualTo(500);
+        assertThat(sorted[n / 2]).as("median").isLessThanOrEqualTo(5);
+        assertThat(plan.boards.size()).isBetween(4000, 8000);
+        assertThat(plan.pins.size()).isGreaterThan(5000);
+        assertThat(plan.follows.size()).isGreaterThan(20_000);
+    }
+
+    @Test
+    void followsAreDistinctAndNeverOfOneself() {
+        Set<String> seen = new HashSet<>();
+        for (DemoPlan.Follow f : plan.follows) {
+            assertThat(seen.add(f.follower() + (f.user() ? "u" : "b") + f.target())).as("duplicate %s", f).isTrue();
+            if (f.user()) assertThat(f.target()).isNotEqualTo(f.follower());
+            else assertThat(plan.boards.get(f.target()).owner()).isNotEqualTo(f.follower());
+        }
+    }
+
+    @Test
+    void boardUnfollowsDropABoardOfAFollowedUser() {
+        assertThat(plan.boardUnfollows).isNotEmpty();
+        for (DemoPlan.Follow u : plan.boardUnfollows) {
+            int owner = plan.boards.get(u.target()).owner();
+            assertThat(plan.follows).contains(new DemoPlan.Follow(u.follower(), owner, true));
+        }
+    }
+
+    @Test
+    void sameSeedSamePlan_soAnInterruptedLoadResumesWithTheSameRequests() {
+        DemoPlan again = new DemoPlan(DemoPlan.Size.DEFAULT, 20261124L);
+        assertThat(again.follows).isEqualTo(plan.follows);
+        assertThat(again.pins).isEqualTo(plan.pins);
+        assertThat(again.likes.stream().map(Arrays::toString).toList()).isEqualTo(plan.likes.stream().map(Arrays::toString).toList());
+    }
+
+    @Test
+    void theBusyReaderFollowsEnoughUsersToHaveAFeed() {
+        int reader = plan.busyReader(20);
+        List<DemoPlan.Follow> his = plan.follows.stream().filter(f -> f.user() && f.follower() == reader).toList();
+        assertThat(his).hasSizeGreaterThanOrEqualTo(20);
+    }
+
+    @Test
+    void usernamesAreValidForTheContract() {
+        assertThat(plan.usernames).allMatch(u -> u.matches("[a-z0-9_]{3,30}"));
+        assertThat(new HashSet<>(plan.usernames)).hasSize(plan.usernames.size());
+    }
+}
