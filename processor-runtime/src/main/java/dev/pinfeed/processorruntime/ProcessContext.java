@@ -17,6 +17,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,8 +46,10 @@ public final class ProcessContext implements AutoCloseable {
     private final Clock clock;
     private final PrometheusMeterRegistry meters = Meters.newRegistry();
     private final Deque<AutoCloseable> opened = new ArrayDeque<>();
-    private final Map<String, HealthCheck> liveness = new LinkedHashMap<>();
-    private final Map<String, HealthCheck> readiness = new LinkedHashMap<>();
+    // Written by the start thread, read by probes on the admin endpoint's threads.
+    private final Map<String, HealthCheck> liveness = Collections.synchronizedMap(new LinkedHashMap<>());
+    private final Map<String, HealthCheck> readiness = Collections.synchronizedMap(new LinkedHashMap<>());
+    private volatile boolean started;
     private final List<String> summary = new ArrayList<>();
     private CuratorFramework curator;
     private SchemaRegistryClient registry;
@@ -58,6 +61,16 @@ public final class ProcessContext implements AutoCloseable {
         this.name = name;
         this.config = config;
         this.clock = clock;
+        // The admin endpoint answers while the start is still under way: not ready until it is done,
+        // or a supervisor would count a process that is about to fail its next step as up.
+        readiness.put("startup", () -> {
+            if (!started) throw new IllegalStateException("starting" + (step.isEmpty() ? "" : ": " + step));
+        });
+    }
+
+    /** The start completed: {@code /health/ready} now reports the registered checks only. */
+    void started() {
+        started = true;
     }
 
     public String name() {
@@ -184,7 +197,11 @@ public final class ProcessContext implements AutoCloseable {
 
     private static void runAll(Map<String, HealthCheck> checks) throws Exception {
         List<String> failing = new ArrayList<>();
-        for (Map.Entry<String, HealthCheck> c : List.copyOf(checks.entrySet())) {
+        List<Map.Entry<String, HealthCheck>> snapshot;
+        synchronized (checks) {
+            snapshot = List.copyOf(checks.entrySet());
+        }
+        for (Map.Entry<String, HealthCheck> c : snapshot) {
             try {
                 c.getValue().check();
             } catch (Exception e) {

@@ -53,6 +53,7 @@ public final class ProcessMain {
             System.exit(1); // the hook closes what did open
             return;
         }
+        context.started();
         log.info("{} started{}", processName, context.summary());
         try {
             stopped.await();
