@@ -131,7 +131,14 @@ public final class SpeculativeReads<S> {
         Call<T> call = new Call<>(read);
         call.start();
         try {
-            return call.result.get();
+            Answer<T> answer = call.result.get();
+            // Counted here, before returning, so a caller that looks at the meters after a read sees it.
+            reads.withTags("cluster", answer.fromStandby() ? "standby" : "primary", "outcome", "served").increment();
+            if (answer.fromStandby()) {
+                OptionalLong behind = lag.millis();
+                if (behind.isPresent()) staleness.record(behind.getAsLong() / 1000.0);
+            }
+            return answer.value();
         } catch (ExecutionException e) {
             throw rethrow(e.getCause());
         } catch (InterruptedException e) {
@@ -183,10 +190,12 @@ public final class SpeculativeReads<S> {
         return now - due >= 0 && nextProbeNanos.compareAndSet(due, now + settings.probeInterval().toNanos());
     }
 
+    private record Answer<T>(T value, boolean fromStandby) {}
+
     /** One read: its primary and standby calls, and the answer they race to give. */
     private final class Call<T> {
         final Function<? super S, ? extends T> read;
-        final CompletableFuture<T> result = new CompletableFuture<>();
+        final CompletableFuture<Answer<T>> result = new CompletableFuture<>();
         final AtomicBoolean hedged = new AtomicBoolean();
         final AtomicBoolean standbyStarted = new AtomicBoolean();
         final AtomicBoolean standbySettled = new AtomicBoolean();
@@ -249,8 +258,7 @@ public final class SpeculativeReads<S> {
         void onPrimaryAnswered(T value, long nanos) {
             recordLatency(nanos);
             strikes.set(0);
-            boolean served = result.complete(value);
-            reads.withTags("cluster", "primary", "outcome", served ? "served" : "discarded").increment();
+            if (!result.complete(new Answer<>(value, false))) reads.withTags("cluster", "primary", "outcome", "discarded").increment();
             if (standbyDone) settleStandby();
         }
 
@@ -300,12 +308,8 @@ public final class SpeculativeReads<S> {
                 failIfBothFailed();
                 return;
             }
-            boolean served = hedged.get() && result.complete(standbyValue);
-            reads.withTags("cluster", "standby", "outcome", served ? "served" : "discarded").increment();
-            if (served) {
-                OptionalLong behind = lag.millis();
-                if (behind.isPresent()) staleness.record(behind.getAsLong() / 1000.0);
-            }
+            boolean served = hedged.get() && result.complete(new Answer<>(standbyValue, true));
+            if (!served) reads.withTags("cluster", "standby", "outcome", "discarded").increment();
         }
 
         void failIfBothFailed() {
