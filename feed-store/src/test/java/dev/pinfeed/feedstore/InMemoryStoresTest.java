@@ -1,9 +1,13 @@
 package dev.pinfeed.feedstore;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Nested;
 
-/** The store contracts against the in-memory stores. */
+/**
+ * The store contracts against the in-memory stores, and against the speculative stores over them (a
+ * never-written standby that every read also asks: only the primary's answers may show).
+ */
 class InMemoryStoresTest {
 
     private static final AtomicLong USERS = new AtomicLong(1);
@@ -26,6 +30,38 @@ class InMemoryStoresTest {
     @Nested
     class Materialized extends MaterializedFeedStoreContract {
         private final MaterializedFeedStore store = new InMemoryMaterializedFeedStore();
+
+        @Override
+        protected MaterializedFeedStore store() {
+            return store;
+        }
+
+        @Override
+        protected long freshUser() {
+            return USERS.incrementAndGet();
+        }
+    }
+
+    @Nested
+    class SpeculativePools extends PoolStoreContract {
+        private final PoolStore store = new SpeculativePoolStore(
+                SpeculativeFixtures.inline(new InMemoryPoolStore(), new InMemoryPoolStore(), 100, new SimpleMeterRegistry()));
+
+        @Override
+        protected PoolStore store() {
+            return store;
+        }
+
+        @Override
+        protected long freshUser() {
+            return USERS.incrementAndGet();
+        }
+    }
+
+    @Nested
+    class SpeculativeMaterialized extends MaterializedFeedStoreContract {
+        private final MaterializedFeedStore store = new SpeculativeMaterializedFeedStore(SpeculativeFixtures.inline(
+                new InMemoryMaterializedFeedStore(), new InMemoryMaterializedFeedStore(), 100, new SimpleMeterRegistry()));
 
         @Override
         protected MaterializedFeedStore store() {

@@ -42,7 +42,7 @@ public final class HBasePoolStore implements PoolStore {
     private final Connection connection;
     private final TableName table;
     private final String cluster;
-    private final BufferedMutator mutator;
+    private final BufferedMutator mutator; // null on a read-only replica
 
     /** Actions per client batch call: well within the client's operation timeout even on a loaded box. */
     private static final int SLICE = 10_000;
@@ -55,18 +55,32 @@ public final class HBasePoolStore implements PoolStore {
     }
 
     HBasePoolStore(Connection connection, TableName table, String cluster) {
+        this(connection, table, cluster, false);
+    }
+
+    private HBasePoolStore(Connection connection, TableName table, String cluster, boolean readOnly) {
         this.connection = connection;
         this.table = table;
         this.cluster = cluster;
         try {
-            this.mutator = connection.getBufferedMutator(new BufferedMutatorParams(table).writeBufferSize(4L << 20));
+            this.mutator = readOnly ? null : connection.getBufferedMutator(new BufferedMutatorParams(table).writeBufferSize(4L << 20));
         } catch (IOException e) {
             throw unavailable("opening the pool writer", e);
         }
     }
 
+    /**
+     * A store that only reads, for a replica (the standby): it skips orphan rows without deleting them
+     * (there an "orphan" may be an entry whose index row has not been replicated yet, and a delete
+     * written on the replica would hide the row when it arrives), and every write throws.
+     */
+    public static HBasePoolStore readOnly(Connection connection, String cluster) {
+        return new HBasePoolStore(connection, HBaseClusters.POOLS, cluster, true);
+    }
+
     @Override
     public void upsert(Collection<PoolEntry> entries) {
+        requireWritable();
         put(entries);
     }
 
@@ -78,6 +92,7 @@ public final class HBasePoolStore implements PoolStore {
     @Override
     public int upsert(Collection<PoolEntry> entries, int maxPerSource, int keepPerSource) {
         PoolStore.checkBounds(maxPerSource, keepPerSource);
+        requireWritable();
         int removed = 0;
         for (Map.Entry<Pool, Long> size : put(entries).entrySet()) {
             if (size.getValue() > maxPerSource) removed += cut(size.getKey(), maxPerSource, keepPerSource, size.getValue());
@@ -132,6 +147,7 @@ public final class HBasePoolStore implements PoolStore {
     /** One read of the index rows and one flush for all users. */
     @Override
     public void remove(Map<Long, ? extends Collection<Long>> pinsByUser) {
+        requireWritable();
         List<long[]> pairs = new ArrayList<>();
         pinsByUser.forEach((user, pins) -> new HashSet<>(pins).forEach(p -> pairs.add(new long[] {user, p})));
         if (pairs.isEmpty()) return;
@@ -183,6 +199,7 @@ public final class HBasePoolStore implements PoolStore {
 
     @Override
     public int trim(long userId, int maxPerSource) {
+        requireWritable();
         List<Source> sources = List.of(Source.values());
         Result[] sizes = get(sources.stream().map(s -> new Get(PoolKeys.sizeRow(userId, s)).addColumn(PoolKeys.FAMILY, PoolKeys.SIZE)).toList());
         int removed = 0;
@@ -249,7 +266,7 @@ public final class HBasePoolStore implements PoolStore {
                 orphans.add(new Delete(rows.get(i)));
             }
         }
-        write(orphans);
+        if (mutator != null) write(orphans); // a replica only skips them: see readOnly
         return out;
     }
 
@@ -305,8 +322,13 @@ public final class HBasePoolStore implements PoolStore {
         return java.util.Arrays.copyOf(results, results.length, Result[].class);
     }
 
+    private void requireWritable() {
+        if (mutator == null) throw new IllegalStateException(cluster + " pools are opened read-only here (a replica): no writes");
+    }
+
     private void write(List<Mutation> mutations) {
         if (mutations.isEmpty()) return;
+        requireWritable();
         try {
             mutator.mutate(mutations);
             mutator.flush();
@@ -327,6 +349,7 @@ public final class HBasePoolStore implements PoolStore {
 
     @Override
     public void close() {
+        if (mutator == null) return;
         try {
             mutator.close();
         } catch (IOException e) {

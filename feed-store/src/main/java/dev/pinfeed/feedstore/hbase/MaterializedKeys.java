@@ -13,6 +13,7 @@ import java.nio.ByteBuffer;
  * journal  user(8) 0x00 chunk(8)               j = the chunk (user, chunk id, items) as ChunkCodec writes it
  * item     user(8) 0x01 ~chunk(8) index(4)     i = pin(8) source(1) score(8, double) author(8) board(8)
  * state    user(8) 0x02                        n = next chunk size(4), r = last read ms(8)
+ * "heartbeat" (9 bytes, 9th 't' = 0x74)       h = writer's wall clock ms(8), for the standby's replication lag
  * </pre>
  * {@code ~chunk} is {@code Long.MAX_VALUE - chunkId}: chunk ids grow with time, so a scan of the
  * user's items meets the newest chunk first, each chunk in the generator's order.
@@ -24,6 +25,9 @@ public final class MaterializedKeys {
     static final byte[] ITEM = {'i'};
     static final byte[] CHUNK_SIZE = {'n'};
     static final byte[] LAST_READ = {'r'};
+    static final byte[] HEARTBEAT = {'h'};
+    /** Shaped like no user row: a user row's 9th byte is a kind (0..2), this one's is 't'. */
+    static final byte[] HEARTBEAT_ROW = {'h', 'e', 'a', 'r', 't', 'b', 'e', 'a', 't'};
     private static final byte JOURNAL_KIND = 0;
     private static final byte ITEM_KIND = 1;
     private static final byte STATE_KIND = 2;

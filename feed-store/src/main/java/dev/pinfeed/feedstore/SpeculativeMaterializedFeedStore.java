@@ -1,0 +1,75 @@
+package dev.pinfeed.feedstore;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A {@link MaterializedFeedStore} whose reads are speculative ({@link SpeculativeReads}: the primary,
+ * or the standby when the primary fails or is late) and whose writes go to the primary only: the
+ * standby is a replica, written by replication alone, so a write while the primary is down fails with
+ * the primary's {@code StoreUnavailableException} and the caller retries or queues it. A read served by
+ * the standby may miss the last few hundred ms of writes (a chunk just journaled, a state just saved).
+ * Closes nothing: whoever built the stores closes them.
+ */
+public final class SpeculativeMaterializedFeedStore implements MaterializedFeedStore {
+
+    private final SpeculativeReads<MaterializedFeedStore> reads;
+    private final MaterializedFeedStore primary;
+
+    public SpeculativeMaterializedFeedStore(SpeculativeReads<MaterializedFeedStore> reads) {
+        this.reads = reads;
+        this.primary = reads.primary();
+    }
+
+    @Override
+    public void journal(Chunk chunk) {
+        primary.journal(chunk);
+    }
+
+    @Override
+    public List<Chunk> pending(long userId) {
+        return reads.read(s -> s.pending(userId));
+    }
+
+    @Override
+    public void materialize(Chunk chunk) {
+        primary.materialize(chunk);
+    }
+
+    @Override
+    public FeedPage read(long userId, FeedPosition after, int limit) {
+        return reads.read(s -> s.read(userId, after, limit));
+    }
+
+    @Override
+    public void removePins(long userId, Collection<Long> pinIds) {
+        primary.removePins(userId, pinIds);
+    }
+
+    @Override
+    public List<FeedPage.Positioned> all(long userId) {
+        return reads.read(s -> s.all(userId));
+    }
+
+    @Override
+    public int trim(long userId, int maxItems) {
+        return primary.trim(userId, maxItems);
+    }
+
+    @Override
+    public Optional<GeneratorState> state(long userId) {
+        return reads.read(s -> s.state(userId));
+    }
+
+    @Override
+    public void saveState(long userId, GeneratorState state) {
+        primary.saveState(userId, state);
+    }
+
+    @Override
+    public Map<Long, Long> lastReads(Collection<Long> userIds) {
+        return reads.read(s -> s.lastReads(userIds));
+    }
+}

@@ -1,0 +1,59 @@
+package dev.pinfeed.feedstore;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A {@link PoolStore} whose reads ({@link #best}, {@link #all}) are speculative ({@link SpeculativeReads})
+ * and whose writes, trims included, go to the primary only: the standby is a replica, written by
+ * replication alone, so a write while the primary is down fails with the primary's
+ * {@code StoreUnavailableException} and the caller retries or queues it. A read served by the standby
+ * may miss the last few hundred ms of writes. Closes nothing: whoever built the stores closes them.
+ */
+public final class SpeculativePoolStore implements PoolStore {
+
+    private final SpeculativeReads<PoolStore> reads;
+    private final PoolStore primary;
+
+    public SpeculativePoolStore(SpeculativeReads<PoolStore> reads) {
+        this.reads = reads;
+        this.primary = reads.primary();
+    }
+
+    @Override
+    public void upsert(Collection<PoolEntry> entries) {
+        primary.upsert(entries);
+    }
+
+    /** On the primary entirely: the trim reads what it cuts from the store it cuts it in. */
+    @Override
+    public int upsert(Collection<PoolEntry> entries, int maxPerSource, int keepPerSource) {
+        return primary.upsert(entries, maxPerSource, keepPerSource);
+    }
+
+    @Override
+    public void remove(long userId, Collection<Long> pinIds) {
+        primary.remove(userId, pinIds);
+    }
+
+    @Override
+    public void remove(Map<Long, ? extends Collection<Long>> pinsByUser) {
+        primary.remove(pinsByUser);
+    }
+
+    @Override
+    public List<PoolEntry> best(long userId, Source source, int n) {
+        return reads.read(s -> s.best(userId, source, n));
+    }
+
+    @Override
+    public List<PoolEntry> all(long userId) {
+        return reads.read(s -> s.all(userId));
+    }
+
+    @Override
+    public int trim(long userId, int maxPerSource) {
+        return primary.trim(userId, maxPerSource);
+    }
+}
