@@ -248,12 +248,14 @@ public final class LocalStack {
      * Safe to run from any number of threads and processes at once, and again on every start.
      */
     void prepare(ServerSpec spec) {
-        try {
-            spec.writeFiles();
-        } catch (Exception e) {
-            throw failed(spec, "writing its files", e, "check that " + layout.home() + " is writable");
-        }
+        // Both steps under the server's lock: writing files ensures the data directory, which a
+        // concurrent initialize() deletes and replaces — outside the lock that raced (FileAlreadyExists).
         try (AtomicFiles.Lock lock = AtomicFiles.lock(layout.runFile(spec.name() + ".lock"))) {
+            try {
+                spec.writeFiles();
+            } catch (Exception e) {
+                throw failed(spec, "writing its files", e, "check that " + layout.home() + " is writable");
+            }
             spec.initialize();
         } catch (StartFailure e) {
             throw e;
