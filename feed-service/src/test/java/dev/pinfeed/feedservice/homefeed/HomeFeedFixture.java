@@ -32,12 +32,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
 
 /** A home feed over the in-memory stores, a clock the test moves, and post-answer work the test runs (or loses, as a crash). */
-final class HomeFeedFixture implements AutoCloseable {
+public final class HomeFeedFixture implements AutoCloseable {
 
-    static final long T0 = 1_767_225_600_000L; // 2026-01-01T00:00:00Z
+    public static final long T0 = 1_767_225_600_000L; // 2026-01-01T00:00:00Z
 
     /** Post-answer work, held until the test runs it or drops it (the process died). */
-    static final class Later implements Executor {
+    public static final class Later implements Executor {
         private final Deque<Runnable> queued = new ArrayDeque<>();
 
         @Override
@@ -45,7 +45,7 @@ final class HomeFeedFixture implements AutoCloseable {
             queued.add(r);
         }
 
-        void runAll() {
+        public void runAll() {
             Runnable r;
             while ((r = next()) != null) r.run();
         }
@@ -60,7 +60,7 @@ final class HomeFeedFixture implements AutoCloseable {
     }
 
     /** Counts what the home feed reports. */
-    static final class Counts implements HomeFeedListener {
+    public static final class Counts implements HomeFeedListener {
         final Map<Fallback, Integer> fallbacks = new EnumMap<>(Fallback.class);
         final List<Integer> chunkSizes = new ArrayList<>();
         int dropped;
@@ -87,7 +87,7 @@ final class HomeFeedFixture implements AutoCloseable {
         }
     }
 
-    static final class MutableClock extends Clock {
+    public static final class MutableClock extends Clock {
         volatile long millis;
 
         MutableClock(long millis) {
@@ -112,18 +112,18 @@ final class HomeFeedFixture implements AutoCloseable {
 
     private static final AtomicLong LOCAL = new AtomicLong(1000);
 
-    final InMemoryPoolStore pools = new InMemoryPoolStore();
-    final InMemoryMaterializedFeedStore feeds = new InMemoryMaterializedFeedStore();
-    final InMemoryCanonicalReads canonical = new InMemoryCanonicalReads();
-    final InMemoryGraphStore graph = new InMemoryGraphStore();
-    final MutableClock clock = new MutableClock(T0);
-    final Later later = new Later();
-    final Counts counts = new Counts();
+    public final InMemoryPoolStore pools = new InMemoryPoolStore();
+    public final InMemoryMaterializedFeedStore feeds = new InMemoryMaterializedFeedStore();
+    public final InMemoryCanonicalReads canonical = new InMemoryCanonicalReads();
+    public final InMemoryGraphStore graph = new InMemoryGraphStore();
+    public final MutableClock clock = new MutableClock(T0);
+    public final Later later = new Later();
+    public final Counts counts = new Counts();
     final ExecutorService generation = Executors.newCachedThreadPool();
     final HomeFeedSettings settings;
     private final AtomicLong chunkSeq = new AtomicLong();
 
-    HomeFeedFixture() {
+    public HomeFeedFixture() {
         this(HomeFeedSettings.defaults());
     }
 
@@ -132,18 +132,22 @@ final class HomeFeedFixture implements AutoCloseable {
     }
 
     /** A home feed whose generator reads the pools through {@code poolView} (a failing or slow decorator). */
-    HomeFeed feed(UnaryOperator<PoolStore> poolView) {
+    public HomeFeed feed(UnaryOperator<PoolStore> poolView) {
+        return feed(poolView, counts);
+    }
+
+    public HomeFeed feed(UnaryOperator<PoolStore> poolView, HomeFeedListener listener) {
         PoolRegenerator regenerator = new PoolRegenerator(pools, feeds, canonical, graph,
                 new WeightedScorer(WeightedScorer.Settings.defaults(), clock), settings);
         return new HomeFeed(pools, feeds, canonical, new ContentGenerator(poolView.apply(pools), GeneratorSettings.defaults()), regenerator,
-                settings, clock, new ChunkIds(clock, new Random(chunkSeq.incrementAndGet())), generation, later, counts);
+                settings, clock, new ChunkIds(clock, new Random(chunkSeq.incrementAndGet())), generation, later, listener);
     }
 
-    HomeFeed feed() {
+    public HomeFeed feed() {
         return feed(p -> p);
     }
 
-    long user() {
+    public long user() {
         long local = LOCAL.incrementAndGet();
         long id = ShardedId.compose((int) (local % 4096), ObjectType.USER, local);
         canonical.user(id, "u" + local, "User " + local, T0);
@@ -157,7 +161,7 @@ final class HomeFeedFixture implements AutoCloseable {
     }
 
     /** A live pin on a fresh board of a fresh author. */
-    long pin() {
+    public long pin() {
         long author = user();
         return pin(board(author), author, clock.millis());
     }
@@ -169,14 +173,14 @@ final class HomeFeedFixture implements AutoCloseable {
     }
 
     /** Puts the pins in the user's pool for {@code source}, the first best. */
-    void pool(long user, Source source, long... pins) {
+    public void pool(long user, Source source, long... pins) {
         for (int i = 0; i < pins.length; i++) {
             pools.upsert(List.of(new PoolEntry(user, source, 100.0 - i, pins[i], 1, 2, clock.millis())));
         }
     }
 
     /** Materializes a chunk of these pins (followed_user, score 1) as an earlier view did. */
-    void materialized(long user, long chunkId, long... pins) {
+    public void materialized(long user, long chunkId, long... pins) {
         List<FeedItem> items = new ArrayList<>();
         for (long p : pins) items.add(new FeedItem(p, Source.FOLLOWED_USER, 1.0, 1, 2));
         feeds.materialize(new Chunk(user, chunkId, items));
