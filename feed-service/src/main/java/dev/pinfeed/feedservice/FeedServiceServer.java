@@ -86,10 +86,12 @@ public final class FeedServiceServer {
         return app;
     }
 
-    /** The home feed over the stores, configured from {@code config}; {@code threads} runs its generations and post-answer writes. */
-    public static HomeFeed homeFeed(PinfeedConfig config, PoolStore pools, MaterializedFeedStore feeds, CanonicalReads reads,
-                                    GraphStore graph, HomeFeedThreads threads, HomeFeedListener listener, Clock clock) {
-        HomeFeedSettings settings = HomeFeedSettings.from(config);
+    /**
+     * The home feed over the stores, {@code settings} and the generator's and scorer's keys from {@code config};
+     * {@code threads} runs its generations and post-answer writes.
+     */
+    public static HomeFeed homeFeed(PinfeedConfig config, HomeFeedSettings settings, PoolStore pools, MaterializedFeedStore feeds,
+                                    CanonicalReads reads, GraphStore graph, HomeFeedThreads threads, HomeFeedListener listener, Clock clock) {
         PoolRegenerator regenerator = new PoolRegenerator(pools, feeds, reads, graph,
                 new WeightedScorer(WeightedScorer.Settings.from(config), clock), settings);
         return new HomeFeed(pools, feeds, reads, new ContentGenerator(pools, GeneratorSettings.from(config)), regenerator, settings, clock,
@@ -130,7 +132,7 @@ public final class FeedServiceServer {
             HBasePoolStore pools = ctx.closeOnExit(new HBasePoolStore(hbase, HBaseClusters.PRIMARY));
             HBaseMaterializedFeedStore feeds = new HBaseMaterializedFeedStore(hbase, HBaseClusters.PRIMARY);
             HomeFeedThreads threads = ctx.closeOnExit(HomeFeedThreads.from(config));
-            HomeFeed homeFeed = homeFeed(config, pools, feeds, reads, graph.store(), threads, metrics, Clock.systemUTC());
+            HomeFeed homeFeed = homeFeed(config, HomeFeedSettings.from(config), pools, feeds, reads, graph.store(), threads, metrics, Clock.systemUTC());
             // Registered last, so it closes first: no request runs on closed stores (then the post-answer writes drain).
             RunningHttpApp running = ctx.closeOnExit(ctx.step("serving HTTP on " + http,
                     () -> app(config, graph.store(), reads, homeFeed, ctx.meters(), health).start(http.host(), http.port())));

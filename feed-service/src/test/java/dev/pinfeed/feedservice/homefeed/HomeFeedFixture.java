@@ -15,6 +15,7 @@ import dev.pinfeed.followergraph.sharded.InMemoryGraphStore;
 import dev.pinfeed.idallocator.ObjectType;
 import dev.pinfeed.idallocator.ShardedId;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
@@ -123,11 +124,12 @@ public final class HomeFeedFixture implements AutoCloseable {
     final HomeFeedSettings settings;
     private final AtomicLong chunkSeq = new AtomicLong();
 
+    /** A generous deadline: only a generator that is held back misses it, never a slow thread start on a loaded box. */
     public HomeFeedFixture() {
-        this(HomeFeedSettings.defaults());
+        this(HomeFeedSettings.defaults().withGeneratorDeadline(Duration.ofSeconds(30)));
     }
 
-    HomeFeedFixture(HomeFeedSettings settings) {
+    public HomeFeedFixture(HomeFeedSettings settings) {
         this.settings = settings;
     }
 

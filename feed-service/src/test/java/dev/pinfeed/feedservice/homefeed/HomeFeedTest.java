@@ -13,7 +13,6 @@ import dev.pinfeed.feedstore.Source;
 import dev.pinfeed.followergraph.GraphCommand;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -24,7 +23,7 @@ import org.junit.jupiter.api.Test;
 
 class HomeFeedTest {
 
-    private final HomeFeedFixture f = new HomeFeedFixture();
+    private HomeFeedFixture f = new HomeFeedFixture();
 
     @AfterEach
     void close() {
@@ -110,7 +109,7 @@ class HomeFeedTest {
         long[] pooled = LongStream.range(0, 60).map(i -> f.pin()).toArray();
         f.pool(u, Source.FOLLOWED_USER, pooled);
 
-        HomeFeed.Page page = f.feed(Failing::new).read(u, null, 25);
+        HomeFeed.Page page = f.feed(DelegatingPoolStore::failingReads).read(u, null, 25);
         assertThat(pins(page)).containsExactly(old);
         assertThat(f.counts.fallbacks).containsEntry(HomeFeedListener.Fallback.ERROR, 1);
         f.later.runAll();
@@ -128,7 +127,7 @@ class HomeFeedTest {
     @Test
     void theChunkSizeDoublesUpToItsCap() {
         long u = f.user();
-        HomeFeed failing = f.feed(Failing::new);
+        HomeFeed failing = f.feed(DelegatingPoolStore::failingReads);
         List<Integer> sizes = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             failing.read(u, null, 25);
@@ -140,6 +139,8 @@ class HomeFeedTest {
 
     @Test
     void aGeneratorPastItsDeadlineServesTheMaterializedFeedAndTheNextChunkIsLarger() throws Exception {
+        f.close();
+        f = new HomeFeedFixture(HomeFeedSettings.defaults()); // 50 ms; the generator below is held until after the answer
         long u = f.user();
         long old = f.pin(), pooled = f.pin();
         f.materialized(u, older(1), old);
@@ -276,20 +277,8 @@ class HomeFeedTest {
         }
     }
 
-    /** Pools whose reads fail: the generator throws. */
-    static final class Failing extends Decorated {
-        Failing(PoolStore pools) {
-            super(pools);
-        }
-
-        @Override
-        public List<PoolEntry> best(long userId, Source source, int n) {
-            throw new IllegalStateException("generator down");
-        }
-    }
-
     /** Pools whose reads wait until released: the generator misses any deadline. */
-    static final class Stuck extends Decorated {
+    static final class Stuck extends DelegatingPoolStore {
         private final CountDownLatch release;
 
         Stuck(PoolStore pools, CountDownLatch release) {
@@ -305,39 +294,6 @@ class HomeFeedTest {
                 Thread.currentThread().interrupt();
             }
             return super.best(userId, source, n);
-        }
-    }
-
-    abstract static class Decorated implements PoolStore {
-        private final PoolStore pools;
-
-        Decorated(PoolStore pools) {
-            this.pools = pools;
-        }
-
-        @Override
-        public void upsert(Collection<PoolEntry> entries) {
-            pools.upsert(entries);
-        }
-
-        @Override
-        public void remove(long userId, Collection<Long> pinIds) {
-            pools.remove(userId, pinIds);
-        }
-
-        @Override
-        public List<PoolEntry> best(long userId, Source source, int n) {
-            return pools.best(userId, source, n);
-        }
-
-        @Override
-        public List<PoolEntry> all(long userId) {
-            return pools.all(userId);
-        }
-
-        @Override
-        public int trim(long userId, int maxPerSource) {
-            return pools.trim(userId, maxPerSource);
         }
     }
 }
