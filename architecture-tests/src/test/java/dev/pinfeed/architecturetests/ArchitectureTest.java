@@ -43,7 +43,8 @@ class ArchitectureTest {
      */
     static final String[] CORE_PACKAGES = {"dev.pinfeed.followergraph", "dev.pinfeed.followergraph.sharded",
             "dev.pinfeed.ingestapi.core", "dev.pinfeed.idallocator", "dev.pinfeed.feedstore", "dev.pinfeed.contentgenerator..",
-            "dev.pinfeed.canonicalstore", "dev.pinfeed.canonicalstore.reads", "dev.pinfeed.config", "dev.pinfeed.fanoutstreams", "dev.pinfeed.feedworker"};
+            "dev.pinfeed.canonicalstore", "dev.pinfeed.canonicalstore.reads", "dev.pinfeed.config", "dev.pinfeed.fanoutstreams", "dev.pinfeed.feedworker",
+            "dev.pinfeed.feedstore.scoring", "dev.pinfeed.feedservice.homefeed"};
 
     /**
      * What a module offers other modules besides its root package (its API): sub-packages that are
@@ -53,7 +54,7 @@ class ArchitectureTest {
             Map.entry("dev.pinfeed.config", Set.of("dev.pinfeed.config.zookeeper")),
             Map.entry("dev.pinfeed.followergraph", Set.of("dev.pinfeed.followergraph.redis")),
             Map.entry("dev.pinfeed.mysqlshards", Set.of("dev.pinfeed.mysqlshards.query")),
-            Map.entry("dev.pinfeed.feedstore", Set.of("dev.pinfeed.feedstore.hbase")),
+            Map.entry("dev.pinfeed.feedstore", Set.of("dev.pinfeed.feedstore.hbase", "dev.pinfeed.feedstore.scoring")),
             Map.entry("dev.pinfeed.canonicalstore", Set.of("dev.pinfeed.canonicalstore.reads", "dev.pinfeed.canonicalstore.mysql",
                     "dev.pinfeed.canonicalstore.redis")),
             Map.entry("dev.pinfeed.idallocator", Set.of("dev.pinfeed.idallocator.mysql")),

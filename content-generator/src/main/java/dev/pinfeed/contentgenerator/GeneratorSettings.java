@@ -1,5 +1,6 @@
 package dev.pinfeed.contentgenerator;
 
+import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.feedstore.Source;
 import java.util.EnumMap;
 import java.util.Map;
@@ -33,6 +34,32 @@ public record GeneratorSettings(Map<Source, Double> mix, Map<Source, Double> def
         mix.put(Source.FOLLOWED_USER, 0.6);
         mix.put(Source.FOLLOWED_BOARD, 0.4);
         return new GeneratorSettings(mix, Map.of(), Map.of());
+    }
+
+    /**
+     * Per source (its wire name): {@code feed.mix.<source>} (the defaults' 0.6 / 0.4),
+     * {@code feed.defer-below.<source>} and {@code feed.drop-below.<source>} (0: nothing held back).
+     */
+    public static GeneratorSettings from(PinfeedConfig config) {
+        GeneratorSettings d = defaults();
+        Map<Source, Double> mix = new EnumMap<>(Source.class);
+        Map<Source, Double> defer = new EnumMap<>(Source.class);
+        Map<Source, Double> drop = new EnumMap<>(Source.class);
+        for (Source s : Source.values()) {
+            mix.put(s, number(config, "feed.mix." + s.wireName(), d.mix().getOrDefault(s, 0.0)));
+            defer.put(s, number(config, "feed.defer-below." + s.wireName(), 0.0));
+            drop.put(s, number(config, "feed.drop-below." + s.wireName(), 0.0));
+        }
+        return new GeneratorSettings(mix, defer, drop);
+    }
+
+    private static double number(PinfeedConfig config, String key, double fallback) {
+        String text = config.get(key, Double.toString(fallback));
+        try {
+            return Double.parseDouble(text);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key + " must be a number: " + text);
+        }
     }
 
     double share(Source s) {

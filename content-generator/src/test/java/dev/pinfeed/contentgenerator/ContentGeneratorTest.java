@@ -60,4 +60,18 @@ class ContentGeneratorTest {
         assertThat(new ContentGenerator(pools, GeneratorSettings.defaults()).generate(U, 25).items()).isEmpty();
         assertThat(new ContentGenerator(pools, GeneratorSettings.defaults()).generate(U, 0).items()).isEmpty();
     }
+
+    @Test
+    void settingsComeFromTheConfigurationWithTheDefaultsWhenUnset() {
+        java.util.Properties p = new java.util.Properties();
+        p.setProperty("feed.mix.followed_board", "3");
+        p.setProperty("feed.defer-below.followed_user", "0.5");
+        p.setProperty("feed.drop-below.followed_user", "0.25");
+        GeneratorSettings s = GeneratorSettings.from(dev.pinfeed.config.PinfeedConfig.of(p));
+        assertThat(s.mix()).isEqualTo(Map.of(Source.FOLLOWED_USER, 0.6, Source.FOLLOWED_BOARD, 3.0));
+        assertThat(s.deferBelow()).containsEntry(Source.FOLLOWED_USER, 0.5).containsEntry(Source.FOLLOWED_BOARD, 0.0);
+        assertThat(s.dropBelow()).containsEntry(Source.FOLLOWED_USER, 0.25);
+        assertThat(GeneratorSettings.from(dev.pinfeed.config.PinfeedConfig.of(new java.util.Properties())).share(Source.FOLLOWED_USER))
+                .isEqualTo(GeneratorSettings.defaults().share(Source.FOLLOWED_USER));
+    }
 }

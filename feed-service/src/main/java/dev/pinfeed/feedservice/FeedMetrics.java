@@ -2,20 +2,32 @@ package dev.pinfeed.feedservice;
 
 import dev.pinfeed.canonicalstore.reads.CacheListener;
 import dev.pinfeed.config.StoreUnavailableException;
+import dev.pinfeed.feedservice.homefeed.HomeFeedListener;
+import dev.pinfeed.feedstore.Source;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
 
 /**
  * feed-service's own meters, registered here and nowhere else (on the app's registry, which
- * {@code GET /metrics} serves): the canonical caches' lookups and outages.
+ * {@code GET /metrics} serves): the canonical caches' lookups and outages, and the home feed's
+ * generations, fallbacks, chunk sizes, served items and hydration drops.
  */
-public final class FeedMetrics implements CacheListener {
+public final class FeedMetrics implements CacheListener, HomeFeedListener {
 
     private final MeterRegistry registry;
     private final Meter.MeterProvider<Counter> lookups;
     private final Meter.MeterProvider<Counter> errors;
+    private final Timer generation;
+    private final Meter.MeterProvider<Counter> fallbacks;
+    private final DistributionSummary chunkSize;
+    private final Meter.MeterProvider<Counter> served;
+    private final Counter hydrationDropped;
+    private final Counter afterAnswerFailures;
 
     public FeedMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -23,6 +35,46 @@ public final class FeedMetrics implements CacheListener {
                 .description("Canonical cache lookups, by cache (user, board, pin, board_pins) and result (hit, miss)").withRegistry(registry);
         this.errors = Counter.builder("feed_cache_errors_total")
                 .description("Canonical cache calls that failed (the read went to MySQL), by Redis instance").withRegistry(registry);
+        this.generation = Timer.builder("feed_generation_seconds")
+                .description("Content generator runs of home feed first pages, in time or late").register(registry);
+        this.fallbacks = Counter.builder("feed_generator_fallbacks_total")
+                .description("First pages served from the materialized feed alone, by reason (error, deadline)").withRegistry(registry);
+        this.chunkSize = DistributionSummary.builder("feed_chunk_size").description("Pins per generated chunk").register(registry);
+        this.served = Counter.builder("feed_items_served_total").description("Home feed items served, by source").withRegistry(registry);
+        this.hydrationDropped = Counter.builder("feed_hydration_dropped_total")
+                .description("Home feed items left out because their pin is deleted or unknown").register(registry);
+        this.afterAnswerFailures = Counter.builder("feed_after_answer_failures_total")
+                .description("Post-answer home feed writes that failed (redone from the journal or on the next view)").register(registry);
+    }
+
+    @Override
+    public void generated(Duration took, int size) {
+        generation.record(took);
+        chunkSize.record(size);
+    }
+
+    @Override
+    public void fallback(Fallback reason) {
+        fallbacks.withTags("reason", reason.tag()).increment();
+    }
+
+    @Override
+    public void served(Source source, int n) {
+        served.withTags("source", source.wireName()).increment(n);
+    }
+
+    @Override
+    public void hydrationDropped(int n) {
+        hydrationDropped.increment(n);
+    }
+
+    @Override
+    public void afterAnswerFailed(RuntimeException e) {
+        afterAnswerFailures.increment();
+    }
+
+    public long fallbacks(String reason) {
+        return count("feed_generator_fallbacks_total", Tags.of("reason", reason));
     }
 
     @Override

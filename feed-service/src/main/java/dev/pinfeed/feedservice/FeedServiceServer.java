@@ -6,6 +6,19 @@ import dev.pinfeed.canonicalstore.reads.CanonicalReads;
 import dev.pinfeed.canonicalstore.redis.RedisCanonicalCache;
 import dev.pinfeed.config.HostPort;
 import dev.pinfeed.config.PinfeedConfig;
+import dev.pinfeed.contentgenerator.ContentGenerator;
+import dev.pinfeed.contentgenerator.GeneratorSettings;
+import dev.pinfeed.feedservice.homefeed.ChunkIds;
+import dev.pinfeed.feedservice.homefeed.HomeFeed;
+import dev.pinfeed.feedservice.homefeed.HomeFeedListener;
+import dev.pinfeed.feedservice.homefeed.HomeFeedSettings;
+import dev.pinfeed.feedservice.homefeed.PoolRegenerator;
+import dev.pinfeed.feedstore.MaterializedFeedStore;
+import dev.pinfeed.feedstore.PoolStore;
+import dev.pinfeed.feedstore.hbase.HBaseClusters;
+import dev.pinfeed.feedstore.hbase.HBaseMaterializedFeedStore;
+import dev.pinfeed.feedstore.hbase.HBasePoolStore;
+import dev.pinfeed.feedstore.scoring.WeightedScorer;
 import dev.pinfeed.followergraph.GraphStore;
 import dev.pinfeed.followergraph.redis.GraphConnections;
 import dev.pinfeed.httpkit.HealthCheck;
@@ -16,7 +29,9 @@ import dev.pinfeed.mysqlshards.ShardDataSources;
 import dev.pinfeed.mysqlshards.query.ShardedDb;
 import dev.pinfeed.processorruntime.ProcessMain;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.security.SecureRandom;
 import java.sql.Connection;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -24,8 +39,11 @@ import org.apache.curator.framework.CuratorFramework;
 import redis.clients.jedis.RedisClient;
 
 /**
- * The feed-service process: {@code feed.http} serves the read contract — graph queries and the
- * canonical objects (MySQL shards behind the Redis caches). Keys: {@code feed.handler-threads} (32),
+ * The feed-service process: {@code feed.http} serves the read contract — the home feed (HBase pools
+ * and materialized feed on the primary cluster, {@link HomeFeed}), graph queries and the canonical
+ * objects (MySQL shards behind the Redis caches). Home feed keys: {@link HomeFeedSettings}, the
+ * content generator's {@link GeneratorSettings}, the worker's scorer ({@link WeightedScorer}) for
+ * regenerated pools, {@code feed.after-answer-threads} (2). Other keys: {@code feed.handler-threads} (32),
  * {@code feed.mysql.pool-size} (16 per shard host), {@code feed.cache.ttl-seconds} (600),
  * {@code feed.cache.timeout-ms} (250), {@code feed.cache.board-pins} (ids kept per board and order, 1000).
  * Runs on {@link ProcessMain}: quiet logging, named start steps that fail with one line, and on
@@ -44,6 +62,19 @@ public final class FeedServiceServer {
      */
     public static HttpApp app(PinfeedConfig config, GraphStore graph, CanonicalReads reads, PrometheusMeterRegistry meters,
                               Map<String, HealthCheck> health) {
+        return routes(config, graph, reads, meters, health).build();
+    }
+
+    /** {@link #app}, with the home feed route over {@code homeFeed}. */
+    public static HttpApp app(PinfeedConfig config, GraphStore graph, CanonicalReads reads, HomeFeed homeFeed,
+                              PrometheusMeterRegistry meters, Map<String, HealthCheck> health) {
+        HttpApp.Builder app = routes(config, graph, reads, meters, health);
+        new HomeFeedHttpApi(homeFeed, reads).routes(app);
+        return app.build();
+    }
+
+    private static HttpApp.Builder routes(PinfeedConfig config, GraphStore graph, CanonicalReads reads, PrometheusMeterRegistry meters,
+                                          Map<String, HealthCheck> health) {
         HttpApp.Builder app = HttpApp.builder(NAME)
                 .handlerThreads(config.getInt("feed.handler-threads", 32))
                 .meterRegistry(meters)
@@ -52,7 +83,19 @@ public final class FeedServiceServer {
         new GraphHttpApi(graph, reads).routes(app);
         new CanonicalHttpApi(reads).routes(app);
         IdHttpApi.routes(app);
-        return app.build();
+        return app;
+    }
+
+    /**
+     * The home feed over the stores, {@code settings} and the generator's and scorer's keys from {@code config};
+     * {@code threads} runs its generations and post-answer writes.
+     */
+    public static HomeFeed homeFeed(PinfeedConfig config, HomeFeedSettings settings, PoolStore pools, MaterializedFeedStore feeds,
+                                    CanonicalReads reads, GraphStore graph, HomeFeedThreads threads, HomeFeedListener listener, Clock clock) {
+        PoolRegenerator regenerator = new PoolRegenerator(pools, feeds, reads, graph,
+                new WeightedScorer(WeightedScorer.Settings.from(config), clock), settings);
+        return new HomeFeed(pools, feeds, reads, new ContentGenerator(pools, GeneratorSettings.from(config)), regenerator, settings, clock,
+                new ChunkIds(clock, new SecureRandom()), threads.generation(), threads.afterAnswer(), listener);
     }
 
     /** The canonical reads of a process: MySQL through the sharded query API, behind the Redis caches on the graph's shard map. */
@@ -80,10 +123,19 @@ public final class FeedServiceServer {
             Map<String, HealthCheck> health = new LinkedHashMap<>();
             redis.forEach((name, client) -> health.put(name, client::ping));
             for (String host : mysql.hosts()) health.put(host, () -> checkMysql(mysql, host));
-            CanonicalReads reads = canonicalReads(config, db, cache, new FeedMetrics(ctx.meters()));
-            // Registered last, so it closes first: no request runs on closed stores.
+            FeedMetrics metrics = new FeedMetrics(ctx.meters());
+            CanonicalReads reads = canonicalReads(config, db, cache, metrics);
+            org.apache.hadoop.hbase.client.Connection hbase = ctx.closeOnExit(ctx.step("connecting to HBase " + config.hbasePrimaryZookeeper(),
+                    () -> HBaseClusters.connect(config, HBaseClusters.PRIMARY)));
+            health.put(HBaseClusters.PRIMARY, () -> HBaseClusters.ping(hbase, HBaseClusters.PRIMARY));
+            // Every serving-path HBase read goes through these two ports (the standby reader of the next issue wraps them).
+            HBasePoolStore pools = ctx.closeOnExit(new HBasePoolStore(hbase, HBaseClusters.PRIMARY));
+            HBaseMaterializedFeedStore feeds = new HBaseMaterializedFeedStore(hbase, HBaseClusters.PRIMARY);
+            HomeFeedThreads threads = ctx.closeOnExit(HomeFeedThreads.from(config));
+            HomeFeed homeFeed = homeFeed(config, HomeFeedSettings.from(config), pools, feeds, reads, graph.store(), threads, metrics, Clock.systemUTC());
+            // Registered last, so it closes first: no request runs on closed stores (then the post-answer writes drain).
             RunningHttpApp running = ctx.closeOnExit(ctx.step("serving HTTP on " + http,
-                    () -> app(config, graph.store(), reads, ctx.meters(), health).start(http.host(), http.port())));
+                    () -> app(config, graph.store(), reads, homeFeed, ctx.meters(), health).start(http.host(), http.port())));
             ctx.describe("http " + running.baseUri());
         });
     }

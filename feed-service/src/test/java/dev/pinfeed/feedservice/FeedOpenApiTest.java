@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.pinfeed.canonicalstore.reads.InMemoryCanonicalReads;
 import dev.pinfeed.config.PinfeedConfig;
+import dev.pinfeed.feedservice.homefeed.HomeFeedFixture;
 import dev.pinfeed.followergraph.sharded.InMemoryGraphStore;
 import dev.pinfeed.httpkit.HttpApp;
 import dev.pinfeed.httpkit.Meters;
@@ -22,8 +23,10 @@ class FeedOpenApiTest {
 
     @Test
     void everyRouteIsDocumentedWithItsPathParameters() throws Exception {
+        HomeFeedFixture feed = new HomeFeedFixture(); // the production app serves the home feed too
         HttpApp app = FeedServiceServer.app(PinfeedConfig.of(new Properties()), new InMemoryGraphStore(), new InMemoryCanonicalReads(),
-                Meters.newRegistry(), Map.of());
+                feed.feed(), Meters.newRegistry(), Map.of());
+        feed.close();
         JsonNode doc;
         try (InputStream in = getClass().getResourceAsStream("/openapi/feed-service.json")) {
             doc = new ObjectMapper().readTree(in);

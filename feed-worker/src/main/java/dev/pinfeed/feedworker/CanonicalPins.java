@@ -1,5 +1,6 @@
 package dev.pinfeed.feedworker;
 
+import dev.pinfeed.feedstore.scoring.PinFacts;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;

@@ -1,5 +1,8 @@
 package dev.pinfeed.feedworker;
 
+import dev.pinfeed.feedstore.scoring.Scorer;
+import dev.pinfeed.feedstore.scoring.Candidate;
+import dev.pinfeed.feedstore.scoring.PinFacts;
 import dev.pinfeed.config.StoreUnavailableException;
 import dev.pinfeed.events.BoardFollowed;
 import dev.pinfeed.events.BoardUnfollowed;

@@ -1,5 +1,6 @@
 package dev.pinfeed.feedworker;
 
+import dev.pinfeed.feedstore.scoring.PinFacts;
 import dev.pinfeed.events.BoardFollowed;
 import dev.pinfeed.events.BoardUnfollowed;
 import dev.pinfeed.events.FanoutAction;

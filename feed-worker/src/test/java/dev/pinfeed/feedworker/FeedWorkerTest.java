@@ -1,5 +1,8 @@
 package dev.pinfeed.feedworker;
 
+import dev.pinfeed.feedstore.scoring.Candidate;
+import dev.pinfeed.feedstore.scoring.PinFacts;
+import dev.pinfeed.feedstore.scoring.WeightedScorer;
 import static dev.pinfeed.feedworker.Events.add;
 import static dev.pinfeed.feedworker.Events.followedBoard;
 import static dev.pinfeed.feedworker.Events.followedUser;

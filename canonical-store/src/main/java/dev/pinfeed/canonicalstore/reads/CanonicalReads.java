@@ -1,5 +1,8 @@
 package dev.pinfeed.canonicalstore.reads;
 
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -23,6 +26,16 @@ public interface CanonicalReads {
 
     /** Empty when unknown or deleted. */
     Optional<CanonicalPin> pin(long pinId);
+
+    /**
+     * The live pins among {@code pinIds}, by id (deleted and unknown ids are absent): hydration of a
+     * feed page in one batch. This default asks {@link #pin} per id; stores override it with one batch.
+     */
+    default Map<Long, CanonicalPin> livePins(Collection<Long> pinIds) {
+        Map<Long, CanonicalPin> out = new LinkedHashMap<>();
+        for (Long id : pinIds) pin(id).ifPresent(p -> out.put(id, p));
+        return out;
+    }
 
     /** {@code cursor} and {@code offset > 0} together are refused ({@link IllegalArgumentException}). */
     ListPage<CanonicalPin> boardPins(long boardId, BoardPinOrder order, int offset, String cursor, int limit);

@@ -4,6 +4,9 @@ import dev.pinfeed.canonicalstore.CanonicalLayout.Mapping;
 import dev.pinfeed.idallocator.ObjectType;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -38,6 +41,19 @@ public abstract class CanonicalRowReads implements CanonicalReads, CanonicalRows
     public Optional<CanonicalPin> pin(long pinId) {
         PinRow row = pins(List.of(pinId)).get(pinId);
         return row == null ? Optional.empty() : CanonicalObjects.pin(row.json(), row.likes());
+    }
+
+    /** One batch of pin rows (per shard in MySQL, one multi-get in the caches). */
+    @Override
+    public Map<Long, CanonicalPin> livePins(Collection<Long> pinIds) {
+        Map<Long, CanonicalPin> out = new LinkedHashMap<>();
+        if (pinIds.isEmpty()) return out;
+        Map<Long, PinRow> rows = pins(List.copyOf(new LinkedHashSet<>(pinIds)));
+        for (Long id : pinIds) {
+            PinRow row = rows.get(id);
+            if (row != null) CanonicalObjects.pin(row.json(), row.likes()).ifPresent(p -> out.put(id, p));
+        }
+        return out;
     }
 
     @Override

@@ -106,6 +106,22 @@ public abstract class CanonicalReadsContract {
     }
 
     @Test
+    void livePinsReadsABatchLeavingOutDeletedAndUnknownPins() {
+        long ana = newUser();
+        long board = newBoard(ana);
+        long kept = newPin(board, ana, T0 + 1);
+        long gone = newPin(board, ana, T0 + 2);
+        long other = newPin(newBoard(newUser()), ana, T0 + 3);
+        seed().deletePin(gone);
+        long unknown = ShardedId.compose(7, ObjectType.PIN, freshLocal());
+
+        java.util.Map<Long, CanonicalPin> pins = reads().livePins(List.of(other, gone, unknown, kept, other));
+        assertThat(pins).containsOnlyKeys(other, kept);
+        assertThat(pins.get(kept)).isEqualTo(reads().pin(kept).orElseThrow());
+        assertThat(reads().livePins(List.of())).isEmpty();
+    }
+
+    @Test
     void boardPinsPageNewestFirstByOffsetAndByCursorsThatNewPinsDoNotShift() {
         long ana = newUser();
         long board = newBoard(ana);

@@ -6,7 +6,7 @@ import dev.pinfeed.canonicalstore.reads.CanonicalPin;
 import dev.pinfeed.canonicalstore.reads.CanonicalRowReads;
 import dev.pinfeed.canonicalstore.reads.CanonicalRows.PinRow;
 import dev.pinfeed.feedworker.CanonicalPins;
-import dev.pinfeed.feedworker.PinFacts;
+import dev.pinfeed.feedstore.scoring.PinFacts;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;

@@ -10,7 +10,7 @@ import dev.pinfeed.feedstore.hbase.HBaseClusters;
 import dev.pinfeed.feedstore.hbase.HBaseMaterializedFeedStore;
 import dev.pinfeed.feedstore.hbase.HBasePoolStore;
 import dev.pinfeed.feedworker.FeedWorker;
-import dev.pinfeed.feedworker.WeightedScorer;
+import dev.pinfeed.feedstore.scoring.WeightedScorer;
 import dev.pinfeed.feedworker.WorkerMetrics;
 import dev.pinfeed.feedworker.WorkerSettings;
 import dev.pinfeed.feedworker.canonical.CanonicalReadsPins;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pinfeed.canonicalstore.reads.CanonicalSeed;
 import dev.pinfeed.feedworker.CanonicalPins;
-import dev.pinfeed.feedworker.PinFacts;
+import dev.pinfeed.feedstore.scoring.PinFacts;
 import dev.pinfeed.idallocator.ObjectType;
 import dev.pinfeed.idallocator.ShardedId;
 import java.util.List;

@@ -7,7 +7,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.pinfeed.feedstore.PoolEntry;
 import dev.pinfeed.feedstore.Source;
-import dev.pinfeed.feedworker.PinFacts;
+import dev.pinfeed.feedstore.scoring.PinFacts;
 import dev.pinfeed.infra.stacktestkit.ChildJvm;
 import dev.pinfeed.infra.stacktestkit.StackExtension;
 import dev.pinfeed.infra.stacktestkit.TestStack;

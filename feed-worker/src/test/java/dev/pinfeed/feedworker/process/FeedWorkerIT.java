@@ -12,7 +12,7 @@ import static org.awaitility.Awaitility.await;
 import dev.pinfeed.feedstore.PoolEntry;
 import dev.pinfeed.feedstore.Source;
 import dev.pinfeed.feedworker.AffinityStore;
-import dev.pinfeed.feedworker.PinFacts;
+import dev.pinfeed.feedstore.scoring.PinFacts;
 import dev.pinfeed.feedworker.WorkerSettings;
 import dev.pinfeed.followergraph.GraphCommand;
 import dev.pinfeed.infra.stacktestkit.StackExtension;

@@ -1,4 +1,4 @@
-package dev.pinfeed.feedworker;
+package dev.pinfeed.feedstore.scoring;
 
 /**
  * Seed 002: the worker assigns each pin "some score proportional to their quality or value to the

@@ -1,4 +1,4 @@
-package dev.pinfeed.feedworker;
+package dev.pinfeed.feedstore.scoring;
 
 import dev.pinfeed.feedstore.Source;
 

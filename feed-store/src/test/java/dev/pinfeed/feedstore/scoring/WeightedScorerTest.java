@@ -1,4 +1,4 @@
-package dev.pinfeed.feedworker;
+package dev.pinfeed.feedstore.scoring;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,7 +6,10 @@ import static org.assertj.core.api.Assertions.within;
 
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.feedstore.Source;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.Map;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
@@ -16,7 +19,7 @@ class WeightedScorerTest {
     private static final long NOW = 1_780_000_000_000L;
     private static final Duration HALF_LIFE = WeightedScorer.Settings.defaults().halfLife();
 
-    private final MutableClock clock = new MutableClock(NOW);
+    private final Clock clock = Clock.fixed(Instant.ofEpochMilli(NOW), ZoneOffset.UTC);
     private final WeightedScorer scorer = new WeightedScorer(WeightedScorer.Settings.defaults(), clock);
 
     private static Candidate candidate(Source source, long createdAt, long affinity, long likes) {

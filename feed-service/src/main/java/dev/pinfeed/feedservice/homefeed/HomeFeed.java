@@ -1,0 +1,252 @@
+package dev.pinfeed.feedservice.homefeed;
+
+import dev.pinfeed.canonicalstore.reads.CanonicalPin;
+import dev.pinfeed.canonicalstore.reads.CanonicalReads;
+import dev.pinfeed.contentgenerator.ContentGenerator;
+import dev.pinfeed.feedstore.Chunk;
+import dev.pinfeed.feedstore.FeedItem;
+import dev.pinfeed.feedstore.FeedPage;
+import dev.pinfeed.feedstore.FeedPosition;
+import dev.pinfeed.feedstore.GeneratorState;
+import dev.pinfeed.feedstore.MaterializedFeedStore;
+import dev.pinfeed.feedstore.PoolStore;
+import dev.pinfeed.feedstore.Source;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Seed 002's smart feed service: a user's home feed, new pins first, then the materialized feed.
+ *
+ * <p>A first page (no cursor): complete the user's pending chunks (journaled, maybe shown, not yet
+ * materialized: a crash left them), regenerate his pools if the fan-out skipped him, then run the
+ * content generator (bounded by {@code feed.generator-deadline-ms}) while reading the materialized
+ * feed's first page. A chunk in time is journaled (the commit point, before the answer) and served
+ * ahead of the materialized items; after the answer its pins leave the pools, it is materialized, the
+ * feed trimmed and the state saved. A generator that fails or is late costs only the new pins: the
+ * materialized feed is served and the next chunk is larger.
+ *
+ * <p>A next page (cursor = position of the last item served): complete pending chunks (so the items
+ * of a chunk being paged through exist), then read after the position.
+ *
+ * <p>Items are hydrated with their pins in one batch; a deleted or unknown pin is left out and taken
+ * out of the user's feed after the answer. Every store is a port ({@link PoolStore},
+ * {@link MaterializedFeedStore}, {@link CanonicalReads}), so a speculative primary/standby reader can
+ * sit behind them.
+ */
+public final class HomeFeed {
+
+    /** One served item: the pin, why it came and its score for the user. */
+    public record Item(CanonicalPin pin, Source source, double score) {}
+
+    /** A page; {@code cursor} is null on the last page. */
+    public record Page(List<Item> items, String cursor) {}
+
+    private final PoolStore pools;
+    private final MaterializedFeedStore feeds;
+    private final CanonicalReads canonical;
+    private final ContentGenerator generator;
+    private final PoolRegenerator regenerator;
+    private final HomeFeedSettings settings;
+    private final Clock clock;
+    private final ChunkIds chunkIds;
+    private final Executor generation;
+    private final Executor afterAnswer;
+    private final HomeFeedListener listener;
+
+    /**
+     * @param generation  runs the content generator beside the request thread's materialized read
+     * @param afterAnswer runs the post-answer writes (materialize, pool removals, trim, state)
+     */
+    public HomeFeed(PoolStore pools, MaterializedFeedStore feeds, CanonicalReads canonical, ContentGenerator generator,
+                    PoolRegenerator regenerator, HomeFeedSettings settings, Clock clock, ChunkIds chunkIds, Executor generation,
+                    Executor afterAnswer, HomeFeedListener listener) {
+        this.pools = pools;
+        this.feeds = feeds;
+        this.canonical = canonical;
+        this.generator = generator;
+        this.regenerator = regenerator;
+        this.settings = settings;
+        this.clock = clock;
+        this.chunkIds = chunkIds;
+        this.generation = generation;
+        this.afterAnswer = afterAnswer;
+        this.listener = listener;
+    }
+
+    /**
+     * Up to {@code limit} items of the user's feed after {@code cursor} (null: the first page, with new
+     * pins). The caller checked that the user exists. Throws {@link FeedCursor.BadCursorException} for a
+     * cursor this feed did not issue, {@link dev.pinfeed.config.StoreUnavailableException} when a store
+     * the answer needs is down.
+     */
+    public Page read(long userId, String cursor, int limit) {
+        if (limit < 1) throw new IllegalArgumentException("limit must be >= 1: " + limit);
+        FeedPosition after = cursor == null ? null : FeedCursor.parse(cursor);
+        completePending(userId);
+        return after == null ? firstPage(userId, limit) : nextPage(userId, after, limit);
+    }
+
+    private Page nextPage(long userId, FeedPosition after, int limit) {
+        FeedPage page = feeds.read(userId, after, limit);
+        List<FeedPage.Positioned> items = page.items();
+        FeedPosition last = items.isEmpty() ? null : items.get(items.size() - 1).position();
+        List<Item> hydrated = hydrate(userId, items.stream().map(FeedPage.Positioned::item).toList(), null);
+        return new Page(hydrated, page.more() ? FeedCursor.of(last) : null);
+    }
+
+    private Page firstPage(long userId, int limit) {
+        long now = clock.millis();
+        GeneratorState state = feeds.state(userId).orElse(GeneratorState.initial(settings.chunkSize()));
+        if (returning(state, now)) regenerator.regenerate(userId);
+        int size = state.nextChunkSize() > 0 ? state.nextChunkSize() : settings.chunkSize();
+        long started = System.nanoTime();
+        CompletableFuture<ContentGenerator.Result> generated = CompletableFuture.supplyAsync(() -> timed(userId, size), generation);
+        FeedPage materialized = feeds.read(userId, null, limit);
+        ContentGenerator.Result result = await(generated, started);
+
+        Chunk chunk = null;
+        int nextSize = settings.chunkSize();
+        if (result == null) {
+            nextSize = settings.grown(size);
+        } else if (!result.items().isEmpty()) {
+            long newest = materialized.items().isEmpty() ? 0 : materialized.items().get(0).position().chunkId();
+            chunk = new Chunk(userId, chunkIds.next(newest), result.items());
+            try {
+                feeds.journal(chunk); // the commit point: once shown, a crash must not lose it
+            } catch (RuntimeException e) {
+                listener.fallback(HomeFeedListener.Fallback.ERROR);
+                listener.afterAnswerFailed(e);
+                chunk = null;
+                nextSize = settings.grown(size);
+            }
+        }
+
+        List<FeedItem> items = new ArrayList<>(limit);
+        FeedPosition last = null;
+        int available = materialized.items().size() + (materialized.more() ? 1 : 0);
+        if (chunk != null) {
+            available += chunk.items().size();
+            for (int i = 0; i < chunk.items().size() && items.size() < limit; i++) {
+                items.add(chunk.items().get(i));
+                last = new FeedPosition(chunk.chunkId(), i);
+            }
+        }
+        for (FeedPage.Positioned p : materialized.items()) {
+            if (items.size() == limit) break;
+            items.add(p.item());
+            last = p.position();
+        }
+        List<Long> dropped = new ArrayList<>();
+        List<Item> hydrated = hydrate(userId, items, dropped);
+
+        Chunk shown = chunk;
+        List<Long> droppedByGenerator = result == null ? List.of() : result.dropped();
+        GeneratorState next = new GeneratorState(nextSize, now);
+        after(() -> {
+            if (shown != null) complete(shown, droppedByGenerator);
+            else if (!droppedByGenerator.isEmpty()) pools.remove(userId, droppedByGenerator);
+            if (!dropped.isEmpty()) feeds.removePins(userId, dropped);
+            feeds.trim(userId, settings.materializedMax());
+            feeds.saveState(userId, next);
+        });
+        return new Page(hydrated, available > items.size() ? FeedCursor.of(last) : null);
+    }
+
+    /** Not read for {@code activeDays}: the fan-out left him out, so his pools hold nothing of that time. */
+    private boolean returning(GeneratorState state, long now) {
+        return settings.activeDays() > 0 && state.lastReadMillis() > 0
+                && now - state.lastReadMillis() > TimeUnit.DAYS.toMillis(settings.activeDays());
+    }
+
+    private ContentGenerator.Result timed(long userId, int size) {
+        long t0 = System.nanoTime();
+        ContentGenerator.Result r = generator.generate(userId, size);
+        listener.generated(Duration.ofNanos(System.nanoTime() - t0), r.items().size());
+        return r;
+    }
+
+    /** The generator's result, or null when it failed or missed the deadline (counted as a fallback). */
+    private ContentGenerator.Result await(CompletableFuture<ContentGenerator.Result> generated, long startedNanos) {
+        long left = settings.generatorDeadline().toNanos() - (System.nanoTime() - startedNanos);
+        try {
+            return generated.get(Math.max(0, left), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            generated.cancel(true);
+            listener.fallback(HomeFeedListener.Fallback.DEADLINE);
+        } catch (ExecutionException e) {
+            listener.fallback(HomeFeedListener.Fallback.ERROR);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            listener.fallback(HomeFeedListener.Fallback.ERROR);
+        }
+        return null;
+    }
+
+    /**
+     * Chunks journaled but not materialized: a crash (or the post-answer work not done yet) left them.
+     * The user may have seen them, so they go into the feed now, before anything reads the pools.
+     */
+    private void completePending(long userId) {
+        for (Chunk c : feeds.pending(userId)) complete(c, List.of());
+    }
+
+    /**
+     * Pools first, then the feed: while the journal entry exists a replay redoes both, and once it is
+     * gone the pins are out of the pools, so the generator never picks a pin already in the feed.
+     */
+    private void complete(Chunk chunk, List<Long> alsoDropped) {
+        Set<Long> out = new LinkedHashSet<>(alsoDropped);
+        for (FeedItem i : chunk.items()) out.add(i.pinId());
+        pools.remove(chunk.userId(), out);
+        feeds.materialize(chunk);
+    }
+
+    /** The items whose pin is live, in order; the others' pin ids go to {@code dropped} (or are removed after the answer). */
+    private List<Item> hydrate(long userId, List<FeedItem> items, List<Long> dropped) {
+        if (items.isEmpty()) return List.of();
+        Map<Long, CanonicalPin> pins = canonical.livePins(items.stream().map(FeedItem::pinId).toList());
+        List<Item> out = new ArrayList<>(items.size());
+        List<Long> gone = dropped != null ? dropped : new ArrayList<>();
+        Map<Source, Integer> bySource = new EnumMap<>(Source.class);
+        for (FeedItem i : items) {
+            CanonicalPin pin = pins.get(i.pinId());
+            if (pin == null) {
+                gone.add(i.pinId());
+            } else {
+                out.add(new Item(pin, i.source(), i.score()));
+                bySource.merge(i.source(), 1, Integer::sum);
+            }
+        }
+        bySource.forEach(listener::served);
+        if (!gone.isEmpty()) {
+            listener.hydrationDropped(gone.size());
+            if (dropped == null) after(() -> feeds.removePins(userId, gone));
+        }
+        return out;
+    }
+
+    private void after(Runnable work) {
+        try {
+            afterAnswer.execute(() -> {
+                try {
+                    work.run();
+                } catch (RuntimeException e) {
+                    listener.afterAnswerFailed(e); // the journal, or the next view, redoes it
+                }
+            });
+        } catch (RuntimeException rejected) {
+            listener.afterAnswerFailed(rejected);
+        }
+    }
+}

@@ -1,0 +1,38 @@
+package dev.pinfeed.feedservice.homefeed;
+
+import dev.pinfeed.feedstore.Source;
+import java.time.Duration;
+
+/** What the home feed reports (feed-service's meters implement it); every method is cheap and never throws. */
+public interface HomeFeedListener {
+
+    /** Why a first page was served without a new chunk. */
+    enum Fallback {
+        ERROR("error"), DEADLINE("deadline");
+
+        private final String tag;
+
+        Fallback(String tag) {
+            this.tag = tag;
+        }
+
+        public String tag() {
+            return tag;
+        }
+    }
+
+    /** A generation that finished (in time or not). */
+    default void generated(Duration took, int chunkSize) {}
+
+    default void fallback(Fallback reason) {}
+
+    default void served(Source source, int n) {}
+
+    /** Items left out because their pin is deleted or unknown. */
+    default void hydrationDropped(int n) {}
+
+    /** A post-answer step that failed (it is redone from the journal, or on the next view). */
+    default void afterAnswerFailed(RuntimeException e) {}
+
+    HomeFeedListener NONE = new HomeFeedListener() {};
+}

@@ -1,0 +1,55 @@
+package dev.pinfeed.feedservice.homefeed;
+
+import dev.pinfeed.config.PinfeedConfig;
+import java.time.Duration;
+
+/**
+ * How the home feed read path behaves.
+ *
+ * @param chunkSize          pins a chunk holds after a successful generation ({@code feed.chunk-size}, 25)
+ * @param chunkMax           cap of the chunk size, which doubles after each failed or late generation ({@code feed.chunk-max}, 200)
+ * @param generatorDeadline  how long a first page waits for the content generator ({@code feed.generator-deadline-ms}, 50)
+ * @param materializedMax    items a materialized feed keeps ({@code feed.materialized-max}, 1000)
+ * @param activeDays         a user who has not read his feed for this many days was skipped by the fan-out and gets his
+ *                           pools regenerated on return ({@code feed.active-days}; default {@code fanout.active-days}, 30; 0 = never)
+ * @param regenFollowees     followed users, and followed boards, read when regenerating ({@code feed.regenerate.followees}, 200 each)
+ * @param regenPinsEach      newest pins read per followed user or board ({@code feed.regenerate.pins-each}, 10)
+ * @param poolMax            the worker's pool bound, kept by regeneration too ({@code feed.pool-max}, 500)
+ * @param poolTrimTo         what a pool past {@code poolMax} is cut back to ({@code feed.pool-trim-to}, 90 % of the max)
+ */
+public record HomeFeedSettings(int chunkSize, int chunkMax, Duration generatorDeadline, int materializedMax, int activeDays,
+                               int regenFollowees, int regenPinsEach, int poolMax, int poolTrimTo) {
+
+    public HomeFeedSettings {
+        if (chunkSize < 1 || chunkMax < chunkSize) throw new IllegalArgumentException("need 1 <= feed.chunk-size <= feed.chunk-max: " + chunkSize + ", " + chunkMax);
+        if (generatorDeadline.isNegative() || generatorDeadline.isZero()) throw new IllegalArgumentException("feed.generator-deadline-ms must be > 0");
+        if (materializedMax < 1) throw new IllegalArgumentException("feed.materialized-max must be >= 1: " + materializedMax);
+        if (activeDays < 0) throw new IllegalArgumentException("feed.active-days must be >= 0: " + activeDays);
+        if (regenFollowees < 0 || regenPinsEach < 0) throw new IllegalArgumentException("feed.regenerate.* must be >= 0");
+        if (poolTrimTo < 1 || poolTrimTo > poolMax) throw new IllegalArgumentException("need 0 < feed.pool-trim-to <= feed.pool-max");
+    }
+
+    public static HomeFeedSettings defaults() {
+        return new HomeFeedSettings(25, 200, Duration.ofMillis(50), 1000, 30, 200, 10, 500, 450);
+    }
+
+    public static HomeFeedSettings from(PinfeedConfig config) {
+        HomeFeedSettings d = defaults();
+        int poolMax = config.getInt("feed.pool-max", d.poolMax());
+        return new HomeFeedSettings(config.getInt("feed.chunk-size", d.chunkSize()), config.getInt("feed.chunk-max", d.chunkMax()),
+                Duration.ofMillis(config.getInt("feed.generator-deadline-ms", (int) d.generatorDeadline().toMillis())),
+                config.getInt("feed.materialized-max", d.materializedMax()),
+                config.getInt("feed.active-days", config.getInt("fanout.active-days", d.activeDays())),
+                config.getInt("feed.regenerate.followees", d.regenFollowees()), config.getInt("feed.regenerate.pins-each", d.regenPinsEach()),
+                poolMax, config.getInt("feed.pool-trim-to", Math.max(1, poolMax * 9 / 10)));
+    }
+
+    /** The chunk size after a failed or late generation: seed 002's "as large as, or larger than, the last". */
+    int grown(int size) {
+        return Math.min(chunkMax, Math.max(chunkSize, size) * 2);
+    }
+
+    public HomeFeedSettings withGeneratorDeadline(Duration deadline) {
+        return new HomeFeedSettings(chunkSize, chunkMax, deadline, materializedMax, activeDays, regenFollowees, regenPinsEach, poolMax, poolTrimTo);
+    }
+}

@@ -1,0 +1,198 @@
+package dev.pinfeed.feedservice;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.pinfeed.canonicalstore.mysql.MysqlCanonicalReads;
+import dev.pinfeed.canonicalstore.mysql.MysqlCanonicalSeed;
+import dev.pinfeed.canonicalstore.reads.CachedCanonicalReads;
+import dev.pinfeed.canonicalstore.reads.CanonicalReads;
+import dev.pinfeed.canonicalstore.reads.CanonicalSeed;
+import dev.pinfeed.canonicalstore.redis.RedisCanonicalCache;
+import dev.pinfeed.feedservice.homefeed.DelegatingPoolStore;
+import dev.pinfeed.feedservice.homefeed.HomeFeed;
+import dev.pinfeed.feedservice.homefeed.HomeFeedSettings;
+import dev.pinfeed.feedstore.Chunk;
+import dev.pinfeed.feedstore.FeedItem;
+import dev.pinfeed.feedstore.PoolEntry;
+import dev.pinfeed.feedstore.PoolStore;
+import dev.pinfeed.feedstore.Source;
+import dev.pinfeed.feedstore.hbase.HBaseClusters;
+import dev.pinfeed.feedstore.hbase.HBaseMaterializedFeedStore;
+import dev.pinfeed.feedstore.hbase.HBasePoolStore;
+import dev.pinfeed.followergraph.redis.RedisGraphStore;
+import dev.pinfeed.followergraph.sharded.InMemoryGraphStore;
+import dev.pinfeed.httpkit.Meters;
+import dev.pinfeed.idallocator.ObjectType;
+import dev.pinfeed.idallocator.ShardedId;
+import dev.pinfeed.infra.stacktestkit.StackExtension;
+import dev.pinfeed.infra.stacktestkit.TestStack;
+import dev.pinfeed.mysqlshards.ShardDataSources;
+import dev.pinfeed.mysqlshards.query.ShardedDb;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+import org.apache.hadoop.hbase.client.Connection;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import redis.clients.jedis.RedisClient;
+
+/**
+ * The home feed route through the real HTTP app over the primary HBase cluster (pools, materialized
+ * feed), the MySQL shards behind the Redis caches (users, pins), for fresh users of the shared stack.
+ */
+@ExtendWith(StackExtension.class)
+class HomeFeedHttpIT {
+
+    private static final long T0 = 1_767_225_600_000L;
+    private static TestStack stack;
+    private static ShardDataSources sources;
+    private static ShardedDb db;
+    private static Map<String, RedisClient> redis;
+    private static Connection hbase;
+
+    private final PrometheusMeterRegistry meters = Meters.newRegistry();
+    private final FeedMetrics metrics = new FeedMetrics(meters);
+    private final HBasePoolStore pools = new HBasePoolStore(hbase, HBaseClusters.PRIMARY);
+    private final HBaseMaterializedFeedStore feeds = new HBaseMaterializedFeedStore(hbase, HBaseClusters.PRIMARY);
+    private final CanonicalReads reads = new CachedCanonicalReads(new MysqlCanonicalReads(db),
+            new RedisCanonicalCache(redis, () -> RedisGraphStore.defaultShardMap(stack.config()), Duration.ofMinutes(10)), metrics,
+            CachedCanonicalReads.DEFAULT_LIST_SIZE);
+    /** Fresh ids only, written before anything reads them: no cache holds them, so nothing to invalidate. */
+    private final CanonicalSeed seed = new MysqlCanonicalSeed(db, (id, keys) -> {});
+    private final HomeFeedThreads threads = new HomeFeedThreads(2, 1000);
+    private final List<FeedAppClient> apps = new ArrayList<>();
+
+    @BeforeAll
+    static void connect(TestStack s) {
+        stack = s;
+        sources = ShardDataSources.from(s.config(), "homefeed-http-it", 4);
+        db = new ShardedDb(sources);
+        redis = RedisCanonicalCache.clients(s.config().redisInstances(), Duration.ofSeconds(2), 4);
+        hbase = HBaseClusters.connect(s.config(), HBaseClusters.PRIMARY);
+    }
+
+    @AfterAll
+    static void close() throws Exception {
+        db.close();
+        sources.close();
+        redis.values().forEach(RedisClient::close);
+        hbase.close();
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        apps.forEach(FeedAppClient::close);
+        threads.close();
+        pools.close();
+    }
+
+    /** The app as feed-service wires it, its generator reading the pools through {@code generatorView}. */
+    private FeedAppClient app(UnaryOperator<PoolStore> generatorView) {
+        // A deadline for a loaded CI box: this test is about the route and the stores, the benchmark about the 50 ms default.
+        HomeFeedSettings settings = HomeFeedSettings.from(stack.config()).withGeneratorDeadline(Duration.ofSeconds(5));
+        HomeFeed feed = FeedServiceServer.homeFeed(stack.config(), settings, generatorView.apply(pools), feeds, reads, new InMemoryGraphStore(), threads,
+                metrics, Clock.systemUTC());
+        FeedAppClient app = new FeedAppClient(() -> FeedServiceServer.app(stack.config(), new InMemoryGraphStore(), reads, feed, meters, Map.of()));
+        apps.add(app);
+        return app;
+    }
+
+    private long freshLocal() {
+        return (1L << 35) | (stack.freshId() & ((1L << 35) - 1));
+    }
+
+    private long user() {
+        long local = freshLocal();
+        long id = ShardedId.compose((int) (local % 4096), ObjectType.USER, local);
+        seed.user(id, "hf" + Long.toString(local, 36), "Reader " + local, T0);
+        return id;
+    }
+
+    /** {@code n} pins of a fresh author on one board. */
+    private List<Long> pins(int n) {
+        long author = user();
+        long board = ShardedId.compose(ShardedId.decode(author).shard(), ObjectType.BOARD, freshLocal());
+        seed.board(board, author, "Board", null, T0);
+        List<Long> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            long id = ShardedId.compose(ShardedId.decode(board).shard(), ObjectType.PIN, freshLocal());
+            seed.pin(id, board, author, "pin " + id, null, null, T0 + i);
+            out.add(id);
+        }
+        return out;
+    }
+
+    private void pool(long user, Source source, List<Long> pins, double topScore) {
+        List<PoolEntry> entries = new ArrayList<>();
+        for (int i = 0; i < pins.size(); i++) entries.add(new PoolEntry(user, source, topScore - i, pins.get(i), 1, 2, T0 + i));
+        pools.upsert(entries);
+    }
+
+    /** An earlier view's chunk, already materialized (an old chunk id: new chunks go ahead of it). */
+    private void materialized(long user, List<Long> pins) {
+        feeds.materialize(new Chunk(user, 1L << 40, pins.stream().map(p -> new FeedItem(p, Source.FOLLOWED_USER, 0.5, 1, 2)).toList()));
+    }
+
+    private static List<Long> ids(JsonNode page) {
+        List<Long> out = new ArrayList<>();
+        page.path("items").forEach(i -> out.add(Long.parseLong(i.path("pin").path("id").asText())));
+        return out;
+    }
+
+    @Test
+    void pooledPinsComeFirstWithSourceAndScoreThenTheMaterializedFeedPageByPage() throws Exception {
+        long u = user();
+        List<Long> fresh = pins(2);
+        List<Long> old = pins(3);
+        pool(u, Source.FOLLOWED_BOARD, fresh, 9.5);
+        materialized(u, old);
+        FeedAppClient app = app(p -> p);
+
+        JsonNode first = app.get("/v1/users/" + u + "/feed?limit=3", 200);
+        assertThat(ids(first)).containsExactly(fresh.get(0), fresh.get(1), old.get(0));
+        assertThat(first.path("items").get(0).path("source").asText()).isEqualTo("followed_board");
+        assertThat(first.path("items").get(0).path("score").asDouble()).isEqualTo(9.5);
+        assertThat(first.path("items").get(2).path("source").asText()).isEqualTo("followed_user");
+        assertThat(first.path("cursor").isTextual()).isTrue();
+
+        JsonNode second = app.get("/v1/users/" + u + "/feed?limit=3&cursor=" + first.path("cursor").asText(), 200);
+        assertThat(ids(second)).containsExactly(old.get(1), old.get(2));
+        assertThat(second.path("cursor").isNull()).isTrue();
+
+        assertThat(threads.drain(10_000)).isTrue();
+        assertThat(pools.all(u)).as("chosen pins leave the pools after the answer").isEmpty();
+        assertThat(feeds.pending(u)).isEmpty();
+        assertThat(feeds.all(u)).hasSize(5);
+        assertThat(feeds.state(u).orElseThrow().nextChunkSize()).isEqualTo(25);
+        assertThat(app.get("/v1/users/" + user() + "/feed", 200).path("items").size()).as("a fresh user's empty feed").isZero();
+    }
+
+    @Test
+    void aFailingGeneratorStillServesTheMaterializedFeedAndTheNextChunkIsLarger() throws Exception {
+        long u = user();
+        List<Long> old = pins(1);
+        List<Long> fresh = pins(30);
+        materialized(u, old);
+        pool(u, Source.FOLLOWED_USER, fresh, 50);
+
+        JsonNode page = app(DelegatingPoolStore::failingReads).get("/v1/users/" + u + "/feed", 200);
+        assertThat(ids(page)).containsExactly(old.get(0));
+        assertThat(metrics.fallbacks("error")).isEqualTo(1);
+        assertThat(threads.drain(10_000)).isTrue();
+        assertThat(feeds.state(u).orElseThrow().nextChunkSize()).isEqualTo(50);
+
+        JsonNode next = app(p -> p).get("/v1/users/" + u + "/feed?limit=250", 200);
+        assertThat(ids(next)).as("all 30 pooled pins fit the larger chunk, then the old one").hasSize(31).endsWith(old.get(0));
+        assertThat(threads.drain(10_000)).isTrue();
+        assertThat(pools.all(u)).isEmpty();
+        assertThat(feeds.state(u).orElseThrow().nextChunkSize()).isEqualTo(25);
+    }
+}

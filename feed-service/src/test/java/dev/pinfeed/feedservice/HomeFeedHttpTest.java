@@ -1,0 +1,83 @@
+package dev.pinfeed.feedservice;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.pinfeed.config.PinfeedConfig;
+import dev.pinfeed.feedservice.homefeed.HomeFeedFixture;
+import dev.pinfeed.feedstore.Source;
+import dev.pinfeed.httpkit.Meters;
+import dev.pinfeed.idallocator.ObjectType;
+import dev.pinfeed.idallocator.ShardedId;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The home feed route over the in-memory stores: the contract's shape, paging, errors naming the field, meters. */
+class HomeFeedHttpTest {
+
+    private final HomeFeedFixture f = new HomeFeedFixture();
+    private final PrometheusMeterRegistry meters = Meters.newRegistry();
+    private final FeedMetrics metrics = new FeedMetrics(meters);
+    private final FeedAppClient app = new FeedAppClient(() -> FeedServiceServer.app(PinfeedConfig.of(new Properties()), f.graph, f.canonical,
+            f.feed(p -> p, metrics), meters, Map.of()));
+
+    @AfterEach
+    void stop() {
+        app.close();
+        f.close();
+    }
+
+    private static List<String> ids(JsonNode page) {
+        List<String> out = new ArrayList<>();
+        page.path("items").forEach(i -> out.add(i.path("pin").path("id").asText()));
+        return out;
+    }
+
+    @Test
+    void newPinsThenTheMaterializedFeedPageByPage() throws Exception {
+        long u = f.user();
+        long old1 = f.pin(), old2 = f.pin(), new1 = f.pin();
+        f.materialized(u, 1L << 40, old1, old2);
+        f.pool(u, Source.FOLLOWED_BOARD, new1);
+
+        JsonNode first = app.get("/v1/users/" + u + "/feed?limit=2", 200);
+        assertThat(ids(first)).containsExactly(Long.toString(new1), Long.toString(old1));
+        JsonNode item = first.path("items").get(0);
+        assertThat(item.path("source").asText()).isEqualTo("followed_board");
+        assertThat(item.path("score").asDouble()).isEqualTo(100.0);
+        assertThat(item.path("pin").path("details").asText()).isEqualTo("pin " + new1);
+        assertThat(first.path("cursor").isTextual()).isTrue();
+
+        JsonNode second = app.get("/v1/users/" + u + "/feed?limit=2&cursor=" + first.path("cursor").asText(), 200);
+        assertThat(ids(second)).containsExactly(Long.toString(old2));
+        assertThat(second.path("cursor").isNull()).isTrue();
+        assertThat(meters.find("feed_items_served_total").tag("source", "followed_user").counter().count()).isEqualTo(2);
+        assertThat(meters.find("feed_items_served_total").tag("source", "followed_board").counter().count()).isEqualTo(1);
+        assertThat(meters.find("feed_chunk_size").summary().count()).isEqualTo(1);
+    }
+
+    @Test
+    void badRequestsNameTheirField() throws Exception {
+        long u = f.user();
+        assertThat(app.get("/v1/users/" + u + "/feed?limit=0", 400).path("field").asText()).isEqualTo("limit");
+        assertThat(app.get("/v1/users/" + u + "/feed?limit=251", 400).path("field").asText()).isEqualTo("limit");
+        assertThat(app.get("/v1/users/" + u + "/feed?cursor=bogus", 400).path("field").asText()).isEqualTo("cursor");
+        assertThat(app.get("/v1/users/abc/feed", 400).path("field").asText()).isEqualTo("userId");
+        long pinId = f.pin();
+        assertThat(app.get("/v1/users/" + pinId + "/feed", 400).path("field").asText()).isEqualTo("userId");
+        long unknown = ShardedId.compose(5, ObjectType.USER, 999_999_999L);
+        assertThat(app.get("/v1/users/" + unknown + "/feed", 404).path("field").asText()).isEqualTo("userId");
+    }
+
+    @Test
+    void anEmptyFeedIsAnEmptyLastPage() throws Exception {
+        JsonNode page = app.get("/v1/users/" + f.user() + "/feed", 200);
+        assertThat(page.path("items").size()).isZero();
+        assertThat(page.path("cursor").isNull()).isTrue();
+    }
+}

@@ -1,0 +1,299 @@
+package dev.pinfeed.feedservice.homefeed;
+
+import static dev.pinfeed.feedservice.homefeed.HomeFeedFixture.T0;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.pinfeed.feedstore.FeedPage;
+import dev.pinfeed.feedstore.FeedPosition;
+import dev.pinfeed.feedstore.GeneratorState;
+import dev.pinfeed.feedstore.PoolEntry;
+import dev.pinfeed.feedstore.PoolStore;
+import dev.pinfeed.feedstore.Source;
+import dev.pinfeed.followergraph.GraphCommand;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class HomeFeedTest {
+
+    private HomeFeedFixture f = new HomeFeedFixture();
+
+    @AfterEach
+    void close() {
+        f.close();
+    }
+
+    /** A chunk id older than anything a feed generates now. */
+    private static long older(int n) {
+        return (T0 - 1_000_000 + n) << 16;
+    }
+
+    private static List<Long> pins(HomeFeed.Page page) {
+        return page.items().stream().map(i -> i.pin().id()).toList();
+    }
+
+    private List<Long> feedPins(long user) {
+        return f.feeds.all(user).stream().map(p -> p.item().pinId()).toList();
+    }
+
+    private List<Long> poolPins(long user) {
+        return f.pools.all(user).stream().map(PoolEntry::pinId).toList();
+    }
+
+    @Test
+    void newPinsComeFirstThenTheMaterializedFeedAndAfterTheAnswerTheChunkMovesFromThePoolsIntoTheFeed() {
+        long u = f.user();
+        long old1 = f.pin(), old2 = f.pin(), new1 = f.pin(), new2 = f.pin();
+        f.materialized(u, older(1), old1, old2);
+        f.pool(u, Source.FOLLOWED_BOARD, new1, new2);
+
+        HomeFeed.Page page = f.feed().read(u, null, 10);
+        assertThat(pins(page)).containsExactly(new1, new2, old1, old2);
+        assertThat(page.cursor()).isNull();
+        assertThat(page.items().get(0).source()).isEqualTo(Source.FOLLOWED_BOARD);
+        assertThat(page.items().get(0).score()).isEqualTo(100.0);
+        assertThat(page.items().get(2).source()).isEqualTo(Source.FOLLOWED_USER);
+        assertThat(f.feeds.pending(u)).as("journaled before the answer").hasSize(1);
+        assertThat(poolPins(u)).as("still pooled until after the answer").containsExactlyInAnyOrder(new1, new2);
+
+        f.later.runAll();
+        assertThat(f.feeds.pending(u)).isEmpty();
+        assertThat(poolPins(u)).isEmpty();
+        assertThat(feedPins(u)).containsExactly(new1, new2, old1, old2);
+        assertThat(f.feeds.state(u)).contains(new GeneratorState(25, T0));
+        assertThat(f.counts.chunkSizes).containsExactly(2);
+    }
+
+    @Test
+    void threePagesWithANewChunkBetweenThemSkipNothingAndRepeatNothing() {
+        long u = f.user();
+        long[] old = LongStream.range(0, 4).map(i -> f.pin()).toArray();
+        long[] fresh = LongStream.range(0, 5).map(i -> f.pin()).toArray();
+        f.materialized(u, older(1), old);
+        f.pool(u, Source.FOLLOWED_USER, fresh);
+        HomeFeed feed = f.feed();
+
+        HomeFeed.Page first = feed.read(u, null, 3);
+        assertThat(pins(first)).containsExactly(fresh[0], fresh[1], fresh[2]);
+        assertThat(first.cursor()).isNotNull();
+
+        // Meanwhile new pins arrive and another device opens the feed: a second chunk goes on top.
+        long late1 = f.pin(), late2 = f.pin();
+        f.clock.millis += 5_000;
+        f.pool(u, Source.FOLLOWED_USER, late1, late2);
+        assertThat(pins(feed.read(u, null, 2))).containsExactly(late1, late2);
+
+        HomeFeed.Page second = feed.read(u, first.cursor(), 3);
+        HomeFeed.Page third = feed.read(u, second.cursor(), 3);
+        assertThat(pins(second)).containsExactly(fresh[3], fresh[4], old[0]);
+        assertThat(pins(third)).containsExactly(old[1], old[2], old[3]);
+        assertThat(third.cursor()).isNull();
+
+        f.later.runAll();
+        assertThat(feedPins(u)).containsExactly(late1, late2, fresh[0], fresh[1], fresh[2], fresh[3], fresh[4], old[0], old[1], old[2], old[3]);
+        assertThat(poolPins(u)).isEmpty();
+    }
+
+    @Test
+    void aFailingGeneratorServesTheMaterializedFeedAndTheNextChunkIsLarger() {
+        long u = f.user();
+        long old = f.pin();
+        f.materialized(u, older(1), old);
+        long[] pooled = LongStream.range(0, 60).map(i -> f.pin()).toArray();
+        f.pool(u, Source.FOLLOWED_USER, pooled);
+
+        HomeFeed.Page page = f.feed(DelegatingPoolStore::failingReads).read(u, null, 25);
+        assertThat(pins(page)).containsExactly(old);
+        assertThat(f.counts.fallbacks).containsEntry(HomeFeedListener.Fallback.ERROR, 1);
+        f.later.runAll();
+        assertThat(f.feeds.state(u)).contains(new GeneratorState(50, T0));
+        assertThat(poolPins(u)).hasSize(60);
+
+        HomeFeed.Page next = f.feed().read(u, null, 25);
+        assertThat(f.counts.chunkSizes).as("the larger chunk").containsExactly(50);
+        assertThat(pins(next)).containsExactlyElementsOf(LongStream.of(pooled).limit(25).boxed().toList());
+        f.later.runAll();
+        assertThat(f.feeds.state(u).orElseThrow().nextChunkSize()).as("back to the default after a success").isEqualTo(25);
+        assertThat(poolPins(u)).hasSize(10);
+    }
+
+    @Test
+    void theChunkSizeDoublesUpToItsCap() {
+        long u = f.user();
+        HomeFeed failing = f.feed(DelegatingPoolStore::failingReads);
+        List<Integer> sizes = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            failing.read(u, null, 25);
+            f.later.runAll();
+            sizes.add(f.feeds.state(u).orElseThrow().nextChunkSize());
+        }
+        assertThat(sizes).containsExactly(50, 100, 200, 200, 200);
+    }
+
+    @Test
+    void aGeneratorPastItsDeadlineServesTheMaterializedFeedAndTheNextChunkIsLarger() throws Exception {
+        f.close();
+        f = new HomeFeedFixture(HomeFeedSettings.defaults()); // 50 ms; the generator below is held until after the answer
+        long u = f.user();
+        long old = f.pin(), pooled = f.pin();
+        f.materialized(u, older(1), old);
+        f.pool(u, Source.FOLLOWED_USER, pooled);
+        CountDownLatch release = new CountDownLatch(1);
+        try {
+            HomeFeed.Page page = f.feed(p -> new Stuck(p, release)).read(u, null, 25);
+            assertThat(pins(page)).containsExactly(old);
+            assertThat(f.counts.fallbacks).containsEntry(HomeFeedListener.Fallback.DEADLINE, 1);
+        } finally {
+            release.countDown();
+        }
+        f.later.runAll();
+        assertThat(f.feeds.state(u).orElseThrow().nextChunkSize()).isEqualTo(50);
+        assertThat(f.feeds.pending(u)).as("a late chunk is never journaled").isEmpty();
+        assertThat(poolPins(u)).containsExactly(pooled);
+    }
+
+    @Test
+    void aCrashBetweenJournalAndMaterializeNeitherLosesNorRepeatsAPin() {
+        long u = f.user();
+        long old = f.pin(), a = f.pin(), b = f.pin();
+        f.materialized(u, older(1), old);
+        f.pool(u, Source.FOLLOWED_USER, a, b);
+
+        assertThat(pins(f.feed().read(u, null, 25))).containsExactly(a, b, old);
+        f.later.loseAll(); // the process dies after the answer, before materializing
+        assertThat(f.feeds.pending(u)).hasSize(1);
+        assertThat(poolPins(u)).containsExactlyInAnyOrder(a, b);
+
+        long c = f.pin();
+        f.clock.millis += 60_000;
+        f.pool(u, Source.FOLLOWED_USER, c);
+        HomeFeed restarted = f.feed(); // a new process over the same stores
+        HomeFeed.Page page = restarted.read(u, null, 25);
+        assertThat(pins(page)).as("the new pin, then the replayed chunk once, then the old feed").containsExactly(c, a, b, old);
+        assertThat(f.feeds.pending(u)).hasSize(1); // c's chunk, until after this answer
+        f.later.runAll();
+        assertThat(f.feeds.pending(u)).isEmpty();
+        assertThat(poolPins(u)).isEmpty();
+        assertThat(feedPins(u)).containsExactly(c, a, b, old);
+    }
+
+    @Test
+    void aCursorPageCompletesAChunkThatWasNeverMaterialized() {
+        long u = f.user();
+        long[] fresh = LongStream.range(0, 4).map(i -> f.pin()).toArray();
+        f.pool(u, Source.FOLLOWED_USER, fresh);
+        HomeFeed.Page first = f.feed().read(u, null, 2);
+        f.later.loseAll();
+        HomeFeed.Page second = f.feed().read(u, first.cursor(), 2);
+        assertThat(pins(second)).containsExactly(fresh[2], fresh[3]);
+        assertThat(second.cursor()).isNull();
+        assertThat(poolPins(u)).isEmpty();
+    }
+
+    @Test
+    void aDeletedPinIsLeftOutAndTakenOutOfTheFeed() {
+        long u = f.user();
+        long kept = f.pin(), deleted = f.pin(), later = f.pin();
+        f.materialized(u, older(1), kept, deleted, later);
+        f.canonical.deletePin(deleted);
+
+        HomeFeed.Page page = f.feed().read(u, null, 2);
+        assertThat(pins(page)).containsExactly(kept);
+        assertThat(page.cursor()).as("the position after the deleted item: nothing is skipped").isNotNull();
+        assertThat(pins(f.feed().read(u, page.cursor(), 2))).containsExactly(later);
+        assertThat(f.counts.dropped).isEqualTo(1);
+        f.later.runAll();
+        assertThat(feedPins(u)).containsExactly(kept, later);
+    }
+
+    @Test
+    void aReturningUsersPoolsAreRegeneratedFromWhatHeFollows() {
+        long u = f.user();
+        long author = f.user();
+        long authorBoard = f.board(author);
+        long shownBefore = f.pin(authorBoard, author, T0 - 5_000);
+        long newer = f.pin(authorBoard, author, T0 - 1_000);
+        long owner = f.user();
+        long board = f.board(owner);
+        long boardPin = f.pin(board, owner, T0 - 2_000);
+        long otherBoardOfOwner = f.pin(f.board(owner), owner, T0 - 500);
+        f.graph.apply(new GraphCommand.FollowUser(1, T0 - 10_000, u, author));
+        f.graph.apply(new GraphCommand.CreateBoard(2, T0 - 10_000, board, owner));
+        f.graph.apply(new GraphCommand.FollowBoard(3, T0 - 10_000, u, board, owner));
+        f.materialized(u, older(1), shownBefore);
+        f.feeds.saveState(u, new GeneratorState(25, T0 - Duration.ofDays(31).toMillis()));
+
+        HomeFeed.Page page = f.feed().read(u, null, 25);
+        assertThat(pins(page)).containsExactlyInAnyOrder(newer, boardPin, shownBefore);
+        assertThat(pins(page).get(2)).as("the materialized feed last").isEqualTo(shownBefore);
+        assertThat(pins(page)).doesNotContain(otherBoardOfOwner); // the owner is followed only through the board
+        assertThat(page.items().stream().filter(i -> i.pin().id() == boardPin).findFirst().orElseThrow().source())
+                .isEqualTo(Source.FOLLOWED_BOARD);
+        assertThat(page.items().stream().filter(i -> i.pin().id() == newer).findFirst().orElseThrow().source())
+                .isEqualTo(Source.FOLLOWED_USER);
+    }
+
+    @Test
+    void aUserWhoReadRecentlyIsNotRegenerated() {
+        long u = f.user();
+        long author = f.user();
+        f.pin(f.board(author), author, T0 - 1_000);
+        f.graph.apply(new GraphCommand.FollowUser(1, T0 - 10_000, u, author));
+        f.feeds.saveState(u, new GeneratorState(25, T0 - Duration.ofDays(29).toMillis()));
+        assertThat(f.feed().read(u, null, 25).items()).isEmpty();
+        assertThat(poolPins(u)).isEmpty();
+    }
+
+    @Test
+    void cursorsRoundTripAndForeignOnesAreRefused() {
+        FeedPosition p = new FeedPosition(123_456_789_012L, 7);
+        assertThat(FeedCursor.parse(FeedCursor.of(p))).isEqualTo(p);
+        long u = f.user();
+        for (String bad : List.of("nope!", "AAAA", FeedCursor.of(p).substring(1))) {
+            assertThatThrownBy(() -> f.feed().read(u, bad, 10)).as(bad).isInstanceOf(FeedCursor.BadCursorException.class);
+        }
+    }
+
+    @Test
+    void theFeedIsTrimmedToItsMaximumAfterTheAnswer() {
+        HomeFeedFixture small = new HomeFeedFixture(new HomeFeedSettings(25, 200, Duration.ofMillis(50), 3, 30, 200, 10, 500, 450));
+        try {
+            long u = small.user();
+            long o1 = small.pin(), o2 = small.pin(), n1 = small.pin(), n2 = small.pin();
+            small.materialized(u, older(1), o1, o2);
+            small.pool(u, Source.FOLLOWED_USER, n1, n2);
+            small.feed().read(u, null, 25);
+            small.later.runAll();
+            assertThat(small.feeds.all(u).stream().map(FeedPage.Positioned::item).map(i -> i.pinId()).toList()).containsExactly(n1, n2, o1);
+        } finally {
+            small.close();
+        }
+    }
+
+    /** Pools whose reads wait until released: the generator misses any deadline. */
+    static final class Stuck extends DelegatingPoolStore {
+        private final CountDownLatch release;
+
+        Stuck(PoolStore pools, CountDownLatch release) {
+            super(pools);
+            this.release = release;
+        }
+
+        @Override
+        public List<PoolEntry> best(long userId, Source source, int n) {
+            try {
+                release.await(1, TimeUnit.MINUTES);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return super.best(userId, source, n);
+        }
+    }
+}
