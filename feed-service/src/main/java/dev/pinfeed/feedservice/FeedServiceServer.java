@@ -15,9 +15,7 @@ import dev.pinfeed.feedservice.homefeed.HomeFeedSettings;
 import dev.pinfeed.feedservice.homefeed.PoolRegenerator;
 import dev.pinfeed.feedstore.MaterializedFeedStore;
 import dev.pinfeed.feedstore.PoolStore;
-import dev.pinfeed.feedstore.hbase.HBaseClusters;
-import dev.pinfeed.feedstore.hbase.HBaseMaterializedFeedStore;
-import dev.pinfeed.feedstore.hbase.HBasePoolStore;
+import dev.pinfeed.feedstore.hbase.SpeculativeHBaseStores;
 import dev.pinfeed.feedstore.scoring.WeightedScorer;
 import dev.pinfeed.followergraph.GraphStore;
 import dev.pinfeed.followergraph.redis.GraphConnections;
@@ -125,12 +123,13 @@ public final class FeedServiceServer {
             for (String host : mysql.hosts()) health.put(host, () -> checkMysql(mysql, host));
             FeedMetrics metrics = new FeedMetrics(ctx.meters());
             CanonicalReads reads = canonicalReads(config, db, cache, metrics);
-            org.apache.hadoop.hbase.client.Connection hbase = ctx.closeOnExit(ctx.step("connecting to HBase " + config.hbasePrimaryZookeeper(),
-                    () -> HBaseClusters.connect(config, HBaseClusters.PRIMARY)));
-            health.put(HBaseClusters.PRIMARY, () -> HBaseClusters.ping(hbase, HBaseClusters.PRIMARY));
-            // Every serving-path HBase read goes through these two ports (the standby reader of the next issue wraps them).
-            HBasePoolStore pools = ctx.closeOnExit(new HBasePoolStore(hbase, HBaseClusters.PRIMARY));
-            HBaseMaterializedFeedStore feeds = new HBaseMaterializedFeedStore(hbase, HBaseClusters.PRIMARY);
+            // Every serving-path HBase read is speculative: the primary, and the standby when the primary fails or
+            // passes its learned cutoff (seed 002); writes go to the primary only.
+            SpeculativeHBaseStores hbase = ctx.closeOnExit(ctx.step("connecting to HBase " + config.hbasePrimaryZookeeper()
+                    + " and its standby " + config.hbaseStandbyZookeeper(), () -> SpeculativeHBaseStores.connect(config, ctx.meters())));
+            health.put("hbase", hbase::pingEither);
+            PoolStore pools = hbase.pools();
+            MaterializedFeedStore feeds = hbase.materializedFeed();
             HomeFeedThreads threads = ctx.closeOnExit(HomeFeedThreads.from(config));
             HomeFeed homeFeed = homeFeed(config, HomeFeedSettings.from(config), pools, feeds, reads, graph.store(), threads, metrics, Clock.systemUTC());
             // Registered last, so it closes first: no request runs on closed stores (then the post-answer writes drain).

@@ -110,6 +110,23 @@ public final class SpeculativeHBaseStores implements AutoCloseable {
         return poolReads;
     }
 
+    /**
+     * Readiness of a reader: fine while either cluster answers (reads are served from the standby while
+     * the primary is down); {@link dev.pinfeed.config.StoreUnavailableException} naming both otherwise.
+     */
+    public void pingEither() {
+        try {
+            HBaseClusters.ping(primaryConnection, HBaseClusters.PRIMARY);
+        } catch (RuntimeException primaryDown) {
+            try {
+                HBaseClusters.ping(standbyConnection, HBaseClusters.STANDBY);
+            } catch (RuntimeException standbyDown) {
+                throw new dev.pinfeed.config.StoreUnavailableException(HBaseClusters.PRIMARY + "," + HBaseClusters.STANDBY,
+                        "neither HBase cluster answers: " + primaryDown.getMessage() + "; " + standbyDown.getMessage(), standbyDown);
+            }
+        }
+    }
+
     /** The standby's last measured replication lag. */
     public ReplicaLag replicaLag() {
         return lag;
