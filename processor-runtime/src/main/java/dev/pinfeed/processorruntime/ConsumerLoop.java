@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -39,7 +40,8 @@ import org.slf4j.LoggerFactory;
  * down (the handler marks it, or throws {@link StoreUnavailableException}) is set aside and retried
  * with backoff, while later records — which may touch healthy stores — go on. Offsets are never
  * committed past a parked record, so a crash loses nothing. Past {@code maxParked} parked records
- * the loop pauses its partitions until they drain (memory stays bounded). Handlers therefore must not
+ * the loop pauses the partitions that hold them until they drain (memory stays bounded; the other
+ * partitions go on). Handlers therefore must not
  * depend on the order of two records of one key when the earlier one is parked; every pinfeed sink
  * is order-free per key (last writer wins by event version).
  *
@@ -116,7 +118,6 @@ public final class ConsumerLoop implements Runnable, AutoCloseable {
     private volatile Set<TopicPartition> assigned = Set.of();
     private long retryDelayMillis;
     private long nextRetryAtMillis;
-    private boolean paused;
 
     public ConsumerLoop(Consumer<byte[], byte[]> consumer, Deserializer<SpecificRecord> decoder, BatchHandler handler,
                         DeadLetterWriter deadLetters, Settings settings, Clock clock, MeterRegistry meters) {
@@ -321,16 +322,30 @@ public final class ConsumerLoop implements Runnable, AutoCloseable {
         if (parkedCount > 0) nextRetryAtMillis = clock.millis() + retryDelayMillis;
     }
 
+    /**
+     * Past {@code maxParked}, pauses the partitions that hold parked records, and only those: the others
+     * keep flowing, since what a parked record waits for (a pin for its likes) may well be on them.
+     * Pausing everything deadlocked exactly that case: likes filled the budget, the pins they waited
+     * for stayed unread, and the likes were dead-lettered after the grace. Memory stays bounded: a
+     * partition that parks records is paused on the next turn (at most one poll's worth more each).
+     */
     private void applyBackpressure() {
         boolean full = parkedCount >= settings.maxParked();
-        if (full && !paused) {
-            consumer.pause(consumer.assignment());
-            paused = true;
-            LOG.warn("{}: {} records parked; pausing consumption until a store comes back", settings.processor(), parkedCount);
-        } else if (!full && paused) {
-            consumer.resume(consumer.paused());
-            paused = false;
+        Set<TopicPartition> holding = new HashSet<>();
+        if (full) partitions.forEach((tp, s) -> {
+            if (!s.parked.isEmpty()) holding.add(tp);
+        });
+        Set<TopicPartition> paused = consumer.paused();
+        Set<TopicPartition> toPause = new HashSet<>(holding);
+        toPause.removeAll(paused);
+        Set<TopicPartition> toResume = new HashSet<>(paused);
+        toResume.removeAll(holding);
+        if (!toPause.isEmpty()) {
+            consumer.pause(toPause);
+            LOG.warn("{}: {} records parked; pausing the partitions that hold them ({}) until they drain", settings.processor(),
+                    parkedCount, toPause);
         }
+        if (!toResume.isEmpty()) consumer.resume(toResume);
     }
 
     private void refreshParkedCount() {
@@ -383,7 +398,6 @@ public final class ConsumerLoop implements Runnable, AutoCloseable {
         public void onPartitionsAssigned(Collection<TopicPartition> newlyAssigned) {
             for (TopicPartition tp : newlyAssigned) partitions.putIfAbsent(tp, new PartitionState());
             assigned = Set.copyOf(partitions.keySet());
-            if (paused) consumer.pause(newlyAssigned);
             joined = true;
         }
     }

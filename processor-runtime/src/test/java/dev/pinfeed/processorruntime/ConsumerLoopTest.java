@@ -170,13 +170,17 @@ class ConsumerLoopTest {
     }
 
     @Test
-    void tooManyParkedRecordsPauseConsumptionUntilTheyDrain() {
+    void tooManyParkedRecordsPauseTheirPartitionsUntilTheyDrain_theOthersGoOn() {
         downStores.add("b");
         start(2);
         add(P0, "ok:b", "ok:b", "ok:a");
         iterate(2);
         assertThat(loop.parkedCount()).isEqualTo(2);
-        assertThat(consumer.paused()).containsExactlyInAnyOrder(P0, P1);
+        assertThat(consumer.paused()).containsExactly(P0);
+        add(P1, "ok:c", "ok:d");
+        iterate(2);
+        assertThat(applied).as("P1 still consumed").contains(1000L, 1001L);
+        assertThat(committed(P1)).isEqualTo(2);
 
         downStores.clear();
         clock.advance(Duration.ofSeconds(2));
@@ -184,6 +188,23 @@ class ConsumerLoopTest {
         assertThat(loop.parkedCount()).isZero();
         assertThat(consumer.paused()).isEmpty();
         assertThat(committed(P0)).isEqualTo(3);
+    }
+
+    @Test
+    void recordsWaitingForAReferenceBeyondTheBudgetDoNotStopTheTopicThatCarriesIt() {
+        start(2);
+        add(P0, "needs:x", "needs:x", "needs:x");
+        iterate(2);
+        assertThat(consumer.paused()).containsExactly(P0);
+        add(P1, "ok:x");
+        iterate(1);
+        arrived.add("x"); // what the P1 record created
+        clock.advance(Duration.ofSeconds(2));
+        iterate(2);
+        assertThat(loop.parkedCount()).isZero();
+        assertThat(applied).contains(0L, 1L, 2L, 1000L);
+        assertThat(consumer.paused()).isEmpty();
+        assertThat(deadLetters()).isEmpty();
     }
 
     @Test
