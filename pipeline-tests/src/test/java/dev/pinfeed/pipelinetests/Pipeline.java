@@ -1,0 +1,248 @@
+package dev.pinfeed.pipelinetests;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.pinfeed.canonicalstore.mysql.MysqlCanonicalWriter;
+import dev.pinfeed.canonicalstore.mysql.MysqlCanonicalReads;
+import dev.pinfeed.canonicalstore.reads.CachedCanonicalReads;
+import dev.pinfeed.canonicalstore.redis.RedisCacheInvalidator;
+import dev.pinfeed.canonicalstore.redis.RedisCanonicalCache;
+import dev.pinfeed.config.PinfeedConfig;
+import dev.pinfeed.config.zookeeper.CuratorClients;
+import dev.pinfeed.eventsschema.AvroEventDeserializer;
+import dev.pinfeed.eventsschema.CachingSchemaRegistryClient;
+import dev.pinfeed.eventsschema.EventTopics;
+import dev.pinfeed.eventsschema.HttpSchemaRegistryClient;
+import dev.pinfeed.eventsschema.SchemaRegistryClient;
+import dev.pinfeed.fanoutstreams.FanoutSettings;
+import dev.pinfeed.fanoutstreams.kafka.FanoutStreamsApp;
+import dev.pinfeed.feedservice.FeedMetrics;
+import dev.pinfeed.feedservice.FeedServiceServer;
+import dev.pinfeed.feedservice.HomeFeedThreads;
+import dev.pinfeed.feedservice.homefeed.HomeFeed;
+import dev.pinfeed.feedservice.homefeed.HomeFeedSettings;
+import dev.pinfeed.feedstore.hbase.HBaseClusters;
+import dev.pinfeed.feedstore.hbase.HBaseMaterializedFeedStore;
+import dev.pinfeed.feedstore.hbase.HBasePoolStore;
+import dev.pinfeed.feedstore.scoring.WeightedScorer;
+import dev.pinfeed.feedworker.FeedWorker;
+import dev.pinfeed.feedworker.WorkerMetrics;
+import dev.pinfeed.feedworker.WorkerSettings;
+import dev.pinfeed.feedworker.canonical.CanonicalReadsPins;
+import dev.pinfeed.feedworker.process.FeedWorkerHandler;
+import dev.pinfeed.feedworker.process.FeedWorkerMain;
+import dev.pinfeed.feedworker.redis.RedisAffinityStore;
+import dev.pinfeed.followergraph.redis.GraphConnections;
+import dev.pinfeed.followergraph.redis.RedisGraphStore;
+import dev.pinfeed.graphprocessor.GraphEventHandler;
+import dev.pinfeed.graphprocessor.GraphProcessorMain;
+import dev.pinfeed.httpkit.Meters;
+import dev.pinfeed.httpkit.RunningHttpApp;
+import dev.pinfeed.infra.stacktestkit.TestStack;
+import dev.pinfeed.ingestapi.IngestComponents;
+import dev.pinfeed.ingestapi.client.EmbeddedIngest;
+import dev.pinfeed.ingestapi.core.IngestCommand;
+import dev.pinfeed.ingestapi.core.IngestService.Outcome;
+import dev.pinfeed.ingestapi.kafka.FreshTopics;
+import dev.pinfeed.materializer.EventPlanner;
+import dev.pinfeed.materializer.MaterializerHandler;
+import dev.pinfeed.materializer.MaterializerMain;
+import dev.pinfeed.materializer.MaterializerTopics;
+import dev.pinfeed.mysqlshards.ShardDataSources;
+import dev.pinfeed.mysqlshards.query.ShardedDb;
+import dev.pinfeed.processorruntime.BatchHandler;
+import dev.pinfeed.processorruntime.ConsumerLoop;
+import dev.pinfeed.processorruntime.DeadLetterWriter;
+import dev.pinfeed.processorruntime.KafkaClients;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import redis.clients.jedis.RedisClient;
+
+/**
+ * The whole home-feed pipeline in this JVM, wired as each process's main wires it, kept apart from
+ * everything else on the shared stack by names: fresh event, fan-out and dead-letter topics, fresh
+ * consumer groups and Streams application id, a fresh key prefix for the follower graph and the
+ * affinities. Objects get their ids from the real id allocator through ingest, so they are fresh in
+ * the shared MySQL shards and HBase tables.
+ *
+ * <p>Deviations from the processes, on purpose: one Redis graph connection set is shared by the graph
+ * processor, the fan-out, the worker and feed-service (the same keys they would each open), and
+ * feed-service reads HBase primary only (not {@code SpeculativeHBaseStores}): a standby answer a
+ * replication lag old would make "gone from the feed" assertions racy, and speculative reads have
+ * their own IT (feed-store's SpeculativeHBaseStoresIT).
+ */
+final class Pipeline implements AutoCloseable {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    final TestStack stack;
+    final PinfeedConfig config;
+    final FreshTopics topics;
+    final String fanoutTopic;
+    final String deadLetters;
+    final HBasePoolStore pools;
+    final HBaseMaterializedFeedStore feeds;
+    final GraphConnections graph;
+    final CachedCanonicalReads reads;
+    final HomeFeedThreads threads;
+
+    private final List<AutoCloseable> open = new ArrayList<>();
+    private final SchemaRegistryClient registry;
+    private final EmbeddedIngest ingest;
+    private final RunningHttpApp feedService;
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    Pipeline(TestStack stack, Path fanoutState) throws Exception {
+        this.stack = stack;
+        this.config = stack.config();
+        topics = new FreshTopics(stack);
+        fanoutTopic = stack.uniqueTopic("e2e-fanout");
+        deadLetters = stack.uniqueTopic("e2e-dlq");
+        stack.createTopics(Map.of(fanoutTopic, 3, deadLetters, 1));
+        registry = new CachingSchemaRegistryClient(new HttpSchemaRegistryClient(config.schemaRegistryUrl()));
+
+        CuratorFramework zk = closing(CuratorClients.connected(config, 20));
+        graph = closing(GraphConnections.open(config, zk, stack.keyPrefix("e2e-graph")));
+        ShardDataSources mysql = closing(ShardDataSources.from(config, "e2e", 8));
+        ShardedDb db = closing(new ShardedDb(mysql));
+        Map<String, RedisClient> redis = RedisCanonicalCache.clients(config.redisInstances(), Duration.ofMillis(250), 8);
+        redis.values().forEach(this::closing);
+        FeedMetrics feedMetrics = new FeedMetrics(new SimpleMeterRegistry());
+        // The worker and feed-service both read the canonical store behind the caches, as their mains do.
+        reads = new CachedCanonicalReads(new MysqlCanonicalReads(db), new RedisCanonicalCache(redis, graph.shards(), Duration.ofMinutes(10)),
+                feedMetrics, CachedCanonicalReads.DEFAULT_LIST_SIZE);
+        Connection hbase = closing(HBaseClusters.connect(config, HBaseClusters.PRIMARY));
+        pools = closing(new HBasePoolStore(hbase, HBaseClusters.PRIMARY));
+        feeds = new HBaseMaterializedFeedStore(hbase, HBaseClusters.PRIMARY);
+
+        // graph-processor (GraphProcessorMain): follows and boards into the graph.
+        consume(GraphProcessorMain.NAME, List.of(topic(EventTopics.FOLLOWS), topic(EventTopics.BOARDS)),
+                BatchHandler.perRecord(new GraphEventHandler(graph.store())), Duration.ofMinutes(1));
+
+        // materializer (MaterializerMain): the canonical objects into MySQL, caches invalidated after each commit.
+        MaterializerTopics canonicalTopics = new MaterializerTopics(topic(EventTopics.USERS), topic(EventTopics.BOARDS),
+                topic(EventTopics.PINS), topic(EventTopics.LIKES));
+        MysqlCanonicalWriter writer = closing(new MysqlCanonicalWriter(db));
+        RedisCacheInvalidator invalidator = closing(RedisCacheInvalidator.connect(config.redisInstances(), graph.shards()));
+        consume(MaterializerMain.NAME, canonicalTopics.all(),
+                new MaterializerHandler(new EventPlanner(), writer, invalidator, canonicalTopics, new SimpleMeterRegistry()), Duration.ofMinutes(1));
+
+        // fanout-streams (FanoutStreamsMain): pins → fan-out chunks, exactly-once, the activity check on HBase.
+        FanoutSettings fanout = FanoutSettings.from(config)
+                .withTopics(stack.uniqueName("e2e_fanout"), topic(EventTopics.PINS), fanoutTopic, deadLetters).withStateDir(fanoutState);
+        closing(FanoutStreamsApp.start(fanout, config.kafkaBootstrap(), "0", registry, graph.store(), feeds, new SimpleMeterRegistry(),
+                Clock.systemUTC()));
+
+        // feed-worker (FeedWorkerMain): chunks, follows and likes into the pools.
+        WorkerSettings workerSettings = WorkerSettings.from(config);
+        RedisAffinityStore affinity = closing(RedisAffinityStore.connect(config.redisInstances(), graph.shards(),
+                stack.keyPrefix("e2e-affinity")));
+        FeedWorker worker = new FeedWorker(pools, feeds, graph.store(), new CanonicalReadsPins(reads), affinity,
+                new WeightedScorer(WeightedScorer.Settings.from(config), Clock.systemUTC()), workerSettings, Clock.systemUTC(),
+                new WorkerMetrics(new SimpleMeterRegistry()));
+        consume(FeedWorkerMain.NAME, List.of(fanoutTopic, topic(EventTopics.FOLLOWS), topic(EventTopics.LIKES)),
+                new FeedWorkerHandler(worker, Clock.systemUTC()), workerSettings.waitGrace().multipliedBy(2).plusMinutes(1));
+
+        // feed-service (FeedServiceServer): the HTTP app with the home feed route. The generator's deadline is
+        // raised for a loaded 2-core box: these tests are about the pipeline; the 50 ms default has its benchmark.
+        threads = closing(new HomeFeedThreads(2, 1000));
+        PrometheusMeterRegistry meters = Meters.newRegistry();
+        HomeFeed homeFeed = FeedServiceServer.homeFeed(config, HomeFeedSettings.from(config).withGeneratorDeadline(Duration.ofSeconds(5)),
+                pools, feeds, reads, graph.store(), threads, feedMetrics, Clock.systemUTC());
+        feedService = FeedServiceServer.app(config, graph.store(), reads, homeFeed, meters, Map.of()).start("127.0.0.1", 0);
+        open.add(feedService); // closed first (the list is closed in reverse), before the stores it reads
+
+        // ingest-api (EmbeddedIngest): the real service (ids, directory, usernames) publishing to the fresh topics.
+        IngestComponents components = new IngestComponents(config, topics.overrides(), stack.keyPrefix("e2e-ingest"), new Properties());
+        ingest = closing(new EmbeddedIngest(components.service()::submitAll, components, 1000, Duration.ofMillis(5), 3,
+                Duration.ofMillis(100)));
+    }
+
+    String topic(String standard) {
+        return topics.topic(standard);
+    }
+
+    /** A consumer loop on its own thread, as {@code ProcessContext.consume} runs one, on a fresh group. */
+    private void consume(String processor, List<String> inputs, BatchHandler handler, Duration waitGrace) {
+        String group = stack.uniqueName("e2e_" + processor.replace('-', '_'));
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(KafkaClients.consumer(config, group),
+                new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        KafkaProducer<byte[], byte[]> dlq = new KafkaProducer<>(KafkaClients.producer(config, group + "-dlq"),
+                new ByteArraySerializer(), new ByteArraySerializer());
+        DeadLetterWriter writer = closing(new DeadLetterWriter(dlq, deadLetters, group, processor, meters));
+        ConsumerLoop loop = new ConsumerLoop(consumer, new AvroEventDeserializer(registry), handler, writer,
+                ConsumerLoop.Settings.of(processor, group, inputs).withWaitGrace(waitGrace), Clock.systemUTC(), meters);
+        Thread t = new Thread(loop, "e2e-" + processor);
+        t.setDaemon(true);
+        t.start();
+        closing(() -> {
+            loop.close();
+            t.join(10_000);
+        });
+    }
+
+    private <T extends AutoCloseable> T closing(T resource) {
+        open.add(resource);
+        return resource;
+    }
+
+    // ---- ingest ----
+
+    /** Sends {@code command} through ingest and returns the id it created (0 for edges), failing on a refusal. */
+    long send(IngestCommand command) {
+        Outcome o = ingest.send(command).join();
+        if (!o.accepted()) throw new AssertionError(command + " refused: " + o.rejection());
+        return o.createdId();
+    }
+
+    long user(String name) {
+        return send(new IngestCommand.CreateUser(name + "_" + Long.toString(stack.freshId(), 36), name));
+    }
+
+    long board(long owner, String name) {
+        return send(new IngestCommand.CreateBoard(owner, name, null));
+    }
+
+    long pin(long board, long author, String details) {
+        return send(new IngestCommand.CreatePin(board, author, details, "https://example.com/" + details, null));
+    }
+
+    // ---- feed-service over HTTP ----
+
+    /** {@code GET /v1/users/{user}/feed?limit=250}, 200 expected; the body. */
+    JsonNode feed(long user) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(feedService.baseUri() + "/v1/users/" + user + "/feed?limit=250"))
+                .timeout(Duration.ofSeconds(30)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 200) throw new AssertionError("feed of " + user + ": " + r.statusCode() + " " + r.body());
+        return JSON.readTree(r.body());
+    }
+
+    @Override
+    public void close() {
+        for (int i = open.size() - 1; i >= 0; i--) {
+            try {
+                open.get(i).close();
+            } catch (Exception ignored) {
+                // best effort at teardown: the shared stack outlives us
+            }
+        }
+    }
+}
