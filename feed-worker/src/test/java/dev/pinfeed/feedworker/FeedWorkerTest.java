@@ -1,5 +1,6 @@
 package dev.pinfeed.feedworker;
 
+import dev.pinfeed.feedstore.MutableClock;
 import dev.pinfeed.feedstore.scoring.Candidate;
 import dev.pinfeed.feedstore.scoring.PinFacts;
 import dev.pinfeed.feedstore.scoring.WeightedScorer;

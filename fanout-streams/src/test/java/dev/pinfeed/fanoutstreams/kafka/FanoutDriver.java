@@ -1,5 +1,6 @@
 package dev.pinfeed.fanoutstreams.kafka;
 
+import dev.pinfeed.feedstore.MutableClock;
 import dev.pinfeed.events.FanoutChunk;
 import dev.pinfeed.events.PinCreated;
 import dev.pinfeed.events.PinDeleted;

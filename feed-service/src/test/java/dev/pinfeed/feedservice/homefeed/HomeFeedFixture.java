@@ -1,5 +1,6 @@
 package dev.pinfeed.feedservice.homefeed;
 
+import dev.pinfeed.feedstore.MutableClock;
 import dev.pinfeed.canonicalstore.reads.InMemoryCanonicalReads;
 import dev.pinfeed.contentgenerator.ContentGenerator;
 import dev.pinfeed.contentgenerator.GeneratorSettings;
@@ -85,29 +86,6 @@ public final class HomeFeedFixture implements AutoCloseable {
         @Override
         public synchronized void afterAnswerFailed(RuntimeException e) {
             afterFailures++;
-        }
-    }
-
-    public static final class MutableClock extends Clock {
-        volatile long millis;
-
-        MutableClock(long millis) {
-            this.millis = millis;
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return Instant.ofEpochMilli(millis);
         }
     }
 

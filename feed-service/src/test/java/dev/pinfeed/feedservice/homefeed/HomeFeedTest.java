@@ -86,7 +86,7 @@ class HomeFeedTest {
 
         // Meanwhile new pins arrive and another device opens the feed: a second chunk goes on top.
         long late1 = f.pin(), late2 = f.pin();
-        f.clock.millis += 5_000;
+        f.clock.advance(java.time.Duration.ofSeconds(5));
         f.pool(u, Source.FOLLOWED_USER, late1, late2);
         assertThat(pins(feed.read(u, null, 2))).containsExactly(late1, late2);
 
@@ -172,7 +172,7 @@ class HomeFeedTest {
         assertThat(poolPins(u)).containsExactlyInAnyOrder(a, b);
 
         long c = f.pin();
-        f.clock.millis += 60_000;
+        f.clock.advance(java.time.Duration.ofMinutes(1));
         f.pool(u, Source.FOLLOWED_USER, c);
         HomeFeed restarted = f.feed(); // a new process over the same stores
         HomeFeed.Page page = restarted.read(u, null, 25);

@@ -1,5 +1,6 @@
 package dev.pinfeed.feedworker.process;
 
+import dev.pinfeed.feedstore.MutableClock;
 import static dev.pinfeed.feedworker.Events.add;
 import static dev.pinfeed.feedworker.Events.followedUser;
 import static dev.pinfeed.feedworker.Events.liked;
@@ -19,7 +20,6 @@ import dev.pinfeed.feedworker.AffinityStore;
 import dev.pinfeed.feedworker.FeedWorker;
 import dev.pinfeed.feedworker.FlakyPoolStore;
 import dev.pinfeed.feedworker.InMemoryAffinityStore;
-import dev.pinfeed.feedworker.MutableClock;
 import dev.pinfeed.feedstore.scoring.PinFacts;
 import dev.pinfeed.feedstore.scoring.WeightedScorer;
 import dev.pinfeed.feedworker.WorkerMetrics;

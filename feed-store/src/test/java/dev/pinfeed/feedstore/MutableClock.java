@@ -1,20 +1,25 @@
-package dev.pinfeed.fanoutstreams.kafka;
+package dev.pinfeed.feedstore;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 
-/** A clock the test moves by hand. */
-final class MutableClock extends Clock {
+/** A wall clock the test moves by hand (fan-out, worker and feed-service tests share it through this test-jar). */
+public final class MutableClock extends Clock {
 
     private volatile long millis;
 
-    MutableClock(long millis) {
+    public MutableClock(long millis) {
         this.millis = millis;
     }
 
-    void set(long millis) {
+    public void advance(Duration d) {
+        millis += d.toMillis();
+    }
+
+    public void set(long millis) {
         this.millis = millis;
     }
 
