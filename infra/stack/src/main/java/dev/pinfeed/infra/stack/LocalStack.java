@@ -289,7 +289,7 @@ public final class LocalStack {
         ServerSpec.Health health;
         while (!(health = spec.health()).up()) {
             if (!handle.isAlive() || process.running().isEmpty()) {
-                String last = process.lastLine();
+                String last = lastError(spec).orElse(process.lastLine());
                 throw new StartFailure(spec.name() + " exited during start" + (last.isEmpty() ? "" : "; last output: " + last)
                         + " — " + see(spec), null);
             }
@@ -327,6 +327,32 @@ public final class LocalStack {
     public boolean isUp(String name) {
         ServerSpec s = spec(name);
         return running(s) && s.health().up();
+    }
+
+    /**
+     * The last error line a server wrote to its own log before dying (MariaDB writes its reason there,
+     * while its console's last line is often a harmless warning).
+     */
+    private static Optional<String> lastError(ServerSpec spec) {
+        try {
+            Path log = spec.logFile();
+            if (log == null || !Files.isRegularFile(log)) return Optional.empty();
+            List<String> lines;
+            try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(log.toFile(), "r")) {
+                long from = Math.max(0, f.length() - 64 * 1024); // the end is enough; logs can be large
+                byte[] tail = new byte[(int) (f.length() - from)];
+                f.seek(from);
+                f.readFully(tail);
+                lines = new String(tail, java.nio.charset.StandardCharsets.UTF_8).lines().toList();
+            }
+            for (int i = lines.size() - 1; i >= 0; i--) {
+                String l = lines.get(i);
+                if (l.contains("[ERROR]") && !l.trim().endsWith("[ERROR] Aborting")) return Optional.of(l.trim());
+            }
+        } catch (IOException | RuntimeException unreadable) {
+            // fall back to the console
+        }
+        return Optional.empty();
     }
 
     /** Publishes the demo dataset through the running ingest-api, once per data directory. */
