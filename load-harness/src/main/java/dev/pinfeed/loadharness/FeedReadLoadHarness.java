@@ -93,7 +93,7 @@ public final class FeedReadLoadHarness {
         int poolEntries = intArg(args, "--pool-entries", 100);
         int limit = intArg(args, "--limit", 25);
         int catalogSize = intArg(args, "--catalog-pins", 5000);
-        int roundS = intArg(args, "--round-s", 5);
+        int roundS = intArg(args, "--round-s", 10);
         int seedThreads = intArg(args, "--seed-threads", 4);
         if (feedItems < 2 * limit) throw new IllegalArgumentException("--feed-items must be at least 2 x --limit (the cursor reads the second page)");
         PinfeedConfig config = PinfeedConfig.load();
