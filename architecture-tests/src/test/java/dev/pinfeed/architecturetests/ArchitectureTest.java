@@ -61,6 +61,8 @@ class ArchitectureTest {
             // Adapters and the record handler: what a composition root (its main, the load harness) wires.
             Map.entry("dev.pinfeed.feedworker", Set.of("dev.pinfeed.feedworker.redis", "dev.pinfeed.feedworker.canonical",
                     "dev.pinfeed.feedworker.process")),
+            // The Streams app: what a composition root (its main, the load harness) starts.
+            Map.entry("dev.pinfeed.fanoutstreams", Set.of("dev.pinfeed.fanoutstreams.kafka")),
             Map.entry("dev.pinfeed.ingestapi", Set.of("dev.pinfeed.ingestapi.client", "dev.pinfeed.ingestapi.core",
                     "dev.pinfeed.ingestapi.http")));
 
@@ -69,7 +71,11 @@ class ArchitectureTest {
             "dev.pinfeed.followergraph.sharded.VirtualShards",
             "the virtual shard of an id routes other modules' Redis keys (caches, affinity) to the graph's instances",
             "dev.pinfeed.followergraph.sharded.GraphKeys",
-            "the graph's key scheme, for tools that touch the keys directly (the load harness's raw Redis baseline)");
+            "the graph's key scheme, for tools that touch the keys directly (the load harness's raw Redis baseline)",
+            "dev.pinfeed.feedservice.homefeed.HomeFeedSettings",
+            "FeedServiceServer.homeFeed takes them: a composition root other than the main (the load harness) passes them",
+            "dev.pinfeed.feedservice.homefeed.FeedCursor",
+            "the cursor of a known feed position, so the load harness reads a next page without a first page");
 
     private static final Path ROOT = Path.of(System.getProperty("pinfeed.root", "..")).toAbsolutePath().normalize();
 

@@ -4,20 +4,24 @@ import static dev.pinfeed.mysqlshards.query.Condition.in;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.pinfeed.canonicalstore.CanonicalCacheKeys;
 import dev.pinfeed.canonicalstore.CanonicalLayout;
 import dev.pinfeed.canonicalstore.CanonicalLayout.Json;
 import dev.pinfeed.canonicalstore.CanonicalLayout.Mapping;
+import dev.pinfeed.followergraph.redis.RedisShardMap;
 import dev.pinfeed.idallocator.ShardedId;
 import dev.pinfeed.mysqlshards.query.Delete;
 import dev.pinfeed.mysqlshards.query.ShardedDb;
 import dev.pinfeed.mysqlshards.query.Upsert;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import redis.clients.jedis.RedisClient;
 
 /**
  * Canonical rows for the benchmarks, written in batches (one transaction per shard host) with the
@@ -32,6 +36,17 @@ final class BenchSeed {
     /** Queued rows by shard and table (with the upsert's column list and rule), written as multi-row upserts. */
     private final Map<Integer, Map<String, List<Object[]>>> pending = new TreeMap<>();
     private final Map<String, Map<Integer, Set<Long>>> written = new HashMap<>();
+
+    /** Local ids a run may use without meeting another run's: this many from {@link #freshLocalBase}. */
+    static final long FRESH_IDS = 262_144L;
+
+    /**
+     * The first of {@link #FRESH_IDS} local ids no earlier run of a harness used (a slot per second,
+     * wrapping after ~28 hours), above the ids the allocator hands out on the local stack.
+     */
+    static long freshLocalBase() {
+        return (1L << 35) + (System.currentTimeMillis() / 1000 % 100_000L) * FRESH_IDS;
+    }
 
     BenchSeed(ShardedDb db) {
         this.db = db;
@@ -110,6 +125,18 @@ final class BenchSeed {
     private void add(int shard, String table, long key, Object[] row) {
         pending.computeIfAbsent(shard, s -> new TreeMap<>()).computeIfAbsent(table, t -> new ArrayList<>()).add(row);
         written.computeIfAbsent(table, t -> new TreeMap<>()).computeIfAbsent(shard, s -> new LinkedHashSet<>()).add(key);
+    }
+
+    /** Deletes every canonical cache key of these objects (users, boards, pins) that reads filled; returns how many existed. */
+    static long evictCached(Map<String, RedisClient> redis, RedisShardMap shards, Collection<Long> ids) {
+        long deleted = 0;
+        for (long objectId : ids) {
+            List<String> keys = List.of(CanonicalCacheKeys.version(objectId), CanonicalCacheKeys.pin(objectId), CanonicalCacheKeys.pinLikes(objectId),
+                    CanonicalCacheKeys.user(objectId), CanonicalCacheKeys.board(objectId), CanonicalCacheKeys.boardPins(objectId, "newest"),
+                    CanonicalCacheKeys.boardPins(objectId, "custom"));
+            deleted += redis.get(shards.instanceOf(CanonicalCacheKeys.shardOf(objectId))).del(keys.toArray(String[]::new));
+        }
+        return deleted;
     }
 
     private static ObjectNode base(long id, long createdAt) {

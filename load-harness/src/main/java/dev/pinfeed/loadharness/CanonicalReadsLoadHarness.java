@@ -1,5 +1,9 @@
 package dev.pinfeed.loadharness;
 
+import static dev.pinfeed.loadharness.Args.intArg;
+import static dev.pinfeed.loadharness.HttpCalls.get;
+import static dev.pinfeed.loadharness.HttpCalls.ok;
+
 import dev.pinfeed.canonicalstore.CanonicalCacheKeys;
 import dev.pinfeed.canonicalstore.mysql.MysqlCanonicalReads;
 import dev.pinfeed.canonicalstore.reads.CachedCanonicalReads;
@@ -18,12 +22,7 @@ import dev.pinfeed.idallocator.ShardedId;
 import dev.pinfeed.mysqlshards.MysqlShardMap;
 import dev.pinfeed.mysqlshards.ShardDataSources;
 import dev.pinfeed.mysqlshards.query.ShardedDb;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -64,8 +63,8 @@ public final class CanonicalReadsLoadHarness {
         int hitBoards = 20;
         int pinsPerHitBoard = 100;
         PinfeedConfig config = PinfeedConfig.load();
-        String loadBefore = loadAverage();
-        long base = (1L << 35) + (System.currentTimeMillis() / 1000 % 100_000L) * 262_144L;
+        String loadBefore = CpuMeter.loadAverage();
+        long base = BenchSeed.freshLocalBase();
         AtomicInteger next = new AtomicInteger();
         Function<ObjectType, Long> id = type -> ShardedId.compose(next.get() % 4096, type, base + next.getAndIncrement());
 
@@ -163,44 +162,18 @@ public final class CanonicalReadsLoadHarness {
                 graph.close();
             }
             System.out.printf(Locale.ROOT, "%d closed-loop clients, %d s warm-up + %d s measured per phase; %d cores; load average before %s, after %s%n%n",
-                    clients, warmup, seconds, Runtime.getRuntime().availableProcessors(), loadBefore, loadAverage());
+                    clients, warmup, seconds, Runtime.getRuntime().availableProcessors(), loadBefore, CpuMeter.loadAverage());
             System.out.println("| phase | requests/s | p50 ms | p99 ms | failures |");
             System.out.println("|---|---:|---:|---:|---:|");
             table.forEach(System.out::println);
         } finally {
-            long deleted = 0;
-            for (long objectId : cacheIds) {
-                List<String> keys = List.of(CanonicalCacheKeys.version(objectId), CanonicalCacheKeys.pin(objectId), CanonicalCacheKeys.pinLikes(objectId),
-                        CanonicalCacheKeys.user(objectId), CanonicalCacheKeys.board(objectId), CanonicalCacheKeys.boardPins(objectId, "newest"),
-                        CanonicalCacheKeys.boardPins(objectId, "custom"));
-                deleted += redis.get(shards.instanceOf(CanonicalCacheKeys.shardOf(objectId))).del(keys.toArray(String[]::new));
-            }
+            long deleted = BenchSeed.evictCached(redis, shards, cacheIds);
             seed.remove();
             System.err.println("cleanup: deleted " + deleted + " cache keys and the seeded rows");
             redis.values().forEach(RedisClient::close);
             db.close();
             sources.close();
         }
-    }
-
-    @FunctionalInterface
-    private interface Call {
-        void run() throws Exception;
-    }
-
-    /** A successful call as the loops count it (one accepted "event"); any failure as one rejected. */
-    private static IngestHttp.Result ok(Call call) {
-        try {
-            call.run();
-            return new IngestHttp.Result(202, 1, 0);
-        } catch (Exception e) {
-            return new IngestHttp.Result(-1, 0, 1);
-        }
-    }
-
-    private static void get(HttpClient http, String uri) throws Exception {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(uri)).GET().build(), HttpResponse.BodyHandlers.ofString());
-        if (r.statusCode() != 200) throw new IllegalStateException("HTTP " + r.statusCode() + " " + r.body());
     }
 
     private static Connection connect(PinfeedConfig config, ShardDataSources sources, String host) {
@@ -214,18 +187,5 @@ public final class CanonicalReadsLoadHarness {
     private static String row(String name, LoadLoops.Outcome o) {
         return String.format(Locale.ROOT, "| %s | %,.0f | %.3f | %.3f | %d |", name, o.requests() * 1e9 / o.measuredNanos(),
                 o.latencyMicros().getValueAtPercentile(50) / 1000.0, o.latencyMicros().getValueAtPercentile(99) / 1000.0, o.failures());
-    }
-
-    private static String loadAverage() {
-        try {
-            return Files.readString(Path.of("/proc/loadavg")).trim();
-        } catch (java.io.IOException e) {
-            return "?";
-        }
-    }
-
-    private static int intArg(String[] args, String name, int fallback) {
-        for (int i = 0; i + 1 < args.length; i++) if (args[i].equals(name)) return Integer.parseInt(args[i + 1]);
-        return fallback;
     }
 }

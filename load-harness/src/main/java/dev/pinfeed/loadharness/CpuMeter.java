@@ -111,6 +111,15 @@ final class CpuMeter {
         return pids;
     }
 
+    /** /proc/loadavg as it reads (how busy the box was around a run), "?" elsewhere. */
+    static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).trim();
+        } catch (IOException e) {
+            return "?";
+        }
+    }
+
     /** How many stack processes are counted (0: the "stack" column is unknown). */
     static int stackProcesses() {
         return STACK_PIDS.size();

@@ -81,6 +81,9 @@ import org.apache.kafka.common.serialization.StringSerializer;
  *       them off into the pools: entries/s from joining its group to the last chunk applied;</li>
  *   <li><b>raw</b> again, on a third set of users: the baseline brackets the worker run, so noise shows.</li>
  * </ol>
+ * The table gives each phase's ratio to the mean of the two raw runs (issue 11's goal: worker ≥ 60 % of raw).
+ * The end-to-end figure through the fan-out as well (pin → Kafka Streams → chunks → worker → pools) is
+ * {@link FanoutLoadHarness}'s big fan-out, against the same raw baseline.
  * Each phase writes to fresh users; every row written is removed at the end (the pools' size rows stay).
  */
 public final class FeedWorkerLoadHarness {
@@ -120,29 +123,24 @@ public final class FeedWorkerLoadHarness {
         SchemaRegistryClient registry = new CachingSchemaRegistryClient(new HttpSchemaRegistryClient(config.schemaRegistryUrl()));
         RedisShardMap shards = RedisGraphStore.defaultShardMap(config);
         List<String> rows = new ArrayList<>();
+        double[] rates = new double[3];
         try (Admin admin = Admin.create(KafkaClients.admin(config));
              Connection hbase = HBaseClusters.connect(config, HBaseClusters.PRIMARY);
              HBasePoolStore pools = new HBasePoolStore(hbase, HBaseClusters.PRIMARY);
-             RedisGraphStore graph = RedisGraphStore.connect(config.redisInstances(), () -> shards, prefix + "graph:");
-             RedisAffinityStore affinity = RedisAffinityStore.connect(config.redisInstances(), () -> shards, prefix + "aff:");
-             ShardDataSources mysql = ShardDataSources.from(config, "bench-feed-worker", 4);
-             ShardedDb db = new ShardedDb(mysql);
-             RedisCanonicalCache cache = new RedisCanonicalCache(RedisCanonicalCache.clients(config.redisInstances(), Duration.ofMillis(250), 4),
-                     () -> shards, Duration.ofSeconds(600))) {
+             RedisGraphStore graph = RedisGraphStore.connect(config.redisInstances(), () -> shards, prefix + "graph:")) {
             admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
             int perBatch = (int) Math.min(entries, (long) maxPoll * receivers / partitions);
             try {
-                rows.add(raw(hbase, sets.get(0), pinIds, receivers, author, board, now, perBatch, "raw (before)"));
+                // Untimed, the same rows once: the first writes of a JVM look up regions and warm the client (JIT); the timed runs overwrite them.
+                raw(hbase, sets.get(0), pinIds, receivers, author, board, now, perBatch, "warm-up", new ArrayList<>());
+                rates[0] = raw(hbase, sets.get(0), pinIds, receivers, author, board, now, perBatch, "raw (before)", rows);
 
                 publish(config, registry, topic, sets.get(1), pinIds, receivers, author, board, now);
-                CanonicalReadsPins canonical = new CanonicalReadsPins(new CachedCanonicalReads(new MysqlCanonicalReads(db), cache,
-                        CacheListener.NONE, CachedCanonicalReads.DEFAULT_LIST_SIZE));
-                rows.add(worker(config, registry, topic, group, maxPoll, pins, entries,
-                        new FeedWorker(pools, new HBaseMaterializedFeedStore(hbase, HBaseClusters.PRIMARY), graph, canonical, affinity,
-                                new WeightedScorer(WeightedScorer.Settings.defaults(), Clock.systemUTC()), WorkerSettings.defaults(),
-                                Clock.systemUTC(), new WorkerMetrics(new SimpleMeterRegistry()))));
+                try (InProcessWorker worker = new InProcessWorker(config, hbase, pools, graph, shards, prefix + "aff:")) {
+                    rates[1] = worker(worker.start(registry, topic, group, maxPoll), pins, entries, rows);
+                }
 
-                rows.add(raw(hbase, sets.get(2), pinIds, receivers, author, board, now, perBatch, "raw (after)"));
+                rates[2] = raw(hbase, sets.get(2), pinIds, receivers, author, board, now, perBatch, "raw (after)", rows);
             } finally {
                 log("removing the run's pool rows and topic");
                 for (long[] set : sets) {
@@ -153,10 +151,13 @@ public final class FeedWorkerLoadHarness {
                 admin.deleteTopics(List.of(topic)).all().get();
             }
         }
+        double raw = (rates[0] + rates[2]) / 2;
         System.out.println();
-        System.out.println("| phase | entries | seconds | entries/s | HBase puts/s | harness JVM cores | stack cores | other cores | note |");
-        System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|---|");
-        rows.forEach(System.out::println);
+        System.out.println("| phase | entries | seconds | entries/s | HBase puts/s | ratio to raw (mean of both) | harness JVM cores | stack cores | other cores | note |");
+        System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|");
+        for (int i = 0; i < rows.size(); i++) System.out.println(rows.get(i).replace("| RATIO |", String.format(Locale.ROOT, "| %.2f |", rates[i] / raw)));
+        System.out.printf(Locale.ROOT, "%nworker / raw = %.2f (goal >= 0.60); raw before %.0f, after %.0f entries/s (spread %.0f %%)%n", rates[1] / raw,
+                rates[0], rates[2], 100 * Math.abs(rates[0] - rates[2]) / raw);
     }
 
     /** The receivers of chunk {@code p}: a slice of the users, so every user gets the same number of pins. */
@@ -170,29 +171,17 @@ public final class FeedWorkerLoadHarness {
         return user % 2 == 0 ? Source.FOLLOWED_USER : Source.FOLLOWED_BOARD;
     }
 
-    private static String raw(Connection hbase, long[] users, long[] pins, int receivers, long author, long board, long now, int perBatch,
-                              String phase) throws Exception {
+    /** The raw baseline on these users; adds its row, returns entries/s. */
+    private static double raw(Connection hbase, long[] users, long[] pins, int receivers, long author, long board, long now, int perBatch,
+                              String phase, List<String> rows) throws Exception {
         log("%s: %d entries, flushed every %d", phase, (long) pins.length * receivers, perBatch);
-        List<Mutation> batch = new ArrayList<>(perBatch * 2);
-        long n = 0;
-        CpuMeter.Snapshot from = CpuMeter.now();
-        try (BufferedMutator mutator = hbase.getBufferedMutator(new BufferedMutatorParams(HBaseClusters.POOLS).writeBufferSize(4L << 20))) {
-            for (int p = 0; p < pins.length; p++) {
-                for (long u : receiversOf(users, p, receivers)) {
-                    batch.addAll(PoolKeys.puts(new PoolEntry(u, sourceOf(u), 1.0 / (1 + p), pins[p], author, board, now)));
-                    if (++n % perBatch == 0) {
-                        mutator.mutate(batch);
-                        mutator.flush();
-                        batch.clear();
-                    }
-                }
-            }
-            mutator.mutate(batch);
-            mutator.flush();
-        }
-        CpuMeter.Snapshot to = CpuMeter.now();
-        double seconds = (to.wallNanos() - from.wallNanos()) / 1e9;
-        return row(phase, n, seconds, CpuMeter.between(from, to), "BufferedMutator, 4 MiB buffer");
+        Iterable<PoolEntry> lazily = () -> java.util.stream.IntStream.range(0, pins.length).boxed()
+                .flatMap(p -> receiversOf(users, p, receivers).stream()
+                        .map(u -> new PoolEntry(u, sourceOf(u), 1.0 / (1 + p), pins[p], author, board, now)))
+                .iterator();
+        RawPoolPuts.Outcome o = RawPoolPuts.write(hbase, lazily, perBatch);
+        rows.add(row(phase, o.entries(), o.seconds(), o.cpu(), "BufferedMutator, 4 MiB buffer"));
+        return o.entriesPerSecond();
     }
 
     private static void publish(PinfeedConfig config, SchemaRegistryClient registry, String topic, long[] users, long[] pins, int receivers,
@@ -213,47 +202,27 @@ public final class FeedWorkerLoadHarness {
         }
     }
 
-    private static String worker(PinfeedConfig config, SchemaRegistryClient registry, String topic, String group, int maxPoll, int chunks,
-                                 long entries, FeedWorker worker) throws Exception {
-        SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        Properties consumer = KafkaClients.consumer(config, group);
-        consumer.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Integer.toString(maxPoll));
-        KafkaProducer<byte[], byte[]> dlq = new KafkaProducer<>(KafkaClients.producer(config, group + "-dlq"), new ByteArraySerializer(),
-                new ByteArraySerializer());
-        ConsumerLoop loop = new ConsumerLoop(new KafkaConsumer<>(consumer, new ByteArrayDeserializer(), new ByteArrayDeserializer()),
-                new AvroEventDeserializer(registry), new FeedWorkerHandler(worker, Clock.systemUTC()),
-                new DeadLetterWriter(dlq, DeadLetters.TOPIC, group, FeedWorkerMain.NAME, meters),
-                ConsumerLoop.Settings.of(FeedWorkerMain.NAME, group, List.of(topic)), Clock.systemUTC(), meters);
-        Thread thread = new Thread(loop, "bench-feed-worker");
-        log("worker: joining group %s", group);
-        thread.start();
-        try (dlq) {
-            while (!loop.ready()) TimeUnit.MILLISECONDS.sleep(5);
-            CpuMeter.Snapshot from = CpuMeter.now();
-            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(15);
-            while (applied(meters) < chunks) {
-                if (System.nanoTime() > deadline) throw new IllegalStateException("the worker applied only " + applied(meters) + " of " + chunks);
-                if (loop.parkedCount() > 0) log("worker: %d records parked: %s", loop.parkedCount(), loop.lastOutage());
-                TimeUnit.MILLISECONDS.sleep(5);
-            }
-            CpuMeter.Snapshot to = CpuMeter.now();
-            Timer apply = meters.get("pinfeed.batch.apply").timer();
-            double seconds = (to.wallNanos() - from.wallNanos()) / 1e9;
-            return row("worker", entries, seconds, CpuMeter.between(from, to), String.format(Locale.ROOT,
-                    "%d batches, mean apply %.0f ms (%.0f %% of the time)", apply.count(), apply.mean(TimeUnit.MILLISECONDS),
-                    100 * apply.totalTime(TimeUnit.SECONDS) / seconds));
-        } finally {
-            loop.close();
-            thread.join(30_000);
+    /** Waits until the worker applied every chunk; adds its row, returns entries/s from its group join to the last chunk applied. */
+    private static double worker(InProcessWorker worker, int chunks, long entries, List<String> rows) throws Exception {
+        CpuMeter.Snapshot from = CpuMeter.now();
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(15);
+        while (worker.applied() < chunks) {
+            if (System.nanoTime() > deadline) throw new IllegalStateException("the worker applied only " + worker.applied() + " of " + chunks);
+            if (worker.parked() != null) log("worker: %s", worker.parked());
+            TimeUnit.MILLISECONDS.sleep(5);
         }
-    }
-
-    private static long applied(SimpleMeterRegistry meters) {
-        return (long) meters.find("pinfeed.events.applied").counters().stream().mapToDouble(Counter::count).sum();
+        CpuMeter.Snapshot to = CpuMeter.now();
+        Timer apply = worker.meters().get("pinfeed.batch.apply").timer();
+        double seconds = (to.wallNanos() - from.wallNanos()) / 1e9;
+        rows.add(row("worker", entries, seconds, CpuMeter.between(from, to), String.format(Locale.ROOT,
+                "%d batches, mean apply %.0f ms (%.0f %% of the time)", apply.count(), apply.mean(TimeUnit.MILLISECONDS),
+                100 * apply.totalTime(TimeUnit.SECONDS) / seconds)));
+        return entries / seconds;
     }
 
     private static String row(String phase, long entries, double seconds, CpuMeter.Split cpu, String note) {
-        String line = String.format(Locale.ROOT, "| %s | %d | %.2f | %.0f | %.0f | %.2f | %.2f | %.2f | %s |", phase, entries, seconds,
+        // RATIO is filled in once both raw runs are known.
+        String line = String.format(Locale.ROOT, "| %s | %d | %.2f | %.0f | %.0f | RATIO | %.2f | %.2f | %.2f | %s |", phase, entries, seconds,
                 entries / seconds, 2 * entries / seconds, cpu.jvm(), cpu.stack(), cpu.other(), note);
         log("%s", line);
         return line;

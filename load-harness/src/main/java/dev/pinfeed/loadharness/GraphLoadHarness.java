@@ -75,7 +75,7 @@ public final class GraphLoadHarness {
         String prefix = "bench:graph:" + Long.toString(System.currentTimeMillis(), 36) + ":";
         SplittableRandom random = new SplittableRandom(42);
         long[] ids = new long[users];
-        long base = (1L << 35) + (System.currentTimeMillis() / 1000 % 100_000L) * 262_144L; // fresh local ids: the users are seeded in MySQL
+        long base = BenchSeed.freshLocalBase(); // fresh local ids: the users are seeded in MySQL
         for (int i = 0; i < users; i++) ids[i] = ShardedId.compose(i % 4096, ObjectType.USER, base + i);
         long[][] pairs = new long[events][];
         for (int i = 0; i < events; i++) {
@@ -253,7 +253,8 @@ public final class GraphLoadHarness {
         return new double[] {p50, p99, underOneMs};
     }
 
-    private static long deletePrefix(RedisClient client, String prefix) {
+    /** Deletes every key under {@code prefix} on one instance (SCAN + DEL); returns how many. */
+    static long deletePrefix(RedisClient client, String prefix) {
         long deleted = 0;
         String cursor = ScanParams.SCAN_POINTER_START;
         ScanParams params = new ScanParams().match(prefix + "*").count(1000);

@@ -79,11 +79,8 @@ public final class HBaseMaterializedFeedStore implements MaterializedFeedStore {
 
     @Override
     public FeedPage read(long userId, FeedPosition after, int limit) {
-        byte[][] range = MaterializedKeys.itemRange(userId);
-        byte[] start = after == null ? range[0] : MaterializedKeys.after(MaterializedKeys.itemRow(userId, after));
         List<FeedPage.Positioned> items = new ArrayList<>();
-        Scan scan = new Scan().withStartRow(start).withStopRow(range[1]).setLimit(limit + 1).setCaching(Math.min(limit + 1, 1000));
-        for (Result r : scan(scan, "reading the materialized feed")) {
+        for (Result r : scan(MaterializedKeys.pageScan(userId, after, limit), "reading the materialized feed")) {
             items.add(new FeedPage.Positioned(MaterializedKeys.positionOf(r.getRow()),
                     MaterializedKeys.decodeItem(r.getValue(MaterializedKeys.FAMILY, MaterializedKeys.ITEM))));
         }

@@ -4,6 +4,7 @@ import dev.pinfeed.feedstore.FeedItem;
 import dev.pinfeed.feedstore.FeedPosition;
 import dev.pinfeed.feedstore.Source;
 import java.nio.ByteBuffer;
+import org.apache.hadoop.hbase.client.Scan;
 
 /**
  * The row layout of table {@code pinfeed:materialized_feed} (family {@code f}); nothing else formats
@@ -50,6 +51,17 @@ public final class MaterializedKeys {
     static byte[][] itemRange(long user) {
         return new byte[][] {ByteBuffer.allocate(9).putLong(user).put(ITEM_KIND).array(),
                 ByteBuffer.allocate(9).putLong(user).put(STATE_KIND).array()};
+    }
+
+    /**
+     * The scan of a page of the user's feed: up to {@code limit + 1} item rows (the extra one says more
+     * follow) after {@code after} (null: from the newest). Public for the load harness's raw baseline
+     * (the same rows through a bare scan).
+     */
+    public static Scan pageScan(long user, FeedPosition after, int limit) {
+        byte[][] range = itemRange(user);
+        byte[] start = after == null ? range[0] : after(itemRow(user, after));
+        return new Scan().withStartRow(start).withStopRow(range[1]).setLimit(limit + 1).setCaching(Math.min(limit + 1, 1000));
     }
 
     static FeedPosition positionOf(byte[] itemRow) {

@@ -1,0 +1,370 @@
+package dev.pinfeed.loadharness;
+
+import static dev.pinfeed.loadharness.Args.intArg;
+
+import dev.pinfeed.canonicalstore.redis.RedisCanonicalCache;
+import dev.pinfeed.config.PinfeedConfig;
+import dev.pinfeed.events.PinCreated;
+import dev.pinfeed.eventsschema.AvroEventSerializer;
+import dev.pinfeed.eventsschema.CachingSchemaRegistryClient;
+import dev.pinfeed.eventsschema.EventTopics;
+import dev.pinfeed.eventsschema.HttpSchemaRegistryClient;
+import dev.pinfeed.eventsschema.SchemaRegistryClient;
+import dev.pinfeed.fanoutstreams.FanoutSettings;
+import dev.pinfeed.fanoutstreams.kafka.FanoutStreamsApp;
+import dev.pinfeed.feedstore.PoolEntry;
+import dev.pinfeed.feedstore.Source;
+import dev.pinfeed.feedstore.hbase.HBaseClusters;
+import dev.pinfeed.feedstore.hbase.HBaseMaterializedFeedStore;
+import dev.pinfeed.feedstore.hbase.HBasePoolStore;
+import dev.pinfeed.followergraph.GraphCommand;
+import dev.pinfeed.followergraph.GraphStore;
+import dev.pinfeed.followergraph.redis.RedisGraphStore;
+import dev.pinfeed.followergraph.redis.RedisShardMap;
+import dev.pinfeed.idallocator.ObjectType;
+import dev.pinfeed.idallocator.ShardedId;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+import org.HdrHistogram.Histogram;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KafkaStreams;
+import redis.clients.jedis.RedisClient;
+
+/**
+ * The fan-out benchmark (a tool, not a test), pin to pool end to end in one JVM against the local
+ * stack: PinCreated events on a fresh pins topic → {@link FanoutStreamsApp} (in-process, fresh
+ * application id, topics and state dir; {@code fanout.*} settings from the config) → FanoutChunks on a
+ * fresh topic → the feed worker ({@link InProcessWorker}, fresh group) → HBase pools. A pin is "in the
+ * pools" when the worker's upsert holding the last of its receivers' entries returned
+ * ({@link TimedPoolStore}); latency = that moment minus the publish (or, at half peak, minus the due time).
+ * <ol>
+ *   <li><b>small alone</b>: small authors ({@code --small-followers}, 3) publish a pin every
+ *       {@code --small-interval-ms} (100) for {@code --baseline-s}: publish → in-pool latency with nothing else running;</li>
+ *   <li><b>big</b>: one pin of an author with {@code --followers} (100 000) followers (graph written
+ *       directly through the graph store under a fresh key prefix): time to its last pool write and
+ *       entries/s end to end; small pins keep coming every 100 ms meanwhile and their latency is reported;</li>
+ *   <li><b>raw</b>: the same receivers' rows for one pin through a bare BufferedMutator ({@link RawPoolPuts}),
+ *       the baseline of the end-to-end entries/s;</li>
+ *   <li><b>peak</b>: {@code --burst} small pins published at once: pins/s until the last is in its pools;
+ *       <b>half peak</b>: an open loop at half that rate for {@code --half-peak-s}, latency from each pin's due time.</li>
+ * </ol>
+ * Everything written is removed at the end (pool entries, graph and affinity keys, topics with the
+ * streams app's internal ones, the state dir); the pools' size rows stay.
+ */
+public final class FanoutLoadHarness {
+
+    /** One published pin: its receivers, when it was sent (or due), when its last entry was stored. */
+    private static final class Progress {
+        final int expected;
+        final long sentNanos;
+        private int written;
+        private long doneNanos;
+
+        Progress(int expected, long sentNanos) {
+            this.expected = expected;
+            this.sentNanos = sentNanos;
+        }
+
+        synchronized void add(int n, long at) {
+            written += n;
+            if (doneNanos == 0 && written >= expected) {
+                doneNanos = at;
+                notifyAll();
+            }
+        }
+
+        synchronized long awaitDone(long deadlineNanos) throws InterruptedException {
+            while (doneNanos == 0) {
+                long left = deadlineNanos - System.nanoTime();
+                if (left <= 0) return 0;
+                TimeUnit.NANOSECONDS.timedWait(this, left);
+            }
+            return doneNanos;
+        }
+
+        synchronized long doneNanos() {
+            return doneNanos;
+        }
+    }
+
+    private record Author(long id, long board, List<Long> followers) {}
+
+    private final Map<Long, Progress> progress = new ConcurrentHashMap<>();
+    private final Map<Long, Long> pinsByAuthor = new ConcurrentHashMap<>();
+    private final AtomicLong nextLocal;
+    private final AtomicLong version = new AtomicLong(System.currentTimeMillis());
+    private final AtomicReference<String> sendError = new AtomicReference<>();
+    private final KafkaProducer<String, SpecificRecord> producer;
+    private final String pinsTopic;
+
+    private FanoutLoadHarness(KafkaProducer<String, SpecificRecord> producer, String pinsTopic, long firstLocal) {
+        this.producer = producer;
+        this.pinsTopic = pinsTopic;
+        this.nextLocal = new AtomicLong(firstLocal);
+    }
+
+    public static void main(String[] args) throws Exception {
+        int followers = intArg(args, "--followers", 100_000);
+        int smallAuthors = intArg(args, "--small-authors", 20);
+        int smallFollowers = intArg(args, "--small-followers", 3);
+        int intervalMs = intArg(args, "--small-interval-ms", 100);
+        int baselineS = intArg(args, "--baseline-s", 10);
+        int burst = intArg(args, "--burst", 1000);
+        int halfPeakS = intArg(args, "--half-peak-s", 20);
+        int partitions = intArg(args, "--partitions", 3);
+        int rawBatch = intArg(args, "--raw-batch", 5000);
+        long needed = followers + (long) smallAuthors * (smallFollowers + 2) + 10L * burst + 100_000L;
+        if (needed > BenchSeed.FRESH_IDS) throw new IllegalArgumentException("--followers too large for one run's fresh ids: " + followers);
+
+        PinfeedConfig config = PinfeedConfig.load();
+        String run = Long.toString(System.currentTimeMillis(), 36);
+        String pins = "bench-fanout-pins-" + run;
+        String chunks = "bench-fanout-chunks-" + run;
+        String dlq = "bench-fanout-dlq-" + run;
+        String applicationId = "bench-fanout-" + run;
+        String prefix = "bench:fanout:" + run + ":";
+        Path stateDir = Files.createTempDirectory("bench-fanout-state");
+        log("run %s: %d followers, %d small authors x %d followers, pins every %d ms; topics %s -> %s (%d partitions)", run, followers,
+                smallAuthors, smallFollowers, intervalMs, pins, chunks, partitions);
+
+        SchemaRegistryClient registry = new CachingSchemaRegistryClient(new HttpSchemaRegistryClient(config.schemaRegistryUrl()));
+        RedisShardMap shards = RedisGraphStore.defaultShardMap(config);
+        Map<String, RedisClient> redis = RedisCanonicalCache.clients(config.redisInstances(), Duration.ofSeconds(2), 2);
+        List<String> rows = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
+        try (Admin admin = Admin.create(dev.pinfeed.processorruntime.KafkaClients.admin(config));
+             Connection hbase = HBaseClusters.connect(config, HBaseClusters.PRIMARY);
+             HBasePoolStore pools = new HBasePoolStore(hbase, HBaseClusters.PRIMARY);
+             RedisGraphStore graph = RedisGraphStore.connect(config.redisInstances(), () -> shards, prefix + "graph:");
+             KafkaProducer<String, SpecificRecord> producer = new KafkaProducer<>(
+                     dev.pinfeed.processorruntime.KafkaClients.producer(config, "bench-fanout"), new StringSerializer(),
+                     new AvroEventSerializer(registry))) {
+            admin.createTopics(List.of(new NewTopic(pins, partitions, (short) 1), new NewTopic(chunks, partitions, (short) 1),
+                    new NewTopic(dlq, 1, (short) 1))).all().get();
+            FanoutLoadHarness h = new FanoutLoadHarness(producer, pins, BenchSeed.freshLocalBase());
+            List<Author> small = new ArrayList<>();
+            Author big = null;
+            try {
+                long t0 = System.nanoTime();
+                big = h.author(graph, followers);
+                for (int i = 0; i < smallAuthors; i++) small.add(h.author(graph, smallFollowers));
+                log("graph written: %d follows in %.1f s", followers + smallAuthors * smallFollowers, (System.nanoTime() - t0) / 1e9);
+
+                TimedPoolStore timed = new TimedPoolStore(pools, (pin, n, at) -> {
+                    Progress p = h.progress.get(pin);
+                    if (p != null) p.add(n, at);
+                });
+                FanoutSettings settings = FanoutSettings.from(config).withTopics(applicationId, pins, chunks, dlq).withStateDir(stateDir);
+                log("%s", settings);
+                try (InProcessWorker worker = new InProcessWorker(config, hbase, timed, graph, shards, prefix + "aff:")
+                             .start(registry, chunks, "bench-fanout-worker-" + run, 500);
+                     FanoutStreamsApp app = FanoutStreamsApp.start(settings, config.kafkaBootstrap(), "0", registry, graph,
+                             new HBaseMaterializedFeedStore(hbase, HBaseClusters.PRIMARY), new SimpleMeterRegistry(), Clock.systemUTC())) {
+                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+                    while (app.state() != KafkaStreams.State.RUNNING && System.nanoTime() < deadline) TimeUnit.MILLISECONDS.sleep(20);
+                    t0 = System.nanoTime();
+                    h.awaitAll(List.of(h.publish(small.get(0), System.nanoTime())), Duration.ofSeconds(120), "the warm-up pin");
+                    log("warm-up pin in its pools after %.1f s (streams app and worker ready)", (System.nanoTime() - t0) / 1e9);
+
+                    // 1. small pins alone
+                    List<Progress> alone = h.smallEvery(small, intervalMs, () -> false, TimeUnit.SECONDS.toNanos(baselineS));
+                    h.awaitAll(alone, Duration.ofSeconds(60), "small pins");
+                    rows.add(latencyRow("small pins alone (" + smallFollowers + " followers, every " + intervalMs + " ms)", alone, baselineS));
+
+                    // 2. the big pin, small pins meanwhile
+                    Progress bigPin = h.publish(big, System.nanoTime());
+                    List<Progress> meanwhile = h.smallEvery(small, intervalMs, () -> bigPin.doneNanos() != 0, TimeUnit.MINUTES.toNanos(15));
+                    h.awaitAll(List.of(bigPin), Duration.ofSeconds(1), "the big pin");
+                    h.awaitAll(meanwhile, Duration.ofSeconds(60), "small pins");
+                    double bigSeconds = (bigPin.doneNanos() - bigPin.sentNanos) / 1e9;
+                    double endToEnd = followers / bigSeconds;
+                    rows.add(latencyRow("small pins during the big fan-out", meanwhile, bigSeconds));
+                    log("big pin: %d entries in %.2f s", followers, bigSeconds);
+
+                    // 3. raw puts of the same receivers' rows (another pin id, so they are fresh rows)
+                    long rawPin = h.pinId(big);
+                    Author b = big;
+                    RawPoolPuts.Outcome raw = RawPoolPuts.write(hbase, () -> b.followers().stream()
+                            .map(u -> new PoolEntry(u, Source.FOLLOWED_USER, 0.5, rawPin, b.id(), b.board(), System.currentTimeMillis()))
+                            .iterator(), rawBatch);
+                    h.pinsByAuthor.put(rawPin, b.id());
+                    notes.add(String.format(Locale.ROOT, "| big fan-out, pin → pools end to end | %d | %.2f | %.0f | %.2f |", followers, bigSeconds,
+                            endToEnd, endToEnd / raw.entriesPerSecond()));
+                    notes.add(String.format(Locale.ROOT, "| raw BufferedMutator puts of the same receivers' rows (flush every %d) | %d | %.2f | %.0f | 1 |",
+                            rawBatch, raw.entries(), raw.seconds(), raw.entriesPerSecond()));
+
+                    // 4. peak of small pins, then half of it in an open loop
+                    long burstStart = System.nanoTime();
+                    List<Progress> burstPins = new ArrayList<>(burst);
+                    for (int i = 0; i < burst; i++) burstPins.add(h.publish(small.get(i % small.size()), System.nanoTime()));
+                    h.awaitAll(burstPins, Duration.ofMinutes(10), "the burst");
+                    long burstEnd = burstPins.stream().mapToLong(Progress::doneNanos).max().orElseThrow();
+                    double peak = burst / ((burstEnd - burstStart) / 1e9);
+                    rows.add(latencyRow(String.format(Locale.ROOT, "peak: %d small pins at once (%.0f pins/s, %.0f entries/s)", burst, peak,
+                            peak * smallFollowers), burstPins, (burstEnd - burstStart) / 1e9));
+                    List<Progress> half = h.openLoop(small, peak / 2, TimeUnit.SECONDS.toNanos(halfPeakS));
+                    h.awaitAll(half, Duration.ofMinutes(5), "half-peak pins");
+                    rows.add(latencyRow(String.format(Locale.ROOT, "half peak: small pins at %.0f/s, latency from due time", peak / 2), half, halfPeakS));
+                    if (worker.parked() != null) log("worker: %s", worker.parked());
+                }
+            } finally {
+                log("removing the run's pool rows, graph keys and topics");
+                Map<Long, List<Long>> entries = new HashMap<>();
+                List<Author> all = new ArrayList<>(small);
+                if (big != null) all.add(big);
+                for (Author a : all) {
+                    List<Long> its = h.pinsByAuthor.entrySet().stream().filter(e -> e.getValue() == a.id()).map(Map.Entry::getKey).toList();
+                    for (long u : a.followers()) entries.put(u, its);
+                }
+                pools.remove(entries);
+                long keys = 0;
+                for (RedisClient c : redis.values()) keys += GraphLoadHarness.deletePrefix(c, prefix);
+                List<String> topics = admin.listTopics().names().get().stream()
+                        .filter(t -> t.equals(pins) || t.equals(chunks) || t.equals(dlq) || t.startsWith(applicationId + "-")).toList();
+                admin.deleteTopics(topics).all().get();
+                log("deleted %d Redis keys, topics %s", keys, topics);
+                deleteTree(stateDir);
+                redis.values().forEach(RedisClient::close);
+            }
+            if (h.sendError.get() != null) log("a send failed: %s", h.sendError.get());
+        }
+        System.out.println();
+        System.out.println("| phase | pins | seconds | p50 ms | p99 ms | max ms |");
+        System.out.println("|---|---:|---:|---:|---:|---:|");
+        rows.forEach(System.out::println);
+        System.out.println();
+        System.out.println("| pool entries | entries | seconds | entries/s | ratio to raw |");
+        System.out.println("|---|---:|---:|---:|---:|");
+        notes.forEach(System.out::println);
+    }
+
+    /** An author with a board and {@code n} fresh followers, written through the graph store on 4 threads. */
+    private Author author(GraphStore graph, int n) throws Exception {
+        long author = id(ObjectType.USER);
+        long board = ShardedId.compose(ShardedId.decode(author).shard(), ObjectType.BOARD, nextLocal.getAndIncrement());
+        graph.apply(new GraphCommand.CreateBoard(version.incrementAndGet(), System.currentTimeMillis(), board, author));
+        List<Long> followers = new ArrayList<>(n);
+        List<GraphCommand> follows = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            long f = id(ObjectType.USER);
+            followers.add(f);
+            follows.add(new GraphCommand.FollowUser(version.incrementAndGet(), System.currentTimeMillis(), f, author));
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            int slice = Math.max(1, (follows.size() + 3) / 4);
+            for (int from = 0; from < follows.size(); from += slice) {
+                List<GraphCommand> part = follows.subList(from, Math.min(follows.size(), from + slice));
+                done.add(pool.submit(() -> part.forEach(graph::apply)));
+            }
+            for (Future<?> f : done) f.get();
+        } finally {
+            pool.shutdown();
+        }
+        return new Author(author, board, followers);
+    }
+
+    private long id(ObjectType type) {
+        long local = nextLocal.getAndIncrement();
+        return ShardedId.compose((int) (local % 4096), type, local);
+    }
+
+    /** A fresh pin id on the author's shard. */
+    private long pinId(Author a) {
+        return ShardedId.compose(ShardedId.decode(a.id()).shard(), ObjectType.PIN, nextLocal.getAndIncrement());
+    }
+
+    /** Publishes a new pin of {@code a} (as ingest-api does: keyed by its partition key); its latency counts from {@code sentNanos}. */
+    private Progress publish(Author a, long sentNanos) {
+        long pin = pinId(a);
+        Progress p = new Progress(a.followers().size(), sentNanos);
+        progress.put(pin, p);
+        pinsByAuthor.put(pin, a.id());
+        PinCreated event = new PinCreated(version.incrementAndGet(), Instant.now(), a.id(), pin, a.board(), a.id(), "bench pin " + pin, null, null);
+        producer.send(new ProducerRecord<>(pinsTopic, EventTopics.partitionKey(event), event), (md, e) -> {
+            if (e != null) sendError.compareAndSet(null, e.toString());
+        });
+        return p;
+    }
+
+    /** A small pin every {@code intervalMs}, round robin over the authors, until {@code stop} holds or {@code maxNanos} passed. */
+    private List<Progress> smallEvery(List<Author> authors, int intervalMs, java.util.function.BooleanSupplier stop, long maxNanos) {
+        List<Progress> out = new ArrayList<>();
+        long start = System.nanoTime();
+        for (long due = start; !stop.getAsBoolean() && due - start < maxNanos; due += intervalMs * 1_000_000L) {
+            LoadLoops.sleepUntil(due);
+            out.add(publish(authors.get(out.size() % authors.size()), System.nanoTime()));
+        }
+        producer.flush();
+        return out;
+    }
+
+    /** Pins due at {@code perSecond} for {@code nanos}; each one's latency counts from its due time (no coordinated omission). */
+    private List<Progress> openLoop(List<Author> authors, double perSecond, long nanos) {
+        List<Progress> out = new ArrayList<>();
+        long start = System.nanoTime() + 10_000_000L;
+        double interval = 1e9 / perSecond;
+        for (int i = 0; ; i++) {
+            long due = start + (long) (i * interval);
+            if (due - start >= nanos) break;
+            LoadLoops.sleepUntil(due);
+            out.add(publish(authors.get(i % authors.size()), due));
+        }
+        producer.flush();
+        return out;
+    }
+
+    private void awaitAll(List<Progress> pins, Duration timeout, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        long missing = 0;
+        for (Progress p : pins) if (p.awaitDone(deadline) == 0) missing++;
+        if (missing > 0) {
+            throw new IllegalStateException(missing + " of " + pins.size() + " " + what + " not in their pools after " + timeout.toSeconds()
+                    + " s" + (sendError.get() == null ? "" : "; a send failed: " + sendError.get()));
+        }
+    }
+
+    private static String latencyRow(String name, List<Progress> pins, double seconds) {
+        Histogram h = new Histogram(3);
+        for (Progress p : pins) h.recordValue(Math.max(1, (p.doneNanos() - p.sentNanos) / 1000));
+        return String.format(Locale.ROOT, "| %s | %d | %.1f | %s | %s | %s |", name, pins.size(), seconds,
+                Report.ms(h.getValueAtPercentile(50) / 1000.0), Report.ms(h.getValueAtPercentile(99) / 1000.0), Report.ms(h.getMaxValue() / 1000.0));
+    }
+
+    private static void deleteTree(Path dir) {
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        } catch (java.io.IOException e) {
+            log("could not delete %s: %s", dir, e.getMessage());
+        }
+    }
+
+    private static void log(String format, Object... args) {
+        System.err.printf(Locale.ROOT, "[fanout-bench] " + format + "%n", args);
+    }
+}

@@ -1,0 +1,396 @@
+package dev.pinfeed.loadharness;
+
+import static dev.pinfeed.loadharness.Args.intArg;
+import static dev.pinfeed.loadharness.HttpCalls.get;
+import static dev.pinfeed.loadharness.HttpCalls.ok;
+
+import dev.pinfeed.canonicalstore.reads.CanonicalReads;
+import dev.pinfeed.canonicalstore.redis.RedisCanonicalCache;
+import dev.pinfeed.config.PinfeedConfig;
+import dev.pinfeed.feedservice.FeedMetrics;
+import dev.pinfeed.feedservice.FeedServiceServer;
+import dev.pinfeed.feedservice.HomeFeedThreads;
+import dev.pinfeed.feedservice.homefeed.FeedCursor;
+import dev.pinfeed.feedservice.homefeed.HomeFeed;
+import dev.pinfeed.feedservice.homefeed.HomeFeedSettings;
+import dev.pinfeed.feedstore.Chunk;
+import dev.pinfeed.feedstore.FeedItem;
+import dev.pinfeed.feedstore.FeedPosition;
+import dev.pinfeed.feedstore.MaterializedFeedStore;
+import dev.pinfeed.feedstore.PoolEntry;
+import dev.pinfeed.feedstore.PoolStore;
+import dev.pinfeed.feedstore.Source;
+import dev.pinfeed.feedstore.hbase.HBaseClusters;
+import dev.pinfeed.feedstore.hbase.MaterializedKeys;
+import dev.pinfeed.feedstore.hbase.SpeculativeHBaseStores;
+import dev.pinfeed.followergraph.redis.RedisGraphStore;
+import dev.pinfeed.followergraph.redis.RedisShardMap;
+import dev.pinfeed.httpkit.Meters;
+import dev.pinfeed.httpkit.RunningHttpApp;
+import dev.pinfeed.idallocator.ObjectType;
+import dev.pinfeed.idallocator.ShardedId;
+import dev.pinfeed.mysqlshards.ShardDataSources;
+import dev.pinfeed.mysqlshards.query.ShardedDb;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.http.HttpClient;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntFunction;
+import org.HdrHistogram.Histogram;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Table;
+import redis.clients.jedis.RedisClient;
+
+/**
+ * The home-feed read benchmark (a tool, not a test), in one run on one box against the local stack.
+ * Seeds {@code --users} users (canonical rows, so the service knows them), a catalog of pins on a few
+ * authors' boards (canonical rows: hydratable), and for each user a materialized feed of
+ * {@code --feed-items} items in chunks of {@code --limit} and pools of {@code --pool-entries} entries
+ * (both sources), all through feed-store's API under fresh ids. Then feed-service runs in-process as
+ * its main assembles it (speculative primary/standby HBase stores, {@link HomeFeed}, canonical reads
+ * over MySQL behind the Redis caches) and {@code --clients} closed-loop readers (default 200) drive
+ * {@code GET /v1/users/{id}/feed} over loopback HTTP (JDK HttpClient):
+ * <ol>
+ *   <li><b>raw</b>: a bare HBase scan of the same rows a page reads (the user's item rows after the
+ *       cursor's position, {@code limit + 1}, {@link MaterializedKeys#pageScan}), same clients;</li>
+ *   <li><b>materialized only</b>: a next page ({@code ?cursor=}: the position after the newest seeded
+ *       chunk), so no generation: pending check, materialized read, hydration;</li>
+ *   <li><b>with generation</b>: first pages (no cursor): the content generator over the pools beside the
+ *       materialized read, the chunk journaled, after the answer removed from the pools and materialized.
+ *       Users are taken round robin; the run goes in rounds of {@code --round-s}, and between rounds
+ *       (untimed) the after-answer work drains and the pools of the users read are refilled to
+ *       {@code --pool-entries}, so every first page has pins to generate from.</li>
+ * </ol>
+ * Latency per request on the client (HdrHistogram): p50, p99, p99.9. The generator's fallbacks (late
+ * or failed: a first page served without new pins) are counted, since a first page that fell back costs
+ * about what a materialized-only read does. Everything seeded is removed at the end (pool entries,
+ * feed items, canonical rows and their cache keys); the feed state rows and pool size rows stay.
+ */
+public final class FeedReadLoadHarness {
+
+    private FeedReadLoadHarness() {}
+
+    public static void main(String[] args) throws Exception {
+        int users = intArg(args, "--users", 2000);
+        int clients = intArg(args, "--clients", 200);
+        int seconds = intArg(args, "--duration-s", 20);
+        int warmup = intArg(args, "--warmup-s", 5);
+        int feedItems = intArg(args, "--feed-items", 100);
+        int poolEntries = intArg(args, "--pool-entries", 100);
+        int limit = intArg(args, "--limit", 25);
+        int catalogSize = intArg(args, "--catalog-pins", 5000);
+        int roundS = intArg(args, "--round-s", 10);
+        int seedThreads = intArg(args, "--seed-threads", 4);
+        if (feedItems < 2 * limit) throw new IllegalArgumentException("--feed-items must be at least 2 x --limit (the cursor reads the second page)");
+        PinfeedConfig config = PinfeedConfig.load();
+        String loadBefore = CpuMeter.loadAverage();
+        AtomicLong next = new AtomicLong(BenchSeed.freshLocalBase());
+        IntFunction<Long> userId = i -> {
+            long local = next.getAndIncrement();
+            return ShardedId.compose((int) (local % 4096), ObjectType.USER, local);
+        };
+
+        ShardDataSources sources = ShardDataSources.from(config, "bench-feed-read", 16);
+        ShardedDb db = new ShardedDb(sources);
+        Map<String, RedisClient> redis = RedisCanonicalCache.clients(config.redisInstances(), Duration.ofMillis(250), 32);
+        RedisShardMap shards = RedisGraphStore.defaultShardMap(config);
+        BenchSeed seed = new BenchSeed(db);
+        PrometheusMeterRegistry metrics = Meters.newRegistry();
+        FeedMetrics feedMetrics = new FeedMetrics(metrics);
+        long[] userIds = new long[users];
+        List<Long> cacheIds = new ArrayList<>();
+        List<String> table = new ArrayList<>();
+        Catalog catalog = null;
+        try (SpeculativeHBaseStores hbase = SpeculativeHBaseStores.connect(config, metrics);
+             Connection primary = HBaseClusters.connect(config, HBaseClusters.PRIMARY);
+             RedisGraphStore graph = RedisGraphStore.connect(config.redisInstances(), () -> shards, "bench:feed-read-unused:");
+             HomeFeedThreads threads = HomeFeedThreads.from(config)) {
+            PoolStore pools = hbase.pools();
+            MaterializedFeedStore feeds = hbase.materializedFeed();
+            HomeFeedSettings settings = HomeFeedSettings.from(config);
+            try {
+                // Seed: canonical users and catalog pins, then each user's materialized feed and pools.
+                long t0 = System.nanoTime();
+                catalog = Catalog.seed(seed, next, catalogSize, 50, users);
+                for (int i = 0; i < users; i++) {
+                    userIds[i] = userId.apply(i);
+                    seed.user(userIds[i], 1_767_225_600_000L);
+                    if (i % 1000 == 999) seed.flush();
+                }
+                seed.flush();
+                for (long u : userIds) cacheIds.add(u);
+                for (long p : catalog.pins) cacheIds.add(p);
+                cacheIds.addAll(catalog.boardsAndAuthors());
+                log("seeded %d users, %d pins in MySQL in %.1f s", users, catalogSize, (System.nanoTime() - t0) / 1e9);
+                t0 = System.nanoTime();
+                int chunks = feedItems / limit;
+                long seedMillis = System.currentTimeMillis() - 3_600_000L; // an hour ago: new chunks go ahead of these
+                Catalog c = catalog;
+                parallel(seedThreads, users, i -> {
+                    long u = userIds[i];
+                    for (int k = 0; k < chunks; k++) {
+                        List<FeedItem> items = new ArrayList<>(limit);
+                        for (int j = 0; j < limit; j++) items.add(FeedItem.of(c.entry(u, i, 0.5)));
+                        feeds.materialize(new Chunk(u, (seedMillis << 16) | k, items));
+                    }
+                });
+                log("materialized %d items per user in %.1f s", chunks * limit, (System.nanoTime() - t0) / 1e9);
+                t0 = System.nanoTime();
+                parallel(seedThreads, users, i -> pools.upsert(c.entries(userIds[i], i, poolEntries)));
+                log("filled pools with %d entries per user in %.1f s", poolEntries, (System.nanoTime() - t0) / 1e9);
+                // The second page: right after the newest seeded chunk, as the first page's cursor would say.
+                String cursor = FeedCursor.of(new FeedPosition((seedMillis << 16) | (chunks - 1), limit - 1));
+                FeedPosition after = new FeedPosition((seedMillis << 16) | (chunks - 1), limit - 1);
+
+                CanonicalReads reads = FeedServiceServer.canonicalReads(config, db,
+                        new RedisCanonicalCache(redis, () -> shards, Duration.ofMinutes(10)), feedMetrics);
+                HomeFeed homeFeed = FeedServiceServer.homeFeed(config, settings, pools, feeds, reads, graph, threads, feedMetrics, Clock.systemUTC());
+                // Untimed: the catalog's pins into the cache, so hydration reads what a warm service reads (cache hits).
+                t0 = System.nanoTime();
+                for (int from = 0; from < catalog.pins.length; from += 500) {
+                    List<Long> batch = new ArrayList<>();
+                    for (int p = from; p < Math.min(catalog.pins.length, from + 500); p++) batch.add(catalog.pins[p]);
+                    if (reads.livePins(batch).size() != batch.size()) throw new IllegalStateException("seeded pins are not all readable");
+                }
+                log("pin cache warmed in %.1f s", (System.nanoTime() - t0) / 1e9);
+                try (RunningHttpApp service = FeedServiceServer.app(config, graph, reads, homeFeed, metrics, Map.of()).start("127.0.0.1", 0)) {
+                    HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+                    String base = service.baseUri() + "/v1/users/";
+                    long warm = warmup * 1_000_000_000L;
+                    long measure = seconds * 1_000_000_000L;
+
+                    table.add(row("raw: HBase scan of the page's rows (" + (limit + 1) + " item rows after the cursor)",
+                            LoadLoops.closedLoop(clients, warm, measure, 1, r -> ok(() -> {
+                                long u = userIds[r.nextInt(users)];
+                                try (Table t = primary.getTable(HBaseClusters.MATERIALIZED_FEED);
+                                     ResultScanner rs = t.getScanner(MaterializedKeys.pageScan(u, after, limit))) {
+                                    int n = 0;
+                                    for (Result ignored : rs) n++;
+                                    if (n < limit) throw new IllegalStateException("only " + n + " rows for user " + u);
+                                }
+                            })), ""));
+
+                    table.add(row("materialized only: GET /v1/users/{id}/feed?limit=" + limit + "&cursor=… (second page)",
+                            LoadLoops.closedLoop(clients, warm, measure, 2, r -> ok(() -> items(get(http, base + userIds[r.nextInt(users)]
+                                    + "/feed?limit=" + limit + "&cursor=" + cursor)))), ""));
+
+                    long deadlineBefore = feedMetrics.fallbacks("deadline");
+                    long errorsBefore = feedMetrics.fallbacks("error");
+                    AtomicLong turn = new AtomicLong();
+                    AtomicIntegerArray readsOf = new AtomicIntegerArray(users);
+                    List<LoadLoops.Outcome> rounds = new ArrayList<>();
+                    long round = Math.min(measure, roundS * 1_000_000_000L);
+                    for (long done = 0; done < measure; done += round) {
+                        rounds.add(LoadLoops.closedLoop(clients, rounds.isEmpty() ? warm : 0, Math.min(round, measure - done), 3 + rounds.size(),
+                                r -> ok(() -> {
+                                    int i = (int) (turn.getAndIncrement() % users);
+                                    readsOf.incrementAndGet(i);
+                                    items(get(http, base + userIds[i] + "/feed?limit=" + limit));
+                                })));
+                        long r0 = System.nanoTime();
+                        if (!threads.drain(120_000)) log("after-answer work did not drain in 120 s");
+                        int refilled = refill(pools, catalog, userIds, readsOf, poolEntries, seedThreads);
+                        log("round %d: %,d requests; drained and refilled %d pools in %.1f s", rounds.size(), rounds.get(rounds.size() - 1).requests(),
+                                refilled, (System.nanoTime() - r0) / 1e9);
+                    }
+                    long fallbacks = feedMetrics.fallbacks("deadline") - deadlineBefore;
+                    long errors = feedMetrics.fallbacks("error") - errorsBefore;
+                    LoadLoops.Outcome generated = merge(rounds);
+                    // Fallbacks are counted over every first page, the warm-up's included: the same denominator.
+                    table.add(row("with generation: GET /v1/users/{id}/feed?limit=" + limit + " (first page)", generated, String.format(Locale.ROOT,
+                            "%d rounds; generator fallbacks (page served without new pins): %d late, %d failed = %.1f %% of %d first pages incl. warm-up",
+                            rounds.size(), fallbacks, errors, 100.0 * (fallbacks + errors) / Math.max(1, turn.get()), turn.get()),
+                            rounds.toArray(LoadLoops.Outcome[]::new)));
+                    io.micrometer.core.instrument.Counter dropped = metrics.find("feed_hydration_dropped_total").counter();
+                    if (dropped != null && dropped.count() > 0) log("hydration left out %.0f items (pins not found): the seed is wrong", dropped.count());
+                }
+            } finally {
+                log("removing the run's pool entries, feed items and canonical rows");
+                if (catalog != null) {
+                    Set<Long> catalogPins = new HashSet<>();
+                    for (long p : catalog.pins) catalogPins.add(p);
+                    parallel(seedThreads, users, i -> {
+                        if (userIds[i] == 0) return;
+                        pools.remove(userIds[i], catalogPins);
+                        feeds.removePins(userIds[i], catalogPins);
+                    });
+                }
+                long deleted = BenchSeed.evictCached(redis, shards, cacheIds);
+                seed.remove();
+                log("cleanup: deleted %d cache keys and the seeded rows", deleted);
+            }
+        } finally {
+            redis.values().forEach(RedisClient::close);
+            db.close();
+            sources.close();
+        }
+        System.out.printf(Locale.ROOT, "%d users, %d closed-loop clients, limit %d, %d s warm-up + %d s measured per phase; %d cores; load average before %s, after %s%n%n",
+                users, clients, limit, warmup, seconds, Runtime.getRuntime().availableProcessors(), loadBefore, CpuMeter.loadAverage());
+        System.out.println("| phase | requests/s | p50 ms | p99 ms | p99.9 ms | max ms | failures | CPU cores: JVM / stack / other | note |");
+        System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|---|");
+        table.forEach(System.out::println);
+    }
+
+    /**
+     * The pins users see: {@code size} pins on a few authors' boards (a board per author, the pin on the
+     * board's shard). Each user takes them in his own order, so his feed and pools never repeat a pin
+     * until he has used up the catalog.
+     */
+    private static final class Catalog {
+        final long[] pins;
+        final long[] boards;
+        final long[] authors;
+        final int[] boardOf;
+        /** Pins each user has taken so far, by user index. */
+        final AtomicIntegerArray taken;
+
+        private Catalog(long[] pins, long[] boards, long[] authors, int[] boardOf, int users) {
+            this.pins = pins;
+            this.boards = boards;
+            this.authors = authors;
+            this.boardOf = boardOf;
+            this.taken = new AtomicIntegerArray(users);
+        }
+
+        static Catalog seed(BenchSeed seed, AtomicLong next, int size, int authorCount, int users) {
+            long[] authors = new long[authorCount];
+            long[] boards = new long[authorCount];
+            for (int a = 0; a < authorCount; a++) {
+                long local = next.getAndIncrement();
+                authors[a] = ShardedId.compose((int) (local % 4096), ObjectType.USER, local);
+                boards[a] = ShardedId.compose((int) (local % 4096), ObjectType.BOARD, next.getAndIncrement());
+                seed.user(authors[a], 1_767_225_600_000L);
+                seed.board(boards[a], authors[a], 1_767_225_600_000L);
+            }
+            long[] pins = new long[size];
+            int[] boardOf = new int[size];
+            for (int p = 0; p < size; p++) {
+                boardOf[p] = p % authorCount;
+                pins[p] = ShardedId.compose(ShardedId.decode(boards[boardOf[p]]).shard(), ObjectType.PIN, next.getAndIncrement());
+                seed.pin(pins[p], boards[boardOf[p]], authors[boardOf[p]], 1_767_225_600_000L + p);
+                if (p % 1000 == 999) seed.flush();
+            }
+            seed.flush();
+            return new Catalog(pins, boards, authors, boardOf, users);
+        }
+
+        List<Long> boardsAndAuthors() {
+            List<Long> out = new ArrayList<>();
+            for (long b : boards) out.add(b);
+            for (long a : authors) out.add(a);
+            return out;
+        }
+
+        /** The next pin of user {@code index}'s order as a pool entry, both sources alternating. */
+        PoolEntry entry(long user, int index, double score) {
+            int k = taken.getAndIncrement(index);
+            int p = (int) ((index * 7919L + k) % pins.length);
+            Source source = k % 2 == 0 ? Source.FOLLOWED_USER : Source.FOLLOWED_BOARD;
+            return new PoolEntry(user, source, score, pins[p], authors[boardOf[p]], boards[boardOf[p]], 1_767_225_600_000L + p);
+        }
+
+        /** {@code n} next entries of the user, scores spread over (0.1, 1). */
+        List<PoolEntry> entries(long user, int index, int n) {
+            SplittableRandom random = new SplittableRandom(user ^ taken.get(index));
+            List<PoolEntry> out = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) out.add(entry(user, index, 0.1 + 0.9 * random.nextDouble()));
+            return out;
+        }
+    }
+
+    /** Tops up the pools of every user read since the last refill to {@code size} entries; returns how many users. */
+    private static int refill(PoolStore pools, Catalog catalog, long[] userIds, AtomicIntegerArray readsOf, int size, int threads) throws Exception {
+        List<Integer> read = new ArrayList<>();
+        for (int i = 0; i < userIds.length; i++) if (readsOf.getAndSet(i, 0) > 0) read.add(i);
+        parallel(threads, read.size(), j -> {
+            int i = read.get(j);
+            int missing = size - pools.all(userIds[i]).size();
+            if (missing > 0) pools.upsert(catalog.entries(userIds[i], i, missing));
+        });
+        return read.size();
+    }
+
+    /** Fails unless the answer holds at least one item (a page of nothing would measure nothing). */
+    private static void items(String body) {
+        if (!body.startsWith("{\"items\":[{")) throw new IllegalStateException("no items: " + body.substring(0, Math.min(200, body.length())));
+    }
+
+    @FunctionalInterface
+    private interface IndexTask {
+        void run(int i) throws Exception;
+    }
+
+    /** Runs {@code task} for 0..n-1 on {@code threads} threads; the first failure fails the whole. */
+    private static void parallel(int threads, int n, IndexTask task) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int first = t;
+                done.add(pool.submit(() -> {
+                    for (int i = first; i < n; i += threads) task.run(i);
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) f.get();
+        } finally {
+            pool.shutdown();
+        }
+    }
+
+    /** The rounds as one outcome: requests, failures and time summed, histograms merged (CPU: see {@link #row}). */
+    private static LoadLoops.Outcome merge(List<LoadLoops.Outcome> rounds) {
+        Histogram all = new Histogram(3);
+        long requests = 0;
+        long accepted = 0;
+        long failures = 0;
+        long nanos = 0;
+        for (LoadLoops.Outcome o : rounds) {
+            all.add(o.latencyMicros());
+            requests += o.requests();
+            accepted += o.acceptedEvents();
+            failures += o.failures();
+            nanos += o.measuredNanos();
+        }
+        return new LoadLoops.Outcome(requests, accepted, failures, nanos, all, 0, 0, 0, null, null);
+    }
+
+    /** A table row; CPU over the measured window (for merged rounds: the mean of the rounds', so the untimed refills stay out). */
+    private static String row(String name, LoadLoops.Outcome o, String note, LoadLoops.Outcome... rounds) {
+        double jvm = 0;
+        double stack = 0;
+        double other = 0;
+        List<LoadLoops.Outcome> parts = rounds.length == 0 ? List.of(o) : List.of(rounds);
+        for (LoadLoops.Outcome part : parts) {
+            CpuMeter.Split cpu = CpuMeter.between(part.cpuFrom(), part.cpuTo());
+            jvm += cpu.jvm() / parts.size();
+            stack += cpu.stack() / parts.size();
+            other += cpu.other() / parts.size();
+        }
+        Histogram h = o.latencyMicros();
+        String line = String.format(Locale.ROOT, "| %s | %,.0f | %s | %s | %s | %s | %d | %s / %s / %s | %s |", name, o.requests() * 1e9 / o.measuredNanos(),
+                Report.ms(h.getValueAtPercentile(50) / 1000.0), Report.ms(h.getValueAtPercentile(99) / 1000.0),
+                Report.ms(h.getValueAtPercentile(99.9) / 1000.0), Report.ms(h.getMaxValue() / 1000.0), o.failures(),
+                Report.fmt1(jvm), Report.fmt1(stack), Report.fmt1(other), note);
+        log("%s", line);
+        return line;
+    }
+
+    private static void log(String format, Object... args) {
+        System.err.printf(Locale.ROOT, "[feed-read-bench] " + format + "%n", args);
+    }
+}
