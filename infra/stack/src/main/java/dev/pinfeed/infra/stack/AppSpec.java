@@ -119,6 +119,12 @@ final class AppSpec implements ServerSpec {
                 Map.Entry<String, JsonNode> e = it.next();
                 if (!e.getValue().asText().equals("up")) names.add(e.getKey());
             }
+            // A processor's admin endpoint reports one combined check (named after the process): its
+            // "down: ..." text says which dependency, so show it rather than the process's own name.
+            if (names.size() == 1) {
+                String value = checks.path(names.get(0)).asText();
+                if (value.startsWith("down: ")) return names.get(0) + " (" + abbreviate(value.substring(6), 200) + ")";
+            }
             if (!names.isEmpty()) return String.join(", ", names);
             if (doc.hasNonNull("detail")) return doc.get("detail").asText();
         } catch (Exception notJson) {
@@ -126,6 +132,10 @@ final class AppSpec implements ServerSpec {
         }
         String text = problemJson == null ? "" : problemJson.strip();
         return text.isEmpty() ? "503" : text.lines().findFirst().orElse(text);
+    }
+
+    private static String abbreviate(String text, int max) {
+        return text.length() <= max ? text : text.substring(0, max - 3) + "...";
     }
 
     private record Answer(int status, String body) {}
@@ -145,7 +155,8 @@ final class AppSpec implements ServerSpec {
 
     @Override
     public Duration startTimeout() {
-        return Duration.ofSeconds(60);
+        // A processor is ready once it joined its group; on a busy 2-core box that took over 60 s.
+        return Duration.ofSeconds(120);
     }
 
     @Override

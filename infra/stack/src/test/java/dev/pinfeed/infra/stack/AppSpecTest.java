@@ -16,6 +16,13 @@ class AppSpecTest {
     }
 
     @Test
+    void aProcessorsOneCombinedCheckShowsWhatItWaitsFor() {
+        String body = "{\"status\":503,\"detail\":\"graph-processor: ...\",\"checks\":{\"graph-processor\":"
+                + "\"down: kafka-group: not yet a member of group pinfeed-follower-graph\"}}";
+        assertThat(AppSpec.failing(body)).isEqualTo("graph-processor (kafka-group: not yet a member of group pinfeed-follower-graph)");
+    }
+
+    @Test
     void fallsBackToTheDetailOrTheText() {
         assertThat(AppSpec.failing("{\"status\":503,\"detail\":\"warming up\"}")).isEqualTo("warming up");
         assertThat(AppSpec.failing("Service Unavailable\nmore")).isEqualTo("Service Unavailable");
