@@ -232,6 +232,7 @@ public final class FanoutLoadHarness {
                     if (worker.parked() != null) log("worker: %s", worker.parked());
                 }
             } finally {
+                printTables(rows, notes); // what was measured survives a failure later in the run or in the cleanup
                 log("removing the run's pool rows, graph keys and topics");
                 Map<Long, List<Long>> entries = new HashMap<>();
                 List<Author> all = new ArrayList<>(small);
@@ -242,7 +243,11 @@ public final class FanoutLoadHarness {
                 }
                 pools.remove(entries);
                 long keys = 0;
-                for (RedisClient c : redis.values()) keys += GraphLoadHarness.deletePrefix(c, prefix);
+                try {
+                    for (RedisClient c : redis.values()) keys += GraphLoadHarness.deletePrefix(c, prefix);
+                } catch (RuntimeException e) {
+                    log("could not delete the run's Redis keys (prefix %s): %s", prefix, e);
+                }
                 List<String> topics = admin.listTopics().names().get().stream()
                         .filter(t -> t.equals(pins) || t.equals(chunks) || t.equals(dlq) || t.startsWith(applicationId + "-")).toList();
                 admin.deleteTopics(topics).all().get();
@@ -252,14 +257,7 @@ public final class FanoutLoadHarness {
             }
             if (h.sendError.get() != null) log("a send failed: %s", h.sendError.get());
         }
-        System.out.println();
-        System.out.println("| phase | pins | seconds | p50 ms | p99 ms | max ms |");
-        System.out.println("|---|---:|---:|---:|---:|---:|");
-        rows.forEach(System.out::println);
-        System.out.println();
-        System.out.println("| pool entries | entries | seconds | entries/s | ratio to raw |");
-        System.out.println("|---|---:|---:|---:|---:|");
-        notes.forEach(System.out::println);
+
     }
 
     /** An author with a board and {@code n} fresh followers, written through the graph store on 4 threads. */
@@ -347,6 +345,17 @@ public final class FanoutLoadHarness {
             throw new IllegalStateException(missing + " of " + pins.size() + " " + what + " not in their pools after " + timeout.toSeconds()
                     + " s" + (sendError.get() == null ? "" : "; a send failed: " + sendError.get()));
         }
+    }
+
+    private static void printTables(List<String> rows, List<String> notes) {
+        System.out.println();
+        System.out.println("| phase | pins | seconds | p50 ms | p99 ms | max ms |");
+        System.out.println("|---|---:|---:|---:|---:|---:|");
+        rows.forEach(System.out::println);
+        System.out.println();
+        System.out.println("| pool entries | entries | seconds | entries/s | ratio to raw |");
+        System.out.println("|---|---:|---:|---:|---:|");
+        notes.forEach(System.out::println);
     }
 
     private static String latencyRow(String name, List<Progress> pins, double seconds) {
