@@ -58,9 +58,15 @@ final class IngestFixture implements AutoCloseable {
     }
 
     Answer post(String path, String json, String idempotencyKey) throws Exception {
+        return send("POST", path, json, idempotencyKey);
+    }
+
+    /** {@code method path} with an optional JSON body and Idempotency-Key. */
+    Answer send(String method, String path, String json, String idempotencyKey) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(running.baseUri() + path)).timeout(Duration.ofSeconds(60))
-                .header("Authorization", "Bearer " + TOKEN).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(json));
+                .header("Authorization", "Bearer " + TOKEN)
+                .method(method, json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
+        if (json != null) b.header("Content-Type", "application/json");
         if (idempotencyKey != null) b.header("Idempotency-Key", idempotencyKey);
         HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
         JsonNode body = r.body().startsWith("{") ? JSON.readTree(r.body()) : null;

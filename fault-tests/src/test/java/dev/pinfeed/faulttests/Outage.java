@@ -13,6 +13,9 @@ import java.util.Locale;
 final class Outage implements AutoCloseable {
 
     private static final Duration UP_WITHIN = Duration.ofMinutes(3);
+    /** Servers launched from a module's classpath file (built by ./pinfeed in the checkout the tests run from). */
+    private static final java.util.Map<String, String> JVM_SERVERS = java.util.Map.of("kafka", "infra/kafka-server",
+            "hbase-primary", "infra/hbase-server", "hbase-standby", "infra/hbase-server");
 
     private final LocalStack servers;
     private final String server;
@@ -30,6 +33,8 @@ final class Outage implements AutoCloseable {
     static Outage kill9(LocalStack servers, String server) {
         Preload.pinfeedClasses();
         if (!servers.isUp(server)) throw new IllegalStateException(server + " is not up before the fault: not killing it (see ./pinfeed status)");
+        String module = JVM_SERVERS.get(server);
+        if (module != null) servers.layout().classpathOf(module); // throws unless this checkout can launch it again: never kill what we cannot restart
         servers.kill(server);
         System.err.println("[fault] killed -9 " + server);
         return new Outage(servers, server);
