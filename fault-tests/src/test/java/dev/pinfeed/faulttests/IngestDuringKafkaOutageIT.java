@@ -39,6 +39,7 @@ class IngestDuringKafkaOutageIT {
             Outage outage;
             List<Samples.Sample> all;
             long firstAckAfterUp;
+            AssertionError notRecovered = null;
             try (LoadLoop load = new LoadLoop("kafka-fault-writer", WRITERS, 20, (t, i) -> ingest.attemptPin(t, board, author))) {
                 awaitAcks(ingest, 20, Duration.ofSeconds(60)); // a healthy baseline first
                 try (Outage o = Outage.kill9(stack.servers(), "kafka")) {
@@ -47,15 +48,20 @@ class IngestDuringKafkaOutageIT {
                     o.restart();
                 }
                 int before = ingest.acknowledged().size();
-                awaitAcks(ingest, before + 20, Duration.ofSeconds(120)); // recovers by itself: no app restart
+                try {
+                    awaitAcks(ingest, before + 20, Duration.ofSeconds(120)); // recovers by itself: no app restart
+                } catch (AssertionError e) {
+                    notRecovered = e; // the figures first, then the failure
+                }
                 firstAckAfterUp = load.samples().all().stream().filter(s -> s.status() == 202 && s.startNanos() >= outage.upAt())
-                        .mapToLong(s -> s.startNanos() + s.latencyNanos()).min().orElseThrow();
+                        .mapToLong(s -> s.startNanos() + s.latencyNanos()).min().orElse(-1);
                 load.close();
                 all = load.samples().all();
             }
             awaitUp(stack, "schema-registry"); // not killed, but it lives on Kafka: leave it answering
 
             List<Samples.Sample> duringFault = all.stream().filter(s -> s.startNanos() >= outage.killedAt() && s.startNanos() < outage.upAt()).toList();
+            List<Samples.Sample> afterUp = all.stream().filter(s -> s.startNanos() >= outage.upAt()).toList();
             List<Samples.Sample> refused = duringFault.stream().filter(s -> s.status() != 202).toList();
             List<IngestFixture.Ack> acks = ingest.acknowledged();
 
@@ -69,10 +75,13 @@ class IngestDuringKafkaOutageIT {
 
             FaultReport report = FaultReport.of("Kafka broker kill -9, restart after " + DOWN.toSeconds() + " s", outage, duringFault, 202, acks.size(),
                     found, String.format(java.util.Locale.ROOT, "ingest POST /v1/pins ×%d writers; during the fault: %s; slowest non-202 %.0f ms; "
-                            + "first 202 %.1f s after the broker was up; %d events in the log from attempts not acknowledged",
-                            WRITERS, Samples.histogram(duringFault), Samples.maxMs(refused), (firstAckAfterUp - outage.upAt()) / 1e9,
+                            + "first 202 %.1f s after the broker was up (-1: none); after it was up: %s%s; %d events in the log from attempts not acknowledged",
+                            WRITERS, Samples.histogram(duringFault), Samples.maxMs(refused),
+                            firstAckAfterUp < 0 ? -1.0 : (firstAckAfterUp - outage.upAt()) / 1e9, Samples.histogram(afterUp),
+                            afterUp.stream().filter(s -> s.status() != 202).findFirst().map(s -> " e.g. " + s.detail()).orElse(""),
                             unacknowledgedInLog));
             report.publish();
+            if (notRecovered != null) throw notRecovered;
 
             assertThat(acks.stream().filter(a -> copies.getOrDefault(a.eventId(), 0L) != 1).toList())
                     .as("acknowledged pins not in the log exactly once").isEmpty();
