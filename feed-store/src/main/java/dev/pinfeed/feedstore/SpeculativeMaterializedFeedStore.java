@@ -16,16 +16,17 @@ import java.util.Optional;
 public final class SpeculativeMaterializedFeedStore implements MaterializedFeedStore {
 
     private final SpeculativeReads<MaterializedFeedStore> reads;
-    private final MaterializedFeedStore primary;
 
     public SpeculativeMaterializedFeedStore(SpeculativeReads<MaterializedFeedStore> reads) {
         this.reads = reads;
-        this.primary = reads.primary();
     }
 
     @Override
     public void journal(Chunk chunk) {
-        primary.journal(chunk);
+        reads.write(s -> {
+            s.journal(chunk);
+            return null;
+        });
     }
 
     @Override
@@ -35,7 +36,10 @@ public final class SpeculativeMaterializedFeedStore implements MaterializedFeedS
 
     @Override
     public void materialize(Chunk chunk) {
-        primary.materialize(chunk);
+        reads.write(s -> {
+            s.materialize(chunk);
+            return null;
+        });
     }
 
     @Override
@@ -45,7 +49,10 @@ public final class SpeculativeMaterializedFeedStore implements MaterializedFeedS
 
     @Override
     public void removePins(long userId, Collection<Long> pinIds) {
-        primary.removePins(userId, pinIds);
+        reads.write(s -> {
+            s.removePins(userId, pinIds);
+            return null;
+        });
     }
 
     @Override
@@ -55,7 +62,7 @@ public final class SpeculativeMaterializedFeedStore implements MaterializedFeedS
 
     @Override
     public int trim(long userId, int maxItems) {
-        return primary.trim(userId, maxItems);
+        return reads.write(s -> s.trim(userId, maxItems));
     }
 
     @Override
@@ -65,7 +72,10 @@ public final class SpeculativeMaterializedFeedStore implements MaterializedFeedS
 
     @Override
     public void saveState(long userId, GeneratorState state) {
-        primary.saveState(userId, state);
+        reads.write(s -> {
+            s.saveState(userId, state);
+            return null;
+        });
     }
 
     @Override

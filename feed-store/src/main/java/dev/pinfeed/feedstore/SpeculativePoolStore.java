@@ -14,32 +14,39 @@ import java.util.Map;
 public final class SpeculativePoolStore implements PoolStore {
 
     private final SpeculativeReads<PoolStore> reads;
-    private final PoolStore primary;
 
     public SpeculativePoolStore(SpeculativeReads<PoolStore> reads) {
         this.reads = reads;
-        this.primary = reads.primary();
     }
 
     @Override
     public void upsert(Collection<PoolEntry> entries) {
-        primary.upsert(entries);
+        reads.write(s -> {
+            s.upsert(entries);
+            return null;
+        });
     }
 
     /** On the primary entirely: the trim reads what it cuts from the store it cuts it in. */
     @Override
     public int upsert(Collection<PoolEntry> entries, int maxPerSource, int keepPerSource) {
-        return primary.upsert(entries, maxPerSource, keepPerSource);
+        return reads.write(s -> s.upsert(entries, maxPerSource, keepPerSource));
     }
 
     @Override
     public void remove(long userId, Collection<Long> pinIds) {
-        primary.remove(userId, pinIds);
+        reads.write(s -> {
+            s.remove(userId, pinIds);
+            return null;
+        });
     }
 
     @Override
     public void remove(Map<Long, ? extends Collection<Long>> pinsByUser) {
-        primary.remove(pinsByUser);
+        reads.write(s -> {
+            s.remove(pinsByUser);
+            return null;
+        });
     }
 
     @Override
@@ -54,6 +61,6 @@ public final class SpeculativePoolStore implements PoolStore {
 
     @Override
     public int trim(long userId, int maxPerSource) {
-        return primary.trim(userId, maxPerSource);
+        return reads.write(s -> s.trim(userId, maxPerSource));
     }
 }

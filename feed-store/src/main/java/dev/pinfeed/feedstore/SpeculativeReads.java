@@ -152,6 +152,19 @@ public final class SpeculativeReads<S> {
         return primary.store();
     }
 
+    /**
+     * Runs a write on the primary, or fails at once with {@link StoreUnavailableException} naming it while it
+     * counts as down ({@link #primaryDown()}): a write to a dead primary otherwise waits out the client's
+     * operation timeout (10 s), and the home feed journals on the request thread (measured: reads timing out
+     * during a primary outage, fault-tests' FeedReadsDuringHBaseOutageIT). Callers already retry or fall back.
+     */
+    public <T> T write(Function<? super S, ? extends T> write) {
+        if (primaryDown()) {
+            throw new StoreUnavailableException(primary.name(), "counted as down by the speculative reads: write not attempted", null);
+        }
+        return write.apply(primary.store());
+    }
+
     /** The current cutoff, in nanoseconds. */
     public long cutoffNanos() {
         return cutoffNanos;

@@ -55,6 +55,30 @@ class SpeculativeStoresTest {
     }
 
     @Test
+    void onceThePrimaryCountsAsDownWritesFailAtOnceWithoutCallingIt() {
+        InMemoryMaterializedFeedStore primary = new InMemoryMaterializedFeedStore();
+        InMemoryPoolStore primaryPools = new InMemoryPoolStore();
+        MaterializedFeedStore feed = new SpeculativeMaterializedFeedStore(SpeculativeFixtures.inline(
+                outage.wrap(MaterializedFeedStore.class, primary), new InMemoryMaterializedFeedStore(), 0, 1, registry));
+        PoolStore pools = new SpeculativePoolStore(SpeculativeFixtures.inline(
+                outage.wrap(PoolStore.class, primaryPools), new InMemoryPoolStore(), 0, 1, registry));
+        feed.journal(chunk(1, 100, 7)); // up: written
+        outage.start();
+        feed.read(1, null, 10); // one failed read: counted as down (down-after 1)
+        pools.best(1, Source.FOLLOWED_USER, 10);
+        outage.end();
+
+        // The primary answers again, but until a probe says so writes are not sent to it (they would wait out a timeout when it is dead).
+        assertThatThrownBy(() -> feed.journal(chunk(1, 200, 8))).isInstanceOfSatisfying(StoreUnavailableException.class, e -> {
+            assertThat(e.store()).isEqualTo("hbase-primary");
+            assertThat(e.getMessage()).contains("write not attempted");
+        });
+        assertThatThrownBy(() -> pools.upsert(List.of(entry(1, 1.0, 9)))).isInstanceOf(StoreUnavailableException.class);
+        assertThat(primary.pending(1)).extracting(Chunk::chunkId).containsExactly(100L);
+        assertThat(primaryPools.all(1)).isEmpty();
+    }
+
+    @Test
     void poolWritesGoToThePrimaryOnlyAndReadsSurviveItsOutage() {
         InMemoryPoolStore primary = new InMemoryPoolStore();
         InMemoryPoolStore standby = new InMemoryPoolStore();

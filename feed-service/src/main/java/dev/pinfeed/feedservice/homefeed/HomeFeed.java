@@ -1,5 +1,6 @@
 package dev.pinfeed.feedservice.homefeed;
 
+import dev.pinfeed.config.StoreUnavailableException;
 import dev.pinfeed.canonicalstore.reads.CanonicalPin;
 import dev.pinfeed.canonicalstore.reads.CanonicalReads;
 import dev.pinfeed.contentgenerator.ContentGenerator;
@@ -93,8 +94,8 @@ public final class HomeFeed {
     public Page read(long userId, String cursor, int limit) {
         if (limit < 1) throw new IllegalArgumentException("limit must be >= 1: " + limit);
         FeedPosition after = cursor == null ? null : FeedCursor.parse(cursor);
-        completePending(userId);
-        return after == null ? firstPage(userId, limit) : nextPage(userId, after, limit);
+        boolean pendingCompleted = completePending(userId);
+        return after == null ? firstPage(userId, limit, pendingCompleted) : nextPage(userId, after, limit);
     }
 
     private Page nextPage(long userId, FeedPosition after, int limit) {
@@ -105,15 +106,17 @@ public final class HomeFeed {
         return new Page(hydrated, page.more() ? FeedCursor.of(last) : null);
     }
 
-    private Page firstPage(long userId, int limit) {
+    private Page firstPage(long userId, int limit, boolean pendingCompleted) {
         long now = clock.millis();
         GeneratorState state = feeds.state(userId).orElse(GeneratorState.initial(settings.chunkSize()));
         if (returning(state, now)) regenerator.regenerate(userId);
         int size = state.nextChunkSize() > 0 ? state.nextChunkSize() : settings.chunkSize();
         long started = System.nanoTime();
-        CompletableFuture<ContentGenerator.Result> generated = CompletableFuture.supplyAsync(() -> timed(userId, size), generation);
+        // With a pending chunk still in the pools (its completion failed), a new chunk could repeat its pins: none this time.
+        CompletableFuture<ContentGenerator.Result> generated = pendingCompleted
+                ? CompletableFuture.supplyAsync(() -> timed(userId, size), generation) : CompletableFuture.completedFuture(null);
         FeedPage materialized = feeds.read(userId, null, limit);
-        ContentGenerator.Result result = await(generated, started);
+        ContentGenerator.Result result = pendingCompleted ? await(generated, started) : null;
 
         Chunk chunk = null;
         int nextSize = settings.chunkSize();
@@ -196,9 +199,19 @@ public final class HomeFeed {
     /**
      * Chunks journaled but not materialized: a crash (or the post-answer work not done yet) left them.
      * The user may have seen them, so they go into the feed now, before anything reads the pools.
+     * False when a store was unavailable: then nothing may be generated (it could repeat their pins).
      */
-    private void completePending(long userId) {
-        for (Chunk c : feeds.pending(userId)) complete(c, List.of());
+    private boolean completePending(long userId) {
+        List<Chunk> pending = feeds.pending(userId);
+        try {
+            for (Chunk c : pending) complete(c, List.of());
+            return true;
+        } catch (StoreUnavailableException e) {
+            // The HBase primary is down (pending read from the standby): the chunks stay journaled and a later read
+            // completes them; this one is answered from the materialized feed rather than failing (a 503 per read).
+            listener.afterAnswerFailed(e);
+            return false;
+        }
     }
 
     /**

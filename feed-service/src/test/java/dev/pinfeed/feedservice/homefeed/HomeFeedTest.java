@@ -4,12 +4,15 @@ import static dev.pinfeed.feedservice.homefeed.HomeFeedFixture.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.pinfeed.contentgenerator.ContentGenerator;
+import dev.pinfeed.contentgenerator.GeneratorSettings;
 import dev.pinfeed.feedstore.FeedPage;
 import dev.pinfeed.feedstore.FeedPosition;
 import dev.pinfeed.feedstore.GeneratorState;
 import dev.pinfeed.feedstore.PoolEntry;
 import dev.pinfeed.feedstore.PoolStore;
 import dev.pinfeed.feedstore.Source;
+import dev.pinfeed.feedstore.scoring.WeightedScorer;
 import dev.pinfeed.followergraph.GraphCommand;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -182,6 +185,32 @@ class HomeFeedTest {
         assertThat(f.feeds.pending(u)).isEmpty();
         assertThat(poolPins(u)).isEmpty();
         assertThat(feedPins(u)).containsExactly(c, a, b, old);
+    }
+
+    @Test
+    void whileThePoolsCannotBeWrittenAPendingChunkWaitsAndTheFeedIsStillServedWithoutRepeatingAPin() {
+        long u = f.user();
+        long old = f.pin(), a = f.pin(), b = f.pin();
+        f.materialized(u, older(1), old);
+        f.pool(u, Source.FOLLOWED_USER, a, b);
+        assertThat(pins(f.feed().read(u, null, 25))).containsExactly(a, b, old);
+        f.later.loseAll(); // shown and journaled, never materialized
+
+        dev.pinfeed.feedstore.Outage outage = new dev.pinfeed.feedstore.Outage("hbase-primary");
+        PoolStore down = outage.wrap(PoolStore.class, f.pools);
+        HomeFeed duringOutage = new HomeFeed(down, f.feeds, f.canonical, new ContentGenerator(f.pools, GeneratorSettings.defaults()),
+                new PoolRegenerator(down, f.feeds, f.canonical, f.graph, new WeightedScorer(WeightedScorer.Settings.defaults(), f.clock),
+                        f.settings), f.settings, f.clock, new ChunkIds(f.clock, new java.util.Random(7)), f.generation, f.later, f.counts);
+        outage.start();
+        assertThat(pins(duringOutage.read(u, null, 25))).as("answered, not a 503; no new chunk of the pending chunk's pins").containsExactly(old);
+        assertThat(f.feeds.pending(u)).hasSize(1);
+        outage.end();
+
+        f.later.runAll();
+        assertThat(pins(f.feed().read(u, null, 25))).containsExactly(a, b, old);
+        f.later.runAll();
+        assertThat(f.feeds.pending(u)).isEmpty();
+        assertThat(feedPins(u)).containsExactly(a, b, old);
     }
 
     @Test

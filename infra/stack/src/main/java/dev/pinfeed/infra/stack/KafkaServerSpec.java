@@ -27,7 +27,12 @@ final class KafkaServerSpec implements ServerSpec {
     @Override public String name() { return "kafka"; }
     @Override public String role() { return "Kafka broker (KRaft)"; }
     @Override public String endpoint() { return broker.toString(); }
-    @Override public Duration startTimeout() { return Duration.ofSeconds(120); }
+    /**
+     * After a kill -9 the broker recovers every partition from its last flushed offset (0 for most: Kafka
+     * leaves flushing to the OS); with the thousands of test topics a shared stack collects that took over
+     * 120 s on a loaded 2-core box, and the launcher then stopped a broker that was still recovering.
+     */
+    @Override public Duration startTimeout() { return Duration.ofSeconds(360); }
     @Override public Path logFile() { return layout.logFile("kafka.log"); }
 
     private Path properties() {
