@@ -140,7 +140,7 @@ class GraphDuringRedisOutageIT {
                 readsKilled = rk.samples().startedBetween(outage.killedAt(), outage.restartedAt());
                 writesKilled = wk.samples().startedBetween(outage.killedAt(), outage.restartedAt());
             }
-            IngestDuringKafkaOutageIT.awaitUp(stack, KILLED + "-replica");
+            Outage.awaitUp(stack, KILLED + "-replica");
 
             // The processor catches up: the last acknowledged state of every pair.
             List<Pair> wrong = new ArrayList<>();

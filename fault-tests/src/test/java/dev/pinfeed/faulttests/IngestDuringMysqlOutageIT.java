@@ -122,6 +122,6 @@ class IngestDuringMysqlOutageIT {
     }
 
     private static void awaitMaster(TestStack stack) {
-        IngestDuringKafkaOutageIT.awaitUp(stack, KILLED + "-replica");
+        Outage.awaitUp(stack, KILLED + "-replica");
     }
 }

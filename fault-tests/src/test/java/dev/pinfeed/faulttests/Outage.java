@@ -95,4 +95,13 @@ final class Outage implements AutoCloseable {
             }
         }
     }
+
+    /** Waits (up to 120 s) until {@code server} answers again, e.g. a replica that follows a restarted master. */
+    static void awaitUp(dev.pinfeed.infra.stacktestkit.TestStack stack, String server) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+        while (!stack.servers().isUp(server)) {
+            if (System.nanoTime() > deadline) throw new AssertionError(server + " not up 120 s after the fault");
+            sleep(200);
+        }
+    }
 }
