@@ -8,6 +8,7 @@ import dev.pinfeed.httpkit.RunningHttpApp;
 import dev.pinfeed.infra.stacktestkit.TestStack;
 import dev.pinfeed.ingestapi.IngestApiServer;
 import dev.pinfeed.ingestapi.IngestComponents;
+import dev.pinfeed.ingestapi.http.IngestHttpApi;
 import dev.pinfeed.ingestapi.http.TokenAuthenticator;
 import dev.pinfeed.ingestapi.kafka.FreshTopics;
 import java.net.URI;
@@ -25,8 +26,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * ingest-api's HTTP app in this JVM, wired as IngestApiServer.main wires it, publishing to fresh topics;
- * and a producer-side load: pins posted with an Idempotency-Key, the same key retried on 503/429 or no
- * answer until a 202 (the acknowledged writes, {@link #acknowledged()}).
+ * and a producer-side load: pins posted with an Idempotency-Key, the same key retried on a refusal until
+ * a 202 (the acknowledged writes, {@link #acknowledged()}) or an unconfirmed publish ({@link #unconfirmed()}).
  */
 final class IngestFixture implements AutoCloseable {
 
@@ -44,6 +45,7 @@ final class IngestFixture implements AutoCloseable {
     private final RunningHttpApp running;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final ConcurrentLinkedQueue<Ack> acks = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Ack> unconfirmed = new ConcurrentLinkedQueue<>();
     private final Map<Integer, String> pendingKey = new ConcurrentHashMap<>();
 
     IngestFixture(TestStack stack) throws Exception {
@@ -90,8 +92,11 @@ final class IngestFixture implements AutoCloseable {
     }
 
     /**
-     * One attempt of thread {@code thread}'s current pin on {@code board} by {@code author}: a new
-     * Idempotency-Key after each 202, the same key again after anything else. Returns what it answered.
+     * One attempt of thread {@code thread}'s current pin on {@code board} by {@code author}: the same
+     * Idempotency-Key again after a refusal that published nothing (503 naming a store, 429, no answer);
+     * a new key after a 202 and after a {@code publish-unconfirmed} 503, which is that key's final
+     * answer (the contract replays it for every retry of the key; {@link #unconfirmed()} keeps it, to
+     * check in the log whether it landed). Returns what it answered.
      */
     Samples.Result attemptPin(int thread, long board, long author) throws Exception {
         String key = pendingKey.computeIfAbsent(thread, t -> "fault-" + UUID.randomUUID());
@@ -100,12 +105,20 @@ final class IngestFixture implements AutoCloseable {
         if (a.status() == 202) {
             acks.add(new Ack(key, a.json().get("eventId").asLong(), Long.parseLong(a.json().get("id").asText()), board));
             pendingKey.remove(thread);
+        } else if (a.json() != null && IngestHttpApi.UNCONFIRMED_TYPE.equals(a.json().path("type").asText())) {
+            unconfirmed.add(new Ack(key, a.json().path("eventId").asLong(), a.json().path("id").asLong(), board));
+            pendingKey.remove(thread);
         }
         return Samples.Result.of(a.status(), 202, a.body());
     }
 
     List<Ack> acknowledged() {
         return List.copyOf(acks);
+    }
+
+    /** The pins answered {@code publish-unconfirmed}, with the ids the answer gave: each may or may not be in the log. */
+    List<Ack> unconfirmed() {
+        return List.copyOf(unconfirmed);
     }
 
     @Override

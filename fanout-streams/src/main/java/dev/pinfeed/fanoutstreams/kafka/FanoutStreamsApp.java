@@ -1,6 +1,5 @@
 package dev.pinfeed.fanoutstreams.kafka;
 
-import dev.pinfeed.config.StoreUnavailableException;
 import dev.pinfeed.events.FanoutChunk;
 import dev.pinfeed.eventsschema.EventTopics;
 import dev.pinfeed.eventsschema.SchemaRegistryClient;
@@ -19,7 +18,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.ThreadMetadata;
-import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,19 +66,27 @@ public final class FanoutStreamsApp implements AutoCloseable {
         KafkaStreams streams = new KafkaStreams(FanoutTopology.build(settings, registry, graph, feeds, fetchThreads, metrics, status, clock),
                 FanoutTopology.properties(settings, bootstrap, instance, metrics, status));
         streams.setUncaughtExceptionHandler(e -> {
-            for (Throwable t = e; t != null; t = t.getCause()) {
-                if (t instanceof StoreUnavailableException s) {
-                    LOG.warn("fan-out stream thread stopped by an outage ({}); replacing it", s.getMessage());
-                    return StreamThreadExceptionResponse.REPLACE_THREAD;
-                }
+            Throwable outage = StreamThreadFailures.outage(e);
+            if (outage == null) {
+                LOG.error("fan-out stream thread died; stopping the Kafka Streams client", e);
+                return StreamThreadFailures.responseTo(e);
             }
-            LOG.error("fan-out stream thread died; stopping the Kafka Streams client", e);
-            return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+            LOG.warn("fan-out stream thread stopped by an outage ({}); replacing it in 1 s", outage.toString());
+            sleepQuietly(1_000); // on the dying thread: an outage that persists must not spin thread replacements
+            return StreamThreadFailures.responseTo(e);
         });
         KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
         streamsMetrics.bindTo(meters);
         streams.start();
         return new FanoutStreamsApp(streams, fetchThreads, streamsMetrics, metrics, status);
+    }
+
+    private static void sleepQuietly(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     public KafkaStreams.State state() {

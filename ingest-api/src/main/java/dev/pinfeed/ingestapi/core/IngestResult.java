@@ -69,7 +69,7 @@ public record IngestResult(List<Item> items) {
         return anyTransient;
     }
 
-    /** The stored form: versioned JSON; ids as decimal strings. */
+    /** The stored form: versioned JSON; ids as decimal strings (also on an unconfirmed item: the ids it was published with). */
     public String serialize() {
         ObjectNode root = JSON.createObjectNode();
         root.put("v", FORMAT);
@@ -77,10 +77,9 @@ public record IngestResult(List<Item> items) {
         for (Item item : items) {
             ObjectNode n = list.addObject();
             n.put("type", item.eventType());
-            if (item.accepted()) {
-                if (item.createdId() != 0) n.put("id", Long.toString(item.createdId()));
-                n.put("eventId", Long.toString(item.eventId()));
-            } else {
+            if (item.createdId() != 0) n.put("id", Long.toString(item.createdId()));
+            if (item.eventId() != 0) n.put("eventId", Long.toString(item.eventId()));
+            if (!item.accepted()) {
                 IngestRejection r = item.rejection();
                 n.put("reason", r.reason().name());
                 if (r.field() != null) n.put("field", r.field());
@@ -106,13 +105,12 @@ public record IngestResult(List<Item> items) {
         List<Item> items = new ArrayList<>();
         for (JsonNode n : root.get("items")) {
             String type = n.path("type").asText();
-            if (n.has("reason")) {
-                items.add(Item.rejected(type, IngestRejection.restored(Reason.valueOf(n.get("reason").asText()), text(n, "field"),
-                        n.path("detail").asText(), text(n, "store"))));
-            } else {
-                items.add(new Item(type, n.has("id") ? Long.parseLong(n.get("id").asText()) : 0,
-                        Long.parseLong(n.path("eventId").asText()), null));
-            }
+            long createdId = n.has("id") ? Long.parseLong(n.get("id").asText()) : 0;
+            long eventId = n.has("eventId") ? Long.parseLong(n.get("eventId").asText()) : 0;
+            IngestRejection rejection = n.has("reason") ? IngestRejection.restored(Reason.valueOf(n.get("reason").asText()), text(n, "field"),
+                    n.path("detail").asText(), text(n, "store")) : null;
+            if (rejection == null && eventId == 0) throw new IllegalStateException("a stored accepted item has no eventId: " + abbreviate(stored));
+            items.add(new Item(type, createdId, eventId, rejection));
         }
         return new IngestResult(items);
     }

@@ -64,6 +64,11 @@ public final class IngestService {
         public static Outcome rejected(IngestCommand command, IngestRejection rejection) {
             return new Outcome(command, 0, 0, rejection);
         }
+
+        /** An UNCONFIRMED publish: the event may be in the log, so it keeps the ids it was published with. */
+        private static Outcome unconfirmed(Prepared p, IngestRejection rejection) {
+            return new Outcome(p.command(), p.createdId(), p.eventId(), rejection);
+        }
     }
 
     /** One command ready to publish, and what to undo if publishing fails. */
@@ -185,16 +190,21 @@ public final class IngestService {
                 IngestRejection r = known != null ? known
                         : new IngestRejection(Reason.UNCONFIRMED, null, "Kafka did not acknowledge the event: " + e.getCause().getMessage(),
                                 e.getCause());
-                outcomes[p.index()] = Outcome.rejected(p.command(), r);
                 // Only what certainly never reached Kafka is undone; an unconfirmed event may be in the
-                // log, and undoing it would let a retry create the object twice.
-                if (r.reason() != Reason.UNCONFIRMED) notPublished.add(p);
+                // log, and undoing it would let a retry create the object twice. It keeps its ids, so the
+                // producer can look the object up later and learn whether it landed.
+                if (r.reason() != Reason.UNCONFIRMED) {
+                    outcomes[p.index()] = Outcome.rejected(p.command(), r);
+                    notPublished.add(p);
+                } else {
+                    outcomes[p.index()] = Outcome.unconfirmed(p, r);
+                }
             } catch (TimeoutException e) {
-                outcomes[p.index()] = Outcome.rejected(p.command(), new IngestRejection(Reason.UNCONFIRMED, null,
+                outcomes[p.index()] = Outcome.unconfirmed(p, new IngestRejection(Reason.UNCONFIRMED, null,
                         "Kafka did not acknowledge the event within " + publishTimeout.toMillis() + " ms"));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                outcomes[p.index()] = Outcome.rejected(p.command(), new IngestRejection(Reason.UNCONFIRMED, null,
+                outcomes[p.index()] = Outcome.unconfirmed(p, new IngestRejection(Reason.UNCONFIRMED, null,
                         "interrupted while waiting for Kafka's acknowledgement", e));
             }
         }

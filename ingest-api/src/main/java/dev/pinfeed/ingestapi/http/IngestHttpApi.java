@@ -178,7 +178,9 @@ public final class IngestHttpApi {
 
     private static Response singleAnswer(IngestResult result) {
         Item item = result.items().get(0);
-        return item.accepted() ? Response.json(202, ids(item)) : problemResponse(item.rejection());
+        if (item.accepted()) return Response.json(202, ids(item));
+        if (item.eventId() != 0) return Response.problem(problem(item.rejection()), ids(item)); // unconfirmed: the ids it was published with
+        return problemResponse(item.rejection());
     }
 
     private static Response batchAnswer(IngestResult result) {
@@ -193,6 +195,7 @@ public final class IngestHttpApi {
                 Map<String, Object> error = problem(item.rejection()).toMap();
                 if (item.rejection().store() != null) error.put("store", item.rejection().store());
                 r.put("error", error);
+                if (item.eventId() != 0) r.put("ids", ids(item)); // unconfirmed: it may be in the log under these ids
             }
             results.add(r);
         }

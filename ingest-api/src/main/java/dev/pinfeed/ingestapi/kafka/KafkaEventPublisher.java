@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.Metric;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
@@ -36,7 +37,9 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * metadata is OVERLOADED, the schema registry or Kafka unreachable is a
  * {@link StoreUnavailableException} naming it ({@code schema-registry}, {@value #STORE}); anything
  * else there (an event the registry refuses, a closed producer) is a bug and throws. A failure after
- * it entered is Kafka's own (no acknowledgement): the caller treats it as unconfirmed.
+ * it entered is Kafka's own (no acknowledgement): the caller treats it as unconfirmed. While the log is
+ * unreachable ({@link LogReachability}) a new event is refused at once as a {@link StoreUnavailableException}
+ * naming {@value #STORE}, instead of waiting out the delivery timeout in the producer.
  */
 public final class KafkaEventPublisher implements EventPublisher {
 
@@ -45,8 +48,13 @@ public final class KafkaEventPublisher implements EventPublisher {
     /** The producer's client id (its metrics carry it). */
     public static final String CLIENT_ID = "pinfeed-ingest";
 
+    /** How long records may wait without a connection and without progress before new ones are refused ({@link LogReachability}). */
+    static final long UNREACHABLE_AFTER_MS = 1_000;
+
     private final KafkaProducer<String, SpecificRecord> producer;
     private final Map<String, String> topicOverrides;
+    private final LogReachability reachability = new LogReachability(UNREACHABLE_AFTER_MS, System::nanoTime);
+    private final Metric connectionCount;
 
     /** {@code topicOverrides} maps a standard topic to another (tests publish to fresh topics); {@code extra} overrides producer settings. */
     public KafkaEventPublisher(String bootstrap, SchemaRegistryClient registry, Map<String, String> topicOverrides, Properties extra) {
@@ -54,6 +62,20 @@ public final class KafkaEventPublisher implements EventPublisher {
         p.putAll(extra);
         this.producer = new KafkaProducer<>(p, new StringSerializer(), new AvroEventSerializer(registry));
         this.topicOverrides = Map.copyOf(topicOverrides);
+        this.connectionCount = producer.metrics().entrySet().stream()
+                .filter(e -> e.getKey().name().equals("connection-count") && e.getKey().group().equals("producer-metrics"))
+                .map(Map.Entry::getValue).findFirst()
+                .orElseThrow(() -> new IllegalStateException("the Kafka producer has no producer-metrics/connection-count metric"));
+    }
+
+    /** The producer's open connections to brokers (its own metric). */
+    private int openConnections() {
+        return ((Number) connectionCount.metricValue()).intValue();
+    }
+
+    private StoreUnavailableException unreachable() {
+        return new StoreUnavailableException(STORE, "no connection to the Kafka cluster, and records have waited "
+                + reachability.stalledMillis() + " ms without progress: the event was not sent");
     }
 
     @Override
@@ -61,12 +83,19 @@ public final class KafkaEventPublisher implements EventPublisher {
         String topic = EventTopics.topicFor(event);
         topic = topicOverrides.getOrDefault(topic, topic);
         CompletableFuture<Void> ack = new CompletableFuture<>();
+        if (reachability.unreachable(openConnections())) {
+            ack.completeExceptionally(unreachable()); // fast, and nothing sent: safe to retry
+            return ack;
+        }
         // A failure reported while send() is still running (buffer full, no metadata yet, serialization)
         // means the record never entered the producer: nothing can reach the log.
         AtomicBoolean enqueued = new AtomicBoolean();
         AtomicReference<RuntimeException> notSent = new AtomicReference<>();
+        AtomicBoolean completed = new AtomicBoolean();
+        reachability.sent();
         try {
             producer.send(new ProducerRecord<>(topic, EventTopics.partitionKey(event), event), (metadata, error) -> {
+                if (completed.compareAndSet(false, true)) reachability.completed();
                 if (error == null) {
                     ack.complete(null);
                 } else if (!enqueued.get()) {
@@ -76,15 +105,22 @@ public final class KafkaEventPublisher implements EventPublisher {
                 }
             });
         } catch (RuntimeException e) {
+            if (completed.compareAndSet(false, true)) reachability.completed();
             notSent.set(e);
         }
         enqueued.set(true);
-        if (notSent.get() != null) ack.completeExceptionally(classify(notSent.get()));
+        if (notSent.get() != null) ack.completeExceptionally(classify(notSent.get(), openConnections()));
         return ack;
     }
 
-    /** What a failure before the record entered the producer means; a bug is thrown. */
-    private static RuntimeException classify(RuntimeException error) {
+    /**
+     * What a failure before the record entered the producer means; a bug is thrown. A timeout (no
+     * metadata, a full buffer) is an outage when the producer holds no connection at all, else load.
+     */
+    private static RuntimeException classify(RuntimeException error, int openConnections) {
+        if (error instanceof TimeoutException && openConnections == 0) {
+            return new StoreUnavailableException(STORE, "no connection to the Kafka cluster: " + error.getMessage(), error);
+        }
         if (error instanceof TimeoutException) {
             return new IngestRejection(IngestRejection.Reason.OVERLOADED, null, "Kafka cannot take the event now (" + error.getMessage()
                     + "); retry later");
@@ -98,8 +134,13 @@ public final class KafkaEventPublisher implements EventPublisher {
         throw error;
     }
 
-    /** Returns when the cluster answers a metadata request for the pins topic within 2 s; else {@link StoreUnavailableException}. */
+    /**
+     * Returns when the cluster answers a metadata request for the pins topic within 2 s and the log is
+     * not unreachable ({@link LogReachability}: cached metadata alone answers while the broker is down);
+     * else {@link StoreUnavailableException}.
+     */
     public void check() {
+        if (reachability.unreachable(openConnections())) throw unreachable();
         CompletableFuture<Object> f = CompletableFuture.supplyAsync(() -> producer.partitionsFor(EventTopics.PINS));
         try {
             f.get(2, TimeUnit.SECONDS);

@@ -195,6 +195,8 @@ class IngestServiceTest {
 
         assertThat(o.rejection().reason()).isEqualTo(Reason.UNCONFIRMED);
         assertThat(usernames.find("ivy")).as("kept: a retry must not create a second ivy").isPresent();
+        assertThat(o.createdId()).as("the id it was published with").isEqualTo(usernames.find("ivy").getAsLong());
+        assertThat(o.eventId()).isPositive();
         assertThat(store.size()).isEqualTo(entries + 1);
         publisher.failWith = e -> null;
         assertThat(service.submit(new CreateUser("ivy", null)).rejection().reason()).isEqualTo(Reason.CONFLICT);

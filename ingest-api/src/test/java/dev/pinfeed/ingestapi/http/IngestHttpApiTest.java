@@ -238,6 +238,11 @@ class IngestHttpApiTest {
         assertThat(retry.status()).isEqualTo(503);
         assertThat(retry.raw().headers().firstValue("Idempotent-Replayed")).hasValue("true");
         assertThat(ingest.publisher.published(UserCreated.class)).isEmpty();
+        // The ids it was published with, first and on the replay: the producer can look the user up later.
+        assertThat(unconfirmed.json().get("id").asText()).matches("[1-9][0-9]*");
+        assertThat(unconfirmed.json().get("eventId").asText()).matches("[1-9][0-9]*");
+        assertThat(retry.json().get("id").asText()).isEqualTo(unconfirmed.json().get("id").asText());
+        assertThat(retry.json().get("eventId").asText()).isEqualTo(unconfirmed.json().get("eventId").asText());
     }
 
     @Test
