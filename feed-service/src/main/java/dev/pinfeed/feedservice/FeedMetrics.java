@@ -28,6 +28,7 @@ public final class FeedMetrics implements CacheListener, HomeFeedListener {
     private final Meter.MeterProvider<Counter> served;
     private final Counter hydrationDropped;
     private final Counter afterAnswerFailures;
+    private final Meter.MeterProvider<Counter> lateChunks;
 
     public FeedMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -45,6 +46,9 @@ public final class FeedMetrics implements CacheListener, HomeFeedListener {
                 .description("Home feed items left out because their pin is deleted or unknown").register(registry);
         this.afterAnswerFailures = Counter.builder("feed_after_answer_failures_total")
                 .description("Post-answer home feed writes that failed (redone from the journal or on the next view)").register(registry);
+        this.lateChunks = Counter.builder("feed_late_chunks_total")
+                .description("Chunks that missed the generator deadline, once done, by outcome (kept: materialized for the next view; "
+                        + "dropped: a newer view generated meanwhile)").withRegistry(registry);
     }
 
     @Override
@@ -56,6 +60,11 @@ public final class FeedMetrics implements CacheListener, HomeFeedListener {
     @Override
     public void fallback(Fallback reason) {
         fallbacks.withTags("reason", reason.tag()).increment();
+    }
+
+    @Override
+    public void lateChunk(boolean kept) {
+        lateChunks.withTags("outcome", kept ? "kept" : "dropped").increment();
     }
 
     @Override

@@ -9,18 +9,14 @@ import dev.pinfeed.eventsschema.SchemaRegistryClient;
 import dev.pinfeed.followergraph.GraphCommand;
 import dev.pinfeed.infra.stacktestkit.TestStack;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.avro.specific.SpecificRecord;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -66,19 +62,7 @@ final class KafkaFixtures implements AutoCloseable {
 
     /** Every record of the dead-letter topic, reading until {@code expected} arrived or 20 s passed. */
     List<ConsumerRecord<byte[], byte[]>> deadLettered(int expected) {
-        Properties c = new Properties();
-        c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.config().kafkaBootstrap());
-        c.put(ConsumerConfig.GROUP_ID_CONFIG, stack.uniqueName("graph_dlq_reader"));
-        c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            consumer.subscribe(List.of(deadLetters));
-            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-            while (out.size() < expected && System.nanoTime() < deadline) {
-                consumer.poll(Duration.ofMillis(300)).forEach(out::add);
-            }
-        }
-        return out;
+        return stack.records(deadLetters, expected, Duration.ofSeconds(20));
     }
 
     @Override

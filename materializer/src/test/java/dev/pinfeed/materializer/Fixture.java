@@ -31,7 +31,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.Future;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.admin.Admin;
@@ -40,8 +39,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -164,21 +161,11 @@ final class Fixture implements AutoCloseable {
 
     /** The dead letters of this fixture's topics so far, waiting up to {@code wait} for {@code expected} of them. */
     List<ConsumerRecord<byte[], byte[]>> deadLettered(int expected, Duration wait) {
-        List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
-        Properties c = KafkaClients.reader(config);
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            TopicPartition tp = new TopicPartition(deadLetters, 0);
-            consumer.assign(List.of(tp));
-            consumer.seekToBeginning(List.of(tp));
-            long deadline = System.nanoTime() + wait.toNanos();
-            while (out.size() < expected && System.nanoTime() < deadline) consumer.poll(Duration.ofMillis(200)).forEach(out::add);
-        }
-        return out;
+        return stack.records(deadLetters, expected, wait);
     }
 
     static String header(ConsumerRecord<byte[], byte[]> r, String name) {
-        Header h = r.headers().lastHeader(name);
-        return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
+        return TestStack.header(r, name);
     }
 
     static String reason(ConsumerRecord<byte[], byte[]> r) {

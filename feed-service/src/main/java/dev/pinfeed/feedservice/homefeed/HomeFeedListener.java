@@ -26,6 +26,12 @@ public interface HomeFeedListener {
 
     default void fallback(Fallback reason) {}
 
+    /**
+     * A chunk that missed its deadline, once done: {@code kept} = materialized (the next view shows it);
+     * else dropped because a newer view generated meanwhile (its pins stay in the pools).
+     */
+    default void lateChunk(boolean kept) {}
+
     default void served(Source source, int n) {}
 
     /** Items left out because their pin is deleted or unknown. */

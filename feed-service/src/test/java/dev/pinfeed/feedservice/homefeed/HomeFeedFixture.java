@@ -67,6 +67,16 @@ public final class HomeFeedFixture implements AutoCloseable {
         final List<Integer> chunkSizes = new ArrayList<>();
         int dropped;
         int afterFailures;
+        final List<Boolean> lateChunks = new ArrayList<>();
+
+        @Override
+        public synchronized void lateChunk(boolean kept) {
+            lateChunks.add(kept);
+        }
+
+        synchronized List<Boolean> lateChunks() {
+            return List.copyOf(lateChunks);
+        }
 
         @Override
         public synchronized void generated(java.time.Duration took, int chunkSize) {

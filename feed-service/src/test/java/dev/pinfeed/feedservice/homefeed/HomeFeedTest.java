@@ -3,6 +3,7 @@ package dev.pinfeed.feedservice.homefeed;
 import static dev.pinfeed.feedservice.homefeed.HomeFeedFixture.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.pinfeed.contentgenerator.ContentGenerator;
 import dev.pinfeed.contentgenerator.GeneratorSettings;
@@ -141,7 +142,7 @@ class HomeFeedTest {
     }
 
     @Test
-    void aGeneratorPastItsDeadlineServesTheMaterializedFeedAndTheNextChunkIsLarger() throws Exception {
+    void aGeneratorPastItsDeadlineServesTheMaterializedFeedAndItsLateChunkComesOnTheNextView() throws Exception {
         f.close();
         f = new HomeFeedFixture(HomeFeedSettings.defaults()); // 50 ms; the generator below is held until after the answer
         long u = f.user();
@@ -156,10 +157,42 @@ class HomeFeedTest {
         } finally {
             release.countDown();
         }
-        f.later.runAll();
+        // The late chunk's work is queued once the released generation finishes: run what is queued until it came.
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            f.later.runAll();
+            assertThat(f.counts.lateChunks()).containsExactly(true);
+        });
         assertThat(f.feeds.state(u).orElseThrow().nextChunkSize()).isEqualTo(50);
-        assertThat(f.feeds.pending(u)).as("a late chunk is never journaled").isEmpty();
-        assertThat(poolPins(u)).containsExactly(pooled);
+        // Seed 002, "eventually the user will see new Pins": the late chunk is materialized once done.
+        assertThat(f.feeds.pending(u)).isEmpty();
+        assertThat(poolPins(u)).as("taken out of the pools").isEmpty();
+        assertThat(feedPins(u)).containsExactly(pooled, old);
+        assertThat(pins(f.feed().read(u, null, 25))).as("the next view").containsExactly(pooled, old);
+    }
+
+    @Test
+    void aLateChunkIsDroppedWhenANewerFirstPageRanMeanwhileAndItsPinsStayInThePools() throws Exception {
+        f.close();
+        f = new HomeFeedFixture(HomeFeedSettings.defaults());
+        long u = f.user();
+        long old = f.pin(), pooled = f.pin();
+        f.materialized(u, older(1), old);
+        f.pool(u, Source.FOLLOWED_USER, pooled);
+        CountDownLatch release = new CountDownLatch(1);
+        try {
+            assertThat(pins(f.feed(p -> new Stuck(p, release)).read(u, null, 25))).containsExactly(old);
+            f.later.runAll(); // this view's post-answer work: its state saved, the late chunk waits for the generator
+            f.clock.advance(Duration.ofSeconds(1));
+            HomeFeed.Page newer = f.feed().read(u, null, 25); // a newer view generates in time and takes the pin
+            assertThat(pins(newer)).containsExactly(pooled, old);
+        } finally {
+            release.countDown();
+        }
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            f.later.runAll();
+            assertThat(f.counts.lateChunks()).containsExactly(false);
+        });
+        assertThat(feedPins(u)).as("once, from the newer view's chunk").containsExactly(pooled, old);
     }
 
     @Test

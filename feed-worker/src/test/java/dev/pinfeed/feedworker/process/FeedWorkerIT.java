@@ -7,6 +7,7 @@ import static dev.pinfeed.feedworker.Events.receiver;
 import static dev.pinfeed.feedworker.Events.remove;
 import static dev.pinfeed.feedworker.Events.unfollowedUser;
 import static org.assertj.core.api.Assertions.assertThat;
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.awaitility.Awaitility.await;
 
 import dev.pinfeed.feedstore.PoolEntry;
@@ -17,7 +18,12 @@ import dev.pinfeed.feedworker.WorkerSettings;
 import dev.pinfeed.followergraph.GraphCommand;
 import dev.pinfeed.infra.stacktestkit.StackExtension;
 import dev.pinfeed.infra.stacktestkit.TestStack;
+import dev.pinfeed.events.UserCreated;
+import dev.pinfeed.eventsschema.AvroEventSerializer;
+import dev.pinfeed.eventsschema.DeadLetters;
 import java.time.Duration;
+import java.time.Instant;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -103,6 +109,31 @@ class FeedWorkerIT {
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
                     assertThat(pins(f.pools.storedRows(follower))).containsExactlyInAnyOrder(k1.pinId(), k2.pinId()));
             assertThat(worker.applied()).isGreaterThanOrEqualTo(3);
+        }
+    }
+
+    @Test
+    void poisonOnEveryInputTopicIsDeadLetteredWithItsReasonAndTheWorkerGoesOn(TestStack stack) throws Exception {
+        try (WorkerFixtures f = new WorkerFixtures(stack, 2); WorkerFixtures.RunningWorker worker = f.start(WorkerSettings.defaults())) {
+            long receiver = f.user(), author = f.user();
+            long board = f.board(author);
+            long now = System.currentTimeMillis();
+            PinFacts pin = f.pin(board, author, now, 0);
+            for (String topic : List.of(f.fanout, f.follows, f.likes)) f.publishRaw(topic, "k", ("not avro on " + topic).getBytes(UTF_8));
+            // A well-formed event of a type none of its topics carries.
+            f.publishRaw(f.likes, "k", new AvroEventSerializer(f.registry).serialize(f.likes,
+                    UserCreated.newBuilder().setEventId(stack.freshId()).setOccurredAt(Instant.ofEpochMilli(now)).setActorId(author)
+                            .setUserId(author).setUsername("poison").build()));
+            f.publish(add(pin, now, List.of(receiver(receiver, Source.FOLLOWED_USER))));
+
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
+                    assertThat(pins(f.pools.best(receiver, Source.FOLLOWED_USER, 10))).containsExactly(pin.pinId()));
+            List<ConsumerRecord<byte[], byte[]>> dead = f.deadLettered(4);
+            assertThat(dead).extracting(r -> TestStack.header(r, DeadLetters.HEADER_SOURCE_TOPIC) + " " + TestStack.header(r, DeadLetters.HEADER_REASON))
+                    .containsExactlyInAnyOrder(f.fanout + " " + DeadLetters.UNDECODABLE, f.follows + " " + DeadLetters.UNDECODABLE,
+                            f.likes + " " + DeadLetters.UNDECODABLE, f.likes + " " + DeadLetters.UNEXPECTED_EVENT);
+            assertThat(dead).allSatisfy(r -> assertThat(TestStack.header(r, DeadLetters.HEADER_CONSUMER)).isEqualTo(f.group));
+            assertThat(worker.parked()).isZero();
         }
     }
 }

@@ -111,6 +111,19 @@ final class WorkerFixtures implements AutoCloseable {
         events.send(new ProducerRecord<>(topic, EventTopics.partitionKey(event), event)).get();
     }
 
+    /** Bytes as they are onto one of the fresh topics: poison records. */
+    void publishRaw(String topic, String key, byte[] value) throws Exception {
+        try (KafkaProducer<byte[], byte[]> raw = new KafkaProducer<>(KafkaClients.producer(stack.config(), group + "-raw"),
+                new ByteArraySerializer(), new ByteArraySerializer())) {
+            raw.send(new ProducerRecord<>(topic, key.getBytes(java.nio.charset.StandardCharsets.UTF_8), value)).get();
+        }
+    }
+
+    /** The worker's dead letters so far, waiting up to 30 s for {@code expected} of them. */
+    List<org.apache.kafka.clients.consumer.ConsumerRecord<byte[], byte[]>> deadLettered(int expected) {
+        return stack.records(deadLetters, expected, java.time.Duration.ofSeconds(30));
+    }
+
     private long local() {
         return stack.freshId() & 0xF_FFFF_FFFFL; // 36 bits
     }

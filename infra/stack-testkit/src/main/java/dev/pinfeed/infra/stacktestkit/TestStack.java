@@ -12,7 +12,12 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * What an integration test gets from {@link StackExtension}: the endpoints of the one shared stack
@@ -75,6 +80,30 @@ public final class TestStack {
         } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
             throw new IllegalStateException("could not create topics " + partitionsByTopic.keySet() + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The records of {@code topic} from its beginning (every partition, no group, nothing committed),
+     * reading until {@code expected} arrived or {@code wait} passed: dead letters, a topic written back.
+     */
+    public List<ConsumerRecord<byte[], byte[]>> records(String topic, int expected, Duration wait) {
+        List<ConsumerRecord<byte[], byte[]>> out = new java.util.ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config().kafkaBootstrap(),
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false"), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic, wait).stream()
+                    .map(p -> new TopicPartition(topic, p.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            long deadline = System.nanoTime() + wait.toNanos();
+            while (out.size() < expected && System.nanoTime() < deadline) consumer.poll(Duration.ofMillis(200)).forEach(out::add);
+        }
+        return out;
+    }
+
+    /** A header's value as text, or null when the record has none. */
+    public static String header(ConsumerRecord<byte[], byte[]> record, String name) {
+        org.apache.kafka.common.header.Header h = record.headers().lastHeader(name);
+        return h == null ? null : new String(h.value(), java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /** {@link #createTopics(Map)} with the same partition count for each. */

@@ -132,8 +132,13 @@ public final class StackCli implements Callable<Integer> {
                 problems.add("demo dataset not loaded: ingest-api is not ready");
             }
             out().println();
-            out().print(StatusReport.table(stack.status(true), stack));
+            List<LocalStack.Row> rows = stack.status(true);
+            out().print(StatusReport.table(rows, stack));
             out().println();
+            // The final word matches the table above: a process sick now (e.g. a store slow under the demo load) is named.
+            rows.stream().filter(LocalStack.Row::failing).filter(r -> problems.stream().noneMatch(p -> p.startsWith(r.name())))
+                    .forEach(r -> problems.add(r.name() + " is " + r.state() + " now" + (r.detail() == null || r.detail().isBlank() ? "" : ": " + r.detail())
+                            + " (it may recover by itself: ./pinfeed status)"));
             say("ingest-api    http://" + stack.config().hostPort("ingest.http") + "  (OpenAPI: /openapi.json)");
             say("feed-service  http://" + stack.config().hostPort("feed.http") + "  (OpenAPI: /openapi.json)");
             say("producer token (./pinfeed token prints it again): " + stack.devToken());
