@@ -11,8 +11,6 @@ import dev.pinfeed.events.PinDeleted;
 import dev.pinfeed.events.PinLiked;
 import dev.pinfeed.idallocator.ObjectType;
 import dev.pinfeed.idallocator.ShardedId;
-import dev.pinfeed.infra.stacktestkit.StackExtension;
-import dev.pinfeed.infra.stacktestkit.TestStack;
 import dev.pinfeed.materializer.verify.VerifyCli;
 import dev.pinfeed.mysqlshards.MysqlShardMap;
 import java.io.PrintWriter;
@@ -26,31 +24,15 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Each event type, through the registry, Kafka and the materializer's loop, lands in exactly the rows
  * and columns the layout names; read back with plain JDBC, not through the writer's own code.
  */
-@ExtendWith(StackExtension.class)
-class CanonicalWritesIT {
+class CanonicalWritesIT extends FixtureIT {
 
     private final ObjectMapper json = new ObjectMapper();
-    private Fixture f;
-
-    @BeforeEach
-    void open(TestStack stack) throws Exception {
-        f = new Fixture(stack);
-    }
-
-    @AfterEach
-    void close() {
-        f.close();
-    }
-
     /** The rows of {@code sql} on the database of {@code id}'s shard, column → value. */
     private List<Map<String, Object>> rows(long id, String sql, Object... params) throws Exception {
         int shard = ShardedId.decode(id).shard();

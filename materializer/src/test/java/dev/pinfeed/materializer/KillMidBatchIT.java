@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.pinfeed.infra.stacktestkit.ChildJvm;
-import dev.pinfeed.infra.stacktestkit.StackExtension;
-import dev.pinfeed.infra.stacktestkit.TestStack;
 import dev.pinfeed.materializer.verify.CanonicalRows;
 import java.time.Duration;
 import java.util.HashMap;
@@ -14,30 +12,14 @@ import java.util.Random;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The materializer ({@link MaterializerMain}) as a child JVM is killed with SIGKILL while it works
  * through a large backlog, then started again on the same group: every expected row is there exactly
  * once (row counts per table, likes state, flags and positions), nothing is missing or extra.
  */
-@ExtendWith(StackExtension.class)
-class KillMidBatchIT {
-
-    private Fixture f;
-
-    @BeforeEach
-    void open(TestStack stack) throws Exception {
-        f = new Fixture(stack);
-    }
-
-    @AfterEach
-    void close() {
-        f.close();
-    }
+class KillMidBatchIT extends FixtureIT {
 
     @Test
     void aKillNineMidBacklogLosesAndDuplicatesNothing() throws Exception {

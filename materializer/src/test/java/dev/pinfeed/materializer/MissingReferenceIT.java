@@ -7,8 +7,6 @@ import dev.pinfeed.canonicalstore.CanonicalLayout;
 import dev.pinfeed.events.UserFollowed;
 import dev.pinfeed.eventsschema.DeadLetters;
 import dev.pinfeed.idallocator.ObjectType;
-import dev.pinfeed.infra.stacktestkit.StackExtension;
-import dev.pinfeed.infra.stacktestkit.TestStack;
 import dev.pinfeed.materializer.verify.CanonicalRows;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -17,32 +15,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Topics are not ordered with each other: a like may come before its pin. It waits (retried) for the
  * test-shortened grace: applied when the pin arrives in time, dead-lettered as missing-reference when
  * it never does. Poison on every topic goes to the dead-letter topic with its reason, and the rest goes on.
  */
-@ExtendWith(StackExtension.class)
-class MissingReferenceIT {
+class MissingReferenceIT extends FixtureIT {
 
     private static final Duration GRACE = Duration.ofSeconds(3);
-    private Fixture f;
-
-    @BeforeEach
-    void open(TestStack stack) throws Exception {
-        f = new Fixture(stack);
-    }
-
-    @AfterEach
-    void close() {
-        f.close();
-    }
-
     @Test
     void aLikeWaitsForItsPinAndIsDeadLetteredWhenItNeverComesWhilePoisonIsSetAside() throws Exception {
         long owner = f.freshId(ObjectType.USER);

@@ -12,8 +12,6 @@ import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.config.StoreUnavailableException;
 import dev.pinfeed.followergraph.redis.RedisGraphStore;
 import dev.pinfeed.idallocator.ObjectType;
-import dev.pinfeed.infra.stacktestkit.StackExtension;
-import dev.pinfeed.infra.stacktestkit.TestStack;
 import dev.pinfeed.materializer.verify.CanonicalRows;
 import dev.pinfeed.processorruntime.ConsumerLoop;
 import io.micrometer.core.instrument.Counter;
@@ -26,7 +24,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import redis.clients.jedis.RedisClient;
 
 /**
@@ -34,15 +31,12 @@ import redis.clients.jedis.RedisClient;
  * writes commit, the records are parked under the Redis instance's name (offsets not committed), and
  * once Redis answers the retry bumps the version and drops the stale keys. Nothing is lost.
  */
-@ExtendWith(StackExtension.class)
-class RedisOutageIT {
+class RedisOutageIT extends FixtureIT {
 
-    private Fixture f;
     private RedisCacheInvalidator down;
 
     @BeforeEach
-    void open(TestStack stack) throws Exception {
-        f = new Fixture(stack);
+    void openInvalidatorToNowhere() throws Exception {
         int closed;
         try (ServerSocket s = new ServerSocket(0)) {
             closed = s.getLocalPort();
@@ -54,8 +48,7 @@ class RedisOutageIT {
     }
 
     @AfterEach
-    void close() {
-        f.close();
+    void closeInvalidator() {
         down.close();
     }
 

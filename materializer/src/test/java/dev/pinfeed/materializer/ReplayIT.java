@@ -3,8 +3,6 @@ package dev.pinfeed.materializer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.pinfeed.infra.stacktestkit.StackExtension;
-import dev.pinfeed.infra.stacktestkit.TestStack;
 import dev.pinfeed.materializer.verify.CanonicalRows;
 import dev.pinfeed.processorruntime.ConsumerLoop;
 import java.time.Duration;
@@ -15,10 +13,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A mixed history (creates, deletes, likes and unlikes in shuffled order, reorders) is materialized;
@@ -26,20 +21,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * one affected row changes — not even {@code ts} (every write of a replay is a no-op upsert: MySQL
  * leaves a row whose values do not change untouched, ON UPDATE timestamp included).
  */
-@ExtendWith(StackExtension.class)
-class ReplayIT {
-
-    private Fixture f;
-
-    @BeforeEach
-    void open(TestStack stack) throws Exception {
-        f = new Fixture(stack);
-    }
-
-    @AfterEach
-    void close() {
-        f.close();
-    }
+class ReplayIT extends FixtureIT {
 
     @Test
     void replayingEveryTopicFromTheStartChangesNoRow() throws Exception {

@@ -7,6 +7,7 @@ import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.config.StoreUnavailableException;
 import dev.pinfeed.followergraph.redis.RedisGraphStore;
 import dev.pinfeed.followergraph.redis.RedisShardConfig;
+import dev.pinfeed.followergraph.redis.RedisCalls;
 import dev.pinfeed.followergraph.redis.RedisShardMap;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -24,9 +25,6 @@ import redis.clients.jedis.Connection;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.RedisClient;
-import redis.clients.jedis.exceptions.JedisBusyException;
-import redis.clients.jedis.exceptions.JedisConnectionException;
-import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
  * The canonical caches' invalidation on the graph's Redis instances: an object's keys carry its
@@ -127,23 +125,11 @@ public final class RedisCacheInvalidator implements CacheInvalidator, AutoClosea
     }
 
     private RedisClient client(String instance) {
-        RedisClient c = clients.get(instance);
-        if (c == null) throw new IllegalStateException("no connection for redis instance " + instance);
-        return c;
+        return RedisCalls.client(clients, instance);
     }
 
-    /** Refused, reset, timed out, busy or still loading: unavailable (retry); other Redis errors are bugs. */
     private static <T> T on(String instance, Supplier<T> call) {
-        try {
-            return call.get();
-        } catch (JedisConnectionException e) {
-            throw new StoreUnavailableException(instance, e.getMessage(), e);
-        } catch (JedisDataException e) {
-            if (e instanceof JedisBusyException || String.valueOf(e.getMessage()).startsWith("LOADING")) {
-                throw new StoreUnavailableException(instance, e.getMessage(), e);
-            }
-            throw e;
-        }
+        return RedisCalls.on(instance, call);
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.pinfeed.canonicalstore.CanonicalCacheKeys;
 import dev.pinfeed.canonicalstore.reads.CanonicalCache;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.config.StoreUnavailableException;
+import dev.pinfeed.followergraph.redis.RedisCalls;
 import dev.pinfeed.followergraph.redis.RedisShardMap;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -19,8 +20,6 @@ import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.Response;
-import redis.clients.jedis.exceptions.JedisConnectionException;
-import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 
 /**
@@ -144,23 +143,11 @@ public final class RedisCanonicalCache implements CanonicalCache, AutoCloseable 
     }
 
     private RedisClient client(String instance) {
-        RedisClient c = clients.get(instance);
-        if (c == null) throw new IllegalStateException("no connection for redis instance " + instance);
-        return c;
+        return RedisCalls.client(clients, instance);
     }
 
-    /** The client's "not available" errors as {@link StoreUnavailableException} naming the instance; other errors are bugs. */
     private static <T> T on(String instance, Supplier<T> call) {
-        try {
-            return call.get();
-        } catch (JedisConnectionException e) {
-            throw new StoreUnavailableException(instance, e.getMessage(), e);
-        } catch (JedisDataException e) {
-            if (e instanceof JedisNoScriptException) throw e;
-            String m = String.valueOf(e.getMessage());
-            if (m.startsWith("LOADING") || m.startsWith("BUSY")) throw new StoreUnavailableException(instance, m, e);
-            throw e;
-        }
+        return RedisCalls.on(instance, call);
     }
 
     private static String sha1(String s) {

@@ -141,58 +141,60 @@ class HomeFeedTest {
         assertThat(sizes).containsExactly(50, 100, 200, 200, 200);
     }
 
-    @Test
-    void aGeneratorPastItsDeadlineServesTheMaterializedFeedAndItsLateChunkComesOnTheNextView() throws Exception {
+    /** A user with one materialized pin and one pooled, on a feed with the default 50 ms deadline, and a latch that holds generators. */
+    private record LateCase(long user, long old, long pooled, CountDownLatch release) {}
+
+    private LateCase lateCase() {
         f.close();
-        f = new HomeFeedFixture(HomeFeedSettings.defaults()); // 50 ms; the generator below is held until after the answer
+        f = new HomeFeedFixture(HomeFeedSettings.defaults()); // 50 ms; generators over Stuck pools wait for the latch
         long u = f.user();
         long old = f.pin(), pooled = f.pin();
         f.materialized(u, older(1), old);
         f.pool(u, Source.FOLLOWED_USER, pooled);
-        CountDownLatch release = new CountDownLatch(1);
-        try {
-            HomeFeed.Page page = f.feed(p -> new Stuck(p, release)).read(u, null, 25);
-            assertThat(pins(page)).containsExactly(old);
-            assertThat(f.counts.fallbacks).containsEntry(HomeFeedListener.Fallback.DEADLINE, 1);
-        } finally {
-            release.countDown();
-        }
-        // The late chunk's work is queued once the released generation finishes: run what is queued until it came.
+        return new LateCase(u, old, pooled, new CountDownLatch(1));
+    }
+
+    /** Runs the post-answer work until the late chunk's own ran (it is queued once the released generation finishes). */
+    private void runLaterUntilTheLateChunkIs(boolean kept) {
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
             f.later.runAll();
-            assertThat(f.counts.lateChunks()).containsExactly(true);
+            assertThat(f.counts.lateChunks()).containsExactly(kept);
         });
-        assertThat(f.feeds.state(u).orElseThrow().nextChunkSize()).isEqualTo(50);
-        // Seed 002, "eventually the user will see new Pins": the late chunk is materialized once done.
-        assertThat(f.feeds.pending(u)).isEmpty();
-        assertThat(poolPins(u)).as("taken out of the pools").isEmpty();
-        assertThat(feedPins(u)).containsExactly(pooled, old);
-        assertThat(pins(f.feed().read(u, null, 25))).as("the next view").containsExactly(pooled, old);
     }
 
     @Test
-    void aLateChunkIsDroppedWhenANewerFirstPageRanMeanwhileAndItsPinsStayInThePools() throws Exception {
-        f.close();
-        f = new HomeFeedFixture(HomeFeedSettings.defaults());
-        long u = f.user();
-        long old = f.pin(), pooled = f.pin();
-        f.materialized(u, older(1), old);
-        f.pool(u, Source.FOLLOWED_USER, pooled);
-        CountDownLatch release = new CountDownLatch(1);
+    void aGeneratorPastItsDeadlineServesTheMaterializedFeedAndItsLateChunkComesOnTheNextView() {
+        LateCase c = lateCase();
         try {
-            assertThat(pins(f.feed(p -> new Stuck(p, release)).read(u, null, 25))).containsExactly(old);
+            HomeFeed.Page page = f.feed(p -> new Stuck(p, c.release())).read(c.user(), null, 25);
+            assertThat(pins(page)).containsExactly(c.old());
+            assertThat(f.counts.fallbacks).containsEntry(HomeFeedListener.Fallback.DEADLINE, 1);
+        } finally {
+            c.release().countDown();
+        }
+        runLaterUntilTheLateChunkIs(true);
+        assertThat(f.feeds.state(c.user()).orElseThrow().nextChunkSize()).isEqualTo(50);
+        // Seed 002, "eventually the user will see new Pins": the late chunk is materialized once done.
+        assertThat(f.feeds.pending(c.user())).isEmpty();
+        assertThat(poolPins(c.user())).as("taken out of the pools").isEmpty();
+        assertThat(feedPins(c.user())).containsExactly(c.pooled(), c.old());
+        assertThat(pins(f.feed().read(c.user(), null, 25))).as("the next view").containsExactly(c.pooled(), c.old());
+    }
+
+    @Test
+    void aLateChunkIsDroppedWhenANewerFirstPageRanMeanwhileAndItsPinsStayInThePools() {
+        LateCase c = lateCase();
+        try {
+            assertThat(pins(f.feed(p -> new Stuck(p, c.release())).read(c.user(), null, 25))).containsExactly(c.old());
             f.later.runAll(); // this view's post-answer work: its state saved, the late chunk waits for the generator
             f.clock.advance(Duration.ofSeconds(1));
-            HomeFeed.Page newer = f.feed().read(u, null, 25); // a newer view generates in time and takes the pin
-            assertThat(pins(newer)).containsExactly(pooled, old);
+            HomeFeed.Page newer = f.feed().read(c.user(), null, 25); // a newer view generates in time and takes the pin
+            assertThat(pins(newer)).containsExactly(c.pooled(), c.old());
         } finally {
-            release.countDown();
+            c.release().countDown();
         }
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
-            f.later.runAll();
-            assertThat(f.counts.lateChunks()).containsExactly(false);
-        });
-        assertThat(feedPins(u)).as("once, from the newer view's chunk").containsExactly(pooled, old);
+        runLaterUntilTheLateChunkIs(false);
+        assertThat(feedPins(c.user())).as("once, from the newer view's chunk").containsExactly(c.pooled(), c.old());
     }
 
     @Test

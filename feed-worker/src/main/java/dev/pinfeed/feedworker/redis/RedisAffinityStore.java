@@ -3,6 +3,7 @@ package dev.pinfeed.feedworker.redis;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.config.StoreUnavailableException;
 import dev.pinfeed.feedworker.AffinityStore;
+import dev.pinfeed.followergraph.redis.RedisCalls;
 import dev.pinfeed.followergraph.redis.RedisShardMap;
 import dev.pinfeed.followergraph.sharded.VirtualShards;
 import java.nio.charset.StandardCharsets;
@@ -19,8 +20,6 @@ import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.Response;
-import redis.clients.jedis.exceptions.JedisBusyException;
-import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
@@ -136,9 +135,7 @@ public final class RedisAffinityStore implements AffinityStore {
     }
 
     private RedisClient client(String instance) {
-        RedisClient c = clients.get(instance);
-        if (c == null) throw new IllegalStateException("no connection for redis instance " + instance);
-        return c;
+        return RedisCalls.client(clients, instance);
     }
 
     private void pipelined(String instance, java.util.function.Consumer<Pipeline> commands) {
@@ -151,18 +148,8 @@ public final class RedisAffinityStore implements AffinityStore {
         });
     }
 
-    /** Runs a call, turning the client's "not available" errors into {@link StoreUnavailableException}. */
     private static <T> T on(String instance, Supplier<T> call) {
-        try {
-            return call.get();
-        } catch (JedisConnectionException e) {
-            throw new StoreUnavailableException(instance, e.getMessage(), e);
-        } catch (JedisDataException e) {
-            if (e instanceof JedisBusyException || String.valueOf(e.getMessage()).startsWith("LOADING")) {
-                throw new StoreUnavailableException(instance, e.getMessage(), e);
-            }
-            throw e;
-        }
+        return RedisCalls.on(instance, call);
     }
 
     private static String sha1(String s) {

@@ -12,9 +12,6 @@ import java.util.function.Supplier;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.Response;
-import redis.clients.jedis.exceptions.JedisBusyException;
-import redis.clients.jedis.exceptions.JedisConnectionException;
-import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
@@ -46,23 +43,11 @@ final class RedisBackend implements GraphBackend {
     }
 
     private RedisClient client(String instance) {
-        RedisClient c = clients.get(instance);
-        if (c == null) throw new IllegalStateException("no connection for redis instance " + instance);
-        return c;
+        return RedisCalls.client(clients, instance);
     }
 
-    /** Runs a call on {@code instance}, turning the client's "not available" errors into {@link StoreUnavailableException}. */
     private static <T> T on(String instance, Supplier<T> call) {
-        try {
-            return call.get();
-        } catch (JedisConnectionException e) { // refused, reset, timed out
-            throw new StoreUnavailableException(instance, e.getMessage(), e);
-        } catch (JedisDataException e) {
-            if (e instanceof JedisBusyException || String.valueOf(e.getMessage()).startsWith("LOADING")) {
-                throw new StoreUnavailableException(instance, e.getMessage(), e);
-            }
-            throw e;
-        }
+        return RedisCalls.on(instance, call);
     }
 
     /** A script sent by SHA1; the body goes over the wire only when the server does not have it. */
