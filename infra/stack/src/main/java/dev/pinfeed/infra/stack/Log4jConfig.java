@@ -16,6 +16,8 @@ final class Log4jConfig {
                 </RollingFile>
               </Appenders>
               <Loggers>
+                <!-- One ERROR line per failed action of an HBase batch (1 000 for one failed multi-get): pinfeed logs the outage once itself. -->
+                <Logger name="org.apache.hadoop.hbase.client.AsyncRequestFutureImpl" level="off"/>
                 <Root level="${sys:pinfeed.log.level}"><AppenderRef ref="file"/></Root>
               </Loggers>
             </Configuration>
