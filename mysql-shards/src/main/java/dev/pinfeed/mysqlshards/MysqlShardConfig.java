@@ -145,6 +145,27 @@ public final class MysqlShardConfig implements Supplier<MysqlShardMap>, AutoClos
         }
     }
 
+    /**
+     * Replaces the map in {@code path} with {@code edit} of it, compare-and-set on the znode version (an
+     * edit made meanwhile is read again, never overwritten); returns the map written. The edit must be
+     * a valid successor ({@link MysqlShardMap#successor}), else {@link IllegalArgumentException}.
+     */
+    public static MysqlShardMap update(CuratorFramework zk, String path, HostAddresses addresses,
+                                       java.util.function.UnaryOperator<MysqlShardMap> edit) throws Exception {
+        while (true) {
+            Stat stat = new Stat();
+            String text = new String(zk.getData().storingStatIn(stat).forPath(path), StandardCharsets.UTF_8);
+            MysqlShardMap current = MysqlShardMap.parse(text, addresses);
+            MysqlShardMap next = current.successor(edit.apply(current));
+            try {
+                zk.setData().withVersion(stat.getVersion()).forPath(path, next.toJson().getBytes(StandardCharsets.UTF_8));
+                return next;
+            } catch (KeeperException.BadVersionException raced) {
+                // Someone edited it meanwhile: apply the edit to their map.
+            }
+        }
+    }
+
     /** Applies {@code text} if it is a valid successor of the current map, else counts and logs the refusal. */
     synchronized void offer(String text) {
         MysqlShardMap next;

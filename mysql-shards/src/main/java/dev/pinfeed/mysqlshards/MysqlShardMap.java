@@ -220,6 +220,18 @@ public final class MysqlShardMap {
         return host(host).master();
     }
 
+    /**
+     * This map after a failover of {@code host}: its replica is its master, and it has no replica until
+     * one is attached. {@link IllegalArgumentException} when the map gives the host no replica.
+     */
+    public MysqlShardMap promotingReplicaOf(String host) {
+        ReplicatedHost h = host(host);
+        if (h.replica() == null) throw new IllegalArgumentException("MySQL host '" + host + "' has no replica in the shard map: nothing to promote");
+        List<Range> next = new ArrayList<>(ranges.size());
+        for (Range r : ranges) next.add(r.host().equals(host) ? new Range(r.first(), r.last(), host, h.replica(), null) : r);
+        return of(next);
+    }
+
     /** The addresses of this map's hosts, e.g. to read a legacy-form edit against. */
     public HostAddresses addresses() {
         return name -> Optional.ofNullable(hosts.get(name));

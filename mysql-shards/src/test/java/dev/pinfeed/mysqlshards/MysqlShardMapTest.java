@@ -38,6 +38,21 @@ class MysqlShardMapTest {
     }
 
     @Test
+    void aFailoverMakesTheHostsReplicaItsMasterOnEveryRangeAndLeavesTheOtherHosts() {
+        MysqlShardMap map = MysqlShardMap.parse("0-1023:mysql001,1024-2047:mysql002,2048-4095:mysql001", STACK);
+
+        MysqlShardMap after = map.successor(map.promotingReplicaOf("mysql001"));
+
+        assertThat(after.host("mysql001").master()).isEqualTo(HostPort.parse("127.0.0.1:13307"));
+        assertThat(after.host("mysql001").replica()).as("none until one is attached").isNull();
+        assertThat(after.rangeOf(3000).master()).isEqualTo(HostPort.parse("127.0.0.1:13307"));
+        assertThat(after.host("mysql002")).isEqualTo(map.host("mysql002"));
+        assertThat(after.format()).isEqualTo(map.format());
+        assertThatThrownBy(() -> after.promotingReplicaOf("mysql001")).hasMessageContaining("no replica");
+        assertThatThrownBy(() -> map.promotingReplicaOf("mysql009")).hasMessageContaining("no MySQL host 'mysql009'");
+    }
+
+    @Test
     void rejectsGapsOverlapsAndShardsOutsideTheMap() {
         assertThatThrownBy(() -> MysqlShardMap.parse("0-10:a,12-20:b", STACK)).hasMessageContaining("should start at 11");
         assertThatThrownBy(() -> MysqlShardMap.parse("1-10:a", STACK)).hasMessageContaining("should start at 0");

@@ -361,29 +361,12 @@ public final class LocalStack {
                 DemoPlan.Size.DEFAULT).loadOnce(layout);
     }
 
-    /** Application and replication users on each master; each replica follows its master by GTID. */
+    /** Application, administrator and replication users on each master; each replica follows its master by GTID. */
     private void configureMariaDbReplication() {
-        String user = config.mysqlUser();
-        String password = config.mysqlPassword().replace("'", "''");
         for (PinfeedConfig.ReplicatedHost host : config.mysqlHosts()) {
             MariaDbServerSpec master = (MariaDbServerSpec) specs.get(host.name() + "-master");
-            // No SUPER / READ ONLY ADMIN: the application user cannot write to a read-only replica.
-            master.sql("CREATE USER IF NOT EXISTS 'repl'@'%' IDENTIFIED BY 'repl';"
-                    + "GRANT REPLICATION SLAVE ON *.* TO 'repl'@'%';"
-                    + "CREATE USER IF NOT EXISTS '" + user + "'@'%' IDENTIFIED BY '" + password + "';"
-                    + "GRANT SELECT, INSERT, UPDATE, DELETE, CREATE, DROP, INDEX, ALTER, CREATE TEMPORARY TABLES, "
-                    + "LOCK TABLES, REFERENCES, EXECUTE, CREATE VIEW, SHOW VIEW, TRIGGER, PROCESS, REPLICATION CLIENT ON *.* TO '"
-                    + user + "'@'%';");
-            ServerSpec replicaSpec = specs.get(host.name() + "-replica");
-            if (replicaSpec instanceof MariaDbServerSpec replica) {
-                if (replica.sql("SHOW SLAVE STATUS").isBlank()) {
-                    replica.sql("CHANGE MASTER TO MASTER_HOST='" + master.address().host() + "', MASTER_PORT="
-                            + master.address().port() + ", MASTER_USER='repl', MASTER_PASSWORD='repl', "
-                            + "MASTER_USE_GTID=slave_pos, MASTER_CONNECT_RETRY=1; START SLAVE;");
-                } else {
-                    replica.sql("START SLAVE;");
-                }
-            }
+            master.createAccounts(config.mysqlUser(), config.mysqlPassword(), config.get("mysql.admin.user", null), config.get("mysql.admin.password", ""));
+            if (specs.get(host.name() + "-replica") instanceof MariaDbServerSpec replica) replica.follow(master);
         }
     }
 

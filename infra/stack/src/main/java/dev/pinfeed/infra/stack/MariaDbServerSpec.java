@@ -142,11 +142,15 @@ final class MariaDbServerSpec implements ServerSpec {
                 // Thousands of shard databases per host: keep the table caches under the 20k open-files cap.
                 "--table-open-cache=4000", "--table-definition-cache=4000", "--open-files-limit=16000",
                 "--character-set-server=utf8mb4", "--collation-server=utf8mb4_unicode_ci"));
+        // Semi-synchronous replication, AFTER_SYNC: a commit is acknowledged to the client only once the replica
+        // has it, so a failover to the replica loses nothing acknowledged. A replica that does not answer within
+        // the timeout turns the master asynchronous until it is back (writes never stall on a dead replica).
         if (replica) {
-            cmd.addAll(List.of("--read-only=ON", "--relay-log=relay-bin", "--skip-log-bin"));
+            cmd.addAll(List.of("--read-only=ON", "--relay-log=relay-bin", "--skip-log-bin", "--rpl-semi-sync-slave-enabled=ON"));
         } else {
             cmd.addAll(List.of("--log-bin=mysql-bin", "--binlog-format=ROW", "--max-binlog-size=64M",
-                    "--binlog-expire-logs-seconds=86400"));
+                    "--binlog-expire-logs-seconds=86400", "--rpl-semi-sync-master-enabled=ON",
+                    "--rpl-semi-sync-master-wait-point=AFTER_SYNC", "--rpl-semi-sync-master-timeout=1000"));
         }
         return cmd;
     }
@@ -156,6 +160,39 @@ final class MariaDbServerSpec implements ServerSpec {
         if (!Probes.tcpOpen(address.host(), address.port())) return false;
         return Probes.exec(List.of(Binaries.find("mariadb-admin"), "--no-defaults", "--socket=" + socket(), "-u" + OS_USER,
                 "--connect-timeout=2", "ping"), null, 5).code() == 0;
+    }
+
+    /**
+     * On a master (replicated to its replica from the start): the replication account, the application's
+     * (no SUPER / READ ONLY ADMIN: it cannot write to a read-only replica) and, when {@code adminUser}
+     * is set, the administrator's over TCP (failover: read_only, replication). Idempotent.
+     */
+    void createAccounts(String appUser, String appPassword, String adminUser, String adminPassword) {
+        StringBuilder sql = new StringBuilder("CREATE USER IF NOT EXISTS 'repl'@'%' IDENTIFIED BY 'repl';"
+                + "GRANT REPLICATION SLAVE ON *.* TO 'repl'@'%';"
+                + "CREATE USER IF NOT EXISTS '" + appUser + "'@'%' IDENTIFIED BY '" + quoted(appPassword) + "';"
+                + "GRANT SELECT, INSERT, UPDATE, DELETE, CREATE, DROP, INDEX, ALTER, CREATE TEMPORARY TABLES, "
+                + "LOCK TABLES, REFERENCES, EXECUTE, CREATE VIEW, SHOW VIEW, TRIGGER, PROCESS, REPLICATION CLIENT ON *.* TO '"
+                + appUser + "'@'%';");
+        if (adminUser != null && !adminUser.isBlank()) {
+            sql.append("CREATE USER IF NOT EXISTS '").append(adminUser).append("'@'%' IDENTIFIED BY '").append(quoted(adminPassword)).append("';")
+                    .append("GRANT ALL PRIVILEGES ON *.* TO '").append(adminUser).append("'@'%' WITH GRANT OPTION;");
+        }
+        sql(sql.toString());
+    }
+
+    /** On a replica: follows {@code master} by GTID from its first transaction, or resumes where it stopped. */
+    void follow(MariaDbServerSpec master) {
+        if (sql("SHOW SLAVE STATUS").isBlank()) {
+            sql("CHANGE MASTER TO MASTER_HOST='" + master.address().host() + "', MASTER_PORT=" + master.address().port()
+                    + ", MASTER_USER='repl', MASTER_PASSWORD='repl', MASTER_USE_GTID=slave_pos, MASTER_CONNECT_RETRY=1; START SLAVE;");
+        } else {
+            sql("START SLAVE;");
+        }
+    }
+
+    private static String quoted(String s) {
+        return s.replace("'", "''");
     }
 
     /** Runs SQL as the administrative OS-user account over the unix socket. */

@@ -2,16 +2,22 @@ package dev.pinfeed.infra.stack;
 
 import dev.pinfeed.clikit.Cli;
 import dev.pinfeed.config.PinfeedConfig;
+import dev.pinfeed.config.zookeeper.CuratorClients;
+import dev.pinfeed.mysqlshards.MysqlFailover;
+import dev.pinfeed.mysqlshards.MysqlShardConfig;
+import dev.pinfeed.mysqlshards.MysqlShardMap;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -28,7 +34,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "pinfeed", mixinStandardHelpOptions = true, version = "pinfeed stack launcher",
         description = "Runs the local stack: servers (Kafka, registry, HBase x2, MariaDB, Redis) and pinfeed's apps.",
         subcommands = {StackCli.Dev.class, StackCli.Up.class, StackCli.Stop.class, StackCli.Status.class, StackCli.Token.class,
-                StackCli.Start.class, StackCli.Restart.class, StackCli.Kill.class, StackCli.Provision.class, StackCli.Logs.class,
+                StackCli.Start.class, StackCli.Restart.class, StackCli.Kill.class, StackCli.Provision.class, StackCli.Failover.class, StackCli.Logs.class,
                 StackCli.Kafka.class, CommandLine.HelpCommand.class})
 public final class StackCli implements Callable<Integer> {
 
@@ -275,6 +281,30 @@ public final class StackCli implements Callable<Integer> {
             PinfeedConfig config = PinfeedConfig.load();
             out().println("provisioning against " + config.source());
             new Provisioner(config, StackLayout.discover().definitions(), this::say).all();
+            return Cli.OK;
+        }
+    }
+
+    @Command(name = "failover", mixinStandardHelpOptions = true,
+            description = {"Promotes a MySQL shard host's replica to master and points the live shard map at it (docs/operations.md, Failover).",
+                    "The services watching the map follow it without a restart. Redis instances are not supported yet."})
+    static final class Failover extends Sub {
+        @Parameters(paramLabel = "HOST", description = "A MySQL shard host of the map, e.g. mysql002.") String host;
+
+        @Override
+        public Integer call() throws Exception {
+            PinfeedConfig config = PinfeedConfig.load();
+            if (config.list("redis.instances").contains(host)) {
+                throw new IllegalStateException(host + " is a Redis instance: its failover is not automated yet (services read Redis addresses "
+                        + "from the configuration); promote its replica by hand, docs/operations.md \"Failover\"");
+            }
+            try (CuratorFramework zk = CuratorClients.start(config)) {
+                MysqlFailover.Report r = MysqlFailover.from(config, this::say)
+                        .failover(zk, MysqlShardConfig.znode(config), host, MysqlShardMap.HostAddresses.from(config));
+                out().printf(Locale.ROOT, "%s: %s promoted in %.1f s (old master %s %s; applied up to GTID %s)%n", r.host(), r.newMaster(),
+                        r.took().toMillis() / 1000.0, r.oldMaster(), r.fencedOldMaster() ? "fenced read-only" : "not answering", r.appliedGtid());
+                out().println("it has no replica now: attach one (docs/operations.md, Failover) and set it in the map");
+            }
             return Cli.OK;
         }
     }

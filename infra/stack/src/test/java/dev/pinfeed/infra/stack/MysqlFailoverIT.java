@@ -1,0 +1,207 @@
+package dev.pinfeed.infra.stack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.pinfeed.config.HostPort;
+import dev.pinfeed.config.PinfeedConfig;
+import dev.pinfeed.mysqlshards.MysqlFailover;
+import dev.pinfeed.mysqlshards.MysqlShardConfig;
+import dev.pinfeed.mysqlshards.MysqlShardMap;
+import dev.pinfeed.mysqlshards.ShardDataSources;
+import java.io.File;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.zookeeper.server.ServerCnxnFactory;
+import org.apache.zookeeper.server.ZooKeeperServer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 12, item 4: a shard host's master is killed with kill -9 under a write load, {@link MysqlFailover}
+ * promotes its replica and points the live shard map at it, and the writer — a {@link ShardDataSources}
+ * watching the map, as every service does — goes on writing to the new master without a restart.
+ * Every write acknowledged before or after the kill is on the new master (semi-synchronous
+ * replication, as the launcher runs it). Runs a MariaDB pair and a ZooKeeper of its own on spare ports,
+ * never the shared stack's servers.
+ */
+class MysqlFailoverIT {
+
+    private static final String HOST = "mysqlfo";
+    private static final int SHARDS = 4;
+    private static final String ADMIN = "pinfeed_admin";
+
+    @TempDir Path home;
+
+    @Test
+    void aKilledMasterIsFailedOverAndWritesGoOnWithNothingAcknowledgedLost() throws Exception {
+        StackLayout layout = new StackLayout(StackLayout.discover().root(), home);
+        PinfeedConfig bundled = PinfeedConfig.bundledLocal();
+        LocalStack stack = new LocalStack(layout, bundled, line -> {});
+        MariaDbServerSpec master = new MariaDbServerSpec(layout, "failover-it-master", new HostPort("127.0.0.1", freePort()), 901, false);
+        MariaDbServerSpec replica = new MariaDbServerSpec(layout, "failover-it-replica", new HostPort("127.0.0.1", freePort()), 902, true);
+        ManagedProcess masterProcess = new ManagedProcess(master.name(), layout);
+        ManagedProcess replicaProcess = new ManagedProcess(replica.name(), layout);
+        ServerCnxnFactory zkServer = startZooKeeper(home.resolve("zk").toFile());
+        String user = bundled.mysqlUser();
+        String password = bundled.mysqlPassword();
+        AtomicBoolean writing = new AtomicBoolean(true);
+        Set<Long> acknowledged = new ConcurrentSkipListSet<>();
+        AtomicInteger refused = new AtomicInteger();
+        Thread writer = null;
+        try (CuratorFramework zk = CuratorFrameworkFactory.builder().connectString("127.0.0.1:" + zkServer.getLocalPort())
+                .namespace("pinfeed").retryPolicy(new ExponentialBackoffRetry(100, 3)).build()) {
+            zk.start();
+            start(stack, master, masterProcess);
+            start(stack, replica, replicaProcess);
+            master.createAccounts(user, password, ADMIN, ADMIN);
+            replica.follow(master);
+            StringBuilder schema = new StringBuilder();
+            for (int s = 0; s < SHARDS; s++) {
+                schema.append("CREATE DATABASE IF NOT EXISTS ").append(MysqlShardMap.databaseName(s)).append(';')
+                        .append("CREATE TABLE IF NOT EXISTS ").append(MysqlShardMap.databaseName(s))
+                        .append(".acks (id BIGINT PRIMARY KEY, written_at BIGINT NOT NULL);");
+            }
+            master.sql(schema.toString());
+
+            String znode = "/config/failover-it";
+            MysqlShardMap map = MysqlShardMap.of(List.of(new MysqlShardMap.Range(0, SHARDS - 1, HOST, master.address(), replica.address())));
+            MysqlShardConfig.provision(zk, znode, map, map.addresses());
+            try (MysqlShardConfig live = MysqlShardConfig.watch(zk, znode, map, map.addresses());
+                 ShardDataSources shards = new ShardDataSources(live, user, password, "failover-it", 2, Map.of("connectTimeout", "1000"))) {
+                writer = new Thread(() -> {
+                    long id = 1;
+                    while (writing.get()) {
+                        int shard = (int) (id % SHARDS);
+                        try (Connection c = shards.forShard(shard).getConnection();
+                             PreparedStatement ps = c.prepareStatement("INSERT INTO " + MysqlShardMap.databaseName(shard)
+                                     + ".acks (id, written_at) VALUES (?, ?) ON DUPLICATE KEY UPDATE id = id")) {
+                            ps.setLong(1, id);
+                            ps.setLong(2, System.currentTimeMillis());
+                            ps.executeUpdate(); // autocommit: returned = acknowledged
+                            acknowledged.add(id);
+                            id++;
+                        } catch (SQLException | RuntimeException e) {
+                            refused.incrementAndGet(); // the same id again: an idempotent retry
+                            pause(50);
+                        }
+                    }
+                }, "failover-it-writer");
+                writer.start();
+                awaitAcks(acknowledged, 300, Duration.ofSeconds(60));
+                assertThat(master.sql("SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS "
+                        + "WHERE VARIABLE_NAME IN ('RPL_SEMI_SYNC_MASTER_STATUS', 'RPL_SEMI_SYNC_MASTER_CLIENTS') ORDER BY VARIABLE_NAME").trim())
+                        .as("commits wait for the replica (semi-sync on, one semi-sync replica)").isEqualTo("1\nON");
+
+                masterProcess.kill();
+                long killedAt = System.nanoTime();
+                int beforeFailover = acknowledged.size();
+                List<String> steps = new ArrayList<>();
+                MysqlFailover.Report report = new MysqlFailover(ADMIN, ADMIN, Duration.ofSeconds(30), steps::add)
+                        .failover(zk, znode, HOST, map.addresses());
+                long failedOverAt = System.nanoTime();
+
+                assertThat(report.fencedOldMaster()).as("the old master was dead").isFalse();
+                assertThat(report.newMaster()).isEqualTo(replica.address());
+                awaitAcks(acknowledged, beforeFailover + 300, Duration.ofSeconds(60));
+                long firstAfter = System.nanoTime();
+                assertThat(live.current().master(HOST)).as("the watching service's map").isEqualTo(replica.address());
+                assertThat(shards.poolAddresses()).as("pools follow the map").contains(replica.address());
+                writing.set(false);
+                writer.join(10_000);
+
+                Set<Long> stored = new TreeSet<>();
+                try (Connection c = DriverManager.getConnection(PinfeedConfig.mysqlJdbcUrl(replica.address()), credentials(user, password));
+                     Statement st = c.createStatement()) {
+                    for (int s = 0; s < SHARDS; s++) {
+                        try (ResultSet rs = st.executeQuery("SELECT id FROM " + MysqlShardMap.databaseName(s) + ".acks")) {
+                            while (rs.next()) stored.add(rs.getLong(1));
+                        }
+                    }
+                    try (ResultSet rs = st.executeQuery("SELECT @@GLOBAL.read_only")) {
+                        rs.next();
+                        assertThat(rs.getInt(1)).as("the promoted replica takes writes").isZero();
+                    }
+                }
+                System.err.printf(Locale.ROOT, "[MysqlFailoverIT] %d writes acknowledged (%d before the kill's failover), %d refused while "
+                                + "no master answered; failover %.1f s after the kill (%s); writes again %.1f s after the kill; %d rows stored%n",
+                        acknowledged.size(), beforeFailover, refused.get(), (failedOverAt - killedAt) / 1e9, String.join("; ", steps),
+                        (firstAfter - killedAt) / 1e9, stored.size());
+                assertThat(acknowledged).as("acknowledged writes missing on the new master").allMatch(stored::contains);
+            }
+        } finally {
+            writing.set(false);
+            if (writer != null) writer.join(10_000);
+            replicaProcess.stop(Duration.ofSeconds(10));
+            masterProcess.stop(Duration.ofSeconds(10));
+            zkServer.shutdown();
+        }
+    }
+
+    private static ServerCnxnFactory startZooKeeper(File dir) throws Exception {
+        ZooKeeperServer server = new ZooKeeperServer(dir, dir, 2000);
+        ServerCnxnFactory factory = ServerCnxnFactory.createFactory(new InetSocketAddress("127.0.0.1", 0), 50);
+        factory.startup(server);
+        return factory;
+    }
+
+    private static void start(LocalStack stack, MariaDbServerSpec spec, ManagedProcess process) throws Exception {
+        stack.prepare(spec);
+        ProcessHandle h = process.start(spec.command());
+        long deadline = System.nanoTime() + spec.startTimeout().toNanos();
+        while (!spec.healthy()) {
+            assertThat(h.isAlive()).as(spec.name() + " exited during start: " + process.tail(20)).isTrue();
+            assertThat(System.nanoTime()).as(spec.name() + " not healthy in " + spec.startTimeout()).isLessThan(deadline);
+            Thread.sleep(200);
+        }
+    }
+
+    private static void awaitAcks(Set<Long> acknowledged, int count, Duration patience) {
+        long deadline = System.nanoTime() + patience.toNanos();
+        while (acknowledged.size() < count) {
+            assertThat(System.nanoTime()).as("only " + acknowledged.size() + " of " + count + " writes acknowledged in " + patience).isLessThan(deadline);
+            pause(20);
+        }
+    }
+
+    private static Properties credentials(String user, String password) {
+        Properties p = new Properties();
+        p.put("user", user);
+        p.put("password", password);
+        return p;
+    }
+
+    private static void pause(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static int freePort() throws Exception {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+}
