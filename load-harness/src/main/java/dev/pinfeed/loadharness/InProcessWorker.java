@@ -77,6 +77,7 @@ final class InProcessWorker implements AutoCloseable {
     /** Starts consuming {@code topic} as {@code group}, {@code maxPoll} records a poll; returns once the group is joined. */
     InProcessWorker start(SchemaRegistryClient registry, String topic, String group, int maxPoll) throws InterruptedException {
         Properties consumer = KafkaClients.consumer(config, group);
+        consumer.putAll(FeedWorkerMain.consumerOverrides(config)); // as the worker's main runs it
         consumer.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Integer.toString(maxPoll));
         dlq = new KafkaProducer<>(KafkaClients.producer(config, group + "-dlq"), new ByteArraySerializer(), new ByteArraySerializer());
         loop = new ConsumerLoop(new KafkaConsumer<>(consumer, new ByteArrayDeserializer(), new ByteArrayDeserializer()),

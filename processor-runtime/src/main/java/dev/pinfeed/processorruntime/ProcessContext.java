@@ -22,6 +22,7 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.Callable;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -156,8 +157,14 @@ public final class ProcessContext implements AutoCloseable {
      * admin endpoint's.
      */
     public ConsumerLoop consume(ConsumerLoop.Settings settings, BatchHandler handler) {
-        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(KafkaClients.consumer(config, settings.groupId()),
-                new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        return consume(settings, handler, new Properties());
+    }
+
+    /** {@link #consume(ConsumerLoop.Settings, BatchHandler)} with consumer settings of this processor's own over {@link KafkaClients#consumer}. */
+    public ConsumerLoop consume(ConsumerLoop.Settings settings, BatchHandler handler, Properties consumerOverrides) {
+        Properties consumerSettings = KafkaClients.consumer(config, settings.groupId());
+        consumerSettings.putAll(consumerOverrides);
+        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerSettings, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         closeOnExit(new KafkaClientMetrics(consumer)).bindTo(meters);
         KafkaProducer<byte[], byte[]> dlq = new KafkaProducer<>(KafkaClients.producer(config, settings.groupId() + "-dead-letters"),
                 new ByteArraySerializer(), new ByteArraySerializer());
