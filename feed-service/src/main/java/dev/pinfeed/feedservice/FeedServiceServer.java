@@ -26,6 +26,7 @@ import dev.pinfeed.mysqlshards.MysqlShardConfig;
 import dev.pinfeed.mysqlshards.ShardDataSources;
 import dev.pinfeed.mysqlshards.query.ShardedDb;
 import dev.pinfeed.processorruntime.ProcessMain;
+import dev.pinfeed.redismasters.RedisMasterClients;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.security.SecureRandom;
 import java.sql.Connection;
@@ -34,7 +35,6 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.curator.framework.CuratorFramework;
-import redis.clients.jedis.RedisClient;
 
 /**
  * The feed-service process: {@code feed.http} serves the read contract — the home feed (HBase pools
@@ -106,12 +106,11 @@ public final class FeedServiceServer {
         ProcessMain.run(NAME, ctx -> {
             PinfeedConfig config = ctx.config();
             HostPort http = config.hostPort(HTTP);
-            Map<String, RedisClient> redis = RedisCanonicalCache.clients(config.redisInstances(),
-                    Duration.ofMillis(config.getInt("feed.cache.timeout-ms", 250)), config.getInt("feed.handler-threads", 32));
-            redis.values().forEach(ctx::closeOnExit);
             CuratorFramework zk = ctx.step("connecting to ZooKeeper " + config.appZookeeper(), ctx::curator);
             GraphConnections graph = ctx.closeOnExit(ctx.step("opening the follower graph in Redis",
                     () -> GraphConnections.open(config, zk, GraphConnections.keyPrefix(config))));
+            RedisMasterClients redis = ctx.closeOnExit(RedisCanonicalCache.clients(graph.masters(),
+                    Duration.ofMillis(config.getInt("feed.cache.timeout-ms", 250)), config.getInt("feed.handler-threads", 32)));
             MysqlShardConfig mysqlShards = ctx.closeOnExit(ctx.step("reading the MySQL shard map", () -> MysqlShardConfig.watch(zk, config)));
             ShardDataSources mysql = ctx.closeOnExit(ShardDataSources.from(config, mysqlShards, "feed",
                     config.getInt("feed.mysql.pool-size", 16), Map.of()));
@@ -119,7 +118,8 @@ public final class FeedServiceServer {
             RedisCanonicalCache cache = new RedisCanonicalCache(redis, graph.shards(),
                     Duration.ofSeconds(config.getInt("feed.cache.ttl-seconds", 600)));
             Map<String, HealthCheck> health = new LinkedHashMap<>();
-            redis.forEach((name, client) -> health.put(name, client::ping));
+            // Looked up at each probe: a failover swaps the instance's client.
+            redis.keySet().forEach(name -> health.put(name, () -> redis.get(name).ping()));
             for (String host : mysql.hosts()) health.put(host, () -> checkMysql(mysql, host));
             FeedMetrics metrics = new FeedMetrics(ctx.meters());
             CanonicalReads reads = canonicalReads(config, db, cache, metrics);

@@ -1,6 +1,7 @@
 package dev.pinfeed.feedservice;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.pinfeed.canonicalstore.mysql.MysqlCanonicalReads;
@@ -29,12 +30,14 @@ import dev.pinfeed.infra.stacktestkit.StackExtension;
 import dev.pinfeed.infra.stacktestkit.TestStack;
 import dev.pinfeed.mysqlshards.ShardDataSources;
 import dev.pinfeed.mysqlshards.query.ShardedDb;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.function.UnaryOperator;
 import org.apache.hadoop.hbase.client.Connection;
 import org.junit.jupiter.api.AfterAll;
@@ -97,7 +100,12 @@ class HomeFeedHttpIT {
     /** The app as feed-service wires it, its generator reading the pools through {@code generatorView}. */
     private FeedAppClient app(UnaryOperator<PoolStore> generatorView) {
         // A deadline for a loaded CI box: this test is about the route and the stores, the benchmark about the 50 ms default.
-        HomeFeedSettings settings = HomeFeedSettings.from(stack.config()).withGeneratorDeadline(Duration.ofSeconds(5));
+        return app(generatorView, Duration.ofSeconds(5));
+    }
+
+    /** {@link #app(UnaryOperator)} with the generator deadline {@code generatorDeadline}. */
+    private FeedAppClient app(UnaryOperator<PoolStore> generatorView, Duration generatorDeadline) {
+        HomeFeedSettings settings = HomeFeedSettings.from(stack.config()).withGeneratorDeadline(generatorDeadline);
         HomeFeed feed = FeedServiceServer.homeFeed(stack.config(), settings, generatorView.apply(pools), feeds, reads, new InMemoryGraphStore(), threads,
                 metrics, Clock.systemUTC());
         FeedAppClient app = new FeedAppClient(() -> FeedServiceServer.app(stack.config(), new InMemoryGraphStore(), reads, feed, meters, Map.of()));
@@ -139,6 +147,27 @@ class HomeFeedHttpIT {
     /** An earlier view's chunk, already materialized (an old chunk id: new chunks go ahead of it). */
     private void materialized(long user, List<Long> pins) {
         feeds.materialize(new Chunk(user, 1L << 40, pins.stream().map(p -> new FeedItem(p, Source.FOLLOWED_USER, 0.5, 1, 2)).toList()));
+    }
+
+    private List<Long> poolPins(long user) {
+        return pools.all(user).stream().map(PoolEntry::pinId).toList();
+    }
+
+    private List<Long> feedPins(long user) {
+        return feeds.all(user).stream().map(p -> p.item().pinId()).toList();
+    }
+
+    /** {@code feed_late_chunks_total{outcome}} on this test's registry. */
+    private double lateChunks(String outcome) {
+        Counter c = meters.find("feed_late_chunks_total").tag("outcome", outcome).counter();
+        return c == null ? 0 : c.count();
+    }
+
+    /** Until the late chunk's outcome is counted (it runs after the held generation is released): bounded, never a fixed sleep. */
+    private void awaitLateChunk(String outcome) {
+        await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(50)).untilAsserted(() ->
+                assertThat(lateChunks(outcome)).as("feed_late_chunks_total{outcome=%s}; after-answer failures: %s", outcome,
+                        meters.find("feed_after_answer_failures_total").counter().count()).isEqualTo(1));
     }
 
     private static List<Long> ids(JsonNode page) {
@@ -194,5 +223,97 @@ class HomeFeedHttpIT {
         assertThat(threads.drain(10_000)).isTrue();
         assertThat(pools.all(u)).isEmpty();
         assertThat(feeds.state(u).orElseThrow().nextChunkSize()).isEqualTo(25);
+    }
+
+    @Test
+    void aChunkPastTheDeadlineIsMaterializedWhenDoneAndTheNextViewShowsItFirst() throws Exception {
+        long u = user();
+        List<Long> old = pins(2);
+        List<Long> fresh = pins(4);
+        materialized(u, old);
+        pool(u, Source.FOLLOWED_BOARD, fresh, 9.5);
+
+        CountDownLatch release = new CountDownLatch(1);
+        JsonNode first;
+        try {
+            // The generator's pool reads wait for the latch: the 200 ms deadline passes, the generation goes on.
+            first = app(p -> DelegatingPoolStore.heldReads(p, release), Duration.ofMillis(200)).get("/v1/users/" + u + "/feed", 200);
+        } finally {
+            release.countDown();
+        }
+        assertThat(ids(first)).as("the materialized feed alone").containsExactlyElementsOf(old);
+        assertThat(metrics.fallbacks("deadline")).isEqualTo(1);
+
+        awaitLateChunk("kept");
+        assertThat(lateChunks("dropped")).isZero();
+        assertThat(threads.drain(10_000)).isTrue();
+        assertThat(feeds.pending(u)).as("journaled, then materialized").isEmpty();
+        assertThat(poolPins(u)).as("the late chunk's pins left the HBase pools").isEmpty();
+        assertThat(feedPins(u)).containsExactly(fresh.get(0), fresh.get(1), fresh.get(2), fresh.get(3), old.get(0), old.get(1));
+        assertThat(feeds.state(u).orElseThrow().nextChunkSize()).as("a late generation still grows the next chunk").isEqualTo(50);
+
+        FeedAppClient app = app(p -> p);
+        JsonNode page1 = app.get("/v1/users/" + u + "/feed?limit=3", 200);
+        assertThat(ids(page1)).as("the late chunk first").containsExactly(fresh.get(0), fresh.get(1), fresh.get(2));
+        assertThat(page1.path("items").get(0).path("source").asText()).isEqualTo("followed_board");
+        assertThat(page1.path("items").get(0).path("score").asDouble()).isEqualTo(9.5);
+        assertThat(page1.path("cursor").isTextual()).isTrue();
+        JsonNode page2 = app.get("/v1/users/" + u + "/feed?limit=3&cursor=" + page1.path("cursor").asText(), 200);
+        assertThat(ids(page2)).as("the rest of the late chunk, then the old items").containsExactly(fresh.get(3), old.get(0), old.get(1));
+        assertThat(page2.path("items").get(0).path("source").asText()).isEqualTo("followed_board");
+        assertThat(page2.path("items").get(1).path("source").asText()).isEqualTo("followed_user");
+        assertThat(page2.path("cursor").isNull()).isTrue();
+        List<Long> served = new ArrayList<>(ids(page1));
+        served.addAll(ids(page2));
+        assertThat(served).as("each pin once across the pages").doesNotHaveDuplicates().hasSize(6);
+
+        assertThat(threads.drain(10_000)).isTrue();
+        assertThat(feedPins(u)).as("the second view generated nothing new").hasSize(6);
+        assertThat(lateChunks("kept")).isEqualTo(1);
+    }
+
+    @Test
+    void aLateChunkIsDroppedWhenANewerViewRanMeanwhileAndItsPinsStayPooledForALaterView() throws Exception {
+        long u = user();
+        List<Long> old = pins(1);
+        List<Long> fresh = pins(3);
+        materialized(u, old);
+        pool(u, Source.FOLLOWED_USER, fresh, 20);
+
+        CountDownLatch release = new CountDownLatch(1);
+        try {
+            JsonNode first = app(p -> DelegatingPoolStore.heldReads(p, release), Duration.ofMillis(200)).get("/v1/users/" + u + "/feed", 200);
+            assertThat(ids(first)).containsExactly(old.get(0));
+            assertThat(metrics.fallbacks("deadline")).isEqualTo(1);
+            assertThat(threads.drain(10_000)).isTrue(); // the first view's state saved; its generation still held
+            long firstRead = feeds.state(u).orElseThrow().lastReadMillis();
+
+            // A newer first page whose generator fails: it takes no pin, but its read time moves the state on.
+            JsonNode newer = app(DelegatingPoolStore::failingReads).get("/v1/users/" + u + "/feed", 200);
+            assertThat(ids(newer)).containsExactly(old.get(0));
+            assertThat(metrics.fallbacks("error")).isEqualTo(1);
+            assertThat(threads.drain(10_000)).isTrue();
+            assertThat(feeds.state(u).orElseThrow().lastReadMillis()).as("the newer view's read time").isGreaterThan(firstRead);
+            assertThat(lateChunks("kept") + lateChunks("dropped")).as("the first generation is still held").isZero();
+        } finally {
+            release.countDown();
+        }
+
+        awaitLateChunk("dropped");
+        assertThat(lateChunks("kept")).isZero();
+        assertThat(threads.drain(10_000)).isTrue();
+        assertThat(poolPins(u)).as("the dropped chunk's pins stay in the HBase pools").containsExactlyInAnyOrderElementsOf(fresh);
+        assertThat(feeds.pending(u)).as("never journaled").isEmpty();
+        assertThat(feedPins(u)).as("never materialized").containsExactly(old.get(0));
+
+        JsonNode later = app(p -> p).get("/v1/users/" + u + "/feed?limit=250", 200);
+        assertThat(ids(later)).as("each pooled pin once, then the old item")
+                .containsExactly(fresh.get(0), fresh.get(1), fresh.get(2), old.get(0));
+        assertThat(later.path("items").get(0).path("source").asText()).isEqualTo("followed_user");
+        assertThat(threads.drain(10_000)).isTrue();
+        assertThat(poolPins(u)).isEmpty();
+        assertThat(feedPins(u)).containsExactly(fresh.get(0), fresh.get(1), fresh.get(2), old.get(0));
+        assertThat(lateChunks("dropped")).isEqualTo(1);
+        assertThat(lateChunks("kept")).isZero();
     }
 }

@@ -1,6 +1,7 @@
 package dev.pinfeed.ingestapi;
 
 import dev.pinfeed.config.PinfeedConfig;
+import dev.pinfeed.config.zookeeper.CuratorClients;
 import dev.pinfeed.eventsschema.CachingSchemaRegistryClient;
 import dev.pinfeed.eventsschema.HttpSchemaRegistryClient;
 import dev.pinfeed.httpkit.HealthCheck;
@@ -21,7 +22,7 @@ import dev.pinfeed.ingestapi.mysql.MysqlUsernameIndex;
 import dev.pinfeed.ingestapi.redis.RedisIdempotencyStore;
 import dev.pinfeed.mysqlshards.MysqlShardConfig;
 import dev.pinfeed.mysqlshards.ShardDataSources;
-import dev.pinfeed.config.zookeeper.CuratorClients;
+import dev.pinfeed.redismasters.RedisMasterConfig;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
@@ -56,6 +57,7 @@ public final class IngestComponents implements AutoCloseable {
     private final MysqlObjectDirectory mysqlDirectory;
     private final KafkaEventPublisher publisher;
     private final SchemaRegistryProbe registry;
+    private final RedisMasterConfig redisMasters;
     private final RedisIdempotencyStore idempotency;
     private final IngestService service;
     private final List<AutoCloseable> metrics = new ArrayList<>();
@@ -76,10 +78,11 @@ public final class IngestComponents implements AutoCloseable {
         IdSettings ids = IdSettings.from(config);
         try {
             this.shards = MysqlShardConfig.watch(zookeeper, config);
+            this.redisMasters = RedisMasterConfig.watch(config, zookeeper);
         } catch (Exception e) {
             if (ownsZookeeper) zookeeper.close();
             if (e instanceof RuntimeException r) throw r;
-            throw new IllegalStateException("reading the mysql shard map from ZooKeeper failed: " + e.getMessage(), e);
+            throw new IllegalStateException("reading the shard maps from ZooKeeper failed: " + e.getMessage(), e);
         }
         this.idPools = ShardDataSources.from(config, shards, "ids", 4, Map.of());
         this.sequences = new MysqlSequences(idPools);
@@ -98,8 +101,7 @@ public final class IngestComponents implements AutoCloseable {
         this.publisher = new KafkaEventPublisher(config.kafkaBootstrap(),
                 new CachingSchemaRegistryClient(new HttpSchemaRegistryClient(config.schemaRegistryUrl())), topicOverrides, producerOverrides);
         this.registry = new SchemaRegistryProbe(config.schemaRegistryUrl());
-        this.idempotency = new RedisIdempotencyStore(config.redisInstances().stream().map(PinfeedConfig.ReplicatedHost::master).toList(),
-                redisPrefix);
+        this.idempotency = new RedisIdempotencyStore(RedisIdempotencyStore.clients(redisMasters), redisPrefix);
         this.service = new IngestService(idSource, directory, usernames, publisher, Clock.systemUTC(),
                 Duration.ofMillis(config.getInt(PUBLISH_TIMEOUT_MS, 30_000)), mysql.shardMap().shardCount());
     }
@@ -148,7 +150,7 @@ public final class IngestComponents implements AutoCloseable {
     @Override
     public void close() {
         List<AutoCloseable> all = new ArrayList<>(metrics);
-        all.addAll(List.of(publisher, idempotency, allocator, mysql, sequences, shards));
+        all.addAll(List.of(publisher, idempotency, redisMasters, allocator, mysql, sequences, shards));
         if (ownedZookeeper != null) all.add(ownedZookeeper);
         for (AutoCloseable c : all) {
             try {

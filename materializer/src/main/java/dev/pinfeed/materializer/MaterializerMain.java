@@ -9,6 +9,7 @@ import dev.pinfeed.mysqlshards.ShardDataSources;
 import dev.pinfeed.mysqlshards.query.ShardedDb;
 import dev.pinfeed.processorruntime.ConsumerLoop;
 import dev.pinfeed.processorruntime.ProcessMain;
+import dev.pinfeed.redismasters.RedisMasterConfig;
 import java.time.Duration;
 import java.util.Map;
 import org.apache.curator.framework.CuratorFramework;
@@ -39,7 +40,8 @@ public final class MaterializerMain {
             ShardedDb db = ctx.closeOnExit(new ShardedDb(sources));
             MysqlCanonicalWriter writer = ctx.closeOnExit(new MysqlCanonicalWriter(db));
             RedisShardConfig redisShards = ctx.closeOnExit(ctx.step("reading the Redis shard map", () -> RedisCacheInvalidator.graphShards(config, zk)));
-            RedisCacheInvalidator cache = ctx.closeOnExit(RedisCacheInvalidator.connect(config.redisInstances(), redisShards));
+            RedisMasterConfig redisMasters = ctx.closeOnExit(ctx.step("reading the Redis masters", () -> RedisMasterConfig.watch(config, zk)));
+            RedisCacheInvalidator cache = ctx.closeOnExit(RedisCacheInvalidator.connect(redisMasters, redisShards));
 
             // Asked at each probe, so a shard move or failover is followed.
             for (String host : shardMap.current().hosts()) {

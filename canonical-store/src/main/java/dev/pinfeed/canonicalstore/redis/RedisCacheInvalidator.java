@@ -5,10 +5,13 @@ import dev.pinfeed.canonicalstore.CacheInvalidator;
 import dev.pinfeed.canonicalstore.CanonicalCacheKeys;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.config.StoreUnavailableException;
+import dev.pinfeed.followergraph.redis.RedisCalls;
 import dev.pinfeed.followergraph.redis.RedisGraphStore;
 import dev.pinfeed.followergraph.redis.RedisShardConfig;
-import dev.pinfeed.followergraph.redis.RedisCalls;
 import dev.pinfeed.followergraph.redis.RedisShardMap;
+import dev.pinfeed.redismasters.RedisMasterClients;
+import dev.pinfeed.redismasters.RedisMasterConfig;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -19,10 +22,7 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
-import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import org.apache.curator.framework.CuratorFramework;
-import redis.clients.jedis.Connection;
-import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.RedisClient;
 
@@ -39,25 +39,20 @@ public final class RedisCacheInvalidator implements CacheInvalidator, AutoClosea
     private final Supplier<RedisShardMap> shards;
 
     RedisCacheInvalidator(Map<String, RedisClient> clients, Supplier<RedisShardMap> shards) {
-        this.clients = Map.copyOf(clients);
+        this.clients = clients; // live: a failover swaps an instance's client (RedisMasterClients)
         this.shards = shards;
     }
 
     /** Clients to the master of every configured instance; {@code shards} is asked on every call (live map). */
     public static RedisCacheInvalidator connect(List<PinfeedConfig.ReplicatedHost> instances, Supplier<RedisShardMap> shards) {
-        Map<String, RedisClient> clients = new LinkedHashMap<>();
-        for (PinfeedConfig.ReplicatedHost h : instances) {
-            GenericObjectPoolConfig<Connection> pool = new GenericObjectPoolConfig<>();
-            pool.setMaxTotal(4);
-            pool.setMaxIdle(4);
-            pool.setJmxEnabled(false);
-            // Short timeouts: a batch waits on this, and a failure only parks its records for a retry.
-            clients.put(h.name(), RedisClient.builder().hostAndPort(h.master().host(), h.master().port()).poolConfig(pool)
-                    .clientConfig(DefaultJedisClientConfig.builder().clientName("pinfeed-canonical-cache")
-                            .connectionTimeoutMillis(1_000).socketTimeoutMillis(2_000).build())
-                    .build());
-        }
-        return new RedisCacheInvalidator(clients, shards);
+        return connect(RedisMasterConfig.fixed(instances), shards);
+    }
+
+    /** Clients to every instance's current master, following failovers; {@code shards} is asked on every call. */
+    public static RedisCacheInvalidator connect(RedisMasterConfig masters, Supplier<RedisShardMap> shards) {
+        // Short timeouts: a batch waits on this, and a failure only parks its records for a retry.
+        return new RedisCacheInvalidator(RedisMasterClients.open(masters, new RedisMasterClients.Settings("pinfeed-canonical-cache",
+                Duration.ofSeconds(1), Duration.ofSeconds(2), 4)), shards);
     }
 
     /**
@@ -134,6 +129,6 @@ public final class RedisCacheInvalidator implements CacheInvalidator, AutoClosea
 
     @Override
     public void close() {
-        clients.values().forEach(RedisClient::close);
+        RedisCalls.close(clients);
     }
 }

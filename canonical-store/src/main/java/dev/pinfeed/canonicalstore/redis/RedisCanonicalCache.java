@@ -6,6 +6,8 @@ import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.config.StoreUnavailableException;
 import dev.pinfeed.followergraph.redis.RedisCalls;
 import dev.pinfeed.followergraph.redis.RedisShardMap;
+import dev.pinfeed.redismasters.RedisMasterClients;
+import dev.pinfeed.redismasters.RedisMasterConfig;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,9 +16,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
-import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
-import redis.clients.jedis.Connection;
-import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.Response;
@@ -48,7 +47,7 @@ public final class RedisCanonicalCache implements CanonicalCache, AutoCloseable 
     private final long ttlMillis;
 
     public RedisCanonicalCache(Map<String, RedisClient> clients, Supplier<RedisShardMap> shards, Duration ttl) {
-        this.clients = Map.copyOf(clients);
+        this.clients = clients; // live: a failover swaps an instance's client (RedisMasterClients)
         this.shards = shards;
         this.ttlMillis = ttl.toMillis();
     }
@@ -57,19 +56,13 @@ public final class RedisCanonicalCache implements CanonicalCache, AutoCloseable 
      * One pooled client per instance master, with short timeouts: a cache that hangs must cost a
      * request little more than one that is down, since either way the read goes to MySQL.
      */
-    public static Map<String, RedisClient> clients(List<PinfeedConfig.ReplicatedHost> instances, Duration timeout, int poolSize) {
-        Map<String, RedisClient> clients = new LinkedHashMap<>();
-        for (PinfeedConfig.ReplicatedHost h : instances) {
-            GenericObjectPoolConfig<Connection> pool = new GenericObjectPoolConfig<>();
-            pool.setMaxTotal(poolSize);
-            pool.setMaxIdle(poolSize);
-            pool.setJmxEnabled(false);
-            clients.put(h.name(), RedisClient.builder().hostAndPort(h.master().host(), h.master().port()).poolConfig(pool)
-                    .clientConfig(DefaultJedisClientConfig.builder().clientName("pinfeed-canonical-cache")
-                            .connectionTimeoutMillis((int) timeout.toMillis()).socketTimeoutMillis((int) timeout.toMillis()).build())
-                    .build());
-        }
-        return clients;
+    public static RedisMasterClients clients(List<PinfeedConfig.ReplicatedHost> instances, Duration timeout, int poolSize) {
+        return clients(RedisMasterConfig.fixed(instances), timeout, poolSize);
+    }
+
+    /** {@link #clients(List, Duration, int)} on each instance's current master, following failovers. */
+    public static RedisMasterClients clients(RedisMasterConfig masters, Duration timeout, int poolSize) {
+        return RedisMasterClients.open(masters, new RedisMasterClients.Settings("pinfeed-canonical-cache", timeout, timeout, poolSize));
     }
 
     @Override
@@ -160,6 +153,6 @@ public final class RedisCanonicalCache implements CanonicalCache, AutoCloseable 
 
     @Override
     public void close() {
-        clients.values().forEach(RedisClient::close);
+        RedisCalls.close(clients);
     }
 }

@@ -5,6 +5,8 @@ import dev.pinfeed.feedstore.PoolStore;
 import dev.pinfeed.feedstore.Source;
 import java.util.Collection;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /** A {@link PoolStore} that passes every call on: tests override what should fail or stall (the generator's reads). */
 public class DelegatingPoolStore implements PoolStore {
@@ -51,6 +53,25 @@ public class DelegatingPoolStore implements PoolStore {
             @Override
             public List<PoolEntry> best(long userId, Source source, int n) {
                 throw new IllegalStateException("the content generator is down (test)");
+            }
+        };
+    }
+
+    /**
+     * Pools whose reads wait until {@code release} is counted down, then pass on: a content generator past any deadline,
+     * finishing when the test says. A read not released within 30 s (or interrupted) fails, so a forgotten release fails loudly.
+     */
+    public static PoolStore heldReads(PoolStore pools, CountDownLatch release) {
+        return new DelegatingPoolStore(pools) {
+            @Override
+            public List<PoolEntry> best(long userId, Source source, int n) {
+                try {
+                    if (!release.await(30, TimeUnit.SECONDS)) throw new IllegalStateException("pool read never released (test)");
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("pool read interrupted (test)", e);
+                }
+                return super.best(userId, source, n);
             }
         };
     }

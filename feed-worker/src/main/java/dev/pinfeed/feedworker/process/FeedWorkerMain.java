@@ -21,6 +21,7 @@ import dev.pinfeed.mysqlshards.ShardDataSources;
 import dev.pinfeed.mysqlshards.query.ShardedDb;
 import dev.pinfeed.processorruntime.ConsumerLoop;
 import dev.pinfeed.processorruntime.ProcessMain;
+import dev.pinfeed.redismasters.RedisMasterClients;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -28,7 +29,6 @@ import java.util.Properties;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import redis.clients.jedis.RedisClient;
 
 /**
  * The feed worker as a process: {@code java -cp feed-worker/target/classes:$(cat feed-worker/target/classpath.txt)
@@ -55,7 +55,7 @@ public final class FeedWorkerMain {
             GraphConnections graph = ctx.closeOnExit(ctx.step("opening the follower graph in Redis",
                     () -> GraphConnections.open(config, zk, GraphConnections.keyPrefix(config))));
             for (String instance : graph.store().instances()) ctx.readiness(instance, () -> graph.store().ping(instance));
-            RedisAffinityStore affinity = ctx.closeOnExit(RedisAffinityStore.connect(config.redisInstances(), graph.shards(),
+            RedisAffinityStore affinity = ctx.closeOnExit(RedisAffinityStore.connect(graph.masters(), graph.shards(),
                     RedisAffinityStore.keyPrefix(config)));
 
             Connection hbase = ctx.closeOnExit(ctx.step("connecting to HBase " + config.hbasePrimaryZookeeper(),
@@ -68,7 +68,7 @@ public final class FeedWorkerMain {
             ShardDataSources mysql = ctx.closeOnExit(ShardDataSources.from(config, mysqlShards, NAME,
                     config.getInt("feed.worker.mysql.pool-size", 4), Map.of()));
             ShardedDb db = ctx.closeOnExit(new ShardedDb(mysql));
-            Map<String, RedisClient> cacheClients = RedisCanonicalCache.clients(config.redisInstances(), Duration.ofMillis(250), 4);
+            RedisMasterClients cacheClients = RedisCanonicalCache.clients(graph.masters(), Duration.ofMillis(250), 4);
             RedisCanonicalCache cache = ctx.closeOnExit(new RedisCanonicalCache(cacheClients, graph.shards(), Duration.ofSeconds(600)));
             CanonicalReadsPins canonical = new CanonicalReadsPins(new CachedCanonicalReads(new MysqlCanonicalReads(db), cache,
                     CacheListener.NONE, CachedCanonicalReads.DEFAULT_LIST_SIZE));

@@ -6,7 +6,10 @@ import dev.pinfeed.feedworker.AffinityStore;
 import dev.pinfeed.followergraph.redis.RedisCalls;
 import dev.pinfeed.followergraph.redis.RedisShardMap;
 import dev.pinfeed.followergraph.sharded.VirtualShards;
+import dev.pinfeed.redismasters.RedisMasterClients;
+import dev.pinfeed.redismasters.RedisMasterConfig;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HexFormat;
@@ -14,9 +17,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
-import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
-import redis.clients.jedis.Connection;
-import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.Response;
@@ -47,24 +47,20 @@ public final class RedisAffinityStore implements AffinityStore {
     private final AffinityKeys keys;
 
     RedisAffinityStore(Map<String, RedisClient> clients, Supplier<RedisShardMap> shards, AffinityKeys keys) {
-        this.clients = Map.copyOf(clients);
+        this.clients = clients; // live: a failover swaps an instance's client (RedisMasterClients)
         this.shards = shards;
         this.keys = keys;
     }
 
     /** Connects to the master of every configured instance; {@code shards} (the graph's live map) is asked on every call. */
     public static RedisAffinityStore connect(List<PinfeedConfig.ReplicatedHost> instances, Supplier<RedisShardMap> shards, String keyPrefix) {
-        Map<String, RedisClient> clients = new LinkedHashMap<>();
-        for (PinfeedConfig.ReplicatedHost h : instances) {
-            GenericObjectPoolConfig<Connection> pool = new GenericObjectPoolConfig<>();
-            pool.setMaxTotal(8);
-            pool.setJmxEnabled(false);
-            clients.put(h.name(), RedisClient.builder().hostAndPort(h.master().host(), h.master().port()).poolConfig(pool)
-                    .clientConfig(DefaultJedisClientConfig.builder().clientName("pinfeed-feed-worker")
-                            .connectionTimeoutMillis(2_000).socketTimeoutMillis(5_000).build())
-                    .build());
-        }
-        return new RedisAffinityStore(clients, shards, new AffinityKeys(keyPrefix));
+        return connect(RedisMasterConfig.fixed(instances), shards, keyPrefix);
+    }
+
+    /** Connects to every instance's current master, following failovers; {@code shards} is asked on every call. */
+    public static RedisAffinityStore connect(RedisMasterConfig masters, Supplier<RedisShardMap> shards, String keyPrefix) {
+        return new RedisAffinityStore(RedisMasterClients.open(masters, new RedisMasterClients.Settings("pinfeed-feed-worker",
+                Duration.ofSeconds(2), Duration.ofSeconds(5), 8)), shards, new AffinityKeys(keyPrefix));
     }
 
     /** The key prefix of the worker's Redis keys ({@code feed.worker.redis.key-prefix}, default empty). */
@@ -162,6 +158,6 @@ public final class RedisAffinityStore implements AffinityStore {
 
     @Override
     public void close() {
-        clients.values().forEach(RedisClient::close);
+        RedisCalls.close(clients);
     }
 }

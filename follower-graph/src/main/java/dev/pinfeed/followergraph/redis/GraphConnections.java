@@ -1,23 +1,27 @@
 package dev.pinfeed.followergraph.redis;
 
 import dev.pinfeed.config.PinfeedConfig;
+import dev.pinfeed.redismasters.RedisMasterConfig;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.curator.framework.CuratorFramework;
 
 /**
  * What a graph process opens on the caller's application ZooKeeper client: the live shard map in it
- * (seeded from the configured instances), and the Redis store on that map. Configuration keys (besides
+ * (seeded from the configured instances), the live master of each instance (moved by a failover), and
+ * the Redis store on both. Configuration keys (besides
  * the stack's): {@code graph.redis.key-prefix} (default empty), {@code graph.redis.shards.znode}
  * (default {@value RedisShardConfig#ZNODE}).
  */
 public final class GraphConnections implements AutoCloseable {
 
     private final RedisShardConfig shards;
+    private final RedisMasterConfig masters;
     private final RedisGraphStore store;
 
-    private GraphConnections(RedisShardConfig shards, RedisGraphStore store) {
+    private GraphConnections(RedisShardConfig shards, RedisMasterConfig masters, RedisGraphStore store) {
         this.shards = shards;
+        this.masters = masters;
         this.store = store;
     }
 
@@ -29,9 +33,12 @@ public final class GraphConnections implements AutoCloseable {
         Set<String> names = config.redisInstances().stream().map(PinfeedConfig.ReplicatedHost::name).collect(Collectors.toSet());
         RedisShardConfig shards = RedisShardConfig.watch(zk, config.get("graph.redis.shards.znode", RedisShardConfig.ZNODE),
                 RedisGraphStore.defaultShardMap(config), names);
+        RedisMasterConfig masters = null;
         try {
-            return new GraphConnections(shards, RedisGraphStore.connect(config.redisInstances(), shards, keyPrefix));
-        } catch (RuntimeException | Error e) {
+            masters = RedisMasterConfig.watch(config, zk);
+            return new GraphConnections(shards, masters, RedisGraphStore.connect(masters, shards, keyPrefix));
+        } catch (Exception | Error e) {
+            if (masters != null) masters.close();
             shards.close();
             throw e;
         }
@@ -49,10 +56,16 @@ public final class GraphConnections implements AutoCloseable {
         return shards;
     }
 
+    /** The live instance → master map (znode {@value RedisMasterConfig#ZNODE_KEY}): other Redis adapters of the process follow it too. */
+    public RedisMasterConfig masters() {
+        return masters;
+    }
+
     /** Closes the store and the shard-map watch; not the ZooKeeper client. */
     @Override
     public void close() {
         store.close();
+        masters.close();
         shards.close();
     }
 }

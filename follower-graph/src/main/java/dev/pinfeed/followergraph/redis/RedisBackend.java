@@ -2,11 +2,15 @@ package dev.pinfeed.followergraph.redis;
 
 import dev.pinfeed.config.StoreUnavailableException;
 import dev.pinfeed.followergraph.sharded.GraphBackend;
+import dev.pinfeed.redismasters.RedisMasterClients;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import redis.clients.jedis.Pipeline;
@@ -26,14 +30,14 @@ import redis.clients.jedis.resps.Tuple;
  */
 final class RedisBackend implements GraphBackend {
 
-    private final Map<String, RedisClient> clients;
+    private final RedisMasterClients clients;
     private final Supplier<RedisShardMap> shards;
     private final Script cas = new Script(RedisScripts.CAS_REGISTER);
     private final Script apply = new Script(RedisScripts.APPLY);
     private final Script claim = new Script(RedisScripts.CLAIM_OWNER);
 
-    RedisBackend(Map<String, RedisClient> clients, Supplier<RedisShardMap> shards) {
-        this.clients = Map.copyOf(clients);
+    RedisBackend(RedisMasterClients clients, Supplier<RedisShardMap> shards) {
+        this.clients = clients; // live: a failover swaps an instance's client (RedisMasterClients)
         this.shards = shards;
     }
 
@@ -127,8 +131,24 @@ final class RedisBackend implements GraphBackend {
     }
 
     /** The instances' names. */
-    java.util.Set<String> instances() {
+    Set<String> instances() {
         return clients.keySet();
+    }
+
+    /**
+     * The instances where no replica acknowledged, within {@code timeout}, every write the master took
+     * before this call (an instance that does not answer counts as one).
+     */
+    Set<String> unreplicated(Duration timeout) {
+        Set<String> behind = new TreeSet<>();
+        for (String instance : clients.keySet()) {
+            try {
+                if (!on(instance, () -> clients.awaitReplica(instance, timeout))) behind.add(instance);
+            } catch (StoreUnavailableException down) {
+                behind.add(instance);
+            }
+        }
+        return behind;
     }
 
     /** PING on one instance; throws {@link StoreUnavailableException} naming it when it does not answer. */
@@ -157,7 +177,7 @@ final class RedisBackend implements GraphBackend {
 
     @Override
     public void close() {
-        clients.values().forEach(RedisClient::close);
+        RedisCalls.close(clients);
     }
 
     /** Queues commands on one pipeline; the connection goes back to the pool after execute(). */

@@ -1,6 +1,7 @@
 package dev.pinfeed.followergraph.redis;
 
 import dev.pinfeed.config.StoreUnavailableException;
+import dev.pinfeed.redismasters.RedisMasterClients;
 import java.util.Map;
 import java.util.function.Supplier;
 import redis.clients.jedis.RedisClient;
@@ -18,7 +19,7 @@ public final class RedisCalls {
 
     /**
      * Runs {@code call} on {@code instance}: refused, reset or timed out (the connection), busy with a
-     * script or still loading its data set is unavailable (retry later); any other Redis error is a bug
+     * script, still loading its data set or demoted to a replica by a failover is unavailable (retry later); any other Redis error is a bug
      * and passes on.
      */
     public static <T> T on(String instance, Supplier<T> call) {
@@ -27,10 +28,21 @@ public final class RedisCalls {
         } catch (JedisConnectionException e) {
             throw new StoreUnavailableException(instance, e.getMessage(), e);
         } catch (JedisDataException e) {
-            if (e instanceof JedisBusyException || String.valueOf(e.getMessage()).startsWith("LOADING")) {
+            String message = String.valueOf(e.getMessage());
+            // READONLY: the server was a master and is a replica now (a failover); the clients follow the master map.
+            if (e instanceof JedisBusyException || message.startsWith("LOADING") || message.startsWith("READONLY")) {
                 throw new StoreUnavailableException(instance, e.getMessage(), e);
             }
             throw e;
+        }
+    }
+
+    /** Closes an adapter's clients: the live {@link RedisMasterClients} stops following the master map too. */
+    public static void close(Map<String, RedisClient> clients) {
+        if (clients instanceof RedisMasterClients live) {
+            live.close();
+        } else {
+            clients.values().forEach(RedisClient::close);
         }
     }
 

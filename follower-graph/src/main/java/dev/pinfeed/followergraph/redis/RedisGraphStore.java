@@ -4,14 +4,12 @@ import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.followergraph.sharded.GraphKeys;
 import dev.pinfeed.followergraph.sharded.ShardedGraphStore;
 import dev.pinfeed.followergraph.sharded.VirtualShards;
-import java.util.LinkedHashMap;
+import dev.pinfeed.redismasters.RedisMasterClients;
+import dev.pinfeed.redismasters.RedisMasterConfig;
+import java.time.Duration;
 import java.util.List;
-import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
-import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
-import redis.clients.jedis.Connection;
-import redis.clients.jedis.DefaultJedisClientConfig;
-import redis.clients.jedis.RedisClient;
 
 /**
  * The follower graph in Redis (seed 004): keys per {@link GraphKeys}, 8192 virtual shards per
@@ -38,15 +36,28 @@ public final class RedisGraphStore extends ShardedGraphStore {
         backend.ping(instance);
     }
 
+    /**
+     * A replication barrier (before a processor commits its offsets): the instances where no replica
+     * acknowledged, within {@code timeout}, every write taken before the call. Empty means a failover
+     * now would lose none of them.
+     */
+    public Set<String> unreplicated(Duration timeout) {
+        return backend.unreplicated(timeout);
+    }
+
     /** True when no instance holds a key under this store's prefix (a valid rebuild target). */
     public boolean isEmpty() {
         return !backend.anyKey(keys().everything());
     }
 
-    /** Connects to the master of every configured instance; {@code shards} is consulted on every call. */
+    /** Connects to the configured master of every instance (no failover following); {@code shards} is consulted on every call. */
     public static RedisGraphStore connect(List<PinfeedConfig.ReplicatedHost> instances, Supplier<RedisShardMap> shards, String keyPrefix) {
-        GraphKeys keys = new GraphKeys(keyPrefix);
-        return new RedisGraphStore(new RedisBackend(clients(instances), shards), keys);
+        return connect(RedisMasterConfig.fixed(instances), shards, keyPrefix);
+    }
+
+    /** Connects to every instance's current master and follows {@code masters} through failovers. */
+    public static RedisGraphStore connect(RedisMasterConfig masters, Supplier<RedisShardMap> shards, String keyPrefix) {
+        return new RedisGraphStore(new RedisBackend(clients(masters), shards), new GraphKeys(keyPrefix));
     }
 
     /** The even split of the shards over the configured instances: the seed of the ZooKeeper map. */
@@ -54,19 +65,9 @@ public final class RedisGraphStore extends ShardedGraphStore {
         return RedisShardMap.evenlyOver(config.redisInstances().stream().map(PinfeedConfig.ReplicatedHost::name).toList());
     }
 
-    /** One pooled client per instance master, by instance name. */
-    static Map<String, RedisClient> clients(List<PinfeedConfig.ReplicatedHost> instances) {
-        Map<String, RedisClient> clients = new LinkedHashMap<>();
-        for (PinfeedConfig.ReplicatedHost h : instances) {
-            GenericObjectPoolConfig<Connection> pool = new GenericObjectPoolConfig<>();
-            pool.setMaxTotal(16);
-            pool.setMaxIdle(16);
-            pool.setJmxEnabled(false);
-            clients.put(h.name(), RedisClient.builder().hostAndPort(h.master().host(), h.master().port()).poolConfig(pool)
-                    .clientConfig(DefaultJedisClientConfig.builder().clientName("pinfeed-follower-graph")
-                            .connectionTimeoutMillis(2_000).socketTimeoutMillis(5_000).build())
-                    .build());
-        }
-        return clients;
+    /** One pooled client per instance, on its current master, by instance name. */
+    static RedisMasterClients clients(RedisMasterConfig masters) {
+        return RedisMasterClients.open(masters, new RedisMasterClients.Settings("pinfeed-follower-graph", Duration.ofSeconds(2),
+                Duration.ofSeconds(5), 16));
     }
 }

@@ -1,9 +1,11 @@
 package dev.pinfeed.ingestapi.redis;
 
-import dev.pinfeed.config.HostPort;
 import dev.pinfeed.config.StoreUnavailableException;
+import dev.pinfeed.followergraph.redis.RedisCalls;
 import dev.pinfeed.httpkit.HealthCheck;
 import dev.pinfeed.ingestapi.core.IdempotencyStore;
+import dev.pinfeed.redismasters.RedisMasterClients;
+import dev.pinfeed.redismasters.RedisMasterConfig;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -54,13 +56,25 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
             return 0
             """;
 
-    private final List<RedisClient> instances;
+    private final Map<String, RedisClient> clients;
+    private final List<String> instances;
     private final String prefix;
 
-    /** {@code prefix} isolates namespaces (tests); production uses {@code pinfeed:}. */
-    public RedisIdempotencyStore(List<HostPort> masters, String prefix) {
-        this.instances = masters.stream().map(m -> RedisClient.create(m.host(), m.port())).toList();
+    /**
+     * {@code clients}: one per instance by name, live ({@link RedisMasterClients} follows failovers); a
+     * key's instance is by position in the sorted names, so every ingest instance agrees.
+     * {@code prefix} isolates namespaces (tests); production uses {@code pinfeed:}.
+     */
+    public RedisIdempotencyStore(Map<String, RedisClient> clients, String prefix) {
+        this.clients = clients;
+        this.instances = clients.keySet().stream().sorted().toList();
         this.prefix = prefix;
+    }
+
+    /** Clients for {@link #RedisIdempotencyStore(Map, String)}: each instance's current master, following failovers. */
+    public static RedisMasterClients clients(RedisMasterConfig masters) {
+        return RedisMasterClients.open(masters, new RedisMasterClients.Settings("pinfeed-ingest-idempotency", Duration.ofSeconds(2),
+                Duration.ofSeconds(2), 16));
     }
 
     /** The scope is length-prefixed: a ':' in a token name or key cannot make two pairs collide. */
@@ -71,7 +85,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
     private RedisClient instanceOf(String redisKey) {
         CRC32C crc = new CRC32C();
         crc.update(redisKey.getBytes(StandardCharsets.UTF_8));
-        return instances.get((int) (crc.getValue() % instances.size()));
+        return clients.get(instances.get((int) (crc.getValue() % instances.size())));
     }
 
     @Override
@@ -126,7 +140,7 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
 
     /** Returns when every instance answers PING; else {@link StoreUnavailableException} naming {@value #STORE}. */
     public void check() {
-        for (RedisClient c : instances) call("PING", c::ping);
+        for (String instance : instances) call("PING", () -> clients.get(instance).ping());
     }
 
     /** This store's readiness check, by name. */
@@ -136,6 +150,6 @@ public final class RedisIdempotencyStore implements IdempotencyStore {
 
     @Override
     public void close() {
-        instances.forEach(RedisClient::close);
+        RedisCalls.close(clients);
     }
 }

@@ -1,10 +1,10 @@
 package dev.pinfeed.ingestapi.redis;
 
-import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.infra.stacktestkit.StackExtension;
 import dev.pinfeed.infra.stacktestkit.TestStack;
 import dev.pinfeed.ingestapi.core.IdempotencyStore;
 import dev.pinfeed.ingestapi.core.IdempotencyStoreContract;
+import dev.pinfeed.redismasters.RedisMasterConfig;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -20,7 +20,7 @@ class RedisIdempotencyStoreIT extends IdempotencyStoreContract {
     @BeforeEach
     void connect(TestStack stack) {
         this.stack = stack;
-        this.store = new RedisIdempotencyStore(stack.config().redisInstances().stream().map(PinfeedConfig.ReplicatedHost::master).toList(),
+        this.store = new RedisIdempotencyStore(RedisIdempotencyStore.clients(RedisMasterConfig.fixed(stack.config().redisInstances())),
                 stack.keyPrefix("idem"));
     }
 

@@ -6,6 +6,8 @@ import dev.pinfeed.config.zookeeper.CuratorClients;
 import dev.pinfeed.mysqlshards.MysqlFailover;
 import dev.pinfeed.mysqlshards.MysqlShardConfig;
 import dev.pinfeed.mysqlshards.MysqlShardMap;
+import dev.pinfeed.redismasters.RedisFailover;
+import dev.pinfeed.redismasters.RedisMasterConfig;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -286,19 +288,24 @@ public final class StackCli implements Callable<Integer> {
     }
 
     @Command(name = "failover", mixinStandardHelpOptions = true,
-            description = {"Promotes a MySQL shard host's replica to master and points the live shard map at it (docs/operations.md, Failover).",
-                    "The services watching the map follow it without a restart. Redis instances are not supported yet."})
+            description = {"Promotes the replica of a MySQL shard host or a Redis instance to master and points the live map in ZooKeeper at it",
+                    "(docs/operations.md, Failover). The services watching the map follow it without a restart."})
     static final class Failover extends Sub {
-        @Parameters(paramLabel = "HOST", description = "A MySQL shard host of the map, e.g. mysql002.") String host;
+        @Parameters(paramLabel = "HOST", description = "A MySQL shard host of the map (e.g. mysql002) or a Redis instance (e.g. redis001).") String host;
 
         @Override
         public Integer call() throws Exception {
             PinfeedConfig config = PinfeedConfig.load();
-            if (config.list("redis.instances").contains(host)) {
-                throw new IllegalStateException(host + " is a Redis instance: its failover is not automated yet (services read Redis addresses "
-                        + "from the configuration); promote its replica by hand, docs/operations.md \"Failover\"");
-            }
             try (CuratorFramework zk = CuratorClients.start(config)) {
+                if (config.list("redis.instances").contains(host)) {
+                    RedisFailover.Report r = new RedisFailover(Duration.ofSeconds(30), this::say)
+                            .failover(zk, RedisMasterConfig.znode(config), host, config.redisInstances());
+                    out().printf(Locale.ROOT, "%s: %s promoted in %.1f s (old master %s %s; replication offset %d)%n", r.instance(), r.newMaster(),
+                            r.took().toMillis() / 1000.0, r.oldMaster(), r.fencedOldMaster() ? "fenced, now its replica" : "not answering",
+                            r.replicaOffset());
+                    if (!r.fencedOldMaster()) out().println("it has no replica now: restart the old server as its replica (docs/operations.md, Failover)");
+                    return Cli.OK;
+                }
                 MysqlFailover.Report r = MysqlFailover.from(config, this::say)
                         .failover(zk, MysqlShardConfig.znode(config), host, MysqlShardMap.HostAddresses.from(config));
                 out().printf(Locale.ROOT, "%s: %s promoted in %.1f s (old master %s %s; applied up to GTID %s)%n", r.host(), r.newMaster(),

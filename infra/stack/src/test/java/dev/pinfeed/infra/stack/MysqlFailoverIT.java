@@ -1,5 +1,11 @@
 package dev.pinfeed.infra.stack;
 
+import static dev.pinfeed.infra.stack.FailoverFixtures.awaitAcks;
+import static dev.pinfeed.infra.stack.FailoverFixtures.curator;
+import static dev.pinfeed.infra.stack.FailoverFixtures.freePort;
+import static dev.pinfeed.infra.stack.FailoverFixtures.pause;
+import static dev.pinfeed.infra.stack.FailoverFixtures.start;
+import static dev.pinfeed.infra.stack.FailoverFixtures.startZooKeeper;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pinfeed.config.HostPort;
@@ -8,9 +14,6 @@ import dev.pinfeed.mysqlshards.MysqlFailover;
 import dev.pinfeed.mysqlshards.MysqlShardConfig;
 import dev.pinfeed.mysqlshards.MysqlShardMap;
 import dev.pinfeed.mysqlshards.ShardDataSources;
-import java.io.File;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -30,10 +33,7 @@ import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.zookeeper.server.ServerCnxnFactory;
-import org.apache.zookeeper.server.ZooKeeperServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -69,9 +69,7 @@ class MysqlFailoverIT {
         Set<Long> acknowledged = new ConcurrentSkipListSet<>();
         AtomicInteger refused = new AtomicInteger();
         Thread writer = null;
-        try (CuratorFramework zk = CuratorFrameworkFactory.builder().connectString("127.0.0.1:" + zkServer.getLocalPort())
-                .namespace("pinfeed").retryPolicy(new ExponentialBackoffRetry(100, 3)).build()) {
-            zk.start();
+        try (CuratorFramework zk = curator(zkServer)) {
             start(stack, master, masterProcess);
             start(stack, replica, replicaProcess);
             master.createAccounts(user, password, ADMIN, ADMIN);
@@ -158,50 +156,10 @@ class MysqlFailoverIT {
         }
     }
 
-    private static ServerCnxnFactory startZooKeeper(File dir) throws Exception {
-        ZooKeeperServer server = new ZooKeeperServer(dir, dir, 2000);
-        ServerCnxnFactory factory = ServerCnxnFactory.createFactory(new InetSocketAddress("127.0.0.1", 0), 50);
-        factory.startup(server);
-        return factory;
-    }
-
-    private static void start(LocalStack stack, MariaDbServerSpec spec, ManagedProcess process) throws Exception {
-        stack.prepare(spec);
-        ProcessHandle h = process.start(spec.command());
-        long deadline = System.nanoTime() + spec.startTimeout().toNanos();
-        while (!spec.healthy()) {
-            assertThat(h.isAlive()).as(spec.name() + " exited during start: " + process.tail(20)).isTrue();
-            assertThat(System.nanoTime()).as(spec.name() + " not healthy in " + spec.startTimeout()).isLessThan(deadline);
-            Thread.sleep(200);
-        }
-    }
-
-    private static void awaitAcks(Set<Long> acknowledged, int count, Duration patience) {
-        long deadline = System.nanoTime() + patience.toNanos();
-        while (acknowledged.size() < count) {
-            assertThat(System.nanoTime()).as("only " + acknowledged.size() + " of " + count + " writes acknowledged in " + patience).isLessThan(deadline);
-            pause(20);
-        }
-    }
-
     private static Properties credentials(String user, String password) {
         Properties p = new Properties();
         p.put("user", user);
         p.put("password", password);
         return p;
-    }
-
-    private static void pause(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
     }
 }
