@@ -1,5 +1,6 @@
 package dev.pinfeed.graphprocessor;
 
+import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.eventsschema.EventTopics;
 import dev.pinfeed.followergraph.redis.GraphConnections;
 import dev.pinfeed.followergraph.redis.RedisGraphStore;
@@ -30,6 +31,12 @@ public final class GraphProcessorMain {
 
     private GraphProcessorMain() {}
 
+    /** What the processor does with a poll, as its main wires it (other composition roots: the pipeline and fault tests). */
+    public static BatchHandler handler(RedisGraphStore store, PinfeedConfig config, MeterRegistry meters) {
+        return replicatedBeforeCommit(BatchHandler.perRecord(new GraphEventHandler(store)), store,
+                Duration.ofMillis(config.getInt(REPLICA_WAIT_MS, 1_000)), meters);
+    }
+
     /**
      * {@code apply}, then a replication barrier before the loop commits the batch's offsets: with the
      * replicas caught up, a Redis failover ({@code ./pinfeed failover redis001}) loses nothing that
@@ -56,8 +63,7 @@ public final class GraphProcessorMain {
             for (String instance : graph.store().instances()) ctx.readiness(instance, () -> graph.store().ping(instance));
             List<String> topics = ctx.config().list("graph.processor.topics").isEmpty() ? TOPICS : ctx.config().list("graph.processor.topics");
             ctx.consume(ConsumerLoop.Settings.of(NAME, ctx.config().get("graph.processor.group", GROUP), topics),
-                    replicatedBeforeCommit(BatchHandler.perRecord(new GraphEventHandler(graph.store())), graph.store(),
-                            Duration.ofMillis(ctx.config().getInt(REPLICA_WAIT_MS, 1_000)), ctx.meters()));
+                    handler(graph.store(), ctx.config(), ctx.meters()));
         });
     }
 }

@@ -2,8 +2,8 @@ package dev.pinfeed.pipelinetests;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.pinfeed.canonicalstore.mysql.MysqlCanonicalWriter;
 import dev.pinfeed.canonicalstore.mysql.MysqlCanonicalReads;
+import dev.pinfeed.canonicalstore.mysql.MysqlCanonicalWriter;
 import dev.pinfeed.canonicalstore.reads.CachedCanonicalReads;
 import dev.pinfeed.canonicalstore.redis.RedisCacheInvalidator;
 import dev.pinfeed.canonicalstore.redis.RedisCanonicalCache;
@@ -33,8 +33,6 @@ import dev.pinfeed.feedworker.process.FeedWorkerHandler;
 import dev.pinfeed.feedworker.process.FeedWorkerMain;
 import dev.pinfeed.feedworker.redis.RedisAffinityStore;
 import dev.pinfeed.followergraph.redis.GraphConnections;
-import dev.pinfeed.followergraph.redis.RedisGraphStore;
-import dev.pinfeed.graphprocessor.GraphEventHandler;
 import dev.pinfeed.graphprocessor.GraphProcessorMain;
 import dev.pinfeed.httpkit.Meters;
 import dev.pinfeed.httpkit.RunningHttpApp;
@@ -134,7 +132,7 @@ final class Pipeline implements AutoCloseable {
 
         // graph-processor (GraphProcessorMain): follows and boards into the graph.
         consume(GraphProcessorMain.NAME, List.of(topic(EventTopics.FOLLOWS), topic(EventTopics.BOARDS)),
-                BatchHandler.perRecord(new GraphEventHandler(graph.store())), Duration.ofMinutes(1));
+                GraphProcessorMain.handler(graph.store(), config, new SimpleMeterRegistry()), Duration.ofMinutes(1));
 
         // materializer (MaterializerMain): the canonical objects into MySQL, caches invalidated after each commit.
         MaterializerTopics canonicalTopics = new MaterializerTopics(topic(EventTopics.USERS), topic(EventTopics.BOARDS),
