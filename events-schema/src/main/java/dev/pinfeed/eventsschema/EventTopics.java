@@ -31,8 +31,10 @@ public final class EventTopics {
     public static final String PINS = "pinfeed.pins.v1";
     public static final String FOLLOWS = "pinfeed.follows.v1";
     public static final String LIKES = "pinfeed.likes.v1";
-    /** Internal: fanout-streams' output, feed-worker's input. */
+    /** Internal: fanout-streams' output, feed-worker's input: each pin's first chunk. */
     public static final String FANOUT = "pinfeed.fanout.v1";
+    /** Internal: the bulk lane of {@link #FANOUT}, a big fan-out's chunks after its first. */
+    public static final String FANOUT_BULK = bulkLaneOf(FANOUT);
 
     private record Route(String topic, ToLongFunction<SpecificRecord> key) {}
 
@@ -60,6 +62,16 @@ public final class EventTopics {
 
     private static <T extends SpecificRecord> void route(Class<T> type, String topic, ToLongFunction<T> key) {
         ROUTES.put(type, new Route(topic, record -> key.applyAsLong(type.cast(record))));
+    }
+
+    /**
+     * The bulk lane of a fan-out chunk topic: a pin's chunks 1, 2, … (its first, chunk 0, stays on
+     * {@code chunkTopic}). The worker reads the lanes in separate loops, so a big author's
+     * thousands of chunks never queue ahead of other pins' first chunks (every pin of up to one chunk
+     * of receivers travels the fast lane only).
+     */
+    public static String bulkLaneOf(String chunkTopic) {
+        return chunkTopic + ".bulk";
     }
 
     /** The topic {@code event} is published to. */

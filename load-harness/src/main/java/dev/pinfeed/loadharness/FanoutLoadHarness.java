@@ -83,6 +83,9 @@ public final class FanoutLoadHarness {
         final long sentNanos;
         private int written;
         private long doneNanos;
+        /** When the chunk topic observer first saw one of its chunks, and on which partition (-1: not seen). */
+        volatile long chunkNanos;
+        volatile int partition = -1;
 
         Progress(int expected, long sentNanos) {
             this.expected = expected;
@@ -164,7 +167,7 @@ public final class FanoutLoadHarness {
                      dev.pinfeed.processorruntime.KafkaClients.producer(config, "bench-fanout"), new StringSerializer(),
                      new AvroEventSerializer(registry))) {
             admin.createTopics(List.of(new NewTopic(pins, partitions, (short) 1), new NewTopic(chunks, partitions, (short) 1),
-                    new NewTopic(dlq, 1, (short) 1))).all().get();
+                    new NewTopic(EventTopics.bulkLaneOf(chunks), partitions, (short) 1), new NewTopic(dlq, 1, (short) 1))).all().get();
             FanoutLoadHarness h = new FanoutLoadHarness(producer, pins, BenchSeed.freshLocalBase());
             List<Author> small = new ArrayList<>();
             Author big = null;
@@ -181,7 +184,7 @@ public final class FanoutLoadHarness {
                 FanoutSettings settings = FanoutSettings.from(config).withTopics(applicationId, pins, chunks, dlq).withStateDir(stateDir);
                 log("%s", settings);
                 try (InProcessWorker worker = new InProcessWorker(config, hbase, timed, graph, shards, prefix + "aff:")
-                             .start(registry, chunks, "bench-fanout-worker-" + run, 500);
+                             .startWithBulkLane(registry, chunks, "bench-fanout-worker-" + run, 500);
                      FanoutStreamsApp app = FanoutStreamsApp.start(settings, config.kafkaBootstrap(), "0", registry, graph,
                              new HBaseMaterializedFeedStore(hbase, HBaseClusters.PRIMARY), new SimpleMeterRegistry(), Clock.systemUTC())) {
                     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
@@ -195,14 +198,19 @@ public final class FanoutLoadHarness {
                     h.awaitAll(alone, Duration.ofSeconds(60), "small pins");
                     rows.add(latencyRow("small pins alone (" + smallFollowers + " followers, every " + intervalMs + " ms)", alone, baselineS));
 
-                    // 2. the big pin, small pins meanwhile
+                    // 2. the big pin, small pins meanwhile; an observer on the chunk topic splits their wait into the
+                    // fan-out's part (publish → chunk on the topic) and the worker's (chunk → in its pools)
                     Progress bigPin = h.publish(big, System.nanoTime());
-                    List<Progress> meanwhile = h.smallEvery(small, intervalMs, () -> bigPin.doneNanos() != 0, TimeUnit.MINUTES.toNanos(15));
-                    h.awaitAll(List.of(bigPin), Duration.ofSeconds(1), "the big pin");
-                    h.awaitAll(meanwhile, Duration.ofSeconds(60), "small pins");
+                    List<Progress> meanwhile;
+                    try (ChunkObserver observer = h.observe(config, chunks)) {
+                        meanwhile = h.smallEvery(small, intervalMs, () -> bigPin.doneNanos() != 0, TimeUnit.MINUTES.toNanos(15));
+                        h.awaitAll(List.of(bigPin), Duration.ofSeconds(1), "the big pin");
+                        h.awaitAll(meanwhile, Duration.ofSeconds(60), "small pins");
+                    }
                     double bigSeconds = (bigPin.doneNanos() - bigPin.sentNanos) / 1e9;
                     double endToEnd = followers / bigSeconds;
                     rows.add(latencyRow("small pins during the big fan-out", meanwhile, bigSeconds));
+                    rows.addAll(splitRows(meanwhile, bigPin.partition, bigSeconds));
                     log("big pin: %d entries in %.2f s", followers, bigSeconds);
 
                     // 3. raw puts of the same receivers' rows (another pin id, so they are fresh rows)
@@ -249,7 +257,7 @@ public final class FanoutLoadHarness {
                     log("could not delete the run's Redis keys (prefix %s): %s", prefix, e);
                 }
                 List<String> topics = admin.listTopics().names().get().stream()
-                        .filter(t -> t.equals(pins) || t.equals(chunks) || t.equals(dlq) || t.startsWith(applicationId + "-")).toList();
+                        .filter(t -> t.equals(pins) || t.startsWith(chunks) || t.equals(dlq) || t.startsWith(applicationId + "-")).toList();
                 admin.deleteTopics(topics).all().get();
                 log("deleted %d Redis keys, topics %s", keys, topics);
                 deleteTree(stateDir);
@@ -258,6 +266,80 @@ public final class FanoutLoadHarness {
             if (h.sendError.get() != null) log("a send failed: %s", h.sendError.get());
         }
 
+    }
+
+    /** Reads the chunk topic from its start on its own thread, noting for each pin when its first chunk was there. */
+    private final class ChunkObserver implements AutoCloseable {
+        private final org.apache.kafka.clients.consumer.KafkaConsumer<String, byte[]> consumer;
+        private final Thread thread;
+        private volatile boolean running = true;
+
+        ChunkObserver(PinfeedConfig config, String topic) {
+            java.util.Properties p = new java.util.Properties();
+            p.put("bootstrap.servers", config.kafkaBootstrap());
+            p.put("key.deserializer", org.apache.kafka.common.serialization.StringDeserializer.class.getName());
+            p.put("value.deserializer", org.apache.kafka.common.serialization.ByteArrayDeserializer.class.getName());
+            p.put("isolation.level", "read_committed"); // as the worker reads the exactly-once app's output
+            consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<>(p);
+            List<org.apache.kafka.common.TopicPartition> parts = consumer.partitionsFor(topic).stream()
+                    .map(i -> new org.apache.kafka.common.TopicPartition(topic, i.partition())).toList();
+            consumer.assign(parts);
+            consumer.seekToEnd(parts); // only what comes from now on
+            parts.forEach(consumer::position);
+            thread = new Thread(() -> {
+                while (running) {
+                    for (var r : consumer.poll(Duration.ofMillis(20))) {
+                        long seen = System.nanoTime();
+                        try {
+                            Progress pr = progress.get(Long.parseLong(r.key()));
+                            if (pr != null && pr.chunkNanos == 0) {
+                                pr.partition = r.partition();
+                                pr.chunkNanos = seen;
+                            }
+                        } catch (NumberFormatException notAPin) {
+                            // not a chunk keyed by pin id
+                        }
+                    }
+                }
+                consumer.close();
+            }, "bench-chunk-observer");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            running = false;
+            thread.join(5_000);
+        }
+    }
+
+    private ChunkObserver observe(PinfeedConfig config, String topic) {
+        return new ChunkObserver(config, topic);
+    }
+
+    /** The small pins' wait split at the chunk topic, for all of them and by whether they shared the big pin's partition. */
+    private static List<String> splitRows(List<Progress> pins, int bigPartition, double seconds) {
+        List<String> out = new ArrayList<>();
+        for (String part : List.of("all", "on the big pin's partition", "on other partitions")) {
+            List<Progress> some = pins.stream().filter(p -> p.chunkNanos != 0).filter(p -> switch (part) {
+                case "all" -> true;
+                case "on the big pin's partition" -> p.partition == bigPartition;
+                default -> p.partition != bigPartition;
+            }).toList();
+            if (some.isEmpty()) continue;
+            Histogram fan = new Histogram(3);
+            Histogram work = new Histogram(3);
+            for (Progress p : some) {
+                fan.recordValue(Math.max(1, (p.chunkNanos - p.sentNanos) / 1000));
+                work.recordValue(Math.max(1, (p.doneNanos() - p.chunkNanos) / 1000));
+            }
+            out.add(String.format(Locale.ROOT, "| … %s: publish → chunk on the topic / chunk → in its pools | %d | %.1f | %s / %s | %s / %s | %s / %s |",
+                    part, some.size(), seconds, Report.ms(fan.getValueAtPercentile(50) / 1000.0), Report.ms(work.getValueAtPercentile(50) / 1000.0),
+                    Report.ms(fan.getValueAtPercentile(99) / 1000.0), Report.ms(work.getValueAtPercentile(99) / 1000.0),
+                    Report.ms(fan.getMaxValue() / 1000.0), Report.ms(work.getMaxValue() / 1000.0)));
+        }
+        return out;
     }
 
     /** An author with a board and {@code n} fresh followers, written through the graph store on 4 threads. */

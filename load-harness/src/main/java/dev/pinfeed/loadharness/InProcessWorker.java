@@ -30,6 +30,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
@@ -56,9 +57,9 @@ final class InProcessWorker implements AutoCloseable {
     private final ShardedDb db;
     private final RedisCanonicalCache cache;
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
-    private ConsumerLoop loop;
-    private Thread thread;
-    private KafkaProducer<byte[], byte[]> dlq;
+    private final List<ConsumerLoop> loops = new ArrayList<>();
+    private final List<Thread> threads = new ArrayList<>();
+    private final List<KafkaProducer<byte[], byte[]>> dlqs = new ArrayList<>();
 
     InProcessWorker(PinfeedConfig config, Connection hbase, PoolStore pools, GraphStore graph, RedisShardMap shards, String affinityPrefix) {
         this.config = config;
@@ -76,18 +77,37 @@ final class InProcessWorker implements AutoCloseable {
 
     /** Starts consuming {@code topic} as {@code group}, {@code maxPoll} records a poll; returns once the group is joined. */
     InProcessWorker start(SchemaRegistryClient registry, String topic, String group, int maxPoll) throws InterruptedException {
+        loop(registry, topic, group, maxPoll);
+        return this;
+    }
+
+    /**
+     * {@link #start}, and the bulk lane of {@code chunkTopic} in a second loop, as the worker's main runs
+     * it ({@link FeedWorkerMain#bulkLane}, {@link FeedWorkerMain#bulkGroup}).
+     */
+    InProcessWorker startWithBulkLane(SchemaRegistryClient registry, String chunkTopic, String group, int maxPoll) throws InterruptedException {
+        start(registry, chunkTopic, group, maxPoll);
+        loop(registry, FeedWorkerMain.bulkLane(List.of(chunkTopic)), FeedWorkerMain.bulkGroup(group), maxPoll);
+        return this;
+    }
+
+    private ConsumerLoop loop(SchemaRegistryClient registry, String topic, String group, int maxPoll) throws InterruptedException {
         Properties consumer = KafkaClients.consumer(config, group);
         consumer.putAll(FeedWorkerMain.consumerOverrides(config)); // as the worker's main runs it
         consumer.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Integer.toString(maxPoll));
-        dlq = new KafkaProducer<>(KafkaClients.producer(config, group + "-dlq"), new ByteArraySerializer(), new ByteArraySerializer());
-        loop = new ConsumerLoop(new KafkaConsumer<>(consumer, new ByteArrayDeserializer(), new ByteArrayDeserializer()),
+        KafkaProducer<byte[], byte[]> dlq = new KafkaProducer<>(KafkaClients.producer(config, group + "-dlq"), new ByteArraySerializer(),
+                new ByteArraySerializer());
+        dlqs.add(dlq);
+        ConsumerLoop l = new ConsumerLoop(new KafkaConsumer<>(consumer, new ByteArrayDeserializer(), new ByteArrayDeserializer()),
                 new AvroEventDeserializer(registry), new FeedWorkerHandler(worker, Clock.systemUTC()),
                 new DeadLetterWriter(dlq, DeadLetters.TOPIC, group, FeedWorkerMain.NAME, meters),
                 ConsumerLoop.Settings.of(FeedWorkerMain.NAME, group, List.of(topic)), Clock.systemUTC(), meters);
-        thread = new Thread(loop, "bench-feed-worker");
-        thread.start();
-        while (!loop.ready()) TimeUnit.MILLISECONDS.sleep(5);
-        return this;
+        loops.add(l);
+        Thread t = new Thread(l, "bench-feed-worker-" + loops.size());
+        threads.add(t);
+        t.start();
+        while (!l.ready()) TimeUnit.MILLISECONDS.sleep(5);
+        return l;
     }
 
     /** The runtime's meters: {@code pinfeed.batch.apply} (timer), {@code pinfeed.events.applied} (counters). */
@@ -102,17 +122,17 @@ final class InProcessWorker implements AutoCloseable {
 
     /** Records parked for a store outage (should stay 0), with the last outage, or null. */
     String parked() {
-        return loop.parkedCount() == 0 ? null : loop.parkedCount() + " records parked: " + loop.lastOutage();
+        long parked = loops.stream().mapToLong(ConsumerLoop::parkedCount).sum();
+        return parked == 0 ? null : parked + " records parked: " + loops.stream().map(ConsumerLoop::lastOutage)
+                .filter(java.util.Objects::nonNull).findFirst().orElse(null);
     }
 
     @Override
     public void close() throws Exception {
         try {
-            if (loop != null) {
-                loop.close();
-                thread.join(30_000);
-                dlq.close();
-            }
+            for (ConsumerLoop l : loops) l.close();
+            for (Thread t : threads) t.join(30_000);
+            dlqs.forEach(KafkaProducer::close);
         } finally {
             cache.close();
             db.close();

@@ -113,7 +113,7 @@ final class Pipeline implements AutoCloseable {
         topics = new FreshTopics(stack);
         fanoutTopic = stack.uniqueTopic("e2e-fanout");
         deadLetters = stack.uniqueTopic("e2e-dlq");
-        stack.createTopics(Map.of(fanoutTopic, 3, deadLetters, 1));
+        stack.createTopics(Map.of(fanoutTopic, 3, EventTopics.bulkLaneOf(fanoutTopic), 3, deadLetters, 1));
         registry = new CachingSchemaRegistryClient(new HttpSchemaRegistryClient(config.schemaRegistryUrl()));
 
         CuratorFramework zk = closing(CuratorClients.connected(config, 20));
@@ -155,8 +155,11 @@ final class Pipeline implements AutoCloseable {
         FeedWorker worker = new FeedWorker(pools, feeds, graph.store(), new CanonicalReadsPins(reads), affinity,
                 new WeightedScorer(WeightedScorer.Settings.from(config), Clock.systemUTC()), workerSettings, Clock.systemUTC(),
                 new WorkerMetrics(new SimpleMeterRegistry()));
-        consume(FeedWorkerMain.NAME, List.of(fanoutTopic, topic(EventTopics.FOLLOWS), topic(EventTopics.LIKES)),
-                new FeedWorkerHandler(worker, Clock.systemUTC()), workerSettings.waitGrace().multipliedBy(2).plusMinutes(1));
+        List<String> workerTopics = List.of(fanoutTopic, topic(EventTopics.FOLLOWS), topic(EventTopics.LIKES));
+        consume(FeedWorkerMain.NAME, workerTopics, new FeedWorkerHandler(worker, Clock.systemUTC()),
+                workerSettings.waitGrace().multipliedBy(2).plusMinutes(1));
+        consume(FeedWorkerMain.NAME, List.of(FeedWorkerMain.bulkLane(workerTopics)), new FeedWorkerHandler(worker, Clock.systemUTC()),
+                workerSettings.waitGrace().multipliedBy(2).plusMinutes(1));
 
         // feed-service (FeedServiceServer): the HTTP app with the home feed route. The generator's deadline is
         // raised for a loaded 2-core box: these tests are about the pipeline; the 50 ms default has its benchmark.

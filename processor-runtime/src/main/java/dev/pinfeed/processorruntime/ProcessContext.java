@@ -57,6 +57,8 @@ public final class ProcessContext implements AutoCloseable {
     private RunningHttpApp admin;
     private volatile String step = "";
     private String logHint = "";
+    /** Consumer loops started so far (the first keeps the plain check names). */
+    private int loops;
 
     ProcessContext(String name, PinfeedConfig config, Clock clock) {
         this.name = name;
@@ -171,17 +173,19 @@ public final class ProcessContext implements AutoCloseable {
         DeadLetterWriter deadLetters = closeOnExit(new DeadLetterWriter(dlq, DeadLetters.TOPIC, settings.groupId(), settings.processor(), meters));
         closeOnExit(new KafkaClientMetrics(dlq)).bindTo(meters);
         ConsumerLoop loop = new ConsumerLoop(consumer, new AvroEventDeserializer(registry()), handler, deadLetters, settings, clock, meters);
-        Thread thread = new Thread(loop, name + "-consumer");
-        thread.setUncaughtExceptionHandler((t, e) -> LOG.error("{}: consumer loop died", name, e));
+        // A process's second and later loops (feed-worker's bulk lane) get their checks under their group's name.
+        String suffix = loops++ == 0 ? "" : " " + settings.groupId();
+        Thread thread = new Thread(loop, name + "-consumer" + suffix.replace(' ', '-'));
+        thread.setUncaughtExceptionHandler((t, e) -> LOG.error("{}: consumer loop{} died", name, suffix, e));
         closeOnExit(loop);
         thread.start();
-        liveness("consumer-loop", () -> {
+        liveness("consumer-loop" + suffix, () -> {
             if (!loop.live()) throw new IllegalStateException("the consumer loop has not polled for " + settings.stallLimit().toSeconds() + " s");
         });
-        readiness("kafka-group", () -> {
+        readiness("kafka-group" + suffix, () -> {
             if (!loop.ready()) throw new IllegalStateException("not yet a member of group " + settings.groupId());
         });
-        readiness("stores", () -> {
+        readiness("stores" + suffix, () -> {
             if (loop.parkedForOutage() > 0) {
                 throw new IllegalStateException(loop.parkedForOutage() + " records parked: " + loop.lastOutage());
             }

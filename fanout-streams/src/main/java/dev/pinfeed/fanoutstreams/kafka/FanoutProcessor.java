@@ -53,6 +53,8 @@ final class FanoutProcessor implements Processor<String, SourceEvent, Object, Ob
 
     static final String STORE = "fanout-jobs";
     static final String CHUNKS = "chunks";
+    /** A pin's chunks after its first: {@link EventTopics#bulkLaneOf}. */
+    static final String BULK_CHUNKS = "bulk-chunks";
     static final String DEAD_LETTERS = "dead-letters";
 
     private static final Logger LOG = LoggerFactory.getLogger(FanoutProcessor.class);
@@ -204,7 +206,8 @@ final class FanoutProcessor implements Processor<String, SourceEvent, Object, Ob
         }
         FanoutStepper.Step step = stepper.cut(current);
         if (step.chunk() != null) {
-            context.forward(new Record<>(EventTopics.partitionKey(step.chunk()), step.chunk(), clock.millis()), CHUNKS);
+            context.forward(new Record<>(EventTopics.partitionKey(step.chunk()), step.chunk(), clock.millis()),
+                    step.chunk().getChunkIndex() == 0 ? CHUNKS : BULK_CHUNKS);
             metrics.chunk(step.chunk());
         }
         if (step.next() == null) {

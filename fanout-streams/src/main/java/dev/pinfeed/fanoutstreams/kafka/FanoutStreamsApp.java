@@ -55,6 +55,8 @@ public final class FanoutStreamsApp implements AutoCloseable {
     public static FanoutStreamsApp start(FanoutSettings settings, String bootstrap, String instance, SchemaRegistryClient registry,
                                          GraphStore graph, MaterializedFeedStore feeds, MeterRegistry meters, Clock clock) {
         registry.register(EventTopics.subjectFor(settings.outputTopic(), FanoutChunk.getClassSchema()), FanoutChunk.getClassSchema());
+        registry.register(EventTopics.subjectFor(EventTopics.bulkLaneOf(settings.outputTopic()), FanoutChunk.getClassSchema()),
+                FanoutChunk.getClassSchema());
         FanoutMetrics metrics = new FanoutMetrics(meters);
         FanoutStatus status = new FanoutStatus(clock, Duration.ofSeconds(10).plus(settings.interval()));
         AtomicInteger n = new AtomicInteger();

@@ -1,6 +1,7 @@
 package dev.pinfeed.fanoutstreams.kafka;
 
 import dev.pinfeed.eventsschema.AvroEventSerializer;
+import dev.pinfeed.eventsschema.EventTopics;
 import dev.pinfeed.eventsschema.SchemaRegistryClient;
 import dev.pinfeed.fanoutstreams.FanoutSettings;
 import dev.pinfeed.fanoutstreams.FanoutStatus;
@@ -22,7 +23,8 @@ import org.apache.kafka.streams.state.Stores;
 /**
  * The fan-out topology and its Kafka Streams settings.
  * <pre>
- * pins (inputTopic) ──▶ fanout (FanoutProcessor, store fanout-jobs) ──▶ chunks (outputTopic, FanoutChunk keyed by pin)
+ * pins (inputTopic) ──▶ fanout (FanoutProcessor, store fanout-jobs) ──▶ chunks (outputTopic, FanoutChunk keyed by pin: chunk 0)
+ *                                                                   ├──▶ bulk-chunks (bulkLaneOf(outputTopic): chunks 1, 2, …)
  *                                                                   └──▶ dead-letters (deadLetterTopic)
  * </pre>
  * The store is persistent (RocksDB under {@code fanout.state-dir}) and changelogged, so jobs survive
@@ -42,6 +44,8 @@ public final class FanoutTopology {
         t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(FanoutProcessor.STORE),
                 FanoutJobCodec.KEY_SERDE, FanoutJobCodec.VALUE_SERDE), "fanout");
         t.addSink(FanoutProcessor.CHUNKS, settings.outputTopic(), new StringSerializer(), new AvroEventSerializer(registry), "fanout");
+        t.addSink(FanoutProcessor.BULK_CHUNKS, EventTopics.bulkLaneOf(settings.outputTopic()), new StringSerializer(),
+                new AvroEventSerializer(registry), "fanout");
         t.addSink(FanoutProcessor.DEAD_LETTERS, settings.deadLetterTopic(), new ByteArraySerializer(), new ByteArraySerializer(), "fanout");
         return t;
     }

@@ -56,7 +56,7 @@ class FanoutCrashRestartIT {
             props.put(FanoutStreamsMain.NAME + ".admin.http", "127.0.0.1:" + ChildJvm.freePort());
 
             List<FanoutChunk> read = new ArrayList<>();
-            try (KafkaConsumer<byte[], byte[]> out = f.reader(f.chunks)) {
+            try (KafkaConsumer<byte[], byte[]> out = f.chunkReader()) {
                 long t1 = System.nanoTime();
                 try (ChildJvm first = ChildJvm.start(FanoutStreamsMain.class.getName(), props)) {
                     f.publish(f.pinCreated(pin, board, author));

@@ -49,6 +49,7 @@ final class FanoutDriver implements AutoCloseable {
     private final TopologyTestDriver driver;
     private final TestInputTopic<String, byte[]> pins;
     private final TestOutputTopic<String, SpecificRecord> chunks;
+    private final TestOutputTopic<String, SpecificRecord> bulkChunks;
     private final TestOutputTopic<byte[], byte[]> deadLetters;
     private final AvroEventSerializer serializer = new AvroEventSerializer(registry);
     private long eventId = 1;
@@ -68,6 +69,8 @@ final class FanoutDriver implements AutoCloseable {
                 Instant.ofEpochMilli(START));
         pins = driver.createInputTopic(this.settings.inputTopic(), new StringSerializer(), new ByteArraySerializer());
         chunks = driver.createOutputTopic(this.settings.outputTopic(), new StringDeserializer(), new AvroEventDeserializer(registry));
+        bulkChunks = driver.createOutputTopic(EventTopics.bulkLaneOf(this.settings.outputTopic()), new StringDeserializer(),
+                new AvroEventDeserializer(registry));
         deadLetters = driver.createOutputTopic(this.settings.deadLetterTopic(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
@@ -97,10 +100,25 @@ final class FanoutDriver implements AutoCloseable {
         driver.advanceWallClockTime(settings.interval());
     }
 
-    /** Chunks sent since the last call, in order. */
+    /**
+     * Chunks sent since the last call: the fast lane's (each pin's chunk 0) in order, then the bulk
+     * lane's (chunks 1, 2, …) in order. Each lane keeps a pin's chunks in order; the worker reads the
+     * lanes independently, so no order between them is promised.
+     */
     List<FanoutChunk> chunks() {
+        List<FanoutChunk> out = lane(chunks);
+        out.addAll(lane(bulkChunks));
+        return out;
+    }
+
+    /** The fast lane's chunks since the last call (of this or {@link #chunks()}), then the bulk lane's, apart. */
+    List<List<FanoutChunk>> lanes() {
+        return List.of(lane(chunks), lane(bulkChunks));
+    }
+
+    private static List<FanoutChunk> lane(TestOutputTopic<String, SpecificRecord> topic) {
         List<FanoutChunk> out = new ArrayList<>();
-        for (TestRecord<String, SpecificRecord> r : chunks.readRecordsToList()) {
+        for (TestRecord<String, SpecificRecord> r : topic.readRecordsToList()) {
             FanoutChunk c = (FanoutChunk) r.value();
             if (!r.key().equals(Long.toString(c.getPinId()))) throw new AssertionError("chunk keyed " + r.key() + " for pin " + c.getPinId());
             out.add(c);

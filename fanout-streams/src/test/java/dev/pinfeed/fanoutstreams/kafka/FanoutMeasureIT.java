@@ -52,7 +52,7 @@ class FanoutMeasureIT {
             System.err.println("[measure] " + settings);
             try (FanoutStreamsApp app = FanoutStreamsApp.start(settings, stack.config().kafkaBootstrap(), "0", f.registry,
                     f.graph.store(), new HBaseMaterializedFeedStore(hbase, HBaseClusters.PRIMARY), new SimpleMeterRegistry(), Clock.systemUTC());
-                 KafkaConsumer<byte[], byte[]> out = f.reader(f.chunks)) {
+                 KafkaConsumer<byte[], byte[]> out = f.chunkReader()) {
                 List<FanoutChunk> read = new ArrayList<>();
                 long warm = stack.freshId();
                 t = System.nanoTime();

@@ -52,7 +52,7 @@ class FanoutStreamsIT {
             SimpleMeterRegistry meters = new SimpleMeterRegistry();
             try (FanoutStreamsApp app = FanoutStreamsApp.start(f.settings(stateDir), stack.config().kafkaBootstrap(), "0", f.registry,
                     f.graph.store(), new HBaseMaterializedFeedStore(hbase, HBaseClusters.PRIMARY), meters, Clock.systemUTC());
-                 KafkaConsumer<byte[], byte[]> out = f.reader(f.chunks);
+                 KafkaConsumer<byte[], byte[]> out = f.chunkReader();
                  KafkaConsumer<byte[], byte[]> dlq = f.reader(f.deadLetters)) {
                 long anaPin = stack.freshId(), benPin = stack.freshId();
                 long started = System.nanoTime();

@@ -150,6 +150,23 @@ class FanoutTopologyTest {
         assertThat(receivers(ben)).hasSize(2_000).isEqualTo(graphSays(GARDEN));
     }
 
+    @Test
+    void aPinsFirstChunkTravelsTheFastLaneAndItsLaterChunksTheBulkLane() {
+        graph.board(RECIPES, ANA).followers(ANA, 10_000, 2_500);
+        graph.board(GARDEN, BEN).followers(BEN, 20_000, 300);
+        driver(FanoutSettings.defaults().withChunkSize(1_000).withStepsPerTurn(10));
+
+        driver.created(501, RECIPES, ANA);
+        driver.created(502, GARDEN, BEN);
+        driver.turn();
+        List<List<FanoutChunk>> lanes = driver.lanes();
+
+        assertThat(lanes.get(0)).as("fast lane: every pin's first chunk, a small pin's only one")
+                .extracting(c -> c.getPinId() + "/" + c.getChunkIndex()).containsExactlyInAnyOrder("501/0", "502/0");
+        assertThat(lanes.get(1)).as("bulk lane: the big pin's later chunks, in order")
+                .extracting(c -> c.getPinId() + "/" + c.getChunkIndex()).containsExactly("501/1", "501/2");
+    }
+
     /** Whichever side of the big pin the small one sorts on: the walk is round-robin, not pin-id order. */
     @ParameterizedTest
     @CsvSource({"9000, 100", "100, 9000"})

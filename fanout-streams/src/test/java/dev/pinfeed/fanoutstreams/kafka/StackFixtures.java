@@ -71,7 +71,7 @@ final class StackFixtures implements AutoCloseable {
         keyPrefix = stack.keyPrefix("fanout");
         try (Admin admin = Admin.create(KafkaClients.admin(stack.config()))) {
             admin.createTopics(List.of(new NewTopic(pins, 3, (short) 1), new NewTopic(chunks, 3, (short) 1),
-                    new NewTopic(deadLetters, 1, (short) 1))).all().get();
+                    new NewTopic(EventTopics.bulkLaneOf(chunks), 3, (short) 1), new NewTopic(deadLetters, 1, (short) 1))).all().get();
         }
         registry = new CachingSchemaRegistryClient(new HttpSchemaRegistryClient(stack.config().schemaRegistryUrl()));
         serializer = new AvroEventSerializer(registry);
@@ -131,13 +131,20 @@ final class StackFixtures implements AutoCloseable {
         producer.send(new ProducerRecord<>(pins, key.getBytes(java.nio.charset.StandardCharsets.UTF_8), value)).get();
     }
 
-    /** A read_committed reader of a topic from its start, outside any group. */
-    KafkaConsumer<byte[], byte[]> reader(String topic) {
+    /** A read_committed reader of the chunk topic and its bulk lane from their start, outside any group. */
+    KafkaConsumer<byte[], byte[]> chunkReader() {
+        return reader(chunks, EventTopics.bulkLaneOf(chunks));
+    }
+
+    /** A read_committed reader of topics from their start, outside any group. */
+    KafkaConsumer<byte[], byte[]> reader(String... topics) {
         Properties p = KafkaClients.reader(stack.config());
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         List<TopicPartition> parts = new ArrayList<>();
-        for (PartitionInfo i : c.partitionsFor(topic)) parts.add(new TopicPartition(topic, i.partition()));
+        for (String topic : topics) {
+            for (PartitionInfo i : c.partitionsFor(topic)) parts.add(new TopicPartition(topic, i.partition()));
+        }
         c.assign(parts);
         c.seekToBeginning(parts);
         return c;

@@ -33,8 +33,9 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 /**
  * The feed worker as a process: {@code java -cp feed-worker/target/classes:$(cat feed-worker/target/classpath.txt)
  * dev.pinfeed.feedworker.process.FeedWorkerMain}. Consumes the fan-out, follows and likes topics
- * ({@code feed.worker.topics}; group {@code feed.worker.group}, default {@value #GROUP}) into the pools
- * of the primary HBase cluster; admin endpoint at {@code feed-worker.admin.http} (ready: its Kafka group
+ * ({@code feed.worker.topics}, the fan-out's first; group {@code feed.worker.group}, default {@value #GROUP}) into the pools
+ * of the primary HBase cluster, and the fan-out's bulk lane ({@link #bulkLane}) in a second loop of its own (group
+ * {@link #bulkGroup}); admin endpoint at {@code feed-worker.admin.http} (ready: its Kafka group
  * joined, HBase primary and every Redis instance answering, no record parked for an outage).
  */
 public final class FeedWorkerMain {
@@ -76,11 +77,25 @@ public final class FeedWorkerMain {
             FeedWorker worker = new FeedWorker(pools, feeds, graph.store(), canonical, affinity, new WeightedScorer(scoring, ctx.clock()),
                     settings, ctx.clock(), new WorkerMetrics(ctx.meters()));
             List<String> topics = config.list("feed.worker.topics").isEmpty() ? TOPICS : config.list("feed.worker.topics");
+            String group = config.get("feed.worker.group", GROUP);
             // The handler dead-letters a record that waited settings.waitGrace(); the loop's own grace must never come first.
             Duration loopGrace = settings.waitGrace().multipliedBy(2).plusMinutes(1);
-            ctx.consume(ConsumerLoop.Settings.of(NAME, config.get("feed.worker.group", GROUP), topics).withWaitGrace(loopGrace),
+            ctx.consume(ConsumerLoop.Settings.of(NAME, group, topics).withWaitGrace(loopGrace),
+                    new FeedWorkerHandler(worker, ctx.clock()), consumerOverrides(config));
+            // The bulk lane in a loop of its own: a big fan-out's later chunks never hold up other pins' first chunks.
+            ctx.consume(ConsumerLoop.Settings.of(NAME, bulkGroup(group), List.of(bulkLane(topics))).withWaitGrace(loopGrace),
                     new FeedWorkerHandler(worker, ctx.clock()), consumerOverrides(config));
         });
+    }
+
+    /** The bulk lane of the fan-out chunk topic, the first of the worker's topics (EventTopics.bulkLaneOf). */
+    public static String bulkLane(List<String> topics) {
+        return EventTopics.bulkLaneOf(topics.get(0));
+    }
+
+    /** The bulk lane's consumer group: its own, so its offsets and rebalances never touch the main loop's. */
+    public static String bulkGroup(String group) {
+        return group + "-bulk";
     }
 
     /** Per-partition fetch bound of the worker's consumer, bytes (Kafka's default: 1 MiB). */

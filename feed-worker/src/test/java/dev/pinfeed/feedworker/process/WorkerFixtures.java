@@ -84,8 +84,10 @@ final class WorkerFixtures implements AutoCloseable {
         graphPrefix = stack.keyPrefix("fw-graph");
         affinityPrefix = stack.keyPrefix("fw-affinity");
         try (Admin admin = Admin.create(KafkaClients.admin(stack.config()))) {
-            admin.createTopics(List.of(new NewTopic(fanout, partitions, (short) 1), new NewTopic(follows, partitions, (short) 1),
-                    new NewTopic(likes, partitions, (short) 1), new NewTopic(deadLetters, 1, (short) 1))).all().get();
+            // The bulk lane too: the worker's main (a child JVM) reads it in its second loop.
+            admin.createTopics(List.of(new NewTopic(fanout, partitions, (short) 1), new NewTopic(EventTopics.bulkLaneOf(fanout), partitions,
+                    (short) 1), new NewTopic(follows, partitions, (short) 1), new NewTopic(likes, partitions, (short) 1),
+                    new NewTopic(deadLetters, 1, (short) 1))).all().get();
         }
         registry = new CachingSchemaRegistryClient(new HttpSchemaRegistryClient(stack.config().schemaRegistryUrl()));
         events = new KafkaProducer<>(KafkaClients.producer(stack.config(), group + "-test"), new StringSerializer(), new AvroEventSerializer(registry));
