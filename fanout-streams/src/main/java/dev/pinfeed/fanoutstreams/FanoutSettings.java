@@ -19,10 +19,14 @@ import java.time.Duration;
  * @param bugAttempts    steps of one job failing with an unexpected error before it is dead-lettered
  * @param threads        Kafka Streams threads ({@code fanout.threads})
  * @param fetchThreads   threads reading graph pages and last reads ahead of the turns ({@code fanout.fetch-threads})
+ * @param readAheadPages pages one job may have read or in flight ahead of its turns ({@code fanout.read-ahead-pages}): more
+ *                       lets a big fan-out's slow halves run side by side (its chunks out ~2x sooner at 2-4 here) but
+ *                       takes fetch threads and CPU from other pins; 1 while the feed worker, not the fan-out, is the
+ *                       slower stage (measured, docs/benchmarks.md)
  */
 public record FanoutSettings(String applicationId, String inputTopic, String outputTopic, String deadLetterTopic,
                              int chunkSize, int activeDays, int stepsPerTurn, long turnMaxMillis, Duration interval,
-                             int readsPerStep, int bugAttempts, int threads, int fetchThreads, Path stateDir) {
+                             int readsPerStep, int bugAttempts, int threads, int fetchThreads, int readAheadPages, Path stateDir) {
 
     public static final String APPLICATION_ID = "pinfeed-fanout";
 
@@ -34,6 +38,7 @@ public record FanoutSettings(String applicationId, String inputTopic, String out
         if (stepsPerTurn < 1) throw new IllegalArgumentException("fanout.steps-per-turn must be at least 1: " + stepsPerTurn);
         if (readsPerStep < 1) throw new IllegalArgumentException("fanout.reads-per-step must be at least 1: " + readsPerStep);
         if (fetchThreads < 1) throw new IllegalArgumentException("fanout.fetch-threads must be at least 1: " + fetchThreads);
+        if (readAheadPages < 1) throw new IllegalArgumentException("fanout.read-ahead-pages must be at least 1: " + readAheadPages);
     }
 
     /**
@@ -43,7 +48,7 @@ public record FanoutSettings(String applicationId, String inputTopic, String out
      */
     public static FanoutSettings defaults() {
         return new FanoutSettings(APPLICATION_ID, EventTopics.PINS, EventTopics.FANOUT, DeadLetters.TOPIC, 1000, 30, 20, 200,
-                Duration.ofMillis(100), 4, 3, 1, 4, Path.of(System.getProperty("java.io.tmpdir"), "pinfeed-fanout-streams"));
+                Duration.ofMillis(100), 4, 3, 1, 4, 1, Path.of(System.getProperty("java.io.tmpdir"), "pinfeed-fanout-streams"));
     }
 
     public static FanoutSettings from(PinfeedConfig config) {
@@ -62,31 +67,37 @@ public record FanoutSettings(String applicationId, String inputTopic, String out
                 d.bugAttempts(),
                 config.getInt("fanout.threads", d.threads()),
                 config.getInt("fanout.fetch-threads", d.fetchThreads()),
+                config.getInt("fanout.read-ahead-pages", d.readAheadPages()),
                 Path.of(config.get("fanout.state-dir", d.stateDir().toString())));
     }
 
     public FanoutSettings withChunkSize(int size) {
         return new FanoutSettings(applicationId, inputTopic, outputTopic, deadLetterTopic, size, activeDays, stepsPerTurn,
-                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, stateDir);
+                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, readAheadPages, stateDir);
     }
 
     public FanoutSettings withActiveDays(int days) {
         return new FanoutSettings(applicationId, inputTopic, outputTopic, deadLetterTopic, chunkSize, days, stepsPerTurn,
-                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, stateDir);
+                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, readAheadPages, stateDir);
+    }
+
+    public FanoutSettings withReadAheadPages(int n) {
+        return new FanoutSettings(applicationId, inputTopic, outputTopic, deadLetterTopic, chunkSize, activeDays, stepsPerTurn,
+                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, n, stateDir);
     }
 
     public FanoutSettings withStepsPerTurn(int steps) {
         return new FanoutSettings(applicationId, inputTopic, outputTopic, deadLetterTopic, chunkSize, activeDays, steps,
-                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, stateDir);
+                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, readAheadPages, stateDir);
     }
 
     public FanoutSettings withTopics(String applicationId, String input, String output, String deadLetters) {
         return new FanoutSettings(applicationId, input, output, deadLetters, chunkSize, activeDays, stepsPerTurn,
-                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, stateDir);
+                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, readAheadPages, stateDir);
     }
 
     public FanoutSettings withStateDir(Path dir) {
         return new FanoutSettings(applicationId, inputTopic, outputTopic, deadLetterTopic, chunkSize, activeDays, stepsPerTurn,
-                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, dir);
+                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, readAheadPages, dir);
     }
 }

@@ -74,10 +74,20 @@ public final class FanoutStepper {
 
     /** Reads the job's next page (graph, and the feed store for an ADD); no effect of its own. */
     public PageRead read(FanoutJob job) {
-        Page<Receiver> page = graph.receivers(job.boardId(), job.cursor(), settings.chunkSize());
-        List<Receiver> kept = job.action() == FanoutAction.ADD ? active(page.items()) : page.items();
-        return new PageRead(job.cursor(), kept, page.items().size() - kept.size(), page.nextCursor());
+        return kept(job, job.cursor(), receivers(job, job.cursor()));
     }
+
+    /** The first half of {@link #read} at {@code cursor}: the graph page alone (its next cursor lets the next read start). */
+    public Page<Receiver> receivers(FanoutJob job, String cursor) {
+        return graph.receivers(job.boardId(), cursor, settings.chunkSize());
+    }
+
+    /** The second half: {@code page}, read at {@code cursor}, without an ADD's inactive receivers (the slow part). */
+    public PageRead kept(FanoutJob job, String cursor, Page<Receiver> page) {
+        List<Receiver> kept = job.action() == FanoutAction.ADD ? active(page.items()) : page.items();
+        return new PageRead(cursor, kept, page.items().size() - kept.size(), page.nextCursor());
+    }
+
 
     /** The job with {@code page} (read at the job's current cursor) appended, each receiver once. */
     public FanoutJob absorb(FanoutJob job, PageRead page) {

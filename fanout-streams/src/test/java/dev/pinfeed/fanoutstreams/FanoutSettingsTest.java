@@ -36,8 +36,8 @@ class FanoutSettingsTest {
         FanoutSettings s = FanoutSettings.from(config("fanout.application-id", "app", "fanout.input-topic", "in",
                 "fanout.output-topic", "out", "fanout.dead-letter-topic", "dlq", "fanout.chunk-size", "250", "fanout.active-days", "0",
                 "fanout.steps-per-turn", "7", "fanout.turn-max-ms", "90", "fanout.punctuate-ms", "40", "fanout.reads-per-step", "2",
-                "fanout.threads", "3", "fanout.fetch-threads", "5", "fanout.state-dir", "/var/lib/fanout"));
-        assertThat(s).isEqualTo(new FanoutSettings("app", "in", "out", "dlq", 250, 0, 7, 90, Duration.ofMillis(40), 2, 3, 3, 5,
+                "fanout.threads", "3", "fanout.fetch-threads", "5", "fanout.read-ahead-pages", "2", "fanout.state-dir", "/var/lib/fanout"));
+        assertThat(s).isEqualTo(new FanoutSettings("app", "in", "out", "dlq", 250, 0, 7, 90, Duration.ofMillis(40), 2, 3, 3, 5, 2,
                 Path.of("/var/lib/fanout")));
     }
 
@@ -47,5 +47,6 @@ class FanoutSettingsTest {
         assertThatThrownBy(() -> FanoutSettings.from(config("fanout.chunk-size", "10001"))).hasMessageContaining("fanout.chunk-size");
         assertThatThrownBy(() -> FanoutSettings.from(config("fanout.active-days", "-1"))).hasMessageContaining("fanout.active-days");
         assertThatThrownBy(() -> FanoutSettings.from(config("fanout.steps-per-turn", "0"))).hasMessageContaining("fanout.steps-per-turn");
+        assertThatThrownBy(() -> FanoutSettings.from(config("fanout.read-ahead-pages", "0"))).hasMessageContaining("fanout.read-ahead-pages");
     }
 }

@@ -13,6 +13,8 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.time.Clock;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Queue;
 import org.junit.jupiter.api.Test;
 
@@ -24,8 +26,13 @@ class PageFetcherTest {
     private boolean down;
 
     private PageFetcher fetcher() {
+        return fetcher(3, FanoutSettings.defaults(), 1);
+    }
+
+    /** A board of {@code followers}, pages of {@code settings}' chunk size, {@code depth} pages ahead per job. */
+    private PageFetcher fetcher(int followers, FanoutSettings settings, int depth) {
         graph.apply(new GraphCommand.CreateBoard(1, 1, 20, 10));
-        for (long u = 100; u < 103; u++) graph.apply(new GraphCommand.FollowUser(u, u, u, 10));
+        for (long u = 100; u < 100 + followers; u++) graph.apply(new GraphCommand.FollowUser(u, u, u, 10));
         GraphStore failing = (GraphStore) Proxy.newProxyInstance(GraphStore.class.getClassLoader(), new Class<?>[] {GraphStore.class},
                 (p, m, args) -> {
                     if (down) throw new StoreUnavailableException("redis002", "Connection refused");
@@ -35,8 +42,8 @@ class PageFetcherTest {
                         throw e.getCause();
                     }
                 });
-        FanoutStepper stepper = new FanoutStepper(failing, new InMemoryMaterializedFeedStore(), FanoutSettings.defaults(), Clock.systemUTC());
-        return new PageFetcher(stepper, fetchThreads::add);
+        FanoutStepper stepper = new FanoutStepper(failing, new InMemoryMaterializedFeedStore(), settings, Clock.systemUTC());
+        return new PageFetcher(stepper, fetchThreads::add, depth);
     }
 
     private static FanoutJob job(long pin) {
@@ -88,5 +95,43 @@ class PageFetcherTest {
         assertThat(fetcher.size()).isEqualTo(1);
         runFetches();
         assertThat(fetcher.poll(job(4))).isNotNull();
+    }
+
+    @Test
+    void aJobsNextPagesAreReadAheadUpToTheDepthAndRefilledAsTheyAreTaken() {
+        PageFetcher fetcher = fetcher(50, FanoutSettings.defaults().withChunkSize(10), 2); // 5 pages of 10
+        FanoutJob job = job(3);
+
+        fetcher.request(job);
+        runFetches();
+        assertThat(fetcher.size()).as("the first page and the one after it, no more").isEqualTo(2);
+
+        FanoutStepper.PageRead first = fetcher.poll(job);
+        assertThat(first.receivers()).hasSize(10);
+        runFetches();
+        assertThat(fetcher.size()).as("taking one page starts the next missing one").isEqualTo(2);
+
+        List<Long> walked = new ArrayList<>(first.receivers().stream().map(r -> r.userId()).toList());
+        FanoutJob at = job.advanced(1, first.nextCursor(), false, List.of());
+        for (int page = 1; at.cursor() != null; page++) { // until the graph says the walk is done
+            FanoutStepper.PageRead read = fetcher.poll(at);
+            assertThat(read).as("page %d read ahead", page).isNotNull();
+            walked.addAll(read.receivers().stream().map(r -> r.userId()).toList());
+            at = at.advanced(page + 1, read.nextCursor(), read.nextCursor() == null, List.of());
+            runFetches();
+        }
+        assertThat(walked).as("every receiver once, in the walk's order").doesNotHaveDuplicates().hasSize(50);
+        assertThat(fetcher.size()).isZero();
+    }
+
+    @Test
+    void aForgottenJobStopsReadingAhead() {
+        PageFetcher fetcher = fetcher(50, FanoutSettings.defaults().withChunkSize(10), 3);
+        FanoutJob job = job(4);
+        fetcher.request(job);
+        fetchThreads.poll().run(); // the first graph page only: its completion queues the next page's read
+        fetcher.forget(4);
+        runFetches();
+        assertThat(fetcher.size()).as("nothing read ahead for a forgotten job").isZero();
     }
 }

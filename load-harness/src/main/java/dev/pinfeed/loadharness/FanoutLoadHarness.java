@@ -85,6 +85,7 @@ public final class FanoutLoadHarness {
         private long doneNanos;
         /** When the chunk topic observer first saw one of its chunks, and on which partition (-1: not seen). */
         volatile long chunkNanos;
+        volatile long lastChunkNanos;
         volatile int partition = -1;
 
         Progress(int expected, long sentNanos) {
@@ -211,7 +212,8 @@ public final class FanoutLoadHarness {
                     double endToEnd = followers / bigSeconds;
                     rows.add(latencyRow("small pins during the big fan-out", meanwhile, bigSeconds));
                     rows.addAll(splitRows(meanwhile, bigPin.partition, bigSeconds));
-                    log("big pin: %d entries in %.2f s", followers, bigSeconds);
+                    log("big pin: %d entries in %.2f s; its last chunk was on the topics %.2f s after the publish (the fan-out's share)",
+                            followers, bigSeconds, bigPin.lastChunkNanos == 0 ? Double.NaN : (bigPin.lastChunkNanos - bigPin.sentNanos) / 1e9);
 
                     // 3. raw puts of the same receivers' rows (another pin id, so they are fresh rows)
                     long rawPin = h.pinId(big);
@@ -268,7 +270,7 @@ public final class FanoutLoadHarness {
 
     }
 
-    /** Reads the chunk topic from its start on its own thread, noting for each pin when its first chunk was there. */
+    /** Reads the chunk topic and its bulk lane from now on, on its own thread, noting for each pin when its first and last chunks were there. */
     private final class ChunkObserver implements AutoCloseable {
         private final org.apache.kafka.clients.consumer.KafkaConsumer<String, byte[]> consumer;
         private final Thread thread;
@@ -281,8 +283,10 @@ public final class FanoutLoadHarness {
             p.put("value.deserializer", org.apache.kafka.common.serialization.ByteArrayDeserializer.class.getName());
             p.put("isolation.level", "read_committed"); // as the worker reads the exactly-once app's output
             consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<>(p);
-            List<org.apache.kafka.common.TopicPartition> parts = consumer.partitionsFor(topic).stream()
-                    .map(i -> new org.apache.kafka.common.TopicPartition(topic, i.partition())).toList();
+            List<org.apache.kafka.common.TopicPartition> parts = new ArrayList<>();
+            for (String lane : List.of(topic, EventTopics.bulkLaneOf(topic))) {
+                consumer.partitionsFor(lane).forEach(i -> parts.add(new org.apache.kafka.common.TopicPartition(lane, i.partition())));
+            }
             consumer.assign(parts);
             consumer.seekToEnd(parts); // only what comes from now on
             parts.forEach(consumer::position);
@@ -292,10 +296,11 @@ public final class FanoutLoadHarness {
                         long seen = System.nanoTime();
                         try {
                             Progress pr = progress.get(Long.parseLong(r.key()));
-                            if (pr != null && pr.chunkNanos == 0) {
-                                pr.partition = r.partition();
+                            if (pr != null && pr.chunkNanos == 0 && r.topic().equals(topic)) {
+                                pr.partition = r.partition(); // the fast lane's: where small pins queue
                                 pr.chunkNanos = seen;
                             }
+                            if (pr != null) pr.lastChunkNanos = seen;
                         } catch (NumberFormatException notAPin) {
                             // not a chunk keyed by pin id
                         }

@@ -77,7 +77,7 @@ final class InProcessWorker implements AutoCloseable {
 
     /** Starts consuming {@code topic} as {@code group}, {@code maxPoll} records a poll; returns once the group is joined. */
     InProcessWorker start(SchemaRegistryClient registry, String topic, String group, int maxPoll) throws InterruptedException {
-        loop(registry, topic, group, maxPoll);
+        loop(registry, topic, group, maxPoll, FeedWorkerMain.consumerOverrides(config));
         return this;
     }
 
@@ -87,13 +87,15 @@ final class InProcessWorker implements AutoCloseable {
      */
     InProcessWorker startWithBulkLane(SchemaRegistryClient registry, String chunkTopic, String group, int maxPoll) throws InterruptedException {
         start(registry, chunkTopic, group, maxPoll);
-        loop(registry, FeedWorkerMain.bulkLane(List.of(chunkTopic)), FeedWorkerMain.bulkGroup(group), maxPoll);
+        loop(registry, FeedWorkerMain.bulkLane(List.of(chunkTopic)), FeedWorkerMain.bulkGroup(group), maxPoll,
+                FeedWorkerMain.bulkConsumerOverrides(config));
         return this;
     }
 
-    private ConsumerLoop loop(SchemaRegistryClient registry, String topic, String group, int maxPoll) throws InterruptedException {
+    private ConsumerLoop loop(SchemaRegistryClient registry, String topic, String group, int maxPoll, Properties overrides)
+            throws InterruptedException {
         Properties consumer = KafkaClients.consumer(config, group);
-        consumer.putAll(FeedWorkerMain.consumerOverrides(config)); // as the worker's main runs it
+        consumer.putAll(overrides); // as the worker's main runs it
         consumer.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Integer.toString(maxPoll));
         KafkaProducer<byte[], byte[]> dlq = new KafkaProducer<>(KafkaClients.producer(config, group + "-dlq"), new ByteArraySerializer(),
                 new ByteArraySerializer());

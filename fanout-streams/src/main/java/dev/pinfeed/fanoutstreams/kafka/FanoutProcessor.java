@@ -90,7 +90,7 @@ final class FanoutProcessor implements Processor<String, SourceEvent, Object, Ob
         this.context = context;
         this.jobs = context.getStateStore(STORE);
         this.pending = metrics.track();
-        this.fetcher = new PageFetcher(stepper, fetchThreads);
+        this.fetcher = new PageFetcher(stepper, fetchThreads, settings.readAheadPages());
         long n = 0;
         try (KeyValueIterator<Long, FanoutJob> it = jobs.all()) { // the jobs restored for this task
             for (; it.hasNext(); it.next()) n++;

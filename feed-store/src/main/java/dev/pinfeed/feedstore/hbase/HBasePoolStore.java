@@ -78,10 +78,24 @@ public final class HBasePoolStore implements PoolStore {
         return new HBasePoolStore(connection, HBaseClusters.POOLS, cluster, true);
     }
 
+    /**
+     * Entries written per round of batched calls: a worker batch can hold 100 000 (a big fan-out's chunks
+     * polled at once), and one multi-call that size ran the region server (512 MB heap) out of memory.
+     */
+    static final int ENTRIES_PER_ROUND = 5_000;
+
     @Override
     public void upsert(Collection<PoolEntry> entries) {
         requireWritable();
-        put(entries);
+        for (List<PoolEntry> slice : rounds(entries)) put(slice);
+    }
+
+    /** {@code entries} in order, in slices of at most {@link #ENTRIES_PER_ROUND}; a later entry for a (user, pin) still wins. */
+    private static List<List<PoolEntry>> rounds(Collection<PoolEntry> entries) {
+        List<PoolEntry> all = new ArrayList<>(entries);
+        List<List<PoolEntry>> out = new ArrayList<>();
+        for (int from = 0; from < all.size(); from += ENTRIES_PER_ROUND) out.add(all.subList(from, Math.min(all.size(), from + ENTRIES_PER_ROUND)));
+        return out;
     }
 
     /**
@@ -93,8 +107,10 @@ public final class HBasePoolStore implements PoolStore {
     public int upsert(Collection<PoolEntry> entries, int maxPerSource, int keepPerSource) {
         PoolStore.checkBounds(maxPerSource, keepPerSource);
         requireWritable();
+        Map<Pool, Long> sizes = new LinkedHashMap<>();
+        for (List<PoolEntry> slice : rounds(entries)) sizes.putAll(put(slice)); // a pool's size after its last round
         int removed = 0;
-        for (Map.Entry<Pool, Long> size : put(entries).entrySet()) {
+        for (Map.Entry<Pool, Long> size : sizes.entrySet()) {
             if (size.getValue() > maxPerSource) removed += cut(size.getKey(), maxPerSource, keepPerSource, size.getValue());
         }
         return removed;
