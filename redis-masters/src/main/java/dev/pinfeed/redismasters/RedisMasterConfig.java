@@ -3,24 +3,18 @@ package dev.pinfeed.redismasters;
 import dev.pinfeed.config.HostPort;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.config.PinfeedConfig.ReplicatedHost;
+import dev.pinfeed.config.zookeeper.WatchedZnode;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.recipes.cache.CuratorCache;
-import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * The live instance → master address map, kept in ZooKeeper next to the shard maps and watched with a
- * {@link CuratorCache}, so a failover ({@link RedisFailover}) moves every service to the promoted
+ * The live instance → master address map, kept in ZooKeeper next to the shard maps and watched
+ * ({@link WatchedZnode}), so a failover ({@link RedisFailover}) moves every service to the promoted
  * replica without a restart. Seeded with the configured masters when absent; a stored map wins (a
  * process started after a failover must not write to the old master). An edit that does not parse or
  * does not fit the configured pairs is refused with a warning and the previous map stays.
@@ -31,36 +25,20 @@ public final class RedisMasterConfig implements Supplier<RedisMasterMap>, AutoCl
     public static final String ZNODE = "/config/redis-masters";
     public static final String ZNODE_KEY = "redis.masters.znode";
 
-    private static final Logger LOG = LoggerFactory.getLogger(RedisMasterConfig.class);
-
-    private final AtomicReference<RedisMasterMap> current;
+    /** The watched znode; null for {@link #fixed} (no ZooKeeper). */
+    private final WatchedZnode<RedisMasterMap> znode;
+    private final RedisMasterMap fixedMap;
     private final List<ReplicatedHost> configured;
-    private final String path;
-    private final CuratorCache cache;
-    private final CopyOnWriteArrayList<Consumer<RedisMasterMap>> listeners = new CopyOnWriteArrayList<>();
 
-    private RedisMasterConfig(CuratorFramework zk, String path, RedisMasterMap initial, List<ReplicatedHost> configured) {
-        this.current = new AtomicReference<>(initial);
+    private RedisMasterConfig(WatchedZnode<RedisMasterMap> znode, RedisMasterMap fixedMap, List<ReplicatedHost> configured) {
+        this.znode = znode;
+        this.fixedMap = fixedMap;
         this.configured = List.copyOf(configured);
-        this.path = path;
-        if (zk == null) {
-            this.cache = null;
-            return;
-        }
-        this.cache = CuratorCache.build(zk, path, CuratorCache.Options.SINGLE_NODE_CACHE);
-        cache.listenable().addListener((type, oldData, data) -> {
-            if (type == CuratorCacheListener.Type.NODE_DELETED || data == null) {
-                LOG.warn("{} was deleted; keeping redis masters {}", path, current.get());
-            } else {
-                update(new String(data.getData(), StandardCharsets.UTF_8));
-            }
-        });
-        cache.start();
     }
 
     /** The configured masters, never changing: for tools and tests without ZooKeeper. */
     public static RedisMasterConfig fixed(List<ReplicatedHost> configured) {
-        return new RedisMasterConfig(null, null, RedisMasterMap.configured(configured), configured);
+        return new RedisMasterConfig(null, RedisMasterMap.configured(configured), configured);
     }
 
     /**
@@ -69,7 +47,8 @@ public final class RedisMasterConfig implements Supplier<RedisMasterMap>, AutoCl
      * {@code zk} is the caller's (started, in the application namespace) and must outlive the watch.
      */
     public static RedisMasterConfig watch(CuratorFramework zk, String path, List<ReplicatedHost> configured) throws Exception {
-        return new RedisMasterConfig(zk, path, read(zk, path, configured), configured);
+        return new RedisMasterConfig(WatchedZnode.watch(zk, path, RedisMasterMap.configured(configured).format(),
+                text -> RedisMasterMap.parse(text).checkedAgainst(configured), "redis master map"), null, configured);
     }
 
     /** {@link #watch} at the configured znode ({@value #ZNODE_KEY}, default {@value #ZNODE}). */
@@ -83,13 +62,7 @@ public final class RedisMasterConfig implements Supplier<RedisMasterMap>, AutoCl
 
     /** The stored map (seeded when absent), checked against the configuration. */
     public static RedisMasterMap read(CuratorFramework zk, String path, List<ReplicatedHost> configured) throws Exception {
-        if (!zk.blockUntilConnected(20, TimeUnit.SECONDS)) throw new IllegalStateException("ZooKeeper does not answer");
-        try {
-            zk.create().creatingParentsIfNeeded().forPath(path, RedisMasterMap.configured(configured).format().getBytes(StandardCharsets.UTF_8));
-        } catch (KeeperException.NodeExistsException kept) {
-            // A stored map (perhaps after a failover) wins over the configuration.
-        }
-        return RedisMasterMap.parse(new String(zk.getData().forPath(path), StandardCharsets.UTF_8)).checkedAgainst(configured);
+        return RedisMasterMap.parse(WatchedZnode.read(zk, path, RedisMasterMap.configured(configured).format())).checkedAgainst(configured);
     }
 
     /**
@@ -116,24 +89,9 @@ public final class RedisMasterConfig implements Supplier<RedisMasterMap>, AutoCl
         }
     }
 
-    private void update(String text) {
-        RedisMasterMap next;
-        try {
-            next = RedisMasterMap.parse(text).checkedAgainst(configured);
-        } catch (IllegalArgumentException e) {
-            LOG.warn("refusing redis master map in {}: {}; keeping {}", path, e.getMessage(), current.get());
-            return;
-        }
-        RedisMasterMap previous = current.getAndSet(next);
-        if (!next.equals(previous)) {
-            LOG.info("redis masters are now {}", next);
-            listeners.forEach(l -> l.accept(next));
-        }
-    }
-
     @Override
     public RedisMasterMap get() {
-        return current.get();
+        return znode == null ? fixedMap : znode.get();
     }
 
     public List<ReplicatedHost> configured() {
@@ -142,12 +100,11 @@ public final class RedisMasterConfig implements Supplier<RedisMasterMap>, AutoCl
 
     /** Called after each accepted change; the returned handle stops the calls. */
     public Runnable onChange(Consumer<RedisMasterMap> listener) {
-        listeners.add(listener);
-        return () -> listeners.remove(listener);
+        return znode == null ? () -> {} : znode.onChange(listener);
     }
 
     @Override
     public void close() {
-        if (cache != null) cache.close();
+        if (znode != null) znode.close();
     }
 }
