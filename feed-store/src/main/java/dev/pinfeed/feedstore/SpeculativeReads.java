@@ -213,6 +213,8 @@ public final class SpeculativeReads<S> {
         final AtomicBoolean standbyStarted = new AtomicBoolean();
         final AtomicBoolean standbySettled = new AtomicBoolean();
         final AtomicBoolean struck = new AtomicBoolean();
+        /** Whether the primary was called in this read (not when it counts as down, between probes). */
+        final AtomicBoolean primaryAsked = new AtomicBoolean();
         volatile Throwable primaryError;
         volatile boolean standbyDone;
         volatile T standbyValue;
@@ -251,6 +253,7 @@ public final class SpeculativeReads<S> {
         }
 
         void startPrimary() {
+            primaryAsked.set(true);
             long started = env.nanoTime().getAsLong();
             try {
                 primary.calls().execute(() -> {
@@ -329,6 +332,14 @@ public final class SpeculativeReads<S> {
             Throwable p = primaryError;
             Throwable s = standbyError;
             if (p == null || s == null || !standbySettled.get() || result.isDone()) return;
+            if (primaryAsked.compareAndSet(false, true)) {
+                // The primary only counts as down (slow or failing lately) and was not asked; the standby failed
+                // too (measured: its caller pool full under overload, 27 of ~3 000 reads answered 503). Ask the
+                // primary after all, as a last resort, before answering that both clusters failed.
+                primaryError = null;
+                startPrimary();
+                return;
+            }
             RuntimeException failure;
             if (p instanceof StoreUnavailableException || p instanceof CompletionException) {
                 failure = new StoreUnavailableException(bothNames(), "both clusters failed: " + p.getMessage() + "; " + s.getMessage(), p);

@@ -384,4 +384,24 @@ class SpeculativeReadsTest {
         assertThat(reads.primaryDown()).isTrue();
         assertThat(hedges("timeout")).isEqualTo(2);
     }
+
+    @Test
+    void aPrimaryCountedDownIsStillAskedWhenTheStandbyFailsToo() {
+        SpeculativeReads<Node> reads = direct(settings(0, 2));
+        primary.behaviour = k -> {
+            throw new StoreUnavailableException("hbase-primary", "overloaded");
+        };
+        for (int i = 0; i < 2; i++) assertThat(get(reads, "k")).isEqualTo("standby:k");
+        get(reads, "k"); // the probe, failing: the primary stays down until the next interval
+        assertThat(reads.primaryDown()).isTrue();
+        int asked = primary.calls.get();
+
+        primary.behaviour = k -> "primary:" + k; // it keeps up again, but counts as down until its next probe
+        standby.behaviour = k -> {
+            throw new StoreUnavailableException("hbase-standby", "no free caller thread");
+        };
+        assertThat(get(reads, "k")).as("served by the primary, not a 503").isEqualTo("primary:k");
+        assertThat(primary.calls).as("asked once, as a last resort").hasValue(asked + 1);
+        assertThat(reads.primaryDown()).as("its answer clears the strikes").isFalse();
+    }
 }
