@@ -16,7 +16,7 @@ public abstract class PoolStoreContract {
     /** A user id no other test used. */
     protected abstract long freshUser();
 
-    static PoolEntry entry(long user, Source source, double score, long pin) {
+    protected static PoolEntry entry(long user, Source source, double score, long pin) {
         return new PoolEntry(user, source, score, pin, 1000 + pin, 2000 + pin, 1_700_000_000_000L + pin);
     }
 
@@ -99,23 +99,6 @@ public abstract class PoolStoreContract {
         // Cut at pins 6, 9 and 12 (the 6th entry of a pool), each time back to the best 3.
         assertThat(removed).isEqualTo(9);
         assertThat(pins(store().best(u, Source.FOLLOWED_USER, 100))).containsExactly(10L, 5L, 12L);
-    }
-
-    /** A big fan-out's batch: more entries than a store may send at once (HBase writes them in rounds). */
-    @Test
-    void aVeryLargeUpsertLandsWholeBoundedAndWithOneEntryPerPin() {
-        long u = freshUser();
-        long v = freshUser();
-        List<PoolEntry> batch = new java.util.ArrayList<>();
-        for (int i = 1; i <= 6_000; i++) batch.add(entry(u, Source.FOLLOWED_USER, i, i));
-        for (int i = 1; i <= 6_000; i++) batch.add(entry(v, Source.FOLLOWED_BOARD, i, i));
-        batch.add(entry(u, Source.FOLLOWED_USER, 0.5, 1)); // pin 1 again, re-scored later in the same batch
-        int removed = store().upsert(batch, 5_000, 4_000);
-        assertThat(removed).as("each pool cut back to its best 4 000").isEqualTo(2 * 6_000 - 2 * 4_000);
-        assertThat(pins(store().best(u, Source.FOLLOWED_USER, 1))).containsExactly(6_000L);
-        assertThat(store().best(u, Source.FOLLOWED_USER, 10_000)).hasSize(4_000).extracting(PoolEntry::pinId).doesNotHaveDuplicates()
-                .doesNotContain(1L);
-        assertThat(store().best(v, Source.FOLLOWED_BOARD, 10_000)).hasSize(4_000);
     }
 
     @Test

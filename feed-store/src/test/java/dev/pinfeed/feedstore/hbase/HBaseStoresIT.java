@@ -3,13 +3,14 @@ package dev.pinfeed.feedstore.hbase;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pinfeed.feedstore.MaterializedFeedStore;
-import dev.pinfeed.feedstore.PoolEntry;
 import dev.pinfeed.feedstore.MaterializedFeedStoreContract;
+import dev.pinfeed.feedstore.PoolEntry;
 import dev.pinfeed.feedstore.PoolStore;
 import dev.pinfeed.feedstore.PoolStoreContract;
 import dev.pinfeed.feedstore.Source;
 import dev.pinfeed.infra.stacktestkit.StackExtension;
 import dev.pinfeed.infra.stacktestkit.TestStack;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Put;
@@ -77,6 +78,27 @@ class HBaseStoresIT {
         @Override
         protected long freshUser() {
             return stack.freshId();
+        }
+
+        /**
+         * A big fan-out's batch: more entries than HBasePoolStore sends at once (it writes them in rounds; one
+         * 100 000-entry call ran the region server out of heap). On the primary alone: through the speculative
+         * stores a 4 000-row read may be answered by the standby before replication caught up.
+         */
+        @Test
+        void aVeryLargeUpsertLandsWholeBoundedAndWithOneEntryPerPin() {
+            long u = freshUser();
+            long v = freshUser();
+            List<PoolEntry> batch = new ArrayList<>();
+            for (int i = 1; i <= 6_000; i++) batch.add(entry(u, Source.FOLLOWED_USER, i, i));
+            for (int i = 1; i <= 6_000; i++) batch.add(entry(v, Source.FOLLOWED_BOARD, i, i));
+            batch.add(entry(u, Source.FOLLOWED_USER, 0.5, 1)); // pin 1 again, re-scored later in the same batch
+            int removed = store().upsert(batch, 5_000, 4_000);
+            assertThat(removed).as("each pool cut back to its best 4 000").isEqualTo(2 * 6_000 - 2 * 4_000);
+            assertThat(store().best(u, Source.FOLLOWED_USER, 1)).extracting(PoolEntry::pinId).containsExactly(6_000L);
+            assertThat(store().best(u, Source.FOLLOWED_USER, 10_000)).hasSize(4_000).extracting(PoolEntry::pinId).doesNotHaveDuplicates()
+                    .doesNotContain(1L);
+            assertThat(store().best(v, Source.FOLLOWED_BOARD, 10_000)).hasSize(4_000);
         }
     }
 
