@@ -33,8 +33,6 @@ public final class EventTopics {
     public static final String LIKES = "pinfeed.likes.v1";
     /** Internal: fanout-streams' output, feed-worker's input: each pin's first chunk. */
     public static final String FANOUT = "pinfeed.fanout.v1";
-    /** Internal: the bulk lane of {@link #FANOUT}, a big fan-out's chunks after its first. */
-    public static final String FANOUT_BULK = bulkLaneOf(FANOUT);
 
     private record Route(String topic, ToLongFunction<SpecificRecord> key) {}
 

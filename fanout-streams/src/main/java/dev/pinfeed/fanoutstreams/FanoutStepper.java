@@ -20,9 +20,10 @@ import java.util.Set;
 /**
  * The fan-out's core, free of Kafka, in three parts so the slow one can run off the stream thread:
  * <ul>
- * <li>{@link #read}: the I/O — the next page of the board's receivers from the graph at the job's
- *     cursor, inactive receivers of an ADD dropped (one {@code lastReads} batch for the page). It
- *     changes nothing, so it may run ahead on another thread, be repeated or thrown away.</li>
+ * <li>the read, the I/O in two halves: {@link #receivers}, the next page of the board's receivers from
+ *     the graph at a cursor, then {@link #kept}, that page without an ADD's inactive receivers (one
+ *     {@code lastReads} batch). It changes nothing, so it may run ahead on other threads, be repeated
+ *     or thrown away.</li>
  * <li>{@link #absorb}: the page into the job's buffer (each receiver once) and cursor.</li>
  * <li>{@link #cut}: one chunk of at most {@code chunkSize} off the buffer, once the job holds more than
  *     a chunk or the walk is done ({@link #needsPage} false).</li>
@@ -30,7 +31,7 @@ import java.util.Set;
  * Holding one receiver past the chunk before cutting is what makes {@code lastChunk} exact: the last
  * chunk is the one after which nothing is buffered and the walk is done, never an empty trailer
  * (unless every receiver after the previous chunk turned out inactive). The caller stores the cut
- * chunk and the job's next state in one transaction; a store outage in {@link #read}
+ * chunk and the job's next state in one transaction; a store outage in the read
  * ({@link dev.pinfeed.config.StoreUnavailableException}) changes nothing and can simply be retried.
  */
 public final class FanoutStepper {
@@ -72,12 +73,7 @@ public final class FanoutStepper {
         return !job.exhausted() && job.buffered().size() <= settings.chunkSize();
     }
 
-    /** Reads the job's next page (graph, and the feed store for an ADD); no effect of its own. */
-    public PageRead read(FanoutJob job) {
-        return kept(job, job.cursor(), receivers(job, job.cursor()));
-    }
-
-    /** The first half of {@link #read} at {@code cursor}: the graph page alone (its next cursor lets the next read start). */
+    /** The first half of a read at {@code cursor}: the graph page alone (its next cursor lets the next read start). */
     public Page<Receiver> receivers(FanoutJob job, String cursor) {
         return graph.receivers(job.boardId(), cursor, settings.chunkSize());
     }

@@ -2,6 +2,7 @@ package dev.pinfeed.mysqlshards;
 
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.config.StoreUnavailableException;
+import dev.pinfeed.config.zookeeper.WatchedZnode;
 import dev.pinfeed.mysqlshards.MysqlShardMap.HostAddresses;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
@@ -152,18 +153,11 @@ public final class MysqlShardConfig implements Supplier<MysqlShardMap>, AutoClos
      */
     public static MysqlShardMap update(CuratorFramework zk, String path, HostAddresses addresses,
                                        java.util.function.UnaryOperator<MysqlShardMap> edit) throws Exception {
-        while (true) {
-            Stat stat = new Stat();
-            String text = new String(zk.getData().storingStatIn(stat).forPath(path), StandardCharsets.UTF_8);
+        String written = WatchedZnode.update(zk, path, text -> {
             MysqlShardMap current = MysqlShardMap.parse(text, addresses);
-            MysqlShardMap next = current.successor(edit.apply(current));
-            try {
-                zk.setData().withVersion(stat.getVersion()).forPath(path, next.toJson().getBytes(StandardCharsets.UTF_8));
-                return next;
-            } catch (KeeperException.BadVersionException raced) {
-                // Someone edited it meanwhile: apply the edit to their map.
-            }
-        }
+            return current.successor(edit.apply(current)).toJson();
+        });
+        return MysqlShardMap.parse(written, addresses);
     }
 
     /** Applies {@code text} if it is a valid successor of the current map, else counts and logs the refusal. */

@@ -47,13 +47,8 @@ public final class RedisMasterClients extends AbstractMap<String, RedisClient> i
     private RedisMasterClients(RedisMasterConfig masters, Settings settings, LongSupplier nanoTime) {
         this.settings = settings;
         this.nanoTime = nanoTime;
-        RedisMasterMap now = masters.get();
-        for (String instance : now.instances()) {
-            clients.put(instance, client(now.masterOf(instance)));
-            addresses.put(instance, now.masterOf(instance));
-        }
         this.unfollow = masters.onChange(this::follow);
-        follow(masters.get()); // a change between the read above and the registration
+        follow(masters.get()); // after registering: a change meanwhile is not missed
     }
 
     /** Clients on {@code masters}' current addresses that follow its changes. */
@@ -80,8 +75,10 @@ public final class RedisMasterClients extends AbstractMap<String, RedisClient> i
             if (address.equals(addresses.get(instance))) continue;
             RedisClient previous = clients.put(instance, client(address));
             addresses.put(instance, address);
-            LOG.info("{}: redis {} master is now {}", settings.clientName(), instance, address);
-            if (previous != null) previous.close();
+            if (previous != null) {
+                LOG.info("{}: redis {} master is now {}", settings.clientName(), instance, address);
+                previous.close();
+            }
         }
     }
 

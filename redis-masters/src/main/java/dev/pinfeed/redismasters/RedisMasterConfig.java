@@ -4,13 +4,10 @@ import dev.pinfeed.config.HostPort;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.config.PinfeedConfig.ReplicatedHost;
 import dev.pinfeed.config.zookeeper.WatchedZnode;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.data.Stat;
 
 /**
  * The live instance → master address map, kept in ZooKeeper next to the shard maps and watched
@@ -28,17 +25,15 @@ public final class RedisMasterConfig implements Supplier<RedisMasterMap>, AutoCl
     /** The watched znode; null for {@link #fixed} (no ZooKeeper). */
     private final WatchedZnode<RedisMasterMap> znode;
     private final RedisMasterMap fixedMap;
-    private final List<ReplicatedHost> configured;
 
-    private RedisMasterConfig(WatchedZnode<RedisMasterMap> znode, RedisMasterMap fixedMap, List<ReplicatedHost> configured) {
+    private RedisMasterConfig(WatchedZnode<RedisMasterMap> znode, RedisMasterMap fixedMap) {
         this.znode = znode;
         this.fixedMap = fixedMap;
-        this.configured = List.copyOf(configured);
     }
 
     /** The configured masters, never changing: for tools and tests without ZooKeeper. */
     public static RedisMasterConfig fixed(List<ReplicatedHost> configured) {
-        return new RedisMasterConfig(null, RedisMasterMap.configured(configured), configured);
+        return new RedisMasterConfig(null, RedisMasterMap.configured(configured));
     }
 
     /**
@@ -48,7 +43,7 @@ public final class RedisMasterConfig implements Supplier<RedisMasterMap>, AutoCl
      */
     public static RedisMasterConfig watch(CuratorFramework zk, String path, List<ReplicatedHost> configured) throws Exception {
         return new RedisMasterConfig(WatchedZnode.watch(zk, path, RedisMasterMap.configured(configured).format(),
-                text -> RedisMasterMap.parse(text).checkedAgainst(configured), "redis master map"), null, configured);
+                text -> RedisMasterMap.parse(text).checkedAgainst(configured), "redis master map"), null);
     }
 
     /** {@link #watch} at the configured znode ({@value #ZNODE_KEY}, default {@value #ZNODE}). */
@@ -72,30 +67,19 @@ public final class RedisMasterConfig implements Supplier<RedisMasterMap>, AutoCl
     public static RedisMasterMap promote(CuratorFramework zk, String path, List<ReplicatedHost> configured, String instance,
                                          HostPort expected, HostPort promoted) throws Exception {
         read(zk, path, configured); // seeds it when absent
-        while (true) {
-            Stat stat = new Stat();
-            RedisMasterMap stored = RedisMasterMap.parse(new String(zk.getData().storingStatIn(stat).forPath(path), StandardCharsets.UTF_8));
+        return RedisMasterMap.parse(WatchedZnode.update(zk, path, text -> {
+            RedisMasterMap stored = RedisMasterMap.parse(text);
             if (!stored.masterOf(instance).equals(expected)) {
                 throw new IllegalStateException(path + " has " + instance + " at " + stored.masterOf(instance) + ", not " + expected
                         + ": another failover ran meanwhile; nothing changed");
             }
-            RedisMasterMap next = stored.withMaster(instance, promoted).checkedAgainst(configured);
-            try {
-                zk.setData().withVersion(stat.getVersion()).forPath(path, next.format().getBytes(StandardCharsets.UTF_8));
-                return next;
-            } catch (KeeperException.BadVersionException raced) {
-                // Another entry changed between the read and the write: read again and re-check ours.
-            }
-        }
+            return stored.withMaster(instance, promoted).checkedAgainst(configured).format();
+        }));
     }
 
     @Override
     public RedisMasterMap get() {
         return znode == null ? fixedMap : znode.get();
-    }
-
-    public List<ReplicatedHost> configured() {
-        return configured;
     }
 
     /** Called after each accepted change; the returned handle stops the calls. */

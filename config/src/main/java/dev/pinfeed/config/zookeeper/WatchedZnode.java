@@ -7,10 +7,12 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
 import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -66,6 +68,24 @@ public final class WatchedZnode<T> implements Supplier<T>, AutoCloseable {
             // A stored value (an operator's, or a failover's) wins over the seed.
         }
         return new String(zk.getData().forPath(path), StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Replaces the text of {@code path} with {@code edit} of it, compare-and-set on the znode version: an
+     * edit made meanwhile is read again and {@code edit} applied to it, never overwritten. Returns the
+     * text written; what {@code edit} throws passes on and nothing is written.
+     */
+    public static String update(CuratorFramework zk, String path, UnaryOperator<String> edit) throws Exception {
+        while (true) {
+            Stat stat = new Stat();
+            String next = edit.apply(new String(zk.getData().storingStatIn(stat).forPath(path), StandardCharsets.UTF_8));
+            try {
+                zk.setData().withVersion(stat.getVersion()).forPath(path, next.getBytes(StandardCharsets.UTF_8));
+                return next;
+            } catch (KeeperException.BadVersionException raced) {
+                // Someone edited it meanwhile: apply the edit to theirs.
+            }
+        }
     }
 
     private void update(String text) {

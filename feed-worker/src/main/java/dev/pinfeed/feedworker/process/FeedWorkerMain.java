@@ -111,9 +111,7 @@ public final class FeedWorkerMain {
      * no loss of end-to-end rate; docs/benchmarks.md).
      */
     public static Properties consumerOverrides(PinfeedConfig config) {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, Integer.toString(config.getInt(MAX_PARTITION_FETCH_BYTES, 16 * 1024)));
-        return p;
+        return fetchBound(config, MAX_PARTITION_FETCH_BYTES);
     }
 
     /** Per-partition fetch bound of the bulk lane's consumer, bytes. */
@@ -126,8 +124,13 @@ public final class FeedWorkerMain {
      * slower (sharing it): 16 KiB as the fast lane, by default.
      */
     public static Properties bulkConsumerOverrides(PinfeedConfig config) {
+        return fetchBound(config, BULK_MAX_PARTITION_FETCH_BYTES);
+    }
+
+    /** Kafka's per-partition fetch bound from the configuration key {@code key}, 16 KiB by default. */
+    private static Properties fetchBound(PinfeedConfig config, String key) {
         Properties p = new Properties();
-        p.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, Integer.toString(config.getInt(BULK_MAX_PARTITION_FETCH_BYTES, 16 * 1024)));
+        p.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, Integer.toString(config.getInt(key, 16 * 1024)));
         return p;
     }
 }
