@@ -19,7 +19,6 @@ import org.apache.hadoop.hbase.client.BufferedMutatorParams;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Get;
-import org.apache.hadoop.hbase.client.Increment;
 import org.apache.hadoop.hbase.client.Mutation;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
@@ -28,14 +27,17 @@ import org.apache.hadoop.hbase.client.Row;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
-import org.apache.hadoop.hbase.util.Bytes;
 
 /**
  * {@link PoolStore} in HBase, rows per {@link PoolKeys}. Writes go through one BufferedMutator
  * (seed 002: batching, not a WAL lock per fan-out write), flushed before a call returns; new rows are
  * flushed before old ones are deleted, so a crash in between leaves an orphan row (skipped and
  * cleaned up by readers, which check each entry against the user's index row), never a lost pin.
- * Pool sizes are counted in size rows ({@link PoolKeys}) so bounded upserts trim without scanning.
+ * Bounded upserts count pool sizes in memory ({@link PoolSizeEstimates}), so a write costs the
+ * region server one index Get and two Puts per entry and a pool is scanned only when it may be past
+ * its maximum. The bound holds per store instance: a pool this instance has not written before is
+ * counted from 0, so another writer's or an earlier process's entries can take it up to one maximum
+ * further before its first check here.
  */
 public final class HBasePoolStore implements PoolStore {
 
@@ -43,9 +45,13 @@ public final class HBasePoolStore implements PoolStore {
     private final TableName table;
     private final String cluster;
     private final BufferedMutator mutator; // null on a read-only replica
+    private volatile PoolSizeEstimates sizes; // made by the first bounded upsert: only writers that bound pools need its 8 MiB
 
     /** Actions per client batch call: well within the client's operation timeout even on a loaded box. */
     private static final int SLICE = 10_000;
+
+    /** Slots of {@link PoolSizeEstimates}: 2^21, so a worker's hundreds of thousands of active pools rarely share one. */
+    private static final int SIZE_SLOT_BITS = 21;
 
     /** One (user, source) pool. */
     private record Pool(long user, Source source) {}
@@ -99,41 +105,51 @@ public final class HBasePoolStore implements PoolStore {
     }
 
     /**
-     * Writes the entries, reads their pools' sizes from the size rows' increments and cuts the pools
-     * past {@code maxPerSource}: a trim scans a pool once per {@code maxPerSource - keepPerSource}
-     * writes to it, not on every write.
+     * Writes the entries, counts them into their pools' size estimates and cuts the pools whose
+     * estimate passed {@code maxPerSource}: a trim scans a pool once per {@code maxPerSource -
+     * keepPerSource} writes to it, not on every write. Every entry counts, new or not (a replay or
+     * re-score can only overstate a size), so a pool is never left past its maximum by this instance.
      */
     @Override
     public int upsert(Collection<PoolEntry> entries, int maxPerSource, int keepPerSource) {
         PoolStore.checkBounds(maxPerSource, keepPerSource);
         requireWritable();
-        Map<Pool, Long> sizes = new LinkedHashMap<>();
-        for (List<PoolEntry> slice : rounds(entries)) sizes.putAll(put(slice)); // a pool's size after its last round
+        PoolSizeEstimates estimates = estimates();
+        Map<Pool, Integer> estimated = new LinkedHashMap<>();
+        for (List<PoolEntry> slice : rounds(entries)) {
+            put(slice).forEach((pool, n) -> estimated.put(pool, estimates.add(pool.user(), pool.source(), n))); // after its last round
+        }
         int removed = 0;
-        for (Map.Entry<Pool, Long> size : sizes.entrySet()) {
-            if (size.getValue() > maxPerSource) removed += cut(size.getKey(), maxPerSource, keepPerSource, size.getValue());
+        for (Map.Entry<Pool, Integer> size : estimated.entrySet()) {
+            if (size.getValue() > maxPerSource) removed += cut(size.getKey(), maxPerSource, keepPerSource);
         }
         return removed;
     }
 
+    private PoolSizeEstimates estimates() {
+        PoolSizeEstimates e = sizes;
+        if (e == null) {
+            synchronized (this) {
+                if (sizes == null) sizes = new PoolSizeEstimates(SIZE_SLOT_BITS);
+                e = sizes;
+            }
+        }
+        return e;
+    }
+
     /**
-     * Writes the entries; returns each touched pool's size row value after this write. One round trip
-     * reads the entries' index rows and counts the entries into their pools' size rows (every entry
-     * counts, new or not: a replay or re-score can only overstate a size, and the increments land
-     * before the entries, so a crash in between overstates it too, never understates it); a flush then
-     * writes the entries and their index rows, and a last one deletes rows the re-scored entries left.
+     * Writes the entries; returns how many went to each pool. One round trip reads the entries' index
+     * rows; a flush then writes the entries and their index rows, and a last one deletes rows the
+     * re-scored entries left.
      */
-    private Map<Pool, Long> put(Collection<PoolEntry> entries) {
+    private Map<Pool, Integer> put(Collection<PoolEntry> entries) {
         if (entries.isEmpty()) return Map.of();
         Map<List<Long>, PoolEntry> latest = new LinkedHashMap<>();
         for (PoolEntry e : entries) latest.put(List.of(e.userId(), e.pinId()), e); // the last entry for a (user, pin) wins
         List<PoolEntry> list = new ArrayList<>(latest.values());
-        Map<Pool, Long> growth = new LinkedHashMap<>();
-        for (PoolEntry e : list) growth.merge(new Pool(e.userId(), e.source()), 1L, Long::sum);
-        List<Row> reads = new ArrayList<>(list.size() + growth.size());
-        for (PoolEntry e : list) reads.add(new Get(PoolKeys.indexRow(e.userId(), e.pinId())).addColumn(PoolKeys.FAMILY, PoolKeys.INDEX));
-        growth.forEach((p, n) -> reads.add(increment(p, n)));
-        Object[] results = batch(reads, "reading pool index rows and counting pool sizes");
+        Map<Pool, Integer> growth = new LinkedHashMap<>();
+        for (PoolEntry e : list) growth.merge(new Pool(e.userId(), e.source()), 1, Integer::sum);
+        Result[] index = get(list.stream().map(e -> new Get(PoolKeys.indexRow(e.userId(), e.pinId())).addColumn(PoolKeys.FAMILY, PoolKeys.INDEX)).toList());
 
         List<Mutation> puts = new ArrayList<>(list.size() * 2);
         List<Mutation> deletes = new ArrayList<>();
@@ -141,7 +157,7 @@ public final class HBasePoolStore implements PoolStore {
             PoolEntry e = list.get(i);
             byte[] row = PoolKeys.entryRow(e);
             puts.addAll(PoolKeys.puts(e));
-            byte[] old = ((Result) results[i]).getValue(PoolKeys.FAMILY, PoolKeys.INDEX);
+            byte[] old = index[i].getValue(PoolKeys.FAMILY, PoolKeys.INDEX);
             if (old != null) {
                 byte[] oldRow = PoolKeys.entryRowOf(e.userId(), e.pinId(), old);
                 if (!Arrays.equals(oldRow, row)) deletes.add(new Delete(oldRow));
@@ -149,10 +165,7 @@ public final class HBasePoolStore implements PoolStore {
         }
         write(puts);
         write(deletes);
-        Map<Pool, Long> sizes = new LinkedHashMap<>();
-        int i = list.size();
-        for (Pool p : growth.keySet()) sizes.put(p, size((Result) results[i++]));
-        return sizes;
+        return growth;
     }
 
     @Override
@@ -216,22 +229,17 @@ public final class HBasePoolStore implements PoolStore {
     @Override
     public int trim(long userId, int maxPerSource) {
         requireWritable();
-        List<Source> sources = List.of(Source.values());
-        Result[] sizes = get(sources.stream().map(s -> new Get(PoolKeys.sizeRow(userId, s)).addColumn(PoolKeys.FAMILY, PoolKeys.SIZE)).toList());
         int removed = 0;
-        for (int i = 0; i < sources.size(); i++) {
-            removed += cut(new Pool(userId, sources.get(i)), maxPerSource, maxPerSource, size(sizes[i]));
-        }
+        for (Source source : Source.values()) removed += cut(new Pool(userId, source), maxPerSource, maxPerSource);
         return removed;
     }
 
     /**
      * When a pool holds more than {@code max} rows, keeps its {@code keep} best and removes the rest (an
-     * entry with its index row; an orphan row alone); a pool within the max keeps everything (its size
-     * row overstated it). Then moves the size row from {@code observed} to the rows kept: by a delta, so
-     * increments other writers made meanwhile are kept, never lost (at worst the size is overstated).
+     * entry with its index row; an orphan row alone); a pool within the max keeps everything (its
+     * estimate overstated it). Either way its estimate becomes the rows kept.
      */
-    private int cut(Pool pool, int max, int keep, long observed) {
+    private int cut(Pool pool, int max, int keep) {
         byte[][] range = PoolKeys.poolRange(pool.user(), pool.source());
         List<byte[]> rows = new ArrayList<>();
         Scan scan = new Scan().withStartRow(range[0]).withStopRow(range[1]).addColumn(PoolKeys.FAMILY, PoolKeys.ENTRY)
@@ -257,8 +265,7 @@ public final class HBasePoolStore implements PoolStore {
             } // else an orphan of an interrupted re-score: the pin's live entry is elsewhere and stays
         }
         write(deletes);
-        long delta = kept - observed;
-        if (delta != 0) batch(List.of(increment(pool, delta)), "resetting a pool size");
+        if (sizes != null) sizes.set(pool.user(), pool.source(), kept);
         return removed;
     }
 
@@ -301,18 +308,8 @@ public final class HBasePoolStore implements PoolStore {
         return out;
     }
 
-    /** Adds {@code delta} to a pool's size row (HBase dedupes a client's retried increment by nonce). */
-    private static Increment increment(Pool p, long delta) {
-        return new Increment(PoolKeys.sizeRow(p.user(), p.source())).addColumn(PoolKeys.FAMILY, PoolKeys.SIZE, delta);
-    }
-
-    private static long size(Result r) {
-        byte[] v = r.getValue(PoolKeys.FAMILY, PoolKeys.SIZE);
-        return v == null ? 0 : Bytes.toLong(v);
-    }
-
     /**
-     * Runs reads and increments, one round trip per region server per slice of {@value #SLICE}; each
+     * Runs reads, one round trip per region server per slice of {@value #SLICE}; each
      * action's result, in order. Slices keep a large batch within the client's operation timeout.
      */
     private Object[] batch(List<? extends Row> actions, String what) {

@@ -14,26 +14,21 @@ import org.apache.hadoop.hbase.client.Put;
  * <pre>
  * entry  user(8) 0x01 source(1) ~score(8) pin(8)   e = author(8) board(8) createdAt(8) score(8, double)
  * index  user(8) 0x02 pin(8)                       i = source(1) ~score(8)   (where the user's entry for the pin is)
- * size   user(8) 0x03 source(1)                   n = 8-byte HBase counter: at least the pool's entry count
  * </pre>
  * {@code ~score} is {@code Long.MAX_VALUE - doubleToLongBits(score)}: for scores >= 0 the double's bits
  * grow with the score, so the inverted value sorts the best first; equal scores sort by pin id, and
  * pin ids are time-sortable, so the older pin comes first. The index row makes "one entry per (user,
- * pin)" checkable and lets a pin be removed without knowing its score. The size row lets a writer
- * bound a pool without scanning it on every write: it grows by each entry written to the pool (new,
- * replayed or re-scored), is set back to the rows kept by a trim, and never shrinks otherwise (a
- * removal leaves it high), so it can only overstate the size; an overstated size costs an early
- * trim, never an unbounded pool.
+ * pin)" checkable and lets a pin be removed without knowing its score. Kind 0x03 was a per-pool size
+ * row (an HBase counter incremented per entry) until 2026-11-25: no longer written or read (writers
+ * estimate sizes in memory, {@link PoolSizeEstimates}); rows left by older versions are ignored.
  */
 public final class PoolKeys {
 
     static final byte[] FAMILY = {'p'};
     static final byte[] ENTRY = {'e'};
     static final byte[] INDEX = {'i'};
-    static final byte[] SIZE = {'n'};
     private static final byte ENTRY_KIND = 1;
     private static final byte INDEX_KIND = 2;
-    private static final byte SIZE_KIND = 3;
 
     private PoolKeys() {}
 
@@ -98,10 +93,6 @@ public final class PoolKeys {
     static byte[][] userRange(long user) {
         return new byte[][] {ByteBuffer.allocate(9).putLong(user).put(ENTRY_KIND).array(),
                 ByteBuffer.allocate(9).putLong(user).put((byte) (ENTRY_KIND + 1)).array()};
-    }
-
-    static byte[] sizeRow(long user, Source source) {
-        return ByteBuffer.allocate(10).putLong(user).put(SIZE_KIND).put(source.code()).array();
     }
 
     /** The pin of an entry row. */

@@ -100,6 +100,25 @@ class HBaseStoresIT {
                     .doesNotContain(1L);
             assertThat(store().best(v, Source.FOLLOWED_BOARD, 10_000)).hasSize(4_000);
         }
+
+        /**
+         * Sizes are estimated per store instance (in memory, no counter write per entry): a writer that
+         * did not write a pool before (another process, or this one restarted) counts it from 0, so the
+         * pool can pass the maximum by up to one maximum before that writer's first check cuts it.
+         */
+        @Test
+        void aSecondWriterCountsAPoolFromZeroSoItMayHoldUpToTwiceTheMaximumBeforeItsFirstCheck() {
+            long u = freshUser();
+            for (int i = 1; i <= 5; i++) store().upsert(List.of(entry(u, Source.FOLLOWED_USER, i, i)), 5, 3);
+            try (HBasePoolStore restarted = new HBasePoolStore(connection, HBaseClusters.PRIMARY)) {
+                for (int i = 6; i <= 10; i++) {
+                    assertThat(restarted.upsert(List.of(entry(u, Source.FOLLOWED_USER, i, i)), 5, 3)).isZero();
+                }
+                assertThat(restarted.best(u, Source.FOLLOWED_USER, 100)).as("within twice the maximum, not yet checked").hasSize(10);
+                assertThat(restarted.upsert(List.of(entry(u, Source.FOLLOWED_USER, 11, 11)), 5, 3)).isEqualTo(8);
+                assertThat(restarted.best(u, Source.FOLLOWED_USER, 100)).extracting(PoolEntry::pinId).containsExactly(11L, 10L, 9L);
+            }
+        }
     }
 
     @Nested
