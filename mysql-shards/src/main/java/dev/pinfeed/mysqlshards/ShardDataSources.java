@@ -68,6 +68,8 @@ public final class ShardDataSources implements AutoCloseable {
     private ScheduledExecutorService sweeper;
     private volatile boolean closed;
     private volatile MetricsTrackerFactory metrics;
+    /** Per pool: refuses borrows at once while its master is known to be unreachable. */
+    private final Map<HikariDataSource, UnreachableHostGate> gates = new ConcurrentHashMap<>();
 
     private static final class Retiring {
         final HikariDataSource pool;
@@ -183,9 +185,14 @@ public final class ShardDataSources implements AutoCloseable {
 
     /** Pool timeouts hide why no connection could be made (refused, auth); this names it. */
     public static String rootCause(Throwable e) {
+        Throwable root = root(e);
+        return root == e ? "" : " (" + root.getMessage() + ")";
+    }
+
+    private static Throwable root(Throwable e) {
         Throwable root = e;
         while (root.getCause() != null && root.getCause() != root) root = root.getCause();
-        return root == e ? "" : " (" + root.getMessage() + ")";
+        return root;
     }
 
     /** Master addresses with an open pool, retired ones excluded. */
@@ -212,13 +219,27 @@ public final class ShardDataSources implements AutoCloseable {
     private Connection borrow(Function<MysqlShardMap, String> hostOf) throws SQLException {
         for (int attempt = 1; ; attempt++) {
             HikariDataSource pool = pool(hostOf);
+            UnreachableHostGate gate = gates.computeIfAbsent(pool, p -> new UnreachableHostGate(System::nanoTime));
+            String refused = gate.enter();
+            if (refused != null) throw new SQLTransientConnectionException(pool.getPoolName() + " " + refused, "08001");
             try {
-                return pool.getConnection();
+                Connection c = pool.getConnection();
+                gate.reached();
+                return c;
             } catch (SQLException e) {
+                // HikariCP names why no connection could be made as the cause; without one every connection was just busy.
+                if (e.getCause() != null && !pool.isClosed()) gate.unreachable(firstLine(root(e).getMessage()));
+                else gate.done();
                 // Retired and closed between the lookup and the borrow: the map moved on, look again.
                 if (!pool.isClosed() || closed || attempt == 3) throw e;
             }
         }
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) return "";
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
     }
 
     private HikariDataSource pool(Function<MysqlShardMap, String> hostOf) {
@@ -259,6 +280,7 @@ public final class ShardDataSources implements AutoCloseable {
                 Map.Entry<HostPort, HikariDataSource> e = it.next();
                 if (!named.contains(e.getKey())) {
                     it.remove();
+                    gates.remove(e.getValue());
                     retire(e.getValue());
                 }
             }
