@@ -26,6 +26,15 @@ public interface MaterializedFeedStore extends AutoCloseable {
     /** Up to {@code limit} items after {@code after} (null: from the newest), in feed order. */
     FeedPage read(long userId, FeedPosition after, int limit);
 
+    /**
+     * {@link #read}, when the user has no {@link #pending} chunk; empty when he has one (the caller
+     * completes it, then reads). A next page checks both on every request, so stores answer this
+     * with one read where they can; this default makes two.
+     */
+    default Optional<FeedPage> readUnlessPending(long userId, FeedPosition after, int limit) {
+        return pending(userId).isEmpty() ? Optional.of(read(userId, after, limit)) : Optional.empty();
+    }
+
     /** Removes these pins from the user's feed (unfollow, delete). Idempotent. */
     void removePins(long userId, Collection<Long> pinIds);
 

@@ -48,6 +48,11 @@ public final class SpeculativeMaterializedFeedStore implements MaterializedFeedS
     }
 
     @Override
+    public Optional<FeedPage> readUnlessPending(long userId, FeedPosition after, int limit) {
+        return reads.read(s -> s.readUnlessPending(userId, after, limit));
+    }
+
+    @Override
     public void removePins(long userId, Collection<Long> pinIds) {
         reads.write(s -> {
             s.removePins(userId, pinIds);

@@ -67,6 +67,31 @@ public abstract class MaterializedFeedStoreContract {
     }
 
     @Test
+    void aPageIsReadUnlessAChunkIsPendingAndOtherUsersJournalsDoNotCount() {
+        long u = freshUser();
+        long other = freshUser();
+        store().materialize(chunk(u, 100, 1, 2, 3, 4, 5));
+        store().journal(chunk(other, 400, 7));
+        FeedPage first = store().read(u, null, 2);
+        FeedPosition after = first.items().get(1).position();
+        assertThat(store().readUnlessPending(u, after, 2)).hasValueSatisfying(p -> {
+            assertThat(pins(p)).containsExactly(3L, 4L);
+            assertThat(p.more()).isTrue();
+        });
+        assertThat(store().readUnlessPending(u, null, 10)).hasValueSatisfying(p -> {
+            assertThat(pins(p)).containsExactly(1L, 2L, 3L, 4L, 5L);
+            assertThat(p.more()).isFalse();
+        });
+        Chunk c = chunk(u, 300, 8, 9);
+        store().journal(c);
+        assertThat(store().readUnlessPending(u, after, 2)).isEmpty();
+        assertThat(store().readUnlessPending(u, null, 1)).isEmpty();
+        store().materialize(c);
+        assertThat(store().readUnlessPending(u, null, 3)).hasValueSatisfying(p -> assertThat(pins(p)).containsExactly(8L, 9L, 1L));
+        assertThat(store().readUnlessPending(other, null, 3)).isEmpty();
+    }
+
+    @Test
     void removedPinsAndTrimmedItemsAreGone() {
         long u = freshUser();
         store().materialize(chunk(u, 100, 1, 2, 3));

@@ -184,9 +184,15 @@ public final class FeedReadLoadHarness {
                                 }
                             })), ""));
 
-                    table.add(row("materialized only: GET /v1/users/{id}/feed?limit=" + limit + "&cursor=… (second page)",
-                            LoadLoops.closedLoop(clients, warm, measure, 2, r -> ok(() -> items(get(http, base + userIds[r.nextInt(users)]
-                                    + "/feed?limit=" + limit + "&cursor=" + cursor)))), ""));
+                    java.util.function.Function<java.util.SplittableRandom, IngestHttp.Result> secondPage = r -> ok(() -> items(get(http,
+                            base + userIds[r.nextInt(users)] + "/feed?limit=" + limit + "&cursor=" + cursor)));
+                    LoadLoops.Outcome materializedPeak = LoadLoops.closedLoop(clients, warm, measure, 2, secondPage);
+                    table.add(row("materialized only: GET /v1/users/{id}/feed?limit=" + limit + "&cursor=… (second page)", materializedPeak, ""));
+                    // The same readers paced at half the rate they reached: latency without the queue a saturated box builds.
+                    double materializedHalf = rate(materializedPeak) / 2;
+                    table.add(row("materialized only, " + clients + " readers paced at half that rate (open loop)",
+                            LoadLoops.openLoop(clients, materializedHalf, warm, measure, 3, secondPage),
+                            String.format(Locale.ROOT, "%.0f requests/s due; latency from each request's due time", materializedHalf)));
 
                     long deadlineBefore = feedMetrics.fallbacks("deadline");
                     long errorsBefore = feedMetrics.fallbacks("error");
@@ -195,7 +201,7 @@ public final class FeedReadLoadHarness {
                     List<LoadLoops.Outcome> rounds = new ArrayList<>();
                     long round = Math.min(measure, roundS * 1_000_000_000L);
                     for (long done = 0; done < measure; done += round) {
-                        rounds.add(LoadLoops.closedLoop(clients, rounds.isEmpty() ? warm : 0, Math.min(round, measure - done), 3 + rounds.size(),
+                        rounds.add(LoadLoops.closedLoop(clients, rounds.isEmpty() ? warm : 0, Math.min(round, measure - done), 4 + rounds.size(),
                                 r -> ok(() -> {
                                     int i = (int) (turn.getAndIncrement() % users);
                                     readsOf.incrementAndGet(i);
@@ -215,6 +221,20 @@ public final class FeedReadLoadHarness {
                             "%d rounds; generator fallbacks (page served without new pins): %d late, %d failed = %.1f %% of %d first pages incl. warm-up",
                             rounds.size(), fallbacks, errors, 100.0 * (fallbacks + errors) / Math.max(1, turn.get()), turn.get()),
                             rounds.toArray(LoadLoops.Outcome[]::new)));
+                    // Half the generation rate reached, for one round (users not read yet this round, so their pools are full).
+                    double generatedHalf = rate(generated) / 2;
+                    long halfRound = Math.min(round, (long) (users / Math.max(1, generatedHalf) * 1e9 * 0.8));
+                    long halfBefore = feedMetrics.fallbacks("deadline") + feedMetrics.fallbacks("error");
+                    long turnBefore = turn.get();
+                    LoadLoops.Outcome generatedPaced = LoadLoops.openLoop(clients, generatedHalf, 0, halfRound, 99, r -> ok(() -> {
+                        int i = (int) (turn.getAndIncrement() % users);
+                        items(get(http, base + userIds[i] + "/feed?limit=" + limit));
+                    }));
+                    if (!threads.drain(120_000)) log("after-answer work did not drain in 120 s");
+                    long halfFallbacks = feedMetrics.fallbacks("deadline") + feedMetrics.fallbacks("error") - halfBefore;
+                    table.add(row("with generation, " + clients + " readers paced at half that rate (open loop)", generatedPaced, String.format(Locale.ROOT,
+                            "%.0f requests/s due for %.0f s; generator fallbacks %d of %d first pages", generatedHalf, halfRound / 1e9, halfFallbacks,
+                            turn.get() - turnBefore)));
                     io.micrometer.core.instrument.Counter dropped = metrics.find("feed_hydration_dropped_total").counter();
                     if (dropped != null && dropped.count() > 0) log("hydration left out %.0f items (pins not found): the seed is wrong", dropped.count());
                 }
@@ -370,6 +390,10 @@ public final class FeedReadLoadHarness {
     }
 
     /** A table row; CPU over the measured window (for merged rounds: the mean of the rounds', so the untimed refills stay out). */
+    private static double rate(LoadLoops.Outcome o) {
+        return o.requests() * 1e9 / o.measuredNanos();
+    }
+
     private static String row(String name, LoadLoops.Outcome o, String note, LoadLoops.Outcome... rounds) {
         double jvm = 0;
         double stack = 0;

@@ -19,6 +19,7 @@ import java.util.EnumMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -39,7 +40,8 @@ import java.util.concurrent.TimeoutException;
  * is done, so the next view shows it.
  *
  * <p>A next page (cursor = position of the last item served): complete pending chunks (so the items
- * of a chunk being paged through exist), then read after the position.
+ * of a chunk being paged through exist), then read after the position; the usual case, nothing
+ * pending, is one read of the store ({@link MaterializedFeedStore#readUnlessPending}).
  *
  * <p>Items are hydrated with their pins in one batch; a deleted or unknown pin is left out and taken
  * out of the user's feed after the answer. Every store is a port ({@link PoolStore},
@@ -95,12 +97,17 @@ public final class HomeFeed {
     public Page read(long userId, String cursor, int limit) {
         if (limit < 1) throw new IllegalArgumentException("limit must be >= 1: " + limit);
         FeedPosition after = cursor == null ? null : FeedCursor.parse(cursor);
-        boolean pendingCompleted = completePending(userId);
-        return after == null ? firstPage(userId, limit, pendingCompleted) : nextPage(userId, after, limit);
+        if (after != null) {
+            // A next page: the pending check and the page in one read; only a user with a pending chunk pays two more.
+            Optional<FeedPage> page = feeds.readUnlessPending(userId, after, limit);
+            if (page.isPresent()) return nextPage(userId, page.get());
+            completePending(userId);
+            return nextPage(userId, feeds.read(userId, after, limit));
+        }
+        return firstPage(userId, limit, completePending(userId));
     }
 
-    private Page nextPage(long userId, FeedPosition after, int limit) {
-        FeedPage page = feeds.read(userId, after, limit);
+    private Page nextPage(long userId, FeedPage page) {
         List<FeedPage.Positioned> items = page.items();
         FeedPosition last = items.isEmpty() ? null : items.get(items.size() - 1).position();
         List<Item> hydrated = hydrate(userId, items.stream().map(FeedPage.Positioned::item).toList(), null);

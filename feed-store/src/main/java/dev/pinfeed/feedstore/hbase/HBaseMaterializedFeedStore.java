@@ -79,8 +79,20 @@ public final class HBaseMaterializedFeedStore implements MaterializedFeedStore {
 
     @Override
     public FeedPage read(long userId, FeedPosition after, int limit) {
-        List<FeedPage.Positioned> items = new ArrayList<>();
-        for (Result r : scan(MaterializedKeys.pageScan(userId, after, limit), "reading the materialized feed")) {
+        return page(scan(MaterializedKeys.pageScan(userId, after, limit), "reading the materialized feed"), limit);
+    }
+
+    /** One scan: the user's journal rows and the page's rows together (a next page's two questions in one round trip). */
+    @Override
+    public Optional<FeedPage> readUnlessPending(long userId, FeedPosition after, int limit) {
+        List<Result> rows = scan(MaterializedKeys.journalAndPageScan(userId, after, limit), "reading the materialized feed");
+        if (!rows.isEmpty() && MaterializedKeys.isJournalRow(rows.get(0).getRow())) return Optional.empty();
+        return Optional.of(page(rows, limit));
+    }
+
+    private static FeedPage page(List<Result> rows, int limit) {
+        List<FeedPage.Positioned> items = new ArrayList<>(rows.size());
+        for (Result r : rows) {
             items.add(new FeedPage.Positioned(MaterializedKeys.positionOf(r.getRow()),
                     MaterializedKeys.decodeItem(r.getValue(MaterializedKeys.FAMILY, MaterializedKeys.ITEM))));
         }

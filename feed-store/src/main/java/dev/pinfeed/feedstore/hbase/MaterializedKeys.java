@@ -4,7 +4,10 @@ import dev.pinfeed.feedstore.FeedItem;
 import dev.pinfeed.feedstore.FeedPosition;
 import dev.pinfeed.feedstore.Source;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.filter.MultiRowRangeFilter;
 
 /**
  * The row layout of table {@code pinfeed:materialized_feed} (family {@code f}); nothing else formats
@@ -62,6 +65,23 @@ public final class MaterializedKeys {
         byte[][] range = itemRange(user);
         byte[] start = after == null ? range[0] : after(itemRow(user, after));
         return new Scan().withStartRow(start).withStopRow(range[1]).setLimit(limit + 1).setCaching(Math.min(limit + 1, 1000));
+    }
+
+    /**
+     * One scan for a next page and the question whether the user has journaled chunks: his journal
+     * rows (they sort before his items) and the page's rows, up to {@code limit + 1} rows in all. A
+     * journal row among them means "pending"; otherwise the rows are {@link #pageScan}'s.
+     */
+    static Scan journalAndPageScan(long user, FeedPosition after, int limit) {
+        byte[][] journal = journalRange(user);
+        Scan page = pageScan(user, after, limit);
+        return new Scan().withStartRow(journal[0]).withStopRow(page.getStopRow()).setLimit(limit + 1).setCaching(Math.min(limit + 1, 1000))
+                .setFilter(new MultiRowRangeFilter(new ArrayList<>(List.of(new MultiRowRangeFilter.RowRange(journal[0], true, journal[1], false),
+                        new MultiRowRangeFilter.RowRange(page.getStartRow(), true, page.getStopRow(), false)))));
+    }
+
+    static boolean isJournalRow(byte[] row) {
+        return row.length > 8 && row[8] == JOURNAL_KIND;
     }
 
     static FeedPosition positionOf(byte[] itemRow) {
