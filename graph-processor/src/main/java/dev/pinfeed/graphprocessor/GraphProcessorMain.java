@@ -7,8 +7,7 @@ import dev.pinfeed.followergraph.redis.RedisGraphStore;
 import dev.pinfeed.processorruntime.BatchHandler;
 import dev.pinfeed.processorruntime.ConsumerLoop;
 import dev.pinfeed.processorruntime.ProcessMain;
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Meter;
+import dev.pinfeed.processorruntime.ReplicationBarrier;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.List;
@@ -31,27 +30,15 @@ public final class GraphProcessorMain {
 
     private GraphProcessorMain() {}
 
-    /** What the processor does with a poll, as its main wires it (other composition roots: the pipeline and fault tests). */
-    public static BatchHandler handler(RedisGraphStore store, PinfeedConfig config, MeterRegistry meters) {
-        return replicatedBeforeCommit(BatchHandler.perRecord(new GraphEventHandler(store)), store,
-                Duration.ofMillis(config.getInt(REPLICA_WAIT_MS, 1_000)), meters);
-    }
-
     /**
-     * {@code apply}, then a replication barrier before the loop commits the batch's offsets: with the
-     * replicas caught up, a Redis failover ({@code ./pinfeed failover redis001}) loses nothing that
-     * was committed, and what was not committed is replayed from Kafka (every write is idempotent).
-     * An instance whose replica does not confirm in time is counted
-     * ({@code graph_unreplicated_batches_total{instance}}) and the offsets are committed anyway: a lost
-     * replica must not stop the graph, and the master's AOF still holds the writes.
+     * What the processor does with a poll, as its main wires it (other composition roots: the pipeline
+     * and fault tests): apply, then a replication barrier before the offsets are committed
+     * ({@link ReplicationBarrier}; {@code graph_unreplicated_batches_total{instance}}), so a Redis
+     * failover ({@code ./pinfeed failover redis001}) loses nothing that was committed.
      */
-    static BatchHandler replicatedBeforeCommit(BatchHandler apply, RedisGraphStore store, Duration wait, MeterRegistry meters) {
-        Meter.MeterProvider<Counter> unreplicated = Counter.builder("graph_unreplicated_batches_total")
-                .description("Batches committed although an instance's replica had not confirmed their writes").withRegistry(meters);
-        return (records, outcomes) -> {
-            apply.apply(records, outcomes);
-            store.unreplicated(wait).forEach(instance -> unreplicated.withTags("instance", instance).increment());
-        };
+    public static BatchHandler handler(RedisGraphStore store, PinfeedConfig config, MeterRegistry meters) {
+        return ReplicationBarrier.beforeCommit(BatchHandler.perRecord(new GraphEventHandler(store)), store::unreplicated,
+                Duration.ofMillis(config.getInt(REPLICA_WAIT_MS, 1_000)), meters, "graph_unreplicated_batches_total");
     }
 
     public static void main(String[] args) {

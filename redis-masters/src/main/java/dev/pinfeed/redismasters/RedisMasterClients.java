@@ -3,6 +3,7 @@ package dev.pinfeed.redismasters;
 import dev.pinfeed.config.HostPort;
 import java.time.Duration;
 import java.util.AbstractMap;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Set;
@@ -17,6 +18,7 @@ import redis.clients.jedis.Connection;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.Response;
+import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * One pooled client per Redis instance, on the instance's current master, by instance name. A live
@@ -115,6 +117,22 @@ public final class RedisMasterClients extends AbstractMap<String, RedisClient> i
             lastFailedBarrier.put(instance, nanoTime.getAsLong());
         }
         return replicated;
+    }
+
+    /**
+     * {@link #awaitReplica} for each of {@code instances}: those whose replica did not confirm in time,
+     * or that did not answer at all.
+     */
+    public Set<String> unreplicated(Collection<String> instances, Duration timeout) {
+        Set<String> behind = new java.util.TreeSet<>();
+        for (String instance : instances) {
+            try {
+                if (!awaitReplica(instance, timeout)) behind.add(instance);
+            } catch (JedisException down) {
+                behind.add(instance);
+            }
+        }
+        return behind;
     }
 
     @Override

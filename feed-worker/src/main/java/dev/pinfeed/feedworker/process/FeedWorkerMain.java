@@ -19,8 +19,11 @@ import dev.pinfeed.followergraph.redis.GraphConnections;
 import dev.pinfeed.mysqlshards.MysqlShardConfig;
 import dev.pinfeed.mysqlshards.ShardDataSources;
 import dev.pinfeed.mysqlshards.query.ShardedDb;
+import dev.pinfeed.processorruntime.BatchHandler;
 import dev.pinfeed.processorruntime.ConsumerLoop;
+import dev.pinfeed.processorruntime.ProcessContext;
 import dev.pinfeed.processorruntime.ProcessMain;
+import dev.pinfeed.processorruntime.ReplicationBarrier;
 import dev.pinfeed.redismasters.RedisMasterClients;
 import java.time.Duration;
 import java.util.List;
@@ -81,11 +84,24 @@ public final class FeedWorkerMain {
             // The handler dead-letters a record that waited settings.waitGrace(); the loop's own grace must never come first.
             Duration loopGrace = settings.waitGrace().multipliedBy(2).plusMinutes(1);
             ctx.consume(ConsumerLoop.Settings.of(NAME, group, topics).withWaitGrace(loopGrace),
-                    new FeedWorkerHandler(worker, ctx.clock()), consumerOverrides(config));
+                    handler(worker, affinity, config, ctx), consumerOverrides(config));
             // The bulk lane in a loop of its own: a big fan-out's later chunks never hold up other pins' first chunks.
             ctx.consume(ConsumerLoop.Settings.of(NAME, bulkGroup(group), List.of(bulkLane(topics))).withWaitGrace(loopGrace),
-                    new FeedWorkerHandler(worker, ctx.clock()), bulkConsumerOverrides(config));
+                    handler(worker, affinity, config, ctx), bulkConsumerOverrides(config));
         });
+    }
+
+    /** How long a batch that changed likes waits for each changed instance's replica before its offsets are committed anyway. */
+    public static final String REPLICA_WAIT_MS = "feed.worker.replica-wait-ms";
+
+    /**
+     * A loop's handler: the worker, then a replication barrier for the like changes the batch made
+     * ({@link ReplicationBarrier}, {@code feed_worker_unreplicated_batches_total{instance}}), so a
+     * Redis failover loses no committed like. A batch without likes waits for nothing.
+     */
+    static BatchHandler handler(FeedWorker worker, RedisAffinityStore affinity, PinfeedConfig config, ProcessContext ctx) {
+        return ReplicationBarrier.beforeCommit(new FeedWorkerHandler(worker, ctx.clock()), affinity::unreplicated,
+                Duration.ofMillis(config.getInt(REPLICA_WAIT_MS, 1_000)), ctx.meters(), "feed_worker_unreplicated_batches_total");
     }
 
     /** The bulk lane of the fan-out chunk topic, the first of the worker's topics (EventTopics.bulkLaneOf). */

@@ -16,6 +16,8 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Supplier;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.RedisClient;
@@ -42,11 +44,13 @@ public final class RedisAffinityStore implements AffinityStore {
             """;
     private static final String CHANGE_SHA = sha1(CHANGE);
 
-    private final Map<String, RedisClient> clients;
+    private final RedisMasterClients clients;
     private final Supplier<RedisShardMap> shards;
     private final AffinityKeys keys;
+    /** Per consumer-loop thread: instances this thread changed since its last {@link #unreplicated} barrier. */
+    private final ThreadLocal<Set<String>> changedSinceBarrier = ThreadLocal.withInitial(TreeSet::new);
 
-    RedisAffinityStore(Map<String, RedisClient> clients, Supplier<RedisShardMap> shards, AffinityKeys keys) {
+    RedisAffinityStore(RedisMasterClients clients, Supplier<RedisShardMap> shards, AffinityKeys keys) {
         this.clients = clients; // live: a failover swaps an instance's client (RedisMasterClients)
         this.shards = shards;
         this.keys = keys;
@@ -98,11 +102,26 @@ public final class RedisAffinityStore implements AffinityStore {
         for (LikeChange c : changes) byInstance.computeIfAbsent(instanceOf(c.userId()), i -> new ArrayList<>()).add(c);
         for (Map.Entry<String, List<LikeChange>> e : byInstance.entrySet()) {
             String instance = e.getKey();
+            changedSinceBarrier.get().add(instance); // before the writes: a failed call may have changed something too
             if (!changeAll(instance, e.getValue())) {
                 on(instance, () -> client(instance).scriptLoad(CHANGE)); // a restarted server forgot the script
                 if (!changeAll(instance, e.getValue())) throw new IllegalStateException(instance + " refuses the like script");
             }
         }
+    }
+
+    /**
+     * A replication barrier for what this thread changed since its last one: the instances whose
+     * replica did not confirm those writes within {@code timeout} (none when it changed nothing). The
+     * worker runs it before committing a batch's offsets, so a Redis failover loses no like it
+     * committed (a like's change is counted once per (user, pin): a replay changes nothing twice).
+     */
+    public Set<String> unreplicated(Duration timeout) {
+        Set<String> changed = changedSinceBarrier.get();
+        if (changed.isEmpty()) return Set.of();
+        Set<String> behind = clients.unreplicated(List.copyOf(changed), timeout);
+        changed.clear();
+        return behind;
     }
 
     /** Runs the script for each change in one pipeline; false when the server did not have the script (nothing ran). */

@@ -10,6 +10,7 @@ import dev.pinfeed.followergraph.redis.RedisShardMap;
 import dev.pinfeed.followergraph.sharded.VirtualShards;
 import dev.pinfeed.infra.stacktestkit.StackExtension;
 import dev.pinfeed.infra.stacktestkit.TestStack;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -64,5 +65,19 @@ class RedisAffinityStoreIT extends AffinityStoreContract {
             }
         }
         assertThat(instances).hasSize(stack.config().redisInstances().size());
+    }
+
+    /** What the worker runs before committing a batch: once it returns, the replica holds the batch's like changes. */
+    @Test
+    void theReplicationBarrierCoversTheInstancesThisThreadChangedAndOnlyThose() {
+        assertThat(store.unreplicated(Duration.ofSeconds(5))).as("nothing changed on this thread").isEmpty();
+        long u = stack.freshId();
+        String instance = shards.instanceOf(VirtualShards.of(u));
+        store.apply(List.of(new LikeChange(u, 7, 8, true)));
+        assertThat(store.unreplicated(Duration.ofSeconds(5))).as("every changed instance's replica confirmed").isEmpty();
+        var replica = stack.config().redisInstances().stream().filter(h -> h.name().equals(instance)).findFirst().orElseThrow().replica();
+        try (RedisClient c = RedisClient.create(replica.host(), replica.port())) {
+            assertThat(c.hget(store.keys().affinity(u), "8")).as("on the replica once the barrier returned").isEqualTo("1");
+        }
     }
 }

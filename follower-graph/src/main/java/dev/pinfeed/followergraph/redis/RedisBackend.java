@@ -10,7 +10,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import redis.clients.jedis.Pipeline;
@@ -140,15 +139,7 @@ final class RedisBackend implements GraphBackend {
      * before this call (an instance that does not answer counts as one).
      */
     Set<String> unreplicated(Duration timeout) {
-        Set<String> behind = new TreeSet<>();
-        for (String instance : clients.keySet()) {
-            try {
-                if (!on(instance, () -> clients.awaitReplica(instance, timeout))) behind.add(instance);
-            } catch (StoreUnavailableException down) {
-                behind.add(instance);
-            }
-        }
-        return behind;
+        return clients.unreplicated(clients.keySet(), timeout);
     }
 
     /** PING on one instance; throws {@link StoreUnavailableException} naming it when it does not answer. */
