@@ -108,7 +108,9 @@ public final class HBasePoolStore implements PoolStore {
      * Writes the entries, counts them into their pools' size estimates and cuts the pools whose
      * estimate passed {@code maxPerSource}: a trim scans a pool once per {@code maxPerSource -
      * keepPerSource} writes to it, not on every write. Every entry counts, new or not (a replay or
-     * re-score can only overstate a size), so a pool is never left past its maximum by this instance.
+     * re-score can only overstate a size). What this instance writes alone leaves no pool past its
+     * maximum, except a pool whose slot another pool's check reset (PoolSizeEstimates: rare, bounded
+     * by one more maximum).
      */
     @Override
     public int upsert(Collection<PoolEntry> entries, int maxPerSource, int keepPerSource) {
