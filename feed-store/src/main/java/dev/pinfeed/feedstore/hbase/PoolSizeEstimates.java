@@ -7,13 +7,13 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * One writer's estimate of each pool's size, in memory: how many entries it wrote to the pool since
  * the pool was last checked, plus the rows that check kept. It replaces a durable size counter
  * (an HBase Increment per entry: a locked read-modify-write that cost the region server more than
- * the entry's two puts together, docs/benchmarks.md). Like that counter it can only overstate what
- * this writer knows of (replays and re-scores count, removals don't), and pools hash into a fixed
- * array of slots, so two pools sharing a slot add up (a check comes early) until one of them is
- * checked and the slot is set to its rows (the other's count is then forgotten: its next check can
- * come up to one maximum late). What it cannot know is what was in a pool before
- * this writer first wrote to it (another process, or this one before a restart): a pool starts at 0
- * here, so it may hold up to one maximum more than the bound before its first check. Thread-safe.
+ * the entry's two puts together, docs/benchmarks.md). Like that counter it errs high: replays and
+ * re-scores count, removals don't. Pools hash into a fixed array of slots, so two pools sharing a
+ * slot add up (a check comes early) until one of them is checked and the slot is set to its rows;
+ * the other's count is then forgotten, and its next check can come up to one maximum late. Nor can
+ * it know what was in a pool before this writer first wrote to it (another process, or this one
+ * before a restart): a pool starts at 0 here, so it may hold up to one maximum more than the bound
+ * before its first check. Thread-safe.
  */
 final class PoolSizeEstimates {
 
