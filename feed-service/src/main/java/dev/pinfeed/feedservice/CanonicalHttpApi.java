@@ -32,9 +32,9 @@ public final class CanonicalHttpApi {
     private final CanonicalReads reads;
     private final KnownObjects known;
 
-    public CanonicalHttpApi(CanonicalReads reads) {
+    CanonicalHttpApi(CanonicalReads reads, KnownObjects known) {
         this.reads = reads;
-        this.known = new KnownObjects(reads);
+        this.known = known;
     }
 
     public HttpApp.Builder routes(HttpApp.Builder app) {

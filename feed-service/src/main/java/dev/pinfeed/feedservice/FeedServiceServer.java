@@ -60,26 +60,32 @@ public final class FeedServiceServer {
      */
     public static HttpApp app(PinfeedConfig config, GraphStore graph, CanonicalReads reads, PrometheusMeterRegistry meters,
                               Map<String, HealthCheck> health) {
-        return routes(config, graph, reads, meters, health).build();
+        return routes(config, graph, reads, knownObjects(reads), meters, health).build();
     }
 
     /** {@link #app}, with the home feed route over {@code homeFeed}. */
     public static HttpApp app(PinfeedConfig config, GraphStore graph, CanonicalReads reads, HomeFeed homeFeed,
                               PrometheusMeterRegistry meters, Map<String, HealthCheck> health) {
-        HttpApp.Builder app = routes(config, graph, reads, meters, health);
-        new HomeFeedHttpApi(homeFeed, reads).routes(app);
+        KnownObjects known = knownObjects(reads);
+        HttpApp.Builder app = routes(config, graph, reads, known, meters, health);
+        new HomeFeedHttpApi(homeFeed, known).routes(app);
         return app.build();
     }
 
-    private static HttpApp.Builder routes(PinfeedConfig config, GraphStore graph, CanonicalReads reads, PrometheusMeterRegistry meters,
-                                          Map<String, HealthCheck> health) {
+    /** One per app: every route shares what it learned of which users exist. */
+    private static KnownObjects knownObjects(CanonicalReads reads) {
+        return new KnownObjects(reads, new ExistingUserIds(ExistingUserIds.DEFAULT_SLOTS));
+    }
+
+    private static HttpApp.Builder routes(PinfeedConfig config, GraphStore graph, CanonicalReads reads, KnownObjects known,
+                                          PrometheusMeterRegistry meters, Map<String, HealthCheck> health) {
         HttpApp.Builder app = HttpApp.builder(NAME)
                 .handlerThreads(config.getInt("feed.handler-threads", 32))
                 .meterRegistry(meters)
                 .openApiResource("/openapi/feed-service.json");
         health.forEach(app::healthCheck);
-        new GraphHttpApi(graph, reads).routes(app);
-        new CanonicalHttpApi(reads).routes(app);
+        new GraphHttpApi(graph, reads, known).routes(app);
+        new CanonicalHttpApi(reads, known).routes(app);
         IdHttpApi.routes(app);
         return app;
     }

@@ -36,10 +36,10 @@ public final class GraphHttpApi {
     private final CanonicalReads reads;
     private final KnownObjects known;
 
-    public GraphHttpApi(GraphStore graph, CanonicalReads reads) {
+    GraphHttpApi(GraphStore graph, CanonicalReads reads, KnownObjects known) {
         this.graph = graph;
         this.reads = reads;
-        this.known = new KnownObjects(reads);
+        this.known = known;
     }
 
     public HttpApp.Builder routes(HttpApp.Builder app) {

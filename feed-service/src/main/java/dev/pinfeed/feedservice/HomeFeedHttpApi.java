@@ -1,6 +1,5 @@
 package dev.pinfeed.feedservice;
 
-import dev.pinfeed.canonicalstore.reads.CanonicalReads;
 import dev.pinfeed.feedservice.homefeed.FeedCursor;
 import dev.pinfeed.feedservice.homefeed.HomeFeed;
 import dev.pinfeed.httpkit.HttpApp;
@@ -22,9 +21,9 @@ public final class HomeFeedHttpApi {
     private final HomeFeed feed;
     private final KnownObjects known;
 
-    public HomeFeedHttpApi(HomeFeed feed, CanonicalReads reads) {
+    HomeFeedHttpApi(HomeFeed feed, KnownObjects known) {
         this.feed = feed;
-        this.known = new KnownObjects(reads);
+        this.known = known;
     }
 
     public HttpApp.Builder routes(HttpApp.Builder app) {

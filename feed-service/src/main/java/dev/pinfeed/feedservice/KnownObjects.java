@@ -18,14 +18,18 @@ import java.util.Optional;
 final class KnownObjects {
 
     private final CanonicalReads reads;
+    private final ExistingUserIds existingUsers;
 
-    KnownObjects(CanonicalReads reads) {
+    KnownObjects(CanonicalReads reads, ExistingUserIds existingUsers) {
         this.reads = reads;
+        this.existingUsers = existingUsers;
     }
 
     CanonicalUser user(Request r, String field) {
         long id = Params.id(r, field, ObjectType.USER);
-        return found(reads.user(id), field, "user", id);
+        CanonicalUser user = found(reads.user(id), field, "user", id);
+        existingUsers.add(id);
+        return user;
     }
 
     CanonicalBoard board(Request r, String field) {
@@ -39,7 +43,8 @@ final class KnownObjects {
     }
 
     long userId(Request r, String field) {
-        return user(r, field).id();
+        long id = Params.id(r, field, ObjectType.USER);
+        return existingUsers.contains(id) ? id : user(r, field).id();
     }
 
     long boardId(Request r, String field) {

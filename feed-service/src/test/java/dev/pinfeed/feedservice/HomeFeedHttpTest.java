@@ -3,6 +3,10 @@ package dev.pinfeed.feedservice;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.pinfeed.canonicalstore.CanonicalLayout.Mapping;
+import dev.pinfeed.canonicalstore.reads.BoardPinOrder;
+import dev.pinfeed.canonicalstore.reads.CanonicalRowReads;
+import dev.pinfeed.canonicalstore.reads.ListEntry;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.feedservice.homefeed.HomeFeedFixture;
 import dev.pinfeed.feedstore.Source;
@@ -11,8 +15,10 @@ import dev.pinfeed.idallocator.ObjectType;
 import dev.pinfeed.idallocator.ShardedId;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Properties;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -79,5 +85,65 @@ class HomeFeedHttpTest {
         JsonNode page = app.get("/v1/users/" + f.user() + "/feed", 200);
         assertThat(page.path("items").size()).isZero();
         assertThat(page.path("cursor").isNull()).isTrue();
+    }
+
+    @Test
+    void aUserSeenToExistIsNotReadAgainByRoutesThatNeedOnlyTheId() throws Exception {
+        long u = f.user();
+        UserReadCounter reads = new UserReadCounter(f.canonical);
+        try (FeedAppClient counted = new FeedAppClient(() -> FeedServiceServer.app(PinfeedConfig.of(new Properties()), f.graph, reads,
+                f.feed(p -> p, metrics), meters, Map.of()))) {
+            counted.get("/v1/users/" + u + "/feed", 200);
+            counted.get("/v1/users/" + u + "/feed", 200);
+            counted.get("/v1/users/" + u + "/followers", 200);
+            assertThat(reads.userReads).isEqualTo(1);
+            counted.get("/v1/users/" + u, 200); // the object itself is read each time
+            assertThat(reads.userReads).isEqualTo(2);
+            long unknown = ShardedId.compose(5, ObjectType.USER, 999_999_998L);
+            counted.get("/v1/users/" + unknown + "/feed", 404);
+            counted.get("/v1/users/" + unknown + "/feed", 404); // a miss is not remembered
+            assertThat(reads.userReads).isEqualTo(4);
+        }
+    }
+
+    /** The canonical reads of {@code f}, counting the user objects asked for. */
+    private static final class UserReadCounter extends CanonicalRowReads {
+        private final CanonicalRowReads delegate;
+        volatile int userReads;
+
+        UserReadCounter(CanonicalRowReads delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public Map<Long, String> objects(ObjectType type, Collection<Long> ids) {
+            if (type == ObjectType.USER && !ids.isEmpty()) userReads++;
+            return delegate.objects(type, ids);
+        }
+
+        @Override
+        public Map<Long, PinRow> pins(Collection<Long> pinIds) {
+            return delegate.pins(pinIds);
+        }
+
+        @Override
+        public List<ListEntry> boardPins(long boardId, BoardPinOrder order, ListEntry after, int offset, int limit) {
+            return delegate.boardPins(boardId, order, after, offset, limit);
+        }
+
+        @Override
+        public List<ListEntry> newestFirst(Mapping mapping, long fromId, ListEntry after, int limit) {
+            return delegate.newestFirst(mapping, fromId, after, limit);
+        }
+
+        @Override
+        public long count(Mapping mapping, long fromId) {
+            return delegate.count(mapping, fromId);
+        }
+
+        @Override
+        public OptionalLong userIdByUsername(String username) {
+            return delegate.userIdByUsername(username);
+        }
     }
 }
