@@ -8,8 +8,7 @@ import dev.pinfeed.httpkit.ProblemException;
 import dev.pinfeed.httpkit.Request;
 import dev.pinfeed.httpkit.Response;
 import dev.pinfeed.httpkit.RouteOptions;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.List;
 
 /**
  * {@code GET /v1/users/{userId}/feed?limit&cursor}: the home feed ({@link HomeFeed}) as the contract
@@ -40,17 +39,15 @@ public final class HomeFeedHttpApi {
         } catch (FeedCursor.BadCursorException e) {
             throw new ProblemException(Problem.badRequest("cursor", e.getMessage()));
         }
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("items", page.items().stream().map(HomeFeedHttpApi::item).toList());
-        body.put("cursor", page.cursor());
-        return Response.json(200, body);
+        return Response.json(200, new PageJson(page.items().stream().map(HomeFeedHttpApi::item).toList(), page.cursor()));
     }
 
-    private static Map<String, Object> item(HomeFeed.Item i) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("pin", CanonicalHttpApi.pin(i.pin()));
-        out.put("source", i.source().wireName());
-        out.put("score", i.score());
-        return out;
+    private static ItemJson item(HomeFeed.Item i) {
+        return new ItemJson(CanonicalHttpApi.pin(i.pin()), i.source().wireName(), i.score());
     }
+
+    /** The contract's page and item, members in this order (records: see {@link CanonicalHttpApi.PinJson}). */
+    record PageJson(List<ItemJson> items, String cursor) {}
+
+    record ItemJson(CanonicalHttpApi.PinJson pin, String source, double score) {}
 }

@@ -57,6 +57,12 @@ class HomeFeedHttpTest {
         assertThat(item.path("source").asText()).isEqualTo("followed_board");
         assertThat(item.path("score").asDouble()).isEqualTo(100.0);
         assertThat(item.path("pin").path("details").asText()).isEqualTo("pin " + new1);
+        // The contract's members in its order, nulls written.
+        assertThat(first.fieldNames()).toIterable().containsExactly("items", "cursor");
+        assertThat(item.fieldNames()).toIterable().containsExactly("pin", "source", "score");
+        assertThat(item.path("pin").fieldNames()).toIterable()
+                .containsExactly("id", "boardId", "authorId", "details", "link", "imageUrl", "createdAt", "likes");
+        assertThat(item.path("pin").get("imageUrl").isNull()).isTrue();
         assertThat(first.path("cursor").isTextual()).isTrue();
 
         JsonNode second = app.get("/v1/users/" + u + "/feed?limit=2&cursor=" + first.path("cursor").asText(), 200);

@@ -24,8 +24,8 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
 /**
  * {@link CanonicalCache} on the graph's Redis instances: an object's keys live on the instance the
  * graph's shard map ({@link RedisShardMap}, live from ZooKeeper in services) names for the object's
- * virtual shard ({@link CanonicalCacheKeys#shardOf}). A lookup is one pipeline per instance (the
- * version and the values); a fill is {@link #FILL} per object, pipelined per instance. An instance
+ * virtual shard ({@link CanonicalCacheKeys#shardOf}). A lookup is one MGET per instance (the
+ * versions and the values); a fill is {@link #FILL} per object, pipelined per instance. An instance
  * that cannot be reached, times out, or is loading fails the call with {@link StoreUnavailableException}.
  */
 public final class RedisCanonicalCache implements CanonicalCache, AutoCloseable {
@@ -69,22 +69,18 @@ public final class RedisCanonicalCache implements CanonicalCache, AutoCloseable 
     public Map<Long, Lookup> lookup(Map<Long, List<String>> keysByObject) {
         Map<Long, Lookup> out = new HashMap<>();
         byInstance(keysByObject.keySet()).forEach((instance, ids) -> on(instance, () -> {
-            Map<Long, Response<String>> versions = new HashMap<>();
-            Map<Long, List<Response<String>>> values = new HashMap<>();
-            try (Pipeline p = client(instance).pipelined()) {
-                for (Long id : ids) {
-                    versions.put(id, p.get(CanonicalCacheKeys.version(id)));
-                    List<Response<String>> rs = new ArrayList<>();
-                    for (String key : keysByObject.get(id)) rs.add(p.get(key));
-                    values.put(id, rs);
-                }
-                p.sync();
-            }
+            // One MGET per instance (each object's version, then its values): one command to encode and answer, not one per key.
+            List<String> keys = new ArrayList<>();
             for (Long id : ids) {
+                keys.add(CanonicalCacheKeys.version(id));
+                keys.addAll(keysByObject.get(id));
+            }
+            List<String> got = client(instance).mget(keys.toArray(String[]::new));
+            int at = 0;
+            for (Long id : ids) {
+                String version = got.get(at++);
                 Map<String, String> v = new HashMap<>();
-                List<String> keys = keysByObject.get(id);
-                for (int i = 0; i < keys.size(); i++) v.put(keys.get(i), values.get(id).get(i).get());
-                String version = versions.get(id).get();
+                for (String key : keysByObject.get(id)) v.put(key, got.get(at++));
                 out.put(id, new Lookup(version == null ? "" : version, v));
             }
             return null;
