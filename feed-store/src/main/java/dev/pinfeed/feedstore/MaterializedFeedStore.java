@@ -35,13 +35,21 @@ public interface MaterializedFeedStore extends AutoCloseable {
         return pending(userId).isEmpty() ? Optional.of(read(userId, after, limit)) : Optional.empty();
     }
 
+    /**
+     * {@link #pending} and {@link #state} together: a first page needs both before it generates, so
+     * stores answer this with one read where they can; this default makes two.
+     */
+    default PendingAndState pendingAndState(long userId) {
+        return new PendingAndState(pending(userId), state(userId));
+    }
+
     /** Removes these pins from the user's feed (unfollow, delete). Idempotent. */
     void removePins(long userId, Collection<Long> pinIds);
 
     /** Every item of the user's feed, for purges by author or board (the feed is bounded). */
     List<FeedPage.Positioned> all(long userId);
 
-    /** Keeps the newest {@code maxItems} items; returns how many were removed. */
+    /** Keeps the newest {@code maxItems} items; returns how many items the feed holds after it. */
     int trim(long userId, int maxItems);
 
     Optional<GeneratorState> state(long userId);

@@ -53,6 +53,11 @@ public final class SpeculativeMaterializedFeedStore implements MaterializedFeedS
     }
 
     @Override
+    public PendingAndState pendingAndState(long userId) {
+        return reads.read(s -> s.pendingAndState(userId));
+    }
+
+    @Override
     public void removePins(long userId, Collection<Long> pinIds) {
         reads.write(s -> {
             s.removePins(userId, pinIds);

@@ -19,6 +19,7 @@ public final class InMemoryMaterializedFeedStore implements MaterializedFeedStor
     private final Map<Long, TreeMap<Long, Chunk>> journal = new HashMap<>();
     private final Map<Long, TreeMap<FeedPosition, FeedItem>> items = new HashMap<>();
     private final Map<Long, GeneratorState> states = new HashMap<>();
+    private int trims;
 
     @Override
     public synchronized void journal(Chunk chunk) {
@@ -63,9 +64,15 @@ public final class InMemoryMaterializedFeedStore implements MaterializedFeedStor
 
     @Override
     public synchronized int trim(long userId, int maxItems) {
+        trims++;
         List<FeedPage.Positioned> all = all(userId);
         for (int i = maxItems; i < all.size(); i++) items.get(userId).remove(all.get(i).position());
-        return Math.max(0, all.size() - maxItems);
+        return Math.min(maxItems, all.size());
+    }
+
+    /** How often {@link #trim} ran: a trim scans the whole feed, so callers are tested for calling it only when needed. */
+    public synchronized int trims() {
+        return trims;
     }
 
     @Override

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** What every {@link MaterializedFeedStore} does; run against the in-memory store (unit) and HBase (IT). */
@@ -98,9 +99,10 @@ public abstract class MaterializedFeedStoreContract {
         store().materialize(chunk(u, 200, 4, 5, 6));
         store().removePins(u, List.of(5L, 2L));
         assertThat(pins(store().read(u, null, 10))).containsExactly(4L, 6L, 1L, 3L);
-        assertThat(store().trim(u, 3)).isEqualTo(1);
+        assertThat(store().trim(u, 3)).as("what the feed holds after the trim").isEqualTo(3);
         assertThat(pins(store().read(u, null, 10))).containsExactly(4L, 6L, 1L);
         assertThat(store().all(u)).hasSize(3);
+        assertThat(store().trim(u, 10)).as("nothing to trim").isEqualTo(3);
     }
 
     @Test
@@ -108,8 +110,35 @@ public abstract class MaterializedFeedStoreContract {
         long u = freshUser();
         assertThat(store().state(u)).isEmpty();
         store().saveState(u, new GeneratorState(50, 1_767_225_600_000L));
-        assertThat(store().state(u)).contains(new GeneratorState(50, 1_767_225_600_000L));
+        assertThat(store().state(u)).contains(new GeneratorState(50, 1_767_225_600_000L, GeneratorState.UNKNOWN_ITEMS));
+        store().saveState(u, new GeneratorState(75, 1_767_225_700_000L, 120));
+        assertThat(store().state(u)).contains(new GeneratorState(75, 1_767_225_700_000L, 120));
+        store().saveState(u, new GeneratorState(75, 1_767_225_800_000L));
+        assertThat(store().state(u)).as("an unknown size replaces a known one").contains(new GeneratorState(75, 1_767_225_800_000L));
         assertThat(store().state(freshUser())).isEmpty();
+    }
+
+    @Test
+    void pendingAndStateReadsTheJournalAndTheStateButNoItemAndNoOtherUser() {
+        long u = freshUser();
+        long next = freshUser(); // usually u + 1: his rows sort right after u's
+        assertThat(store().pendingAndState(u)).isEqualTo(new PendingAndState(List.of(), Optional.empty()));
+        store().materialize(chunk(u, 100, 1, 2, 3));
+        store().journal(chunk(next, 500, 9));
+        store().saveState(next, new GeneratorState(40, 1_767_225_600_000L));
+        assertThat(store().pendingAndState(u)).isEqualTo(new PendingAndState(List.of(), Optional.empty()));
+        store().saveState(u, new GeneratorState(50, 1_767_225_600_000L));
+        Chunk older = chunk(u, 200, 4);
+        Chunk newer = chunk(u, 300, 5, 6);
+        store().journal(newer);
+        store().journal(older);
+        assertThat(store().pendingAndState(u))
+                .isEqualTo(new PendingAndState(List.of(older, newer), Optional.of(new GeneratorState(50, 1_767_225_600_000L))));
+        store().materialize(older);
+        store().materialize(newer);
+        assertThat(store().pendingAndState(u)).isEqualTo(new PendingAndState(List.of(), Optional.of(new GeneratorState(50, 1_767_225_600_000L))));
+        assertThat(store().pendingAndState(next)).isEqualTo(new PendingAndState(List.of(chunk(next, 500, 9)),
+                Optional.of(new GeneratorState(40, 1_767_225_600_000L))));
     }
 
     @Test

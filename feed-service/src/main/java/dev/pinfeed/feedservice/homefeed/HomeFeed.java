@@ -10,6 +10,7 @@ import dev.pinfeed.feedstore.FeedPage;
 import dev.pinfeed.feedstore.FeedPosition;
 import dev.pinfeed.feedstore.GeneratorState;
 import dev.pinfeed.feedstore.MaterializedFeedStore;
+import dev.pinfeed.feedstore.PendingAndState;
 import dev.pinfeed.feedstore.PoolStore;
 import dev.pinfeed.feedstore.Source;
 import java.time.Clock;
@@ -35,7 +36,8 @@ import java.util.concurrent.TimeoutException;
  * content generator (bounded by {@code feed.generator-deadline-ms}) while reading the materialized
  * feed's first page. A chunk in time is journaled (the commit point, before the answer) and served
  * ahead of the materialized items; after the answer its pins leave the pools, it is materialized, the
- * feed trimmed and the state saved. A generator that fails or is late costs this view its new pins: the
+ * feed trimmed if it may have outgrown its maximum ({@link GeneratorState#materializedItems}) and the
+ * state saved. A generator that fails or is late costs this view its new pins: the
  * materialized feed is served and the next chunk is larger; a late chunk is still materialized when it
  * is done, so the next view shows it.
  *
@@ -101,10 +103,14 @@ public final class HomeFeed {
             // A next page: the pending check and the page in one read; only a user with a pending chunk pays two more.
             Optional<FeedPage> page = feeds.readUnlessPending(userId, after, limit);
             if (page.isPresent()) return nextPage(userId, page.get());
-            completePending(userId);
+            completePending(feeds.pending(userId));
             return nextPage(userId, feeds.read(userId, after, limit));
         }
-        return firstPage(userId, limit, completePending(userId));
+        // The pending check and the state in one read: the generator needs the state's chunk size.
+        PendingAndState view = feeds.pendingAndState(userId);
+        boolean completed = completePending(view.pending());
+        int completedItems = completed ? view.pending().stream().mapToInt(c -> c.items().size()).sum() : 0;
+        return firstPage(userId, limit, view.state().map(s -> s.plusItems(completedItems)), completed);
     }
 
     private Page nextPage(long userId, FeedPage page) {
@@ -114,9 +120,9 @@ public final class HomeFeed {
         return new Page(hydrated, page.more() ? FeedCursor.of(last) : null);
     }
 
-    private Page firstPage(long userId, int limit, boolean pendingCompleted) {
+    private Page firstPage(long userId, int limit, Optional<GeneratorState> saved, boolean pendingCompleted) {
         long now = clock.millis();
-        GeneratorState state = feeds.state(userId).orElse(GeneratorState.initial(settings.chunkSize()));
+        GeneratorState state = saved.orElse(GeneratorState.initial(settings.chunkSize()));
         if (returning(state, now)) regenerator.regenerate(userId);
         int size = state.nextChunkSize() > 0 ? state.nextChunkSize() : settings.chunkSize();
         long started = System.nanoTime();
@@ -165,13 +171,18 @@ public final class HomeFeed {
 
         Chunk shown = chunk;
         List<Long> droppedByGenerator = result == null ? List.of() : result.dropped();
-        GeneratorState next = new GeneratorState(nextSize, now);
+        GeneratorState shownState = shown == null ? state : state.plusItems(shown.items().size());
+        int nextChunkSize = nextSize;
         after(() -> {
             if (shown != null) complete(shown, droppedByGenerator);
             else if (!droppedByGenerator.isEmpty()) pools.remove(userId, droppedByGenerator);
             if (!dropped.isEmpty()) feeds.removePins(userId, dropped);
-            feeds.trim(userId, settings.materializedMax());
-            feeds.saveState(userId, next);
+            // The feed is scanned to trim it only once it may have outgrown its maximum (or its size is not known).
+            int feedItems = shownState.materializedItems();
+            if (feedItems == GeneratorState.UNKNOWN_ITEMS || feedItems > settings.materializedMax()) {
+                feedItems = feeds.trim(userId, settings.materializedMax());
+            }
+            feeds.saveState(userId, new GeneratorState(nextChunkSize, now, feedItems));
             if (late) keepLate(userId, generated, newestMaterialized, now);
         });
         return new Page(hydrated, available > items.size() ? FeedCursor.of(last) : null);
@@ -236,8 +247,7 @@ public final class HomeFeed {
      * The user may have seen them, so they go into the feed now, before anything reads the pools.
      * False when a store was unavailable: then nothing may be generated (it could repeat their pins).
      */
-    private boolean completePending(long userId) {
-        List<Chunk> pending = feeds.pending(userId);
+    private boolean completePending(List<Chunk> pending) {
         try {
             for (Chunk c : pending) complete(c, List.of());
             return true;

@@ -70,7 +70,7 @@ class HomeFeedTest {
         assertThat(f.feeds.pending(u)).isEmpty();
         assertThat(poolPins(u)).isEmpty();
         assertThat(feedPins(u)).containsExactly(new1, new2, old1, old2);
-        assertThat(f.feeds.state(u)).contains(new GeneratorState(25, T0));
+        assertThat(f.feeds.state(u)).contains(new GeneratorState(25, T0, 4));
         assertThat(f.counts.chunkSizes).containsExactly(2);
     }
 
@@ -116,7 +116,7 @@ class HomeFeedTest {
         assertThat(pins(page)).containsExactly(old);
         assertThat(f.counts.fallbacks).containsEntry(HomeFeedListener.Fallback.ERROR, 1);
         f.later.runAll();
-        assertThat(f.feeds.state(u)).contains(new GeneratorState(50, T0));
+        assertThat(f.feeds.state(u)).contains(new GeneratorState(50, T0, 1));
         assertThat(poolPins(u)).hasSize(60);
 
         HomeFeed.Page next = f.feed().read(u, null, 25);
@@ -335,6 +335,37 @@ class HomeFeedTest {
             small.feed().read(u, null, 25);
             small.later.runAll();
             assertThat(small.feeds.all(u).stream().map(FeedPage.Positioned::item).map(i -> i.pinId()).toList()).containsExactly(n1, n2, o1);
+        } finally {
+            small.close();
+        }
+    }
+
+    @Test
+    void theFeedIsScannedToTrimItOnlyWhenItsSizeIsUnknownOrMayExceedTheMaximum() {
+        HomeFeedFixture small = new HomeFeedFixture(new HomeFeedSettings(2, 200, Duration.ofSeconds(30), 5, 30, 200, 10, 500, 450));
+        try {
+            long u = small.user();
+            small.materialized(u, older(1), small.pin(), small.pin());
+            HomeFeed feed = small.feed();
+            small.pool(u, Source.FOLLOWED_USER, small.pin(), small.pin());
+            feed.read(u, null, 25);
+            small.later.runAll();
+            assertThat(small.feeds.trims()).as("no saved state: the size is learned by a trim").isEqualTo(1);
+            assertThat(small.feeds.state(u).orElseThrow().materializedItems()).isEqualTo(4);
+
+            small.pool(u, Source.FOLLOWED_USER, small.pin());
+            feed.read(u, null, 25);
+            small.later.runAll();
+            assertThat(small.feeds.trims()).as("5 items: at the maximum, not past it").isEqualTo(1);
+            assertThat(small.feeds.state(u).orElseThrow().materializedItems()).isEqualTo(5);
+            assertThat(small.feeds.all(u)).hasSize(5);
+
+            small.pool(u, Source.FOLLOWED_USER, small.pin(), small.pin());
+            feed.read(u, null, 25);
+            small.later.runAll();
+            assertThat(small.feeds.trims()).isEqualTo(2);
+            assertThat(small.feeds.all(u)).hasSize(5);
+            assertThat(small.feeds.state(u).orElseThrow().materializedItems()).isEqualTo(5);
         } finally {
             small.close();
         }

@@ -7,6 +7,7 @@ import dev.pinfeed.feedstore.FeedPage;
 import dev.pinfeed.feedstore.FeedPosition;
 import dev.pinfeed.feedstore.GeneratorState;
 import dev.pinfeed.feedstore.MaterializedFeedStore;
+import dev.pinfeed.feedstore.PendingAndState;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -63,6 +64,18 @@ public final class HBaseMaterializedFeedStore implements MaterializedFeedStore {
             out.add(decode(r.getValue(MaterializedKeys.FAMILY, MaterializedKeys.JOURNAL)));
         }
         return out;
+    }
+
+    /** One scan: the journal rows, then the state row (the items between them skipped by the filter). */
+    @Override
+    public PendingAndState pendingAndState(long userId) {
+        List<Chunk> pending = new ArrayList<>();
+        Optional<GeneratorState> state = Optional.empty();
+        for (Result r : scan(MaterializedKeys.journalAndStateScan(userId), "reading the chunk journal and the feed state")) {
+            if (MaterializedKeys.isJournalRow(r.getRow())) pending.add(decode(r.getValue(MaterializedKeys.FAMILY, MaterializedKeys.JOURNAL)));
+            else state = Optional.of(stateOf(r));
+        }
+        return new PendingAndState(pending, state);
     }
 
     @Override
@@ -127,7 +140,7 @@ public final class HBaseMaterializedFeedStore implements MaterializedFeedStore {
         List<Delete> deletes = new ArrayList<>();
         for (int i = maxItems; i < items.size(); i++) deletes.add(new Delete(MaterializedKeys.itemRow(userId, items.get(i).position())));
         delete(deletes, "trimming the materialized feed");
-        return deletes.size();
+        return items.size() - deletes.size();
     }
 
     @Override
@@ -163,14 +176,17 @@ public final class HBaseMaterializedFeedStore implements MaterializedFeedStore {
     private static GeneratorState stateOf(Result r) {
         byte[] size = r.getValue(MaterializedKeys.FAMILY, MaterializedKeys.CHUNK_SIZE);
         byte[] read = r.getValue(MaterializedKeys.FAMILY, MaterializedKeys.LAST_READ);
-        return new GeneratorState(size == null ? 0 : ByteBuffer.wrap(size).getInt(), read == null ? 0 : ByteBuffer.wrap(read).getLong());
+        byte[] items = r.getValue(MaterializedKeys.FAMILY, MaterializedKeys.ITEM_COUNT);
+        return new GeneratorState(size == null ? 0 : ByteBuffer.wrap(size).getInt(), read == null ? 0 : ByteBuffer.wrap(read).getLong(),
+                items == null ? GeneratorState.UNKNOWN_ITEMS : ByteBuffer.wrap(items).getInt());
     }
 
     @Override
     public void saveState(long userId, GeneratorState state) {
         put(List.of(new Put(MaterializedKeys.stateRow(userId))
                 .addColumn(MaterializedKeys.FAMILY, MaterializedKeys.CHUNK_SIZE, ByteBuffer.allocate(4).putInt(state.nextChunkSize()).array())
-                .addColumn(MaterializedKeys.FAMILY, MaterializedKeys.LAST_READ, ByteBuffer.allocate(8).putLong(state.lastReadMillis()).array())),
+                .addColumn(MaterializedKeys.FAMILY, MaterializedKeys.LAST_READ, ByteBuffer.allocate(8).putLong(state.lastReadMillis()).array())
+                .addColumn(MaterializedKeys.FAMILY, MaterializedKeys.ITEM_COUNT, ByteBuffer.allocate(4).putInt(state.materializedItems()).array())),
                 "saving the feed state");
     }
 

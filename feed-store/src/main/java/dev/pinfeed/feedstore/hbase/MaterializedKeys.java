@@ -16,7 +16,7 @@ import org.apache.hadoop.hbase.filter.MultiRowRangeFilter;
  * <pre>
  * journal  user(8) 0x00 chunk(8)               j = the chunk (user, chunk id, items) as ChunkCodec writes it
  * item     user(8) 0x01 ~chunk(8) index(4)     i = pin(8) source(1) score(8, double) author(8) board(8)
- * state    user(8) 0x02                        n = next chunk size(4), r = last read ms(8)
+ * state    user(8) 0x02                        n = next chunk size(4), r = last read ms(8), c = items estimate(4; absent: unknown)
  * "heartbeat" (9 bytes, 9th 't' = 0x74)       h = writer's wall clock ms(8), for the standby's replication lag
  * </pre>
  * {@code ~chunk} is {@code Long.MAX_VALUE - chunkId}: chunk ids grow with time, so a scan of the
@@ -29,6 +29,7 @@ public final class MaterializedKeys {
     static final byte[] ITEM = {'i'};
     static final byte[] CHUNK_SIZE = {'n'};
     static final byte[] LAST_READ = {'r'};
+    static final byte[] ITEM_COUNT = {'c'};
     static final byte[] HEARTBEAT = {'h'};
     /** Shaped like no user row: a user row's 9th byte is a kind (0..2), this one's is 't'. */
     static final byte[] HEARTBEAT_ROW = {'h', 'e', 'a', 'r', 't', 'b', 'e', 'a', 't'};
@@ -78,6 +79,15 @@ public final class MaterializedKeys {
         return new Scan().withStartRow(journal[0]).withStopRow(page.getStopRow()).setLimit(limit + 1).setCaching(Math.min(limit + 1, 1000))
                 .setFilter(new MultiRowRangeFilter(new ArrayList<>(List.of(new MultiRowRangeFilter.RowRange(journal[0], true, journal[1], false),
                         new MultiRowRangeFilter.RowRange(page.getStartRow(), true, page.getStopRow(), false)))));
+    }
+
+    /** One scan of the user's journal rows and his state row (a filter skips the items between them). */
+    static Scan journalAndStateScan(long user) {
+        byte[][] journal = journalRange(user);
+        byte[] state = stateRow(user);
+        return new Scan().withStartRow(journal[0]).withStopRow(after(state))
+                .setFilter(new MultiRowRangeFilter(new ArrayList<>(List.of(new MultiRowRangeFilter.RowRange(journal[0], true, journal[1], false),
+                        new MultiRowRangeFilter.RowRange(state, true, after(state), false)))));
     }
 
     static boolean isJournalRow(byte[] row) {
