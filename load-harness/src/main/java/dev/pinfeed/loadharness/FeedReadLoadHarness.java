@@ -75,6 +75,9 @@ import redis.clients.jedis.RedisClient;
  *       (untimed) the after-answer work drains and the pools of the users read are refilled to
  *       {@code --pool-entries}, so every first page has pins to generate from.</li>
  * </ol>
+ * After each closed loop the same readers run open loop (each request due at a fixed rate, its latency
+ * counted from its due time): at half the rate the closed loop reached, or at {@code --paced-rps} /
+ * {@code --paced-generation-rps} when given, so runs can be compared at one load.
  * Latency per request on the client (HdrHistogram): p50, p99, p99.9. The generator's fallbacks (late
  * or failed: a first page served without new pins) are counted, since a first page that fell back costs
  * about what a materialized-only read does. Everything seeded is removed at the end (pool entries,
@@ -95,6 +98,9 @@ public final class FeedReadLoadHarness {
         int catalogSize = intArg(args, "--catalog-pins", 5000);
         int roundS = intArg(args, "--round-s", 10);
         int seedThreads = intArg(args, "--seed-threads", 4);
+        // Fixed open-loop rates (requests/s) make runs comparable; 0: half the rate the closed loop reached.
+        int pacedRate = intArg(args, "--paced-rps", 0);
+        int pacedGenerationRate = intArg(args, "--paced-generation-rps", 0);
         if (feedItems < 2 * limit) throw new IllegalArgumentException("--feed-items must be at least 2 x --limit (the cursor reads the second page)");
         PinfeedConfig config = PinfeedConfig.load();
         String loadBefore = CpuMeter.loadAverage();
@@ -189,8 +195,8 @@ public final class FeedReadLoadHarness {
                     LoadLoops.Outcome materializedPeak = LoadLoops.closedLoop(clients, warm, measure, 2, secondPage);
                     table.add(row("materialized only: GET /v1/users/{id}/feed?limit=" + limit + "&cursor=… (second page)", materializedPeak, ""));
                     // The same readers paced at half the rate they reached: latency without the queue a saturated box builds.
-                    double materializedHalf = rate(materializedPeak) / 2;
-                    table.add(row("materialized only, " + clients + " readers paced at half that rate (open loop)",
+                    double materializedHalf = pacedRate > 0 ? pacedRate : rate(materializedPeak) / 2;
+                    table.add(row("materialized only, " + clients + " readers paced at " + (pacedRate > 0 ? "a fixed rate" : "half that rate") + " (open loop)",
                             LoadLoops.openLoop(clients, materializedHalf, warm, measure, 3, secondPage),
                             String.format(Locale.ROOT, "%.0f requests/s due; latency from each request's due time", materializedHalf)));
 
@@ -222,7 +228,7 @@ public final class FeedReadLoadHarness {
                             rounds.size(), fallbacks, errors, 100.0 * (fallbacks + errors) / Math.max(1, turn.get()), turn.get()),
                             rounds.toArray(LoadLoops.Outcome[]::new)));
                     // Half the generation rate reached, for one round (users not read yet this round, so their pools are full).
-                    double generatedHalf = rate(generated) / 2;
+                    double generatedHalf = pacedGenerationRate > 0 ? pacedGenerationRate : rate(generated) / 2;
                     long halfRound = Math.min(round, (long) (users / Math.max(1, generatedHalf) * 1e9 * 0.8));
                     long halfBefore = feedMetrics.fallbacks("deadline") + feedMetrics.fallbacks("error");
                     long turnBefore = turn.get();
@@ -232,7 +238,8 @@ public final class FeedReadLoadHarness {
                     }));
                     if (!threads.drain(120_000)) log("after-answer work did not drain in 120 s");
                     long halfFallbacks = feedMetrics.fallbacks("deadline") + feedMetrics.fallbacks("error") - halfBefore;
-                    table.add(row("with generation, " + clients + " readers paced at half that rate (open loop)", generatedPaced, String.format(Locale.ROOT,
+                    table.add(row("with generation, " + clients + " readers paced at " + (pacedGenerationRate > 0 ? "a fixed rate" : "half that rate")
+                            + " (open loop)", generatedPaced, String.format(Locale.ROOT,
                             "%.0f requests/s due for %.0f s; generator fallbacks %d of %d first pages", generatedHalf, halfRound / 1e9, halfFallbacks,
                             turn.get() - turnBefore)));
                     io.micrometer.core.instrument.Counter dropped = metrics.find("feed_hydration_dropped_total").counter();
