@@ -5,15 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pinfeed.canonicalstore.CanonicalCacheKeys;
 import dev.pinfeed.canonicalstore.CanonicalLayout;
-import dev.pinfeed.canonicalstore.CanonicalLayout.Mapping;
 import dev.pinfeed.canonicalstore.mysql.MysqlCanonicalReads;
 import dev.pinfeed.canonicalstore.mysql.MysqlCanonicalSeed;
-import dev.pinfeed.canonicalstore.reads.BoardPinOrder;
 import dev.pinfeed.canonicalstore.reads.CachedCanonicalReads;
 import dev.pinfeed.canonicalstore.reads.CanonicalReads;
 import dev.pinfeed.canonicalstore.reads.CanonicalRows;
 import dev.pinfeed.canonicalstore.reads.CanonicalSeed;
-import dev.pinfeed.canonicalstore.reads.ListEntry;
+import dev.pinfeed.canonicalstore.reads.ForwardingCanonicalRows;
 import dev.pinfeed.canonicalstore.redis.RedisCanonicalCache;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.followergraph.redis.RedisGraphStore;
@@ -33,7 +31,6 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
@@ -191,43 +188,16 @@ class CanonicalReadsHttpIT extends CanonicalReadsHttpContract {
     }
 
     /** The MySQL rows, with a hook after each pin read (the test's writer runs there). */
-    private final class RacingRows implements CanonicalRows {
-        private final CanonicalRows store;
-
+    private final class RacingRows extends ForwardingCanonicalRows {
         RacingRows(CanonicalRows store) {
-            this.store = store;
-        }
-
-        @Override
-        public Map<Long, String> objects(ObjectType type, Collection<Long> ids) {
-            return store.objects(type, ids);
+            super(store);
         }
 
         @Override
         public Map<Long, PinRow> pins(Collection<Long> pinIds) {
-            Map<Long, PinRow> rows = store.pins(pinIds);
+            Map<Long, PinRow> rows = super.pins(pinIds);
             afterPinRead.get().run();
             return rows;
-        }
-
-        @Override
-        public List<ListEntry> boardPins(long boardId, BoardPinOrder order, ListEntry after, int offset, int limit) {
-            return store.boardPins(boardId, order, after, offset, limit);
-        }
-
-        @Override
-        public List<ListEntry> newestFirst(Mapping mapping, long fromId, ListEntry after, int limit) {
-            return store.newestFirst(mapping, fromId, after, limit);
-        }
-
-        @Override
-        public long count(Mapping mapping, long fromId) {
-            return store.count(mapping, fromId);
-        }
-
-        @Override
-        public OptionalLong userIdByUsername(String username) {
-            return store.userIdByUsername(username);
         }
     }
 

@@ -3,10 +3,8 @@ package dev.pinfeed.feedservice;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.pinfeed.canonicalstore.CanonicalLayout.Mapping;
-import dev.pinfeed.canonicalstore.reads.BoardPinOrder;
 import dev.pinfeed.canonicalstore.reads.CanonicalRowReads;
-import dev.pinfeed.canonicalstore.reads.ListEntry;
+import dev.pinfeed.canonicalstore.reads.ForwardingCanonicalRows;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.feedservice.homefeed.HomeFeedFixture;
 import dev.pinfeed.feedstore.Source;
@@ -18,7 +16,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.Properties;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -113,43 +110,17 @@ class HomeFeedHttpTest {
     }
 
     /** The canonical reads of {@code f}, counting the user objects asked for. */
-    private static final class UserReadCounter extends CanonicalRowReads {
-        private final CanonicalRowReads delegate;
+    private static final class UserReadCounter extends ForwardingCanonicalRows {
         volatile int userReads;
 
         UserReadCounter(CanonicalRowReads delegate) {
-            this.delegate = delegate;
+            super(delegate);
         }
 
         @Override
         public Map<Long, String> objects(ObjectType type, Collection<Long> ids) {
             if (type == ObjectType.USER && !ids.isEmpty()) userReads++;
-            return delegate.objects(type, ids);
-        }
-
-        @Override
-        public Map<Long, PinRow> pins(Collection<Long> pinIds) {
-            return delegate.pins(pinIds);
-        }
-
-        @Override
-        public List<ListEntry> boardPins(long boardId, BoardPinOrder order, ListEntry after, int offset, int limit) {
-            return delegate.boardPins(boardId, order, after, offset, limit);
-        }
-
-        @Override
-        public List<ListEntry> newestFirst(Mapping mapping, long fromId, ListEntry after, int limit) {
-            return delegate.newestFirst(mapping, fromId, after, limit);
-        }
-
-        @Override
-        public long count(Mapping mapping, long fromId) {
-            return delegate.count(mapping, fromId);
-        }
-
-        @Override
-        public OptionalLong userIdByUsername(String username) {
-            return delegate.userIdByUsername(username);
+            return super.objects(type, ids);
         }
     }
 }
