@@ -1,7 +1,6 @@
 package dev.pinfeed.canonicalstore.reads;
 
 import dev.pinfeed.canonicalstore.CanonicalCacheKeys;
-import dev.pinfeed.canonicalstore.CanonicalLayout.Mapping;
 import dev.pinfeed.config.StoreUnavailableException;
 import dev.pinfeed.idallocator.ObjectType;
 import java.util.ArrayList;
@@ -11,7 +10,6 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 
@@ -22,7 +20,7 @@ import java.util.function.Function;
  * write never puts back what the write invalidated; a time to live bounds anything else. A cache that
  * does not answer costs only speed: the read goes to the store and the listener hears of the outage.
  */
-public final class CachedCanonicalReads extends CanonicalRowReads {
+public final class CachedCanonicalReads extends ForwardingCanonicalRows {
 
     /** Pin ids kept per board and order: seed 002's first pages; deeper ones go to MySQL. */
     public static final int DEFAULT_LIST_SIZE = 1000;
@@ -33,6 +31,7 @@ public final class CachedCanonicalReads extends CanonicalRowReads {
     private final int listSize;
 
     public CachedCanonicalReads(CanonicalRows store, CanonicalCache cache, CacheListener listener, int listSize) {
+        super(store); // what is not cached is forwarded
         if (listSize < 1) throw new IllegalArgumentException("listSize must be >= 1: " + listSize);
         this.store = store;
         this.cache = cache;
@@ -75,21 +74,6 @@ public final class CachedCanonicalReads extends CanonicalRowReads {
             }
         }
         return store.boardPins(boardId, order, after, offset, limit);
-    }
-
-    @Override
-    public List<ListEntry> newestFirst(Mapping mapping, long fromId, ListEntry after, int limit) {
-        return store.newestFirst(mapping, fromId, after, limit);
-    }
-
-    @Override
-    public long count(Mapping mapping, long fromId) {
-        return store.count(mapping, fromId);
-    }
-
-    @Override
-    public OptionalLong userIdByUsername(String username) {
-        return store.userIdByUsername(username);
     }
 
     private BoardPinsValue firstEntries(long boardId, BoardPinOrder order) {

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 
-/** Canonical reads over another store's rows, every call forwarded: tests override the calls they watch or delay. */
+/** Canonical reads over another store's rows, every call forwarded: subclasses override what they cache, watch or delay. */
 public class ForwardingCanonicalRows extends CanonicalRowReads {
 
     private final CanonicalRows delegate;
