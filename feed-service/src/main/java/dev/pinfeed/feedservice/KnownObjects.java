@@ -26,10 +26,7 @@ final class KnownObjects {
     }
 
     CanonicalUser user(Request r, String field) {
-        long id = Params.id(r, field, ObjectType.USER);
-        CanonicalUser user = found(reads.user(id), field, "user", id);
-        existingUsers.add(id);
-        return user;
+        return user(Params.id(r, field, ObjectType.USER), field);
     }
 
     CanonicalBoard board(Request r, String field) {
@@ -44,7 +41,13 @@ final class KnownObjects {
 
     long userId(Request r, String field) {
         long id = Params.id(r, field, ObjectType.USER);
-        return existingUsers.contains(id) ? id : user(r, field).id();
+        return existingUsers.contains(id) ? id : user(id, field).id();
+    }
+
+    private CanonicalUser user(long id, String field) {
+        CanonicalUser user = found(reads.user(id), field, "user", id);
+        existingUsers.add(id);
+        return user;
     }
 
     long boardId(Request r, String field) {

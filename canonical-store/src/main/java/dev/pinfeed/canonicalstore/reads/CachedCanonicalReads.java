@@ -25,7 +25,6 @@ public final class CachedCanonicalReads extends ForwardingCanonicalRows {
     /** Pin ids kept per board and order: seed 002's first pages; deeper ones go to MySQL. */
     public static final int DEFAULT_LIST_SIZE = 1000;
 
-    private final CanonicalRows store;
     private final CanonicalCache cache;
     private final CacheListener listener;
     private final int listSize;
@@ -33,7 +32,6 @@ public final class CachedCanonicalReads extends ForwardingCanonicalRows {
     public CachedCanonicalReads(CanonicalRows store, CanonicalCache cache, CacheListener listener, int listSize) {
         super(store); // what is not cached is forwarded
         if (listSize < 1) throw new IllegalArgumentException("listSize must be >= 1: " + listSize);
-        this.store = store;
         this.cache = cache;
         this.listener = listener;
         this.listSize = listSize;
@@ -47,18 +45,18 @@ public final class CachedCanonicalReads extends ForwardingCanonicalRows {
             case PIN -> CanonicalCacheKeys::pin;
             default -> null;
         };
-        if (keyOf == null) return store.objects(type, ids);
+        if (keyOf == null) return delegate().objects(type, ids);
         Map<Long, String> out = cached(type.typeName(), ids, id -> List.of(keyOf.apply(id)), values -> values.get(0),
-                missing -> store.objects(type, missing), (id, json) -> List.of(json));
-        return out != null ? out : store.objects(type, ids);
+                missing -> delegate().objects(type, missing), (id, json) -> List.of(json));
+        return out != null ? out : delegate().objects(type, ids);
     }
 
     @Override
     public Map<Long, PinRow> pins(Collection<Long> pinIds) {
         Map<Long, PinRow> out = cached("pin", pinIds, id -> List.of(CanonicalCacheKeys.pin(id), CanonicalCacheKeys.pinLikes(id)),
                 values -> values.get(0) == null || values.get(1) == null ? null : new PinRow(values.get(0), Long.parseLong(values.get(1))),
-                store::pins, (id, row) -> List.of(row.json(), Long.toString(row.likes())));
-        return out != null ? out : store.pins(pinIds);
+                delegate()::pins, (id, row) -> List.of(row.json(), Long.toString(row.likes())));
+        return out != null ? out : delegate().pins(pinIds);
     }
 
     @Override
@@ -73,11 +71,11 @@ public final class CachedCanonicalReads extends ForwardingCanonicalRows {
                 return entries.subList(Math.min(start, entries.size()), Math.min(entries.size(), start + limit));
             }
         }
-        return store.boardPins(boardId, order, after, offset, limit);
+        return delegate().boardPins(boardId, order, after, offset, limit);
     }
 
     private BoardPinsValue firstEntries(long boardId, BoardPinOrder order) {
-        List<ListEntry> rows = store.boardPins(boardId, order, null, 0, listSize + 1);
+        List<ListEntry> rows = delegate().boardPins(boardId, order, null, 0, listSize + 1);
         return new BoardPinsValue(rows.subList(0, Math.min(listSize, rows.size())), rows.size() <= listSize);
     }
 

@@ -16,6 +16,11 @@ public class ForwardingCanonicalRows extends CanonicalRowReads {
         this.delegate = delegate;
     }
 
+    /** The store every call is forwarded to. */
+    protected final CanonicalRows delegate() {
+        return delegate;
+    }
+
     @Override
     public Map<Long, String> objects(ObjectType type, Collection<Long> ids) {
         return delegate.objects(type, ids);

@@ -76,18 +76,21 @@ public final class MaterializedKeys {
     static Scan journalAndPageScan(long user, FeedPosition after, int limit) {
         byte[][] journal = journalRange(user);
         Scan page = pageScan(user, after, limit);
-        return new Scan().withStartRow(journal[0]).withStopRow(page.getStopRow()).setLimit(limit + 1).setCaching(Math.min(limit + 1, 1000))
-                .setFilter(new MultiRowRangeFilter(new ArrayList<>(List.of(new MultiRowRangeFilter.RowRange(journal[0], true, journal[1], false),
-                        new MultiRowRangeFilter.RowRange(page.getStartRow(), true, page.getStopRow(), false)))));
+        return journalAnd(user, page.getStartRow(), page.getStopRow()).setLimit(limit + 1).setCaching(Math.min(limit + 1, 1000));
     }
 
     /** One scan of the user's journal rows and his state row (a filter skips the items between them). */
     static Scan journalAndStateScan(long user) {
-        byte[][] journal = journalRange(user);
         byte[] state = stateRow(user);
-        return new Scan().withStartRow(journal[0]).withStopRow(after(state))
+        return journalAnd(user, state, after(state));
+    }
+
+    /** The user's journal rows and the rows in [start, stop) (which sort after them) in one scan; a filter skips the rows between. */
+    private static Scan journalAnd(long user, byte[] start, byte[] stop) {
+        byte[][] journal = journalRange(user);
+        return new Scan().withStartRow(journal[0]).withStopRow(stop)
                 .setFilter(new MultiRowRangeFilter(new ArrayList<>(List.of(new MultiRowRangeFilter.RowRange(journal[0], true, journal[1], false),
-                        new MultiRowRangeFilter.RowRange(state, true, after(state), false)))));
+                        new MultiRowRangeFilter.RowRange(start, true, stop, false)))));
     }
 
     static boolean isJournalRow(byte[] row) {
