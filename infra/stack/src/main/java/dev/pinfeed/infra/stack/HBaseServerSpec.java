@@ -66,6 +66,10 @@ final class HBaseServerSpec implements ServerSpec {
         site.put("hbase.replication", "true");
         // Ship WAL edits to the standby within ~0.1 s instead of the default ~2 s.
         site.put("replication.source.sleepforretries", "50");
+        // A shipped batch is up to 64 MB by default, held whole by the standby while it applies it (and again
+        // when a slow apply times out and the batch is re-sent): with a backlog behind a benchmark, that ran a
+        // 1.5 GB standby out of heap. 4 MB batches bound it and still ship ~10 k pool rows each.
+        site.put("replication.source.size.capacity", String.valueOf(4 * 1024 * 1024));
         site.put("hbase.regionserver.handler.count", "20");
         // Memstores and block cache default to 0.4 of the heap each, leaving a 512 MB server 100 MB to work
         // in: under the benchmarks its old generation sat at 99.9 % with a full GC every ~2 s (30 % of the
@@ -76,6 +80,13 @@ final class HBaseServerSpec implements ServerSpec {
         // server's hook has deleted its znode: retrying that delete against a stopped ZooKeeper made every
         // stop take ~25 s (regions are closed and flushed ~2 s after SIGTERM). Nothing else retries a local ZK.
         site.put("zookeeper.recovery.retry", "0");
+        // In local mode the master gives its own ZooKeeper sessions 10 s: a loaded 2-core box stalled the
+        // standby's JVM for 7-10 s twice in one benchmark and its region server aborted on the expired
+        // session (the primary then queues replication until someone restarts it). The servers and their
+        // ZooKeeper share one process, so a longer session hides no dead server; ZooKeeper caps sessions at
+        // 20 ticks, hence the 3 s tick.
+        site.put("zookeeper.session.timeout.localHBaseCluster", "60000");
+        site.put("hbase.zookeeper.property.tickTime", "3000");
         StringBuilder xml = new StringBuilder("<?xml version=\"1.0\"?>\n<configuration>\n");
         site.forEach((k, v) -> xml.append("  <property><name>").append(k).append("</name><value>").append(v)
                 .append("</value></property>\n"));

@@ -17,12 +17,15 @@ import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The HBase stop loses nothing: a row written before {@code stop} is there after the restart, and SIGTERM
- * suffices (no kill after the grace period). Runs an HBase of its own on spare ports, never the shared one.
+ * suffices (no kill after the grace period). While it runs, its ZooKeeper grants the 60 s sessions that let
+ * its own master and region server ride out a stall of a loaded box. Runs an HBase of its own on spare ports,
+ * never the shared one.
  */
 class HBaseStopIT {
 
@@ -49,6 +52,9 @@ class HBaseStopIT {
                 }
             }
 
+            assertThat(negotiatedSessionTimeout(zk, 60_000)).as("ZooKeeper caps sessions at 20 ticks; the default tick caps them at 40 s")
+                    .isEqualTo(60_000);
+
             long t0 = System.nanoTime();
             boolean killed = process.stop(spec.stopGrace());
             System.err.printf(Locale.ROOT, "[HBaseStopIT] stop took %.1f s%n", (System.nanoTime() - t0) / 1e9);
@@ -72,6 +78,17 @@ class HBaseStopIT {
             assertThat(h.isAlive()).as("HBase exited during start: " + process.tail(20)).isTrue();
             assertThat(System.nanoTime()).as("HBase not healthy in " + spec.startTimeout() + ": " + process.tail(20)).isLessThan(deadline);
             Thread.sleep(500);
+        }
+    }
+
+    private static int negotiatedSessionTimeout(int zkPort, int asked) throws Exception {
+        try (ZooKeeper client = new ZooKeeper("127.0.0.1:" + zkPort, asked, event -> {})) {
+            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            while (!client.getState().isConnected()) {
+                assertThat(System.nanoTime()).as("no ZooKeeper session in 20 s").isLessThan(deadline);
+                Thread.sleep(50);
+            }
+            return client.getSessionTimeout();
         }
     }
 
