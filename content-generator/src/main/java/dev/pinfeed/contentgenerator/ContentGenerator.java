@@ -10,6 +10,9 @@ import java.util.Deque;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 
 /**
  * Seed 002's smart feed content generator: "concerned primarily with defining what new means": it
@@ -26,10 +29,22 @@ public final class ContentGenerator {
 
     private final PoolStore pools;
     private final GeneratorSettings settings;
+    private final Executor sourceReads;
 
+    /** Reads the sources one after the other on the calling thread. */
     public ContentGenerator(PoolStore pools, GeneratorSettings settings) {
+        this(pools, settings, Runnable::run);
+    }
+
+    /**
+     * Reads the first source on the calling thread and the others on {@code sourceReads} at the same
+     * time: a chunk then waits for the slowest pool, not for the sum of them (each is a scan and an index
+     * read). {@code sourceReads} must not queue behind the generations that wait on it.
+     */
+    public ContentGenerator(PoolStore pools, GeneratorSettings settings, Executor sourceReads) {
         this.pools = pools;
         this.settings = settings;
+        this.sourceReads = sourceReads;
     }
 
     /** What the generator chose, and the pins it dropped for good (the caller removes them with the chosen ones). */
@@ -38,13 +53,23 @@ public final class ContentGenerator {
     /** Up to {@code size} items for {@code userId}'s next chunk, in the order to show them. */
     public Result generate(long userId, int size) {
         if (size <= 0) return new Result(List.of(), List.of());
+        Map<Source, CompletableFuture<List<PoolEntry>>> reads = new EnumMap<>(Source.class);
+        Source first = null;
+        for (Source s : Source.values()) {
+            if (settings.share(s) <= 0) continue;
+            if (first == null) first = s; // read below, on this thread, while the others are under way
+            else reads.put(s, CompletableFuture.supplyAsync(() -> pools.best(userId, s, size + SLACK), sourceReads));
+        }
+        if (first == null) return new Result(List.of(), List.of());
+        Map<Source, List<PoolEntry>> best = new EnumMap<>(Source.class);
+        best.put(first, pools.best(userId, first, size + SLACK));
+        reads.forEach((s, read) -> best.put(s, joined(read)));
+
         Map<Source, Deque<PoolEntry>> candidates = new EnumMap<>(Source.class);
         List<Long> dropped = new ArrayList<>();
-        for (Source s : Source.values()) {
-            double share = settings.share(s);
-            if (share <= 0) continue;
+        best.forEach((s, entries) -> {
             Deque<PoolEntry> usable = new ArrayDeque<>();
-            for (PoolEntry e : pools.best(userId, s, size + SLACK)) {
+            for (PoolEntry e : entries) {
                 if (e.score() < settings.dropBelow().getOrDefault(s, 0.0)) {
                     dropped.add(e.pinId());
                 } else if (e.score() >= settings.deferBelow().getOrDefault(s, 0.0)) {
@@ -52,8 +77,19 @@ public final class ContentGenerator {
                 }
             }
             candidates.put(s, usable);
-        }
+        });
         return new Result(interleave(candidates, size), dropped);
+    }
+
+    /** A source's read, failing as the read failed (a store outage stays a StoreUnavailableException). */
+    private static List<PoolEntry> joined(CompletableFuture<List<PoolEntry>> read) {
+        try {
+            return read.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException r) throw r;
+            if (e.getCause() instanceof Error err) throw err;
+            throw e;
+        }
     }
 
     /**

@@ -2,12 +2,23 @@ package dev.pinfeed.contentgenerator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.pinfeed.config.StoreUnavailableException;
 import dev.pinfeed.feedstore.FeedItem;
 import dev.pinfeed.feedstore.InMemoryPoolStore;
 import dev.pinfeed.feedstore.PoolEntry;
+import dev.pinfeed.feedstore.PoolStore;
 import dev.pinfeed.feedstore.Source;
+import java.lang.reflect.Proxy;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class ContentGeneratorTest {
@@ -73,5 +84,57 @@ class ContentGeneratorTest {
         assertThat(s.dropBelow()).containsEntry(Source.FOLLOWED_USER, 0.25);
         assertThat(GeneratorSettings.from(dev.pinfeed.config.PinfeedConfig.of(new java.util.Properties())).share(Source.FOLLOWED_USER))
                 .isEqualTo(GeneratorSettings.defaults().share(Source.FOLLOWED_USER));
+    }
+
+    /** {@link #pools}, except that {@code best} first runs {@code beforeBest} (with the source asked). */
+    private PoolStore poolsThat(java.util.function.Consumer<Source> beforeBest) {
+        return (PoolStore) Proxy.newProxyInstance(PoolStore.class.getClassLoader(), new Class<?>[] {PoolStore.class}, (proxy, method, args) -> {
+            if (method.getName().equals("best")) beforeBest.accept((Source) args[1]);
+            try {
+                return method.invoke(pools, args);
+            } catch (java.lang.reflect.InvocationTargetException e) {
+                throw e.getCause();
+            }
+        });
+    }
+
+    @Test
+    void theSourcesArePoolsReadAtTheSameTime() throws Exception {
+        pool(Source.FOLLOWED_USER, 9, 8);
+        pool(Source.FOLLOWED_BOARD, 90);
+        // Each read waits for the other to have started: read one after the other, the first would time out.
+        CountDownLatch bothAsked = new CountDownLatch(2);
+        Set<Source> sawTheOther = ConcurrentHashMap.newKeySet();
+        PoolStore meeting = poolsThat(source -> {
+            bothAsked.countDown();
+            try {
+                if (bothAsked.await(5, TimeUnit.SECONDS)) sawTheOther.add(source);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        ExecutorService reads = Executors.newCachedThreadPool();
+        try {
+            List<FeedItem> chunk = new ContentGenerator(meeting, GeneratorSettings.defaults(), reads).generate(U, 3).items();
+            assertThat(sawTheOther).containsExactlyInAnyOrder(Source.values());
+            assertThat(pins(chunk)).containsExactly(100L, 200L, 101L);
+        } finally {
+            reads.shutdownNow();
+        }
+    }
+
+    @Test
+    void aSourceReadOffTheCallingThreadFailsTheGenerationAsItFailed() {
+        pool(Source.FOLLOWED_USER, 9);
+        PoolStore boardsDown = poolsThat(source -> {
+            if (source == Source.FOLLOWED_BOARD) throw new StoreUnavailableException("hbase-primary", "connection refused");
+        });
+        ExecutorService reads = Executors.newCachedThreadPool();
+        try {
+            assertThatThrownBy(() -> new ContentGenerator(boardsDown, GeneratorSettings.defaults(), reads).generate(U, 3))
+                    .isInstanceOf(StoreUnavailableException.class).hasMessageContaining("connection refused");
+        } finally {
+            reads.shutdownNow();
+        }
     }
 }

@@ -98,7 +98,9 @@ public final class FeedServiceServer {
                                     CanonicalReads reads, GraphStore graph, HomeFeedThreads threads, HomeFeedListener listener, Clock clock) {
         PoolRegenerator regenerator = new PoolRegenerator(pools, feeds, reads, graph,
                 new WeightedScorer(WeightedScorer.Settings.from(config), clock), settings);
-        return new HomeFeed(pools, feeds, reads, new ContentGenerator(pools, GeneratorSettings.from(config)), regenerator, settings, clock,
+        // The generations' pool reads share their (unbounded) pool: a generation waits on its second source's read.
+        ContentGenerator generator = new ContentGenerator(pools, GeneratorSettings.from(config), threads.generation());
+        return new HomeFeed(pools, feeds, reads, generator, regenerator, settings, clock,
                 new ChunkIds(clock, new SecureRandom()), threads.generation(), threads.afterAnswer(), listener);
     }
 
