@@ -1,5 +1,6 @@
 package dev.pinfeed.contentgenerator;
 
+import dev.pinfeed.config.Futures;
 import dev.pinfeed.feedstore.FeedItem;
 import dev.pinfeed.feedstore.PoolEntry;
 import dev.pinfeed.feedstore.PoolStore;
@@ -11,7 +12,6 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 
 /**
@@ -63,7 +63,7 @@ public final class ContentGenerator {
         if (first == null) return new Result(List.of(), List.of());
         Map<Source, List<PoolEntry>> best = new EnumMap<>(Source.class);
         best.put(first, pools.best(userId, first, size + SLACK));
-        reads.forEach((s, read) -> best.put(s, joined(read)));
+        reads.forEach((s, read) -> best.put(s, Futures.join(read))); // a store outage stays a StoreUnavailableException
 
         Map<Source, Deque<PoolEntry>> candidates = new EnumMap<>(Source.class);
         List<Long> dropped = new ArrayList<>();
@@ -79,17 +79,6 @@ public final class ContentGenerator {
             candidates.put(s, usable);
         });
         return new Result(interleave(candidates, size), dropped);
-    }
-
-    /** A source's read, failing as the read failed (a store outage stays a StoreUnavailableException). */
-    private static List<PoolEntry> joined(CompletableFuture<List<PoolEntry>> read) {
-        try {
-            return read.join();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof RuntimeException r) throw r;
-            if (e.getCause() instanceof Error err) throw err;
-            throw e;
-        }
     }
 
     /**

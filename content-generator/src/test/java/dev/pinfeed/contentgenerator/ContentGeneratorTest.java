@@ -1,7 +1,6 @@
 package dev.pinfeed.contentgenerator;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.pinfeed.config.StoreUnavailableException;
