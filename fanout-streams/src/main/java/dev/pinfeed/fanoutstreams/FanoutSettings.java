@@ -44,12 +44,15 @@ public record FanoutSettings(String applicationId, String inputTopic, String out
 
     /**
      * The production defaults: 1000 receivers a chunk, 30 active days, 20 steps or 200 ms a turn every
-     * 100 ms. A turn holds the stream thread (no input is read meanwhile), so its time bound is what a
+     * 20 ms. A turn holds the stream thread (no input is read meanwhile), so its time bound is what a
      * small pin waits behind a big fan-out; a step costs ~30-200 ms here (a graph page, a multi-Get).
+     * The interval paces a big fan-out (one page read ahead: at most one chunk per turn) and a small
+     * pin's wait for its turn: at 100 ms a 100 k fan-out took 11-16 s to send its chunks, at 20 ms
+     * 9 s, for ~3 % of a core more while idle (docs/benchmarks.md).
      */
     public static FanoutSettings defaults() {
         return new FanoutSettings(APPLICATION_ID, EventTopics.PINS, EventTopics.FANOUT, DeadLetters.TOPIC, 1000, 30, 20, 200,
-                Duration.ofMillis(100), 4, 3, 1, 4, 1, Path.of(System.getProperty("java.io.tmpdir"), "pinfeed-fanout-streams"));
+                Duration.ofMillis(20), 4, 3, 1, 4, 1, Path.of(System.getProperty("java.io.tmpdir"), "pinfeed-fanout-streams"));
     }
 
     public static FanoutSettings from(PinfeedConfig config) {

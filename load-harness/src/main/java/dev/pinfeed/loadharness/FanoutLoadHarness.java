@@ -87,6 +87,9 @@ public final class FanoutLoadHarness {
         volatile long chunkNanos;
         volatile long lastChunkNanos;
         volatile int partition = -1;
+        /** Each chunk's arrival on the topics, and each pool write as {nanos, entries}: the big pin's timeline. */
+        final java.util.Queue<Long> chunkArrivals = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        final java.util.Queue<long[]> writes = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
         Progress(int expected, long sentNanos) {
             this.expected = expected;
@@ -94,6 +97,7 @@ public final class FanoutLoadHarness {
         }
 
         synchronized void add(int n, long at) {
+            writes.add(new long[] {at, n});
             written += n;
             if (doneNanos == 0 && written >= expected) {
                 doneNanos = at;
@@ -215,6 +219,8 @@ public final class FanoutLoadHarness {
                     log("big pin: %d entries in %.2f s; its last chunk was on the topics %.2f s after the publish (the fan-out's share)",
                             followers, bigSeconds, bigPin.lastChunkNanos == 0 ? Double.NaN : (bigPin.lastChunkNanos - bigPin.sentNanos) / 1e9);
 
+                    log("big pin's timeline (s after the publish: chunks on the topics / entries in the pools): %s", timeline(bigPin));
+
                     // 3. raw puts of the same receivers' rows (another pin id, so they are fresh rows)
                     long rawPin = h.pinId(big);
                     Author b = big;
@@ -300,7 +306,10 @@ public final class FanoutLoadHarness {
                                 pr.partition = r.partition(); // the fast lane's: where small pins queue
                                 pr.chunkNanos = seen;
                             }
-                            if (pr != null) pr.lastChunkNanos = seen;
+                            if (pr != null) {
+                                pr.lastChunkNanos = seen;
+                                pr.chunkArrivals.add(seen);
+                            }
                         } catch (NumberFormatException notAPin) {
                             // not a chunk keyed by pin id
                         }
@@ -316,6 +325,19 @@ public final class FanoutLoadHarness {
         public void close() throws InterruptedException {
             running = false;
             thread.join(5_000);
+        }
+    }
+
+    /** Every half second until the pin is done: chunks seen on the topics and entries written so far, "t: chunks/entries". */
+    private static String timeline(Progress pin) {
+        StringBuilder out = new StringBuilder();
+        long step = TimeUnit.MILLISECONDS.toNanos(500);
+        for (long t = pin.sentNanos + step; ; t += step) {
+            long at = t;
+            long chunks = pin.chunkArrivals.stream().filter(n -> n <= at).count();
+            long entries = pin.writes.stream().filter(w -> w[0] <= at).mapToLong(w -> w[1]).sum();
+            out.append(String.format(Locale.ROOT, "%.1f: %d/%d  ", (t - pin.sentNanos) / 1e9, chunks, entries));
+            if (t >= pin.doneNanos()) return out.toString().trim();
         }
     }
 

@@ -63,6 +63,8 @@ public final class FanoutTopology {
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         p.put(StreamsConfig.STATE_DIR_CONFIG, settings.stateDir().toString());
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, Integer.toString(settings.threads()));
+        // An idle stream thread blocks in poll for poll.ms before it punctuates: no longer than a turn's interval.
+        p.put(StreamsConfig.POLL_MS_CONFIG, Long.toString(Math.min(100, settings.interval().toMillis())));
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
         p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), settings.applicationId() + "-" + instance);
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), "30000");

@@ -10,6 +10,7 @@ import dev.pinfeed.events.FanoutSource;
 import dev.pinfeed.events.UserCreated;
 import dev.pinfeed.eventsschema.DeadLetters;
 import dev.pinfeed.fanoutstreams.FanoutSettings;
+import dev.pinfeed.fanoutstreams.FanoutStatus;
 import dev.pinfeed.feedstore.GeneratorState;
 import dev.pinfeed.feedstore.InMemoryMaterializedFeedStore;
 import dev.pinfeed.followergraph.GraphStore;
@@ -20,17 +21,22 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Queue;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -51,6 +57,19 @@ class FanoutTopologyTest {
     private final TestGraph graph = new TestGraph(graphStore);
     private final InMemoryMaterializedFeedStore feeds = new InMemoryMaterializedFeedStore();
     private FanoutDriver driver;
+
+    @ParameterizedTest
+    @CsvSource({"10, 10", "100, 100", "500, 100"})
+    void anIdleStreamThreadWaitsInPollNoLongerThanATurnsInterval(long punctuateMs, String pollMs) {
+        FanoutSettings d = FanoutSettings.defaults();
+        FanoutSettings s = new FanoutSettings(d.applicationId(), d.inputTopic(), d.outputTopic(), d.deadLetterTopic(), d.chunkSize(),
+                d.activeDays(), d.stepsPerTurn(), d.turnMaxMillis(), Duration.ofMillis(punctuateMs), d.readsPerStep(),
+                d.bugAttempts(), d.threads(), d.fetchThreads(), d.readAheadPages(), stateDir);
+        Properties p = FanoutTopology.properties(s, "unused:9092", "0",
+                new FanoutMetrics(new SimpleMeterRegistry()),
+                new FanoutStatus(Clock.systemUTC(), Duration.ofSeconds(10)));
+        assertThat(p.getProperty(StreamsConfig.POLL_MS_CONFIG)).isEqualTo(pollMs);
+    }
 
     private FanoutDriver driver(FanoutSettings settings) {
         return driver(settings, graphStore);
