@@ -1,5 +1,6 @@
 package dev.pinfeed.feedservice.homefeed;
 
+import dev.pinfeed.config.Futures;
 import dev.pinfeed.config.StoreUnavailableException;
 import dev.pinfeed.canonicalstore.reads.CanonicalPin;
 import dev.pinfeed.canonicalstore.reads.CanonicalReads;
@@ -34,8 +35,8 @@ import java.util.concurrent.TimeoutException;
  * <p>A first page (no cursor): complete the user's pending chunks (journaled, maybe shown, not yet
  * materialized: a crash left them), regenerate his pools if the fan-out skipped him, then run the
  * content generator (bounded by {@code feed.generator-deadline-ms}) while reading the materialized
- * feed's first page. A chunk in time is journaled (the commit point, before the answer) and served
- * ahead of the materialized items; after the answer its pins leave the pools, it is materialized, the
+ * feed's first page. A chunk in time is journaled (the commit point, before the answer; the page's
+ * pins are read meanwhile) and served ahead of the materialized items; after the answer its pins leave the pools, it is materialized, the
  * feed trimmed if it may have outgrown its maximum ({@link GeneratorState#materializedItems}) and the
  * state saved. A generator that fails or is late costs this view its new pins: the
  * materialized feed is served and the next chunk is larger; a late chunk is still materialized when it
@@ -135,14 +136,17 @@ public final class HomeFeed {
         boolean late = pendingCompleted && result == null && !generated.isCompletedExceptionally();
         long newestMaterialized = materialized.items().isEmpty() ? 0 : materialized.items().get(0).position().chunkId();
 
-        Chunk chunk = null;
-        int nextSize = settings.chunkSize();
-        if (result == null) {
-            nextSize = settings.grown(size);
-        } else if (!result.items().isEmpty()) {
-            chunk = new Chunk(userId, chunkIds.next(newestMaterialized), result.items());
+        Chunk chunk = result == null || result.items().isEmpty() ? null : new Chunk(userId, chunkIds.next(newestMaterialized), result.items());
+        int nextSize = result == null ? settings.grown(size) : settings.chunkSize();
+        // The journal write is the commit point (once shown, a crash must not lose the chunk) and the answer
+        // waits for it; the pins are read meanwhile, for the page with the chunk and for the page without it.
+        Chunk toJournal = chunk;
+        CompletableFuture<Void> journaled = chunk == null ? null : CompletableFuture.runAsync(() -> feeds.journal(toJournal), generation);
+        Map<Long, CanonicalPin> pins = livePins(chunk == null ? List.of() : head(chunk.items(), limit),
+                head(materialized.items().stream().map(FeedPage.Positioned::item).toList(), limit));
+        if (journaled != null) {
             try {
-                feeds.journal(chunk); // the commit point: once shown, a crash must not lose it
+                Futures.join(journaled);
             } catch (RuntimeException e) {
                 listener.fallback(HomeFeedListener.Fallback.ERROR);
                 listener.afterAnswerFailed(e);
@@ -167,7 +171,7 @@ public final class HomeFeed {
             last = p.position();
         }
         List<Long> dropped = new ArrayList<>();
-        List<Item> hydrated = hydrate(userId, items, dropped);
+        List<Item> hydrated = hydrated(userId, items, pins, dropped);
 
         Chunk shown = chunk;
         List<Long> droppedByGenerator = result == null ? List.of() : result.dropped();
@@ -273,7 +277,24 @@ public final class HomeFeed {
     /** The items whose pin is live, in order; the others' pin ids go to {@code dropped} (or are removed after the answer). */
     private List<Item> hydrate(long userId, List<FeedItem> items, List<Long> dropped) {
         if (items.isEmpty()) return List.of();
-        Map<Long, CanonicalPin> pins = canonical.livePins(items.stream().map(FeedItem::pinId).toList());
+        return hydrated(userId, items, livePins(items), dropped);
+    }
+
+    /** The live pins among the items of these lists, in one batch. */
+    @SafeVarargs
+    private Map<Long, CanonicalPin> livePins(List<FeedItem>... lists) {
+        Set<Long> ids = new LinkedHashSet<>();
+        for (List<FeedItem> items : lists) items.forEach(i -> ids.add(i.pinId()));
+        return ids.isEmpty() ? Map.of() : canonical.livePins(List.copyOf(ids));
+    }
+
+    private static <T> List<T> head(List<T> list, int n) {
+        return list.size() <= n ? list : list.subList(0, n);
+    }
+
+    /** {@link #hydrate} with the pins already read ({@code pins} holds at least every live pin of {@code items}). */
+    private List<Item> hydrated(long userId, List<FeedItem> items, Map<Long, CanonicalPin> pins, List<Long> dropped) {
+        if (items.isEmpty()) return List.of();
         List<Item> out = new ArrayList<>(items.size());
         List<Long> gone = dropped != null ? dropped : new ArrayList<>();
         Map<Source, Integer> bySource = new EnumMap<>(Source.class);

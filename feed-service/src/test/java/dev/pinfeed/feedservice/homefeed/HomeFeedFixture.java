@@ -1,5 +1,7 @@
 package dev.pinfeed.feedservice.homefeed;
 
+import dev.pinfeed.canonicalstore.reads.CanonicalReads;
+import dev.pinfeed.feedstore.MaterializedFeedStore;
 import dev.pinfeed.feedstore.MutableClock;
 import dev.pinfeed.canonicalstore.reads.InMemoryCanonicalReads;
 import dev.pinfeed.contentgenerator.ContentGenerator;
@@ -123,9 +125,20 @@ public final class HomeFeedFixture implements AutoCloseable {
     }
 
     public HomeFeed feed(UnaryOperator<PoolStore> poolView, HomeFeedListener listener) {
+        return feed(poolView, f -> f, c -> c, listener);
+    }
+
+    /** A home feed that reads and writes the feed store and reads pins through these views (the generator and regenerator do not). */
+    public HomeFeed feed(UnaryOperator<MaterializedFeedStore> feedView, UnaryOperator<CanonicalReads> canonicalView) {
+        return feed(p -> p, feedView, canonicalView, counts);
+    }
+
+    private HomeFeed feed(UnaryOperator<PoolStore> poolView, UnaryOperator<MaterializedFeedStore> feedView,
+                          UnaryOperator<CanonicalReads> canonicalView, HomeFeedListener listener) {
         PoolRegenerator regenerator = new PoolRegenerator(pools, feeds, canonical, graph,
                 new WeightedScorer(WeightedScorer.Settings.defaults(), clock), settings);
-        return new HomeFeed(pools, feeds, canonical, new ContentGenerator(poolView.apply(pools), GeneratorSettings.defaults()), regenerator,
+        return new HomeFeed(pools, feedView.apply(feeds), canonicalView.apply(canonical),
+                new ContentGenerator(poolView.apply(pools), GeneratorSettings.defaults()), regenerator,
                 settings, clock, new ChunkIds(clock, new Random(chunkSeq.incrementAndGet())), generation, later, listener);
     }
 

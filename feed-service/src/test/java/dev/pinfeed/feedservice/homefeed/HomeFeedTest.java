@@ -5,16 +5,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.pinfeed.canonicalstore.reads.CanonicalReads;
+import dev.pinfeed.config.StoreUnavailableException;
 import dev.pinfeed.contentgenerator.ContentGenerator;
 import dev.pinfeed.contentgenerator.GeneratorSettings;
 import dev.pinfeed.feedstore.FeedPage;
 import dev.pinfeed.feedstore.FeedPosition;
 import dev.pinfeed.feedstore.GeneratorState;
+import dev.pinfeed.feedstore.MaterializedFeedStore;
 import dev.pinfeed.feedstore.PoolEntry;
 import dev.pinfeed.feedstore.PoolStore;
 import dev.pinfeed.feedstore.Source;
 import dev.pinfeed.feedstore.scoring.WeightedScorer;
 import dev.pinfeed.followergraph.GraphCommand;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -102,6 +107,59 @@ class HomeFeedTest {
         f.later.runAll();
         assertThat(feedPins(u)).containsExactly(late1, late2, fresh[0], fresh[1], fresh[2], fresh[3], fresh[4], old[0], old[1], old[2], old[3]);
         assertThat(poolPins(u)).isEmpty();
+    }
+
+    /** {@code target} as {@code port}, running {@code hook} before each call of {@code method}. */
+    private static <T> T before(Class<T> port, T target, String method, Runnable hook) {
+        return port.cast(Proxy.newProxyInstance(port.getClassLoader(), new Class<?>[] {port}, (proxy, m, args) -> {
+            if (m.getName().equals(method)) hook.run();
+            try {
+                return m.invoke(target, args);
+            } catch (InvocationTargetException e) {
+                throw e.getCause();
+            }
+        }));
+    }
+
+    @Test
+    void theChunkIsJournaledWhileThePagesPinsAreRead() {
+        long u = f.user();
+        long old = f.pin(), fresh = f.pin();
+        f.materialized(u, older(1), old);
+        f.pool(u, Source.FOLLOWED_USER, fresh);
+        CountDownLatch pinsRead = new CountDownLatch(1);
+        // The journal write goes on only once the pins are being read: one after the other, it fails and the chunk is not shown.
+        HomeFeed feed = f.feed(feeds -> before(MaterializedFeedStore.class, feeds, "journal", () -> {
+            try {
+                if (!pinsRead.await(5, TimeUnit.SECONDS)) throw new StoreUnavailableException("hbase-primary", "journal before the pins");
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        }), canonical -> before(CanonicalReads.class, canonical, "livePins", pinsRead::countDown));
+
+        HomeFeed.Page page = feed.read(u, null, 10);
+        assertThat(f.counts.fallbacks).isEmpty();
+        assertThat(pins(page)).containsExactly(fresh, old);
+        assertThat(f.feeds.pending(u)).hasSize(1);
+    }
+
+    @Test
+    void aChunkWhoseJournalWriteFailsIsNotShownAndItsPinsStayInThePools() {
+        long u = f.user();
+        long old = f.pin(), fresh = f.pin();
+        f.materialized(u, older(1), old);
+        f.pool(u, Source.FOLLOWED_USER, fresh);
+        HomeFeed feed = f.feed(feeds -> before(MaterializedFeedStore.class, feeds, "journal", () -> {
+            throw new StoreUnavailableException("hbase-primary", "down");
+        }), canonical -> canonical);
+
+        HomeFeed.Page page = feed.read(u, null, 10);
+        assertThat(pins(page)).containsExactly(old);
+        assertThat(f.counts.fallbacks).containsEntry(HomeFeedListener.Fallback.ERROR, 1);
+        f.later.runAll();
+        assertThat(f.feeds.pending(u)).isEmpty();
+        assertThat(poolPins(u)).containsExactly(fresh);
+        assertThat(f.feeds.state(u).orElseThrow().nextChunkSize()).as("larger after the failure").isEqualTo(50);
     }
 
     @Test
