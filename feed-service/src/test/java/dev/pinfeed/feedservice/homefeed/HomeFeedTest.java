@@ -121,12 +121,20 @@ class HomeFeedTest {
         }));
     }
 
-    @Test
-    void theChunkIsJournaledWhileThePagesPinsAreRead() {
+    /** A user with one materialized pin and one new pin in his pool. */
+    private record OneOldOneNew(long user, long old, long fresh) {}
+
+    private OneOldOneNew oneOldOneNew() {
         long u = f.user();
         long old = f.pin(), fresh = f.pin();
         f.materialized(u, older(1), old);
         f.pool(u, Source.FOLLOWED_USER, fresh);
+        return new OneOldOneNew(u, old, fresh);
+    }
+
+    @Test
+    void theChunkIsJournaledWhileThePagesPinsAreRead() {
+        OneOldOneNew x = oneOldOneNew();
         CountDownLatch pinsRead = new CountDownLatch(1);
         // The journal write goes on only once the pins are being read: one after the other, it fails and the chunk is not shown.
         HomeFeed feed = f.feed(feeds -> before(MaterializedFeedStore.class, feeds, "journal", () -> {
@@ -137,29 +145,26 @@ class HomeFeedTest {
             }
         }), canonical -> before(CanonicalReads.class, canonical, "livePins", pinsRead::countDown));
 
-        HomeFeed.Page page = feed.read(u, null, 10);
+        HomeFeed.Page page = feed.read(x.user(), null, 10);
         assertThat(f.counts.fallbacks).isEmpty();
-        assertThat(pins(page)).containsExactly(fresh, old);
-        assertThat(f.feeds.pending(u)).hasSize(1);
+        assertThat(pins(page)).containsExactly(x.fresh(), x.old());
+        assertThat(f.feeds.pending(x.user())).hasSize(1);
     }
 
     @Test
     void aChunkWhoseJournalWriteFailsIsNotShownAndItsPinsStayInThePools() {
-        long u = f.user();
-        long old = f.pin(), fresh = f.pin();
-        f.materialized(u, older(1), old);
-        f.pool(u, Source.FOLLOWED_USER, fresh);
+        OneOldOneNew x = oneOldOneNew();
         HomeFeed feed = f.feed(feeds -> before(MaterializedFeedStore.class, feeds, "journal", () -> {
             throw new StoreUnavailableException("hbase-primary", "down");
         }), canonical -> canonical);
 
-        HomeFeed.Page page = feed.read(u, null, 10);
-        assertThat(pins(page)).containsExactly(old);
+        HomeFeed.Page page = feed.read(x.user(), null, 10);
+        assertThat(pins(page)).containsExactly(x.old());
         assertThat(f.counts.fallbacks).containsEntry(HomeFeedListener.Fallback.ERROR, 1);
         f.later.runAll();
-        assertThat(f.feeds.pending(u)).isEmpty();
-        assertThat(poolPins(u)).containsExactly(fresh);
-        assertThat(f.feeds.state(u).orElseThrow().nextChunkSize()).as("larger after the failure").isEqualTo(50);
+        assertThat(f.feeds.pending(x.user())).isEmpty();
+        assertThat(poolPins(x.user())).containsExactly(x.fresh());
+        assertThat(f.feeds.state(x.user()).orElseThrow().nextChunkSize()).as("larger after the failure").isEqualTo(50);
     }
 
     @Test
