@@ -269,6 +269,7 @@ public final class LocalStack {
      * from several threads or processes for the same server: one launches it, the others wait for it.
      */
     private void startOne(ServerSpec spec) {
+        hold(spec.name(), false);
         ManagedProcess process = processes.get(spec.name());
         long t0 = System.nanoTime();
         prepare(spec);
@@ -400,10 +401,33 @@ public final class LocalStack {
         return s;
     }
 
-    /** kill -9 one server: for crash-recovery tests. Returns once it runs no more. */
+    /**
+     * kill -9 one server: for crash-recovery tests and drills. Returns once it runs no more. It stays held
+     * down (the {@link Watchdog} of {@code ./pinfeed dev} leaves it alone) until it is started again.
+     */
     public void kill(String name) {
         spec(name);
+        hold(name, true);
         processes.get(name).kill();
+    }
+
+    /** Marks a server killed on purpose (a file under .pinfeed/run, seen by every process), or clears the mark. */
+    private void hold(String name, boolean held) {
+        Path mark = layout.runFile(name + ".held");
+        try {
+            if (held) {
+                Files.createDirectories(mark.getParent());
+                Files.writeString(mark, "killed on purpose by pid " + ProcessHandle.current().pid() + "\n");
+            } else {
+                Files.deleteIfExists(mark);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("marking " + name + (held ? " held down" : " no longer held down"), e);
+        }
+    }
+
+    private boolean held(String name) {
+        return Files.exists(layout.runFile(name + ".held"));
     }
 
     /**
@@ -417,6 +441,26 @@ public final class LocalStack {
             return;
         }
         startOne(s);
+    }
+
+    /** Every server and app but those {@link #kill killed on purpose}, for the {@link Watchdog} of {@code ./pinfeed dev}. */
+    public Watchdog.Processes watchdogView() {
+        return new Watchdog.Processes() {
+            @Override
+            public List<String> names() {
+                return specs.keySet().stream().filter(n -> !held(n)).toList();
+            }
+
+            @Override
+            public boolean isRunning(String name) {
+                return LocalStack.this.isRunning(name);
+            }
+
+            @Override
+            public void start(String name) {
+                startServer(name);
+            }
+        };
     }
 
     public void restart(String name) {

@@ -105,6 +105,9 @@ public final class StackCli implements Callable<Integer> {
             description = {"Starts the servers and the apps in the foreground, loads the demo dataset and prints the endpoints.",
                     "Ctrl-C (or ./pinfeed stop) stops everything."})
     static final class Dev extends Sub {
+        /** How often the watchdog looks; a dead process is started again after two looks (2-4 s). */
+        private static final Duration WATCH_INTERVAL = Duration.ofSeconds(2);
+
         @Option(names = "--fresh", description = "Wipe all local data first.") boolean fresh;
         @Option(names = "--ready-timeout", description = "How long to wait for the apps to become ready (default: ${DEFAULT-VALUE}).",
                 defaultValue = "PT90S") Duration readyTimeout;
@@ -118,9 +121,11 @@ public final class StackCli implements Callable<Integer> {
             }
             if (fresh) wipe(stack, supervisor, this::say);
             CountDownLatch stopped = new CountDownLatch(1);
+            Watchdog watchdog = new Watchdog(stack.watchdogView(), java.time.Clock.systemUTC(), this::say);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 out().println();
                 say("stopping the stack ...");
+                watchdog.close();
                 stack.stop();
                 supervisor.clear();
                 stopped.countDown();
@@ -155,13 +160,13 @@ public final class StackCli implements Callable<Integer> {
             say("try: curl -H 'Authorization: Bearer " + stack.devToken() + "' -H 'Content-Type: application/json' "
                     + "-d '{\"username\":\"ana\"}' http://" + stack.config().hostPort("ingest.http") + "/v1/users");
             if (problems.isEmpty()) {
-                say("all healthy. Ctrl-C (or ./pinfeed stop) stops everything.");
+                say("all healthy. A server or app that dies is started again. Ctrl-C (or ./pinfeed stop) stops everything.");
             } else {
                 // Keep running: what works stays usable, and the logs say why the rest does not.
                 problems.forEach(p -> say("NOT HEALTHY: " + p));
                 say("running, but not all healthy (./pinfeed status, ./pinfeed logs NAME). Ctrl-C (or ./pinfeed stop) stops everything.");
             }
-            stopped.await();
+            while (!stopped.await(WATCH_INTERVAL.toMillis(), TimeUnit.MILLISECONDS)) watchdog.check();
             return Cli.OK;
         }
 
