@@ -166,7 +166,13 @@ public final class StackCli implements Callable<Integer> {
                 problems.forEach(p -> say("NOT HEALTHY: " + p));
                 say("running, but not all healthy (./pinfeed status, ./pinfeed logs NAME). Ctrl-C (or ./pinfeed stop) stops everything.");
             }
-            while (!stopped.await(WATCH_INTERVAL.toMillis(), TimeUnit.MILLISECONDS)) watchdog.check();
+            while (!stopped.await(WATCH_INTERVAL.toMillis(), TimeUnit.MILLISECONDS)) {
+                try {
+                    watchdog.check();
+                } catch (RuntimeException e) { // e.g. an unreadable pid file: the next look tries again, the stack keeps running
+                    say("watchdog: " + Cli.firstLine(e));
+                }
+            }
             return Cli.OK;
         }
 
