@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -167,11 +168,18 @@ final class StackFixtures implements AutoCloseable {
         return soFar;
     }
 
-    /** True once the last chunk of each pin's ADD was read. */
+    /**
+     * True once the last chunk of each pin's ADD was read, and every chunk before it: a pin's first chunk
+     * and its later ones travel on two topics (the bulk lane), so the last may be read before the first.
+     */
     static Predicate<List<FanoutChunk>> lastChunksOf(long... pins) {
         return read -> {
             for (long p : pins) {
-                if (read.stream().noneMatch(c -> c.getPinId() == p && c.getLastChunk())) return false;
+                Optional<FanoutChunk> last = read.stream().filter(c -> c.getPinId() == p && c.getLastChunk()).findAny();
+                if (last.isEmpty()) return false;
+                long indexes = read.stream().filter(c -> c.getPinId() == p).mapToInt(FanoutChunk::getChunkIndex).distinct()
+                        .filter(i -> i <= last.get().getChunkIndex()).count();
+                if (indexes < last.get().getChunkIndex() + 1L) return false;
             }
             return true;
         };
