@@ -14,8 +14,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The home feed's threads: generations run beside the request thread, and their sources' pool reads
  * beside each other (as many threads as requests need, idle ones retire: nothing queues, so a
  * generation waiting on its reads cannot starve them); post-answer writes run on
- * {@code feed.after-answer-threads} (2) behind a bounded queue ({@code feed.after-answer-queue}, 10000). A full queue refuses the work (the journal, or the next
- * view, redoes it). Closing drains the queue for up to 10 s.
+ * {@code feed.after-answer-threads} (2) behind a bounded queue ({@code feed.after-answer-queue},
+ * 10000). A full queue refuses the work (the journal, or the next view, redoes it). Closing drains
+ * the queue for up to 10 s.
  */
 public final class HomeFeedThreads implements AutoCloseable {
 

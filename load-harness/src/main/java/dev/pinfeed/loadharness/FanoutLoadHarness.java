@@ -85,7 +85,6 @@ public final class FanoutLoadHarness {
         private long doneNanos;
         /** When the chunk topic observer first saw one of its chunks, and on which partition (-1: not seen). */
         volatile long chunkNanos;
-        volatile long lastChunkNanos;
         volatile int partition = -1;
         /** Each chunk's arrival on the topics, and each pool write as {nanos, entries}: the big pin's timeline. */
         final java.util.Queue<Long> chunkArrivals = new java.util.concurrent.ConcurrentLinkedQueue<>();
@@ -94,6 +93,11 @@ public final class FanoutLoadHarness {
         Progress(int expected, long sentNanos) {
             this.expected = expected;
             this.sentNanos = sentNanos;
+        }
+
+        /** When the observer saw the pin's last chunk (0: none yet). */
+        long lastChunkNanos() {
+            return chunkArrivals.stream().mapToLong(Long::longValue).max().orElse(0);
         }
 
         synchronized void add(int n, long at) {
@@ -217,7 +221,7 @@ public final class FanoutLoadHarness {
                     rows.add(latencyRow("small pins during the big fan-out", meanwhile, bigSeconds));
                     rows.addAll(splitRows(meanwhile, bigPin.partition, bigSeconds));
                     log("big pin: %d entries in %.2f s; its last chunk was on the topics %.2f s after the publish (the fan-out's share)",
-                            followers, bigSeconds, bigPin.lastChunkNanos == 0 ? Double.NaN : (bigPin.lastChunkNanos - bigPin.sentNanos) / 1e9);
+                            followers, bigSeconds, bigPin.chunkArrivals.isEmpty() ? Double.NaN : (bigPin.lastChunkNanos() - bigPin.sentNanos) / 1e9);
 
                     log("big pin's timeline (s after the publish: chunks on the topics / entries in the pools): %s", timeline(bigPin));
 
@@ -306,10 +310,7 @@ public final class FanoutLoadHarness {
                                 pr.partition = r.partition(); // the fast lane's: where small pins queue
                                 pr.chunkNanos = seen;
                             }
-                            if (pr != null) {
-                                pr.lastChunkNanos = seen;
-                                pr.chunkArrivals.add(seen);
-                            }
+                            if (pr != null) pr.chunkArrivals.add(seen);
                         } catch (NumberFormatException notAPin) {
                             // not a chunk keyed by pin id
                         }

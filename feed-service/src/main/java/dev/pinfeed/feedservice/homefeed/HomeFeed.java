@@ -36,11 +36,11 @@ import java.util.concurrent.TimeoutException;
  * materialized: a crash left them), regenerate his pools if the fan-out skipped him, then run the
  * content generator (bounded by {@code feed.generator-deadline-ms}) while reading the materialized
  * feed's first page. A chunk in time is journaled (the commit point, before the answer; the page's
- * pins are read meanwhile) and served ahead of the materialized items; after the answer its pins leave the pools, it is materialized, the
- * feed trimmed if it may have outgrown its maximum ({@link GeneratorState#materializedItems}) and the
- * state saved. A generator that fails or is late costs this view its new pins: the
- * materialized feed is served and the next chunk is larger; a late chunk is still materialized when it
- * is done, so the next view shows it.
+ * pins are read meanwhile) and served ahead of the materialized items; after the answer its pins
+ * leave the pools, it is materialized, the feed trimmed if it may have outgrown its maximum
+ * ({@link GeneratorState#materializedItems}) and the state saved. A generator that fails or is late
+ * costs this view its new pins: the materialized feed is served and the next chunk is larger; a late
+ * chunk is still materialized when it is done, so the next view shows it.
  *
  * <p>A next page (cursor = position of the last item served): complete pending chunks (so the items
  * of a chunk being paged through exist), then read after the position; the usual case, nothing

@@ -11,6 +11,7 @@ import dev.pinfeed.redismasters.RedisMasterConfig;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -121,7 +122,7 @@ public final class StackCli implements Callable<Integer> {
             }
             if (fresh) wipe(stack, supervisor, this::say);
             CountDownLatch stopped = new CountDownLatch(1);
-            Watchdog watchdog = new Watchdog(stack.watchdogView(), java.time.Clock.systemUTC(), this::say);
+            Watchdog watchdog = new Watchdog(stack.watchdogView(), Clock.systemUTC(), this::say);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 out().println();
                 say("stopping the stack ...");
