@@ -37,6 +37,8 @@ public record FanoutSettings(String applicationId, String inputTopic, String out
         }
         if (activeDays < 0) throw new IllegalArgumentException("fanout.active-days must be 0 (everyone) or more: " + activeDays);
         if (stepsPerTurn < 1) throw new IllegalArgumentException("fanout.steps-per-turn must be at least 1: " + stepsPerTurn);
+        // It is also the stream thread's poll time (FanoutTopology): 0 would make an idle thread spin.
+        if (interval.toMillis() < 1) throw new IllegalArgumentException("fanout.punctuate-ms must be at least 1: " + interval.toMillis());
         if (readsPerStep < 1) throw new IllegalArgumentException("fanout.reads-per-step must be at least 1: " + readsPerStep);
         if (fetchThreads < 1) throw new IllegalArgumentException("fanout.fetch-threads must be at least 1: " + fetchThreads);
         if (readAheadPages < 1) throw new IllegalArgumentException("fanout.read-ahead-pages must be at least 1: " + readAheadPages);

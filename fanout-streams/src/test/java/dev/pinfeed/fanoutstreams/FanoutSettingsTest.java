@@ -48,5 +48,6 @@ class FanoutSettingsTest {
         assertThatThrownBy(() -> FanoutSettings.from(config("fanout.active-days", "-1"))).hasMessageContaining("fanout.active-days");
         assertThatThrownBy(() -> FanoutSettings.from(config("fanout.steps-per-turn", "0"))).hasMessageContaining("fanout.steps-per-turn");
         assertThatThrownBy(() -> FanoutSettings.from(config("fanout.read-ahead-pages", "0"))).hasMessageContaining("fanout.read-ahead-pages");
+        assertThatThrownBy(() -> FanoutSettings.from(config("fanout.punctuate-ms", "0"))).hasMessage("fanout.punctuate-ms must be at least 1: 0");
     }
 }
