@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * The per-user pools (seed 002): for each (user, source) a priority queue of scored pins, best
@@ -44,6 +45,31 @@ public interface PoolStore extends AutoCloseable {
             }
         }
         return removed;
+    }
+
+    /** One fan-out chunk of a pin: (pin, chunk index) names it across replays and re-runs of the fan-out. */
+    record Delivery(long pinId, int chunkIndex) {}
+
+    /**
+     * Marks these deliveries as written to, each atomically and durably before the caller writes any
+     * of its entries, and returns those marked before (by an earlier call, or a concurrent one that won):
+     * replays, whose entries may be stored already. A delivery marked here for the first time has none
+     * of its entries stored yet, so they may go to {@link #upsert(Collection, Predicate, int, int)} as
+     * unseen. This default marks nothing and returns them all: every entry takes the checked path.
+     */
+    default Set<Delivery> markDelivered(Collection<Delivery> deliveries) {
+        return Set.copyOf(deliveries);
+    }
+
+    /**
+     * {@link #upsert(Collection, int, int)}, told which entries belong to a delivery first marked by
+     * {@link #markDelivered}: a store may write those without looking for the user's old entry of the
+     * pin. Should one exist after all (the same pin written to the same user by a follow's backfill at
+     * the same moment), its old row stays behind as an orphan that readers skip and delete, as after an
+     * interrupted re-score. This default ignores the hint.
+     */
+    default int upsert(Collection<PoolEntry> entries, Predicate<PoolEntry> unseen, int maxPerSource, int keepPerSource) {
+        return upsert(entries, maxPerSource, keepPerSource);
     }
 
     /** {@code 0 < keep <= max}, or an {@link IllegalArgumentException}. */

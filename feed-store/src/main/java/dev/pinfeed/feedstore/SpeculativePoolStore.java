@@ -3,6 +3,8 @@ package dev.pinfeed.feedstore;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * A {@link PoolStore} whose reads ({@link #best}, {@link #all}) are speculative ({@link SpeculativeReads})
@@ -31,6 +33,16 @@ public final class SpeculativePoolStore implements PoolStore {
     @Override
     public int upsert(Collection<PoolEntry> entries, int maxPerSource, int keepPerSource) {
         return reads.write(s -> s.upsert(entries, maxPerSource, keepPerSource));
+    }
+
+    @Override
+    public Set<Delivery> markDelivered(Collection<Delivery> deliveries) {
+        return reads.write(s -> s.markDelivered(deliveries));
+    }
+
+    @Override
+    public int upsert(Collection<PoolEntry> entries, Predicate<PoolEntry> unseen, int maxPerSource, int keepPerSource) {
+        return reads.write(s -> s.upsert(entries, unseen, maxPerSource, keepPerSource));
     }
 
     @Override

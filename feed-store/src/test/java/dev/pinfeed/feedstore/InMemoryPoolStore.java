@@ -4,9 +4,11 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** {@link PoolStore} in memory, for unit tests; {@link PoolStoreContract} holds it to the HBase store's behaviour. */
 public final class InMemoryPoolStore implements PoolStore {
@@ -16,6 +18,16 @@ public final class InMemoryPoolStore implements PoolStore {
             .thenComparingLong(PoolEntry::pinId);
 
     private final Map<Long, Map<Long, PoolEntry>> byUser = new HashMap<>();
+    private final Set<Delivery> delivered = new HashSet<>();
+
+    @Override
+    public synchronized Set<Delivery> markDelivered(Collection<Delivery> deliveries) {
+        Set<Delivery> before = new HashSet<>();
+        for (Delivery d : deliveries) {
+            if (!delivered.add(d)) before.add(d);
+        }
+        return before;
+    }
 
     @Override
     public synchronized void upsert(Collection<PoolEntry> entries) {

@@ -56,6 +56,28 @@ public abstract class PoolStoreContract {
     }
 
     @Test
+    void aDeliveryIsMarkedOnce() {
+        long pin = freshUser(); // any id no other test used
+        PoolStore.Delivery first = new PoolStore.Delivery(pin, 0);
+        PoolStore.Delivery second = new PoolStore.Delivery(pin, 1);
+        assertThat(store().markDelivered(List.of(first))).isEmpty();
+        assertThat(store().markDelivered(List.of(first, second))).containsExactly(first);
+        assertThat(store().markDelivered(List.of(second, first))).containsExactlyInAnyOrder(first, second);
+        assertThat(store().markDelivered(List.of())).isEmpty();
+    }
+
+    @Test
+    void unseenEntriesAreStoredLikeAnyOtherAndACheckedWriteStillReplacesThem() {
+        long u = freshUser();
+        List<PoolEntry> entries = List.of(entry(u, Source.FOLLOWED_USER, 2.0, 1), entry(u, Source.FOLLOWED_BOARD, 1.0, 2));
+        assertThat(store().upsert(entries, e -> true, 10, 10)).isZero();
+        assertThat(store().all(u)).containsExactlyInAnyOrderElementsOf(entries);
+        store().upsert(List.of(entry(u, Source.FOLLOWED_USER, 5.0, 2)), e -> false, 10, 10); // a re-score of pin 2
+        assertThat(pins(store().best(u, Source.FOLLOWED_USER, 10))).containsExactly(2L, 1L);
+        assertThat(store().best(u, Source.FOLLOWED_BOARD, 10)).isEmpty();
+    }
+
+    @Test
     void removeTakesPinsOutOfWhicheverPoolTheySitIn() {
         long u = freshUser();
         store().upsert(List.of(entry(u, Source.FOLLOWED_USER, 1.0, 1), entry(u, Source.FOLLOWED_BOARD, 1.0, 2),

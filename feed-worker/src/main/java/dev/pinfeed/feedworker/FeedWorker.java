@@ -25,8 +25,10 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -101,8 +103,8 @@ public final class FeedWorker {
         return Arrays.asList(batch.verdicts);
     }
 
-    /** A (receiver, pin) waiting to be scored, and the item it came from. */
-    private record Scoring(long receiverId, Source source, PinFacts pin) {}
+    /** A (receiver, pin) waiting to be scored, and the fan-out chunk it came in (null: a backfill). */
+    private record Scoring(long receiverId, Source source, PinFacts pin, PoolStore.Delivery delivery) {}
 
     private final class Batch {
         final List<Item> items;
@@ -180,8 +182,10 @@ public final class FeedWorker {
 
         private Verdict add(FanoutChunk c) {
             PinFacts pin = new PinFacts(c.getPinId(), c.getBoardId(), c.getAuthorId(), c.getPinCreatedAt().toEpochMilli());
+            PoolStore.Delivery delivery = new PoolStore.Delivery(c.getPinId(), c.getChunkIndex());
             for (FanoutReceiver r : c.getReceivers()) {
-                scorings.add(new Scoring(r.getUserId(), r.getSource() == FanoutSource.FOLLOWED_BOARD ? Source.FOLLOWED_BOARD : Source.FOLLOWED_USER, pin));
+                Source source = r.getSource() == FanoutSource.FOLLOWED_BOARD ? Source.FOLLOWED_BOARD : Source.FOLLOWED_USER;
+                scorings.add(new Scoring(r.getUserId(), source, pin, delivery));
             }
             return null;
         }
@@ -219,7 +223,7 @@ public final class FeedWorker {
             int n = 0;
             for (PinFacts p : newest) {
                 if (!followed.contains(p.boardId())) continue;
-                scorings.add(new Scoring(follower, Source.FOLLOWED_USER, p));
+                scorings.add(new Scoring(follower, Source.FOLLOWED_USER, p, null));
                 n++;
             }
             metrics.backfilled(n);
@@ -231,7 +235,7 @@ public final class FeedWorker {
             long board = f.getBoardId();
             if (undoneLater(i, BoardUnfollowed.class, u -> u.getFollowerId() == follower && u.getBoardId() == board)) return Verdict.APPLIED;
             List<PinFacts> newest = canonical.newestOfBoard(board, settings.backfillPins());
-            for (PinFacts p : newest) scorings.add(new Scoring(follower, Source.FOLLOWED_BOARD, p));
+            for (PinFacts p : newest) scorings.add(new Scoring(follower, Source.FOLLOWED_BOARD, p, null));
             metrics.backfilled(newest.size());
             return null;
         }
@@ -300,13 +304,28 @@ public final class FeedWorker {
             return Verdict.waiting(DeadLetters.MISSING_REFERENCE, detail);
         }
 
-        /** Writes what the pending items collected: likes, then the scored entries in one bounded upsert. */
+        /**
+         * Writes what the pending items collected: likes, then the scored entries in one bounded upsert.
+         * The fan-out chunks among them are marked delivered first: a chunk marked now for the first
+         * time was never written, so its entries skip the store's look for an older entry of their pin;
+         * a replayed one takes the checked path.
+         */
         private void flush() {
             if (pending.isEmpty()) return;
             if (!likes.isEmpty()) affinity.apply(likes);
             if (!scorings.isEmpty()) {
                 List<PoolEntry> entries = score();
-                metrics.removed(WorkerMetrics.TRIM, pools.upsert(entries, settings.poolMax(), settings.poolTrimTo()));
+                Set<PoolStore.Delivery> deliveries = new LinkedHashSet<>();
+                for (Scoring s : scorings) {
+                    if (s.delivery() != null) deliveries.add(s.delivery());
+                }
+                Set<PoolStore.Delivery> before = deliveries.isEmpty() ? Set.of() : pools.markDelivered(deliveries);
+                Set<PoolEntry> unseen = Collections.newSetFromMap(new IdentityHashMap<>());
+                for (int i = 0; i < entries.size(); i++) {
+                    PoolStore.Delivery d = scorings.get(i).delivery();
+                    if (d != null && !before.contains(d)) unseen.add(entries.get(i));
+                }
+                metrics.removed(WorkerMetrics.TRIM, pools.upsert(entries, unseen::contains, settings.poolMax(), settings.poolTrimTo()));
                 entries.forEach(e -> metrics.written(e.source(), e.score()));
             }
             for (int i : pending) verdicts[i] = Verdict.APPLIED;

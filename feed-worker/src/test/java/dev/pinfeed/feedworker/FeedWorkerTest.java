@@ -157,6 +157,42 @@ class FeedWorkerTest {
         assertThat(pools.all(1)).extracting(PoolEntry::pinId, PoolEntry::source).containsExactly(org.assertj.core.groups.Tuple.tuple(1001L, Source.FOLLOWED_BOARD));
     }
 
+    /**
+     * A chunk seen for the first time is marked delivered and its entries skip the store's look for an
+     * older entry of their pin; a replay of it, and a backfill, take the checked path.
+     */
+    @Test
+    void aFirstDeliveryIsWrittenUnseenAndItsReplayChecked() {
+        PinFacts p = pin(1001, 501, 10, T0);
+        var chunk = add(p, T0, List.of(receiver(1, Source.FOLLOWED_USER), receiver(2, Source.FOLLOWED_BOARD)));
+        assertAllApplied(apply(chunk));
+        assertThat(pools.writtenUnseen).extracting(PoolEntry::userId).containsExactly(1L, 2L);
+        clock.advance(Duration.ofHours(1));
+        assertAllApplied(apply(chunk));
+        assertThat(pools.writtenUnseen).as("the replay went the checked way").hasSize(2);
+        assertThat(pools.all(1)).hasSize(1);
+        assertThat(pools.all(2)).hasSize(1);
+
+        known(pin(1002, 502, 20, T0));
+        graph(new GraphCommand.CreateBoard(gid(), T0, 502, 20), new GraphCommand.FollowUser(gid(), T0, 3, 20));
+        assertAllApplied(apply(followedUser(3, 20, T0)));
+        assertThat(best(3, Source.FOLLOWED_USER)).containsExactly(1002L);
+        assertThat(pools.writtenUnseen).as("a backfill is checked").hasSize(2);
+    }
+
+    /** A chunk marked delivered whose entries an outage kept out is written on its retry, checked. */
+    @Test
+    void aChunkMarkedButNotWrittenIsWrittenCheckedOnItsRetry() {
+        PinFacts p = pin(1001, 501, 10, T0);
+        var chunk = add(p, T0, List.of(receiver(1, Source.FOLLOWED_USER)));
+        pools.upsertsLeft = 0;
+        assertThat(apply(chunk)).extracting(Verdict::kind).containsExactly(Verdict.Kind.UNAVAILABLE);
+        pools.upsertsLeft = Integer.MAX_VALUE;
+        assertAllApplied(apply(chunk));
+        assertThat(best(1, Source.FOLLOWED_USER)).containsExactly(1001L);
+        assertThat(pools.writtenUnseen).isEmpty();
+    }
+
     @Test
     void aLikeCountsOnceHoweverOftenItIsAppliedAndLikeUnlikeLikeEndsLiked() {
         long r = 1;

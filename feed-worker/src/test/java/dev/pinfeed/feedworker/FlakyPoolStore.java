@@ -6,6 +6,9 @@ import dev.pinfeed.feedstore.PoolStore;
 import dev.pinfeed.feedstore.Source;
 import java.util.Collection;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Predicate;
 
 /** A pool store that goes down when the test says: every call, or upserts after the first few. */
 public final class FlakyPoolStore implements PoolStore {
@@ -13,6 +16,8 @@ public final class FlakyPoolStore implements PoolStore {
     private final PoolStore delegate;
     public volatile boolean down;
     public volatile int upsertsLeft = Integer.MAX_VALUE;
+    /** Every entry written as unseen (of a fan-out chunk marked delivered for the first time), in order. */
+    public final List<PoolEntry> writtenUnseen = new CopyOnWriteArrayList<>();
 
     public FlakyPoolStore(PoolStore delegate) {
         this.delegate = delegate;
@@ -37,6 +42,20 @@ public final class FlakyPoolStore implements PoolStore {
     public int upsert(Collection<PoolEntry> entries, int maxPerSource, int keepPerSource) {
         checkUpsert();
         return delegate.upsert(entries, maxPerSource, keepPerSource);
+    }
+
+    @Override
+    public Set<Delivery> markDelivered(Collection<Delivery> deliveries) {
+        check();
+        return delegate.markDelivered(deliveries);
+    }
+
+    @Override
+    public int upsert(Collection<PoolEntry> entries, Predicate<PoolEntry> unseen, int maxPerSource, int keepPerSource) {
+        checkUpsert();
+        int removed = delegate.upsert(entries, unseen, maxPerSource, keepPerSource);
+        entries.stream().filter(unseen).forEach(writtenUnseen::add);
+        return removed;
     }
 
     @Override

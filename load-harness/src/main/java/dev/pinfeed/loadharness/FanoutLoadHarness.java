@@ -65,7 +65,7 @@ import redis.clients.jedis.RedisClient;
  *   <li><b>small alone</b>: small authors ({@code --small-followers}, 3) publish a pin every
  *       {@code --small-interval-ms} (100) for {@code --baseline-s}: publish → in-pool latency with nothing else running;</li>
  *   <li><b>big</b>: one pin of an author with {@code --followers} (100 000) followers (graph written
- *       directly through the graph store under a fresh key prefix): time to its last pool write and
+ *       directly through the graph store under a fresh key prefix, one follow per {@code --follow-spacing-ms}): time to its last pool write and
  *       entries/s end to end; small pins keep coming every 100 ms meanwhile and their latency is reported;</li>
  *   <li><b>raw</b>: the same receivers' rows for one pin through a bare BufferedMutator ({@link RawPoolPuts}),
  *       the baseline of the end-to-end entries/s;</li>
@@ -132,9 +132,17 @@ public final class FanoutLoadHarness {
     private final AtomicReference<String> sendError = new AtomicReference<>();
     private final KafkaProducer<String, SpecificRecord> producer;
     private final String pinsTopic;
+    /**
+     * Milliseconds between two follows of one author ({@code --follow-spacing-ms}, 1): followers join over
+     * time, as they do through the ingest API. 0 stamps each follow with the clock while the commands
+     * are built, thousands per millisecond; the graph reads such an equal-timestamp group whole on every
+     * page that touches it (NewestFirstLists), so 0 measures that worst case, not a realistic author.
+     */
+    private final int followSpacingMs;
 
-    private FanoutLoadHarness(KafkaProducer<String, SpecificRecord> producer, String pinsTopic, long firstLocal) {
+    private FanoutLoadHarness(KafkaProducer<String, SpecificRecord> producer, String pinsTopic, long firstLocal, int followSpacingMs) {
         this.producer = producer;
+        this.followSpacingMs = followSpacingMs;
         this.pinsTopic = pinsTopic;
         this.nextLocal = new AtomicLong(firstLocal);
     }
@@ -144,6 +152,8 @@ public final class FanoutLoadHarness {
         int smallAuthors = intArg(args, "--small-authors", 20);
         int smallFollowers = intArg(args, "--small-followers", 3);
         int intervalMs = intArg(args, "--small-interval-ms", 100);
+        int followSpacingMs = intArg(args, "--follow-spacing-ms", 1);
+        if (followSpacingMs < 0) throw new IllegalArgumentException("--follow-spacing-ms must be at least 0: " + followSpacingMs);
         int baselineS = intArg(args, "--baseline-s", 10);
         int burst = intArg(args, "--burst", 1000);
         int halfPeakS = intArg(args, "--half-peak-s", 20);
@@ -177,7 +187,7 @@ public final class FanoutLoadHarness {
                      new AvroEventSerializer(registry))) {
             admin.createTopics(List.of(new NewTopic(pins, partitions, (short) 1), new NewTopic(chunks, partitions, (short) 1),
                     new NewTopic(EventTopics.bulkLaneOf(chunks), partitions, (short) 1), new NewTopic(dlq, 1, (short) 1))).all().get();
-            FanoutLoadHarness h = new FanoutLoadHarness(producer, pins, BenchSeed.freshLocalBase());
+            FanoutLoadHarness h = new FanoutLoadHarness(producer, pins, BenchSeed.freshLocalBase(), followSpacingMs);
             List<Author> small = new ArrayList<>();
             Author big = null;
             try {
@@ -377,10 +387,12 @@ public final class FanoutLoadHarness {
         graph.apply(new GraphCommand.CreateBoard(version.incrementAndGet(), System.currentTimeMillis(), board, author));
         List<Long> followers = new ArrayList<>(n);
         List<GraphCommand> follows = new ArrayList<>(n);
+        long firstFollowAt = System.currentTimeMillis() - (long) n * followSpacingMs;
         for (int i = 0; i < n; i++) {
             long f = id(ObjectType.USER);
             followers.add(f);
-            follows.add(new GraphCommand.FollowUser(version.incrementAndGet(), System.currentTimeMillis(), f, author));
+            long at = followSpacingMs == 0 ? System.currentTimeMillis() : firstFollowAt + (long) i * followSpacingMs;
+            follows.add(new GraphCommand.FollowUser(version.incrementAndGet(), at, f, author));
         }
         ExecutorService pool = Executors.newFixedThreadPool(4);
         try {

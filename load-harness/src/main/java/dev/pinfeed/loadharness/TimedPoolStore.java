@@ -7,6 +7,8 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * A {@link PoolStore} that tells, after each upsert returned (the entries are in HBase), how many
@@ -38,6 +40,18 @@ final class TimedPoolStore implements PoolStore {
     @Override
     public int upsert(Collection<PoolEntry> entries, int maxPerSource, int keepPerSource) {
         int removed = delegate.upsert(entries, maxPerSource, keepPerSource); // the store's own (cheaper) bounded upsert
+        report(entries);
+        return removed;
+    }
+
+    @Override
+    public Set<Delivery> markDelivered(Collection<Delivery> deliveries) {
+        return delegate.markDelivered(deliveries);
+    }
+
+    @Override
+    public int upsert(Collection<PoolEntry> entries, Predicate<PoolEntry> unseen, int maxPerSource, int keepPerSource) {
+        int removed = delegate.upsert(entries, unseen, maxPerSource, keepPerSource);
         report(entries);
         return removed;
     }

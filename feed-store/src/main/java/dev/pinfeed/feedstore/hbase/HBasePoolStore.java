@@ -8,14 +8,19 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.BufferedMutator;
 import org.apache.hadoop.hbase.client.BufferedMutatorParams;
+import org.apache.hadoop.hbase.client.CheckAndMutate;
+import org.apache.hadoop.hbase.client.CheckAndMutateResult;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Get;
@@ -34,8 +39,9 @@ import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
  * flushed before old ones are deleted, so a crash in between leaves an orphan row (skipped and
  * cleaned up by readers, which check each entry against the user's index row), never a lost pin.
  * Bounded upserts count pool sizes in memory ({@link PoolSizeEstimates}), so a write costs the
- * region server one index Get and two Puts per entry and a pool is scanned only when it may be past
- * its maximum. The bound holds per store instance: a pool this instance has not written before is
+ * region server one index Get and two Puts per entry (two Puts for an entry of a first-time fan-out
+ * delivery, {@link #markDelivered}: one atomic marker write per chunk instead of a Get per entry) and a
+ * pool is scanned only when it may be past its maximum. The bound holds per store instance: a pool this instance has not written before is
  * counted from 0, so another writer's or an earlier process's entries can take it up to one maximum
  * further before its first check here.
  */
@@ -93,7 +99,33 @@ public final class HBasePoolStore implements PoolStore {
     @Override
     public void upsert(Collection<PoolEntry> entries) {
         requireWritable();
-        for (List<PoolEntry> slice : rounds(entries)) put(slice);
+        for (List<PoolEntry> slice : rounds(entries)) put(slice, e -> false);
+    }
+
+    /** One atomic check-and-put per delivery (its marker row, {@link PoolKeys#deliveryRow}), in one batch call per slice. */
+    @Override
+    public Set<Delivery> markDelivered(Collection<Delivery> deliveries) {
+        requireWritable();
+        List<Delivery> list = List.copyOf(new LinkedHashSet<>(deliveries));
+        Set<Delivery> before = new HashSet<>();
+        try (Table t = connection.getTable(table)) {
+            for (int from = 0; from < list.size(); from += SLICE) {
+                List<Delivery> slice = list.subList(from, Math.min(list.size(), from + SLICE));
+                List<CheckAndMutate> claims = new ArrayList<>(slice.size());
+                for (Delivery d : slice) {
+                    byte[] row = PoolKeys.deliveryRow(d.pinId(), d.chunkIndex());
+                    claims.add(CheckAndMutate.newBuilder(row).ifNotExists(PoolKeys.FAMILY, PoolKeys.DELIVERED)
+                            .build(new Put(row).addColumn(PoolKeys.FAMILY, PoolKeys.DELIVERED, new byte[] {1})));
+                }
+                List<CheckAndMutateResult> results = t.checkAndMutate(claims);
+                for (int i = 0; i < slice.size(); i++) {
+                    if (!results.get(i).isSuccess()) before.add(slice.get(i));
+                }
+            }
+        } catch (IOException e) {
+            throw unavailable("marking fan-out deliveries", e);
+        }
+        return before;
     }
 
     /** {@code entries} in order, in slices of at most {@link #ENTRIES_PER_ROUND}; a later entry for a (user, pin) still wins. */
@@ -114,12 +146,17 @@ public final class HBasePoolStore implements PoolStore {
      */
     @Override
     public int upsert(Collection<PoolEntry> entries, int maxPerSource, int keepPerSource) {
+        return upsert(entries, e -> false, maxPerSource, keepPerSource);
+    }
+
+    @Override
+    public int upsert(Collection<PoolEntry> entries, Predicate<PoolEntry> unseen, int maxPerSource, int keepPerSource) {
         PoolStore.checkBounds(maxPerSource, keepPerSource);
         requireWritable();
         PoolSizeEstimates estimates = estimates();
         Map<Pool, Integer> estimated = new LinkedHashMap<>();
         for (List<PoolEntry> slice : rounds(entries)) {
-            put(slice).forEach((pool, n) -> estimated.put(pool, estimates.add(pool.user(), pool.source(), n))); // after its last round
+            put(slice, unseen).forEach((pool, n) -> estimated.put(pool, estimates.add(pool.user(), pool.source(), n))); // after its last round
         }
         int removed = 0;
         for (Map.Entry<Pool, Integer> size : estimated.entrySet()) {
@@ -140,18 +177,33 @@ public final class HBasePoolStore implements PoolStore {
     }
 
     /**
-     * Writes the entries; returns how many went to each pool. One round trip reads the entries' index
-     * rows; a flush then writes the entries and their index rows, and a last one deletes rows the
-     * re-scored entries left.
+     * Writes the entries; returns how many went to each pool. One round trip reads the index rows of
+     * the entries not {@code unseen} (and of any (user, pin) given twice here); a flush then writes the
+     * entries and their index rows, and a last one deletes rows the re-scored entries left.
      */
-    private Map<Pool, Integer> put(Collection<PoolEntry> entries) {
+    private Map<Pool, Integer> put(Collection<PoolEntry> entries, Predicate<PoolEntry> unseen) {
         if (entries.isEmpty()) return Map.of();
         Map<List<Long>, PoolEntry> latest = new LinkedHashMap<>();
-        for (PoolEntry e : entries) latest.put(List.of(e.userId(), e.pinId()), e); // the last entry for a (user, pin) wins
+        Set<List<Long>> repeated = new HashSet<>();
+        for (PoolEntry e : entries) {
+            List<Long> key = List.of(e.userId(), e.pinId());
+            if (latest.put(key, e) != null) repeated.add(key); // the last entry for a (user, pin) wins
+        }
         List<PoolEntry> list = new ArrayList<>(latest.values());
         Map<Pool, Integer> growth = new LinkedHashMap<>();
         for (PoolEntry e : list) growth.merge(new Pool(e.userId(), e.source()), 1, Integer::sum);
-        Result[] index = get(list.stream().map(e -> new Get(PoolKeys.indexRow(e.userId(), e.pinId())).addColumn(PoolKeys.FAMILY, PoolKeys.INDEX)).toList());
+        List<Integer> checked = new ArrayList<>();
+        for (int i = 0; i < list.size(); i++) {
+            PoolEntry e = list.get(i);
+            if (!unseen.test(e) || repeated.contains(List.of(e.userId(), e.pinId()))) checked.add(i);
+        }
+        Result[] index = get(checked.stream().map(i -> new Get(PoolKeys.indexRow(list.get(i).userId(), list.get(i).pinId()))
+                .addColumn(PoolKeys.FAMILY, PoolKeys.INDEX)).toList());
+        Map<Integer, byte[]> oldIndex = new HashMap<>();
+        for (int k = 0; k < checked.size(); k++) {
+            byte[] value = index[k].getValue(PoolKeys.FAMILY, PoolKeys.INDEX);
+            if (value != null) oldIndex.put(checked.get(k), value);
+        }
 
         List<Mutation> puts = new ArrayList<>(list.size() * 2);
         List<Mutation> deletes = new ArrayList<>();
@@ -159,7 +211,7 @@ public final class HBasePoolStore implements PoolStore {
             PoolEntry e = list.get(i);
             byte[] row = PoolKeys.entryRow(e);
             puts.addAll(PoolKeys.puts(e));
-            byte[] old = index[i].getValue(PoolKeys.FAMILY, PoolKeys.INDEX);
+            byte[] old = oldIndex.get(i);
             if (old != null) {
                 byte[] oldRow = PoolKeys.entryRowOf(e.userId(), e.pinId(), old);
                 if (!Arrays.equals(oldRow, row)) deletes.add(new Delete(oldRow));

@@ -14,21 +14,26 @@ import org.apache.hadoop.hbase.client.Put;
  * <pre>
  * entry  user(8) 0x01 source(1) ~score(8) pin(8)   e = author(8) board(8) createdAt(8) score(8, double)
  * index  user(8) 0x02 pin(8)                       i = source(1) ~score(8)   (where the user's entry for the pin is)
+ * marker pin(8)  0x04 chunk(4)                     d = 1   (this fan-out chunk of the pin was written to: PoolStore.markDelivered)
  * </pre>
  * {@code ~score} is {@code Long.MAX_VALUE - doubleToLongBits(score)}: for scores >= 0 the double's bits
  * grow with the score, so the inverted value sorts the best first; equal scores sort by pin id, and
  * pin ids are time-sortable, so the older pin comes first. The index row makes "one entry per (user,
  * pin)" checkable and lets a pin be removed without knowing its score. Kind 0x03 was a per-pool size
  * row (an HBase counter incremented per entry) until 2026-11-25: no longer written or read (writers
- * estimate sizes in memory, {@link PoolSizeEstimates}); rows left by older versions are ignored.
+ * estimate sizes in memory, {@link PoolSizeEstimates}); rows left by older versions are ignored. A
+ * marker row starts with a pin id, which is never a user id (ids carry their object type), so it is
+ * in no user's range.
  */
 public final class PoolKeys {
 
     static final byte[] FAMILY = {'p'};
     static final byte[] ENTRY = {'e'};
     static final byte[] INDEX = {'i'};
+    static final byte[] DELIVERED = {'d'};
     private static final byte ENTRY_KIND = 1;
     private static final byte INDEX_KIND = 2;
+    private static final byte DELIVERY_KIND = 4;
 
     private PoolKeys() {}
 
@@ -70,6 +75,10 @@ public final class PoolKeys {
 
     static byte[] indexRow(long user, long pin) {
         return ByteBuffer.allocate(17).putLong(user).put(INDEX_KIND).putLong(pin).array();
+    }
+
+    static byte[] deliveryRow(long pin, int chunkIndex) {
+        return ByteBuffer.allocate(13).putLong(pin).put(DELIVERY_KIND).putInt(chunkIndex).array();
     }
 
     static byte[] indexValue(Source source, long invertedScore) {
