@@ -65,7 +65,7 @@ public interface PoolStore extends AutoCloseable {
      * {@link #upsert(Collection, int, int)}, told which entries belong to a delivery first marked by
      * {@link #markDelivered}: a store may write those without looking for the user's old entry of the
      * pin. Should one exist after all (the same pin written to the same user by a follow's backfill at
-     * the same moment), its old row stays behind as an orphan that readers skip and delete, as after an
+     * the same moment, or by another chunk of the pin that found the same user), its old row stays behind as an orphan that readers skip and delete, as after an
      * interrupted re-score. This default ignores the hint.
      */
     default int upsert(Collection<PoolEntry> entries, Predicate<PoolEntry> unseen, int maxPerSource, int keepPerSource) {
