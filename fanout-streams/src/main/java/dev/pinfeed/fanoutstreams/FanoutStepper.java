@@ -60,6 +60,8 @@ public final class FanoutStepper {
     private final MaterializedFeedStore feeds;
     private final FanoutSettings settings;
     private final Clock clock;
+    /** 2^20 slots (16 MiB): about a million receivers' activity remembered between their pins. */
+    private final KnownActiveUsers knownActive = new KnownActiveUsers(20);
 
     public FanoutStepper(GraphStore graph, MaterializedFeedStore feeds, FanoutSettings settings, Clock clock) {
         this.graph = graph;
@@ -111,15 +113,32 @@ public final class FanoutStepper {
         return new Step(chunk, last ? null : job.advanced(job.nextChunkIndex() + 1, job.cursor(), job.exhausted(), rest));
     }
 
-    /** The receivers who read their feed within {@code activeDays}, or never (no recorded read counts as active). */
+    /**
+     * The receivers who read their feed within {@code activeDays}, or never (no recorded read counts as
+     * active). Only those not already {@link KnownActiveUsers known} to be active are looked up.
+     */
     private List<Receiver> active(List<Receiver> receivers) {
         if (settings.activeDays() == 0 || receivers.isEmpty()) return receivers;
-        long cutoff = clock.millis() - settings.activeDays() * DAY_MS;
-        Map<Long, Long> lastReads = feeds.lastReads(receivers.stream().map(Receiver::userId).toList());
+        long now = clock.millis();
+        long window = settings.activeDays() * DAY_MS;
+        List<Long> unknown = new ArrayList<>();
+        for (Receiver r : receivers) {
+            if (!knownActive.isActive(r.userId(), now)) unknown.add(r.userId());
+        }
+        Map<Long, Long> lastReads = unknown.isEmpty() ? Map.of() : feeds.lastReads(unknown);
+        Set<Long> asked = new HashSet<>(unknown);
         List<Receiver> out = new ArrayList<>(receivers.size());
         for (Receiver r : receivers) {
+            if (!asked.contains(r.userId())) {
+                out.add(r);
+                continue;
+            }
             long read = lastReads.getOrDefault(r.userId(), 0L);
-            if (read == 0 || read >= cutoff) out.add(r);
+            long activeUntil = read == 0 ? now + window : read + window;
+            if (activeUntil >= now) {
+                out.add(r);
+                knownActive.activeUntil(r.userId(), activeUntil);
+            }
         }
         return out;
     }

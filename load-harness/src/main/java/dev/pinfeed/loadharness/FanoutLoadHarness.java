@@ -66,7 +66,8 @@ import redis.clients.jedis.RedisClient;
  *       {@code --small-interval-ms} (100) for {@code --baseline-s}: publish → in-pool latency with nothing else running;</li>
  *   <li><b>big</b>: one pin of an author with {@code --followers} (100 000) followers (graph written
  *       directly through the graph store under a fresh key prefix, one follow per {@code --follow-spacing-ms}): time to its last pool write and
- *       entries/s end to end; small pins keep coming every 100 ms meanwhile and their latency is reported;</li>
+ *       entries/s end to end; small pins keep coming every 100 ms meanwhile and their latency is reported;
+ *       then the same author's next pin alone (the fan-out now knows which receivers are active);</li>
  *   <li><b>raw</b>: the same receivers' rows for one pin through a bare BufferedMutator ({@link RawPoolPuts}),
  *       the baseline of the end-to-end entries/s;</li>
  *   <li><b>peak</b>: {@code --burst} small pins published at once: pins/s until the last is in its pools;
@@ -221,10 +222,14 @@ public final class FanoutLoadHarness {
                     // fan-out's part (publish → chunk on the topic) and the worker's (chunk → in its pools)
                     Progress bigPin = h.publish(big, System.nanoTime());
                     List<Progress> meanwhile;
+                    Progress nextPin;
                     try (ChunkObserver observer = h.observe(config, chunks)) {
                         meanwhile = h.smallEvery(small, intervalMs, () -> bigPin.doneNanos() != 0, TimeUnit.MINUTES.toNanos(15));
                         h.awaitAll(List.of(bigPin), Duration.ofSeconds(1), "the big pin");
                         h.awaitAll(meanwhile, Duration.ofSeconds(60), "small pins");
+                        // 2b. the same author's next pin, alone: the fan-out now knows its receivers are active
+                        nextPin = h.publish(big, System.nanoTime());
+                        h.awaitAll(List.of(nextPin), Duration.ofMinutes(15), "the big author's next pin");
                     }
                     double bigSeconds = (bigPin.doneNanos() - bigPin.sentNanos) / 1e9;
                     double endToEnd = followers / bigSeconds;
@@ -234,6 +239,8 @@ public final class FanoutLoadHarness {
                             followers, bigSeconds, bigPin.chunkArrivals.isEmpty() ? Double.NaN : (bigPin.lastChunkNanos() - bigPin.sentNanos) / 1e9);
 
                     log("big pin's timeline (s after the publish: chunks on the topics / entries in the pools): %s", timeline(bigPin));
+                    double nextSeconds = (nextPin.doneNanos() - nextPin.sentNanos) / 1e9;
+                    log("big author's next pin: %d entries in %.2f s (%s)", followers, nextSeconds, timeline(nextPin));
 
                     // 3. raw puts of the same receivers' rows (another pin id, so they are fresh rows)
                     long rawPin = h.pinId(big);
@@ -244,6 +251,8 @@ public final class FanoutLoadHarness {
                     h.pinsByAuthor.put(rawPin, b.id());
                     notes.add(String.format(Locale.ROOT, "| big fan-out, pin → pools end to end | %d | %.2f | %.0f | %.2f |", followers, bigSeconds,
                             endToEnd, endToEnd / raw.entriesPerSecond()));
+                    notes.add(String.format(Locale.ROOT, "| the big author's next pin (receivers known active), end to end | %d | %.2f | %.0f | %.2f |",
+                            followers, nextSeconds, followers / nextSeconds, followers / nextSeconds / raw.entriesPerSecond()));
                     notes.add(String.format(Locale.ROOT, "| raw BufferedMutator puts of the same receivers' rows (flush every %d) | %d | %.2f | %.0f | 1 |",
                             rawBatch, raw.entries(), raw.seconds(), raw.entriesPerSecond()));
 

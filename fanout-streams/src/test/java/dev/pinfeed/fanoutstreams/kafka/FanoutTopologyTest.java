@@ -13,6 +13,7 @@ import dev.pinfeed.fanoutstreams.FanoutSettings;
 import dev.pinfeed.fanoutstreams.FanoutStatus;
 import dev.pinfeed.feedstore.GeneratorState;
 import dev.pinfeed.feedstore.InMemoryMaterializedFeedStore;
+import dev.pinfeed.feedstore.MaterializedFeedStore;
 import dev.pinfeed.followergraph.GraphStore;
 import dev.pinfeed.followergraph.Page;
 import dev.pinfeed.followergraph.Receiver;
@@ -26,6 +27,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -309,6 +311,48 @@ class FanoutTopologyTest {
 
         assertThat(receivers(chunks).keySet()).containsExactlyInAnyOrder(12L, 13L, 14L, 15L);
         assertThat(driver.counter("fanout.inactive.skipped")).isEqualTo(2);
+    }
+
+    /**
+     * A receiver found active is not looked up again for the author's next pin, until his activity
+     * window could have closed: reading only moves a last read forward.
+     */
+    @Test
+    void receiversKnownActiveAreNotLookedUpAgainUntilTheirWindowCouldClose() {
+        long day = 86_400_000L;
+        graph.board(RECIPES, ANA).followers(ANA, 10, 3);
+        feeds.saveState(10, new GeneratorState(25, FanoutDriver.START - 29 * day)); // active for one more day
+        // 11 and 12 never read: active at least 30 days from now
+        List<Long> asked = new ArrayList<>();
+        MaterializedFeedStore counting = (MaterializedFeedStore) Proxy.newProxyInstance(MaterializedFeedStore.class.getClassLoader(),
+                new Class<?>[] {MaterializedFeedStore.class}, (p, m, args) -> {
+                    if (m.getName().equals("lastReads")) {
+                        synchronized (asked) {
+                            for (Object u : (Collection<?>) args[0]) asked.add((Long) u);
+                        }
+                    }
+                    try {
+                        return m.invoke(feeds, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        driver = new FanoutDriver(FanoutSettings.defaults().withActiveDays(30), graphStore, counting, stateDir);
+
+        driver.created(900, RECIPES, ANA);
+        assertThat(receivers(driver.drain(5)).keySet()).containsExactlyInAnyOrder(10L, 11L, 12L);
+        assertThat(asked).containsExactlyInAnyOrder(10L, 11L, 12L);
+
+        asked.clear();
+        driver.created(901, RECIPES, ANA);
+        assertThat(receivers(driver.drain(5)).keySet()).containsExactlyInAnyOrder(10L, 11L, 12L);
+        assertThat(asked).as("all three known active").isEmpty();
+
+        driver.clock.advance(Duration.ofDays(2)); // 10 has not read since: his window closed; 11's and 12's have not
+        driver.created(902, RECIPES, ANA);
+        assertThat(receivers(driver.drain(5)).keySet()).containsExactlyInAnyOrder(11L, 12L);
+        assertThat(asked).containsExactly(10L);
+        assertThat(driver.counter("fanout.inactive.skipped")).isEqualTo(1);
     }
 
     @Test
