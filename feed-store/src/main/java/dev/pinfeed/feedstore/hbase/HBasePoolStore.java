@@ -40,10 +40,10 @@ import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
  * cleaned up by readers, which check each entry against the user's index row), never a lost pin.
  * Bounded upserts count pool sizes in memory ({@link PoolSizeEstimates}), so a write costs the
  * region server one index Get and two Puts per entry (two Puts for an entry of a first-time fan-out
- * delivery, {@link #markDelivered}: one atomic marker write per chunk instead of a Get per entry) and a
- * pool is scanned only when it may be past its maximum. The bound holds per store instance: a pool this instance has not written before is
- * counted from 0, so another writer's or an earlier process's entries can take it up to one maximum
- * further before its first check here.
+ * delivery, {@link #markDelivered}: one atomic marker write per chunk instead of a Get per entry), and
+ * a pool is scanned only when it may be past its maximum. The bound holds per store instance: a pool
+ * this instance has not written before is counted from 0, so another writer's or an earlier
+ * process's entries can take it up to one maximum further before its first check here.
  */
 public final class HBasePoolStore implements PoolStore {
 
