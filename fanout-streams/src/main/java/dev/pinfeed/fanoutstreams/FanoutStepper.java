@@ -121,15 +121,17 @@ public final class FanoutStepper {
         if (settings.activeDays() == 0 || receivers.isEmpty()) return receivers;
         long now = clock.millis();
         long window = settings.activeDays() * DAY_MS;
+        boolean[] known = new boolean[receivers.size()];
         List<Long> unknown = new ArrayList<>();
-        for (Receiver r : receivers) {
-            if (!knownActive.isActive(r.userId(), now)) unknown.add(r.userId());
+        for (int i = 0; i < known.length; i++) {
+            known[i] = knownActive.isActive(receivers.get(i).userId(), now);
+            if (!known[i]) unknown.add(receivers.get(i).userId());
         }
         Map<Long, Long> lastReads = unknown.isEmpty() ? Map.of() : feeds.lastReads(unknown);
-        Set<Long> asked = new HashSet<>(unknown);
         List<Receiver> out = new ArrayList<>(receivers.size());
-        for (Receiver r : receivers) {
-            if (!asked.contains(r.userId())) {
+        for (int i = 0; i < known.length; i++) {
+            Receiver r = receivers.get(i);
+            if (known[i]) {
                 out.add(r);
                 continue;
             }

@@ -8,13 +8,14 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.IntToLongFunction;
 import java.util.function.Predicate;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.BufferedMutator;
@@ -107,23 +108,16 @@ public final class HBasePoolStore implements PoolStore {
     public Set<Delivery> markDelivered(Collection<Delivery> deliveries) {
         requireWritable();
         List<Delivery> list = List.copyOf(new LinkedHashSet<>(deliveries));
+        List<CheckAndMutate> claims = new ArrayList<>(list.size());
+        for (Delivery d : list) {
+            byte[] row = PoolKeys.deliveryRow(d.pinId(), d.chunkIndex());
+            claims.add(CheckAndMutate.newBuilder(row).ifNotExists(PoolKeys.FAMILY, PoolKeys.DELIVERED)
+                    .build(new Put(row).addColumn(PoolKeys.FAMILY, PoolKeys.DELIVERED, new byte[] {1})));
+        }
+        Object[] results = batch(claims, "marking fan-out deliveries");
         Set<Delivery> before = new HashSet<>();
-        try (Table t = connection.getTable(table)) {
-            for (int from = 0; from < list.size(); from += SLICE) {
-                List<Delivery> slice = list.subList(from, Math.min(list.size(), from + SLICE));
-                List<CheckAndMutate> claims = new ArrayList<>(slice.size());
-                for (Delivery d : slice) {
-                    byte[] row = PoolKeys.deliveryRow(d.pinId(), d.chunkIndex());
-                    claims.add(CheckAndMutate.newBuilder(row).ifNotExists(PoolKeys.FAMILY, PoolKeys.DELIVERED)
-                            .build(new Put(row).addColumn(PoolKeys.FAMILY, PoolKeys.DELIVERED, new byte[] {1})));
-                }
-                List<CheckAndMutateResult> results = t.checkAndMutate(claims);
-                for (int i = 0; i < slice.size(); i++) {
-                    if (!results.get(i).isSuccess()) before.add(slice.get(i));
-                }
-            }
-        } catch (IOException e) {
-            throw unavailable("marking fan-out deliveries", e);
+        for (int i = 0; i < list.size(); i++) {
+            if (!((CheckAndMutateResult) results[i]).isSuccess()) before.add(list.get(i));
         }
         return before;
     }
@@ -189,29 +183,25 @@ public final class HBasePoolStore implements PoolStore {
             List<Long> key = List.of(e.userId(), e.pinId());
             if (latest.put(key, e) != null) repeated.add(key); // the last entry for a (user, pin) wins
         }
-        List<PoolEntry> list = new ArrayList<>(latest.values());
         Map<Pool, Integer> growth = new LinkedHashMap<>();
-        for (PoolEntry e : list) growth.merge(new Pool(e.userId(), e.source()), 1, Integer::sum);
-        List<Integer> checked = new ArrayList<>();
-        for (int i = 0; i < list.size(); i++) {
-            PoolEntry e = list.get(i);
-            if (!unseen.test(e) || repeated.contains(List.of(e.userId(), e.pinId()))) checked.add(i);
+        List<PoolEntry> checked = new ArrayList<>();
+        for (Map.Entry<List<Long>, PoolEntry> k : latest.entrySet()) {
+            PoolEntry e = k.getValue();
+            growth.merge(new Pool(e.userId(), e.source()), 1, Integer::sum);
+            if (!unseen.test(e) || repeated.contains(k.getKey())) checked.add(e);
         }
-        Result[] index = get(checked.stream().map(i -> new Get(PoolKeys.indexRow(list.get(i).userId(), list.get(i).pinId()))
-                .addColumn(PoolKeys.FAMILY, PoolKeys.INDEX)).toList());
-        Map<Integer, byte[]> oldIndex = new HashMap<>();
-        for (int k = 0; k < checked.size(); k++) {
-            byte[] value = index[k].getValue(PoolKeys.FAMILY, PoolKeys.INDEX);
-            if (value != null) oldIndex.put(checked.get(k), value);
+        byte[][] index = indexValues(checked.size(), i -> checked.get(i).userId(), i -> checked.get(i).pinId());
+        Map<PoolEntry, byte[]> oldIndex = new IdentityHashMap<>();
+        for (int i = 0; i < checked.size(); i++) {
+            if (index[i] != null) oldIndex.put(checked.get(i), index[i]);
         }
 
-        List<Mutation> puts = new ArrayList<>(list.size() * 2);
+        List<Mutation> puts = new ArrayList<>(latest.size() * 2);
         List<Mutation> deletes = new ArrayList<>();
-        for (int i = 0; i < list.size(); i++) {
-            PoolEntry e = list.get(i);
+        for (PoolEntry e : latest.values()) {
             byte[] row = PoolKeys.entryRow(e);
             puts.addAll(PoolKeys.puts(e));
-            byte[] old = oldIndex.get(i);
+            byte[] old = oldIndex.get(e);
             if (old != null) {
                 byte[] oldRow = PoolKeys.entryRowOf(e.userId(), e.pinId(), old);
                 if (!Arrays.equals(oldRow, row)) deletes.add(new Delete(oldRow));
@@ -234,10 +224,10 @@ public final class HBasePoolStore implements PoolStore {
         List<long[]> pairs = new ArrayList<>();
         pinsByUser.forEach((user, pins) -> new HashSet<>(pins).forEach(p -> pairs.add(new long[] {user, p})));
         if (pairs.isEmpty()) return;
-        Result[] index = get(pairs.stream().map(p -> new Get(PoolKeys.indexRow(p[0], p[1])).addColumn(PoolKeys.FAMILY, PoolKeys.INDEX)).toList());
+        byte[][] index = indexValues(pairs.size(), i -> pairs.get(i)[0], i -> pairs.get(i)[1]);
         List<Mutation> deletes = new ArrayList<>();
         for (int i = 0; i < pairs.size(); i++) {
-            byte[] value = index[i].getValue(PoolKeys.FAMILY, PoolKeys.INDEX);
+            byte[] value = index[i];
             if (value == null) continue;
             long user = pairs.get(i)[0];
             long pin = pairs.get(i)[1];
@@ -305,14 +295,13 @@ public final class HBasePoolStore implements PoolStore {
         }
         int kept = rows.size() > max ? keep : rows.size();
         List<byte[]> beyond = rows.subList(kept, rows.size());
-        Result[] index = get(beyond.stream().map(r -> new Get(PoolKeys.indexRow(pool.user(), PoolKeys.pinOf(r)))
-                .addColumn(PoolKeys.FAMILY, PoolKeys.INDEX)).toList());
+        byte[][] index = indexValues(beyond.size(), i -> pool.user(), i -> PoolKeys.pinOf(beyond.get(i)));
         List<Mutation> deletes = new ArrayList<>();
         int removed = 0;
         for (int i = 0; i < beyond.size(); i++) {
             byte[] row = beyond.get(i);
             deletes.add(new Delete(row));
-            byte[] value = index[i].getValue(PoolKeys.FAMILY, PoolKeys.INDEX);
+            byte[] value = index[i];
             if (value != null && Arrays.equals(PoolKeys.entryRowOf(pool.user(), PoolKeys.pinOf(row), value), row)) {
                 deletes.add(new Delete(PoolKeys.indexRow(pool.user(), PoolKeys.pinOf(row))));
                 removed++;
@@ -329,13 +318,12 @@ public final class HBasePoolStore implements PoolStore {
      */
     private List<PoolEntry> verified(long userId, List<PoolEntry> entries, List<byte[]> rows) {
         if (entries.isEmpty()) return entries;
-        Result[] index = get(entries.stream().map(e -> new Get(PoolKeys.indexRow(userId, e.pinId()))
-                .addColumn(PoolKeys.FAMILY, PoolKeys.INDEX)).toList());
+        byte[][] index = indexValues(entries.size(), i -> userId, i -> entries.get(i).pinId());
         List<PoolEntry> out = new ArrayList<>(entries.size());
         List<Mutation> orphans = new ArrayList<>();
         Set<Long> seen = new HashSet<>();
         for (int i = 0; i < entries.size(); i++) {
-            byte[] value = index[i].getValue(PoolKeys.FAMILY, PoolKeys.INDEX);
+            byte[] value = index[i];
             boolean current = value != null && Arrays.equals(PoolKeys.entryRowOf(userId, entries.get(i).pinId(), value), rows.get(i));
             if (current && seen.add(entries.get(i).pinId())) {
                 out.add(entries.get(i));
@@ -363,7 +351,7 @@ public final class HBasePoolStore implements PoolStore {
     }
 
     /**
-     * Runs reads, one round trip per region server per slice of {@value #SLICE}; each
+     * Runs actions (index reads, delivery marks), one round trip per region server per slice of {@value #SLICE}; each
      * action's result, in order. Slices keep a large batch within the client's operation timeout.
      */
     private Object[] batch(List<? extends Row> actions, String what) {
@@ -384,9 +372,17 @@ public final class HBasePoolStore implements PoolStore {
         return results;
     }
 
-    private Result[] get(List<Get> gets) {
+    /**
+     * The index value (where the entry is) of the pairs {@code (user(i), pin(i))} for i < n, null for a
+     * pair without an entry, in one batch read.
+     */
+    private byte[][] indexValues(int n, IntToLongFunction user, IntToLongFunction pin) {
+        List<Get> gets = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) gets.add(new Get(PoolKeys.indexRow(user.applyAsLong(i), pin.applyAsLong(i))).addColumn(PoolKeys.FAMILY, PoolKeys.INDEX));
         Object[] results = batch(gets, "reading pool index rows");
-        return java.util.Arrays.copyOf(results, results.length, Result[].class);
+        byte[][] values = new byte[n][];
+        for (int i = 0; i < n; i++) values[i] = ((Result) results[i]).getValue(PoolKeys.FAMILY, PoolKeys.INDEX);
+        return values;
     }
 
     private void requireWritable() {
