@@ -29,12 +29,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Future;
 import org.apache.avro.specific.SpecificRecord;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -70,12 +69,10 @@ final class Fixture implements AutoCloseable {
         this.topics = new MaterializerTopics(stack.uniqueTopic("users"), stack.uniqueTopic("boards"), stack.uniqueTopic("pins"),
                 stack.uniqueTopic("likes"));
         this.deadLetters = stack.uniqueTopic("canonical-dlq");
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", config.kafkaBootstrap()))) {
-            List<NewTopic> fresh = new ArrayList<>();
-            for (String t : topics.all()) fresh.add(new NewTopic(t, 3, (short) 1));
-            fresh.add(new NewTopic(deadLetters, 1, (short) 1));
-            admin.createTopics(fresh).all().get();
-        }
+        Map<String, Integer> fresh = new LinkedHashMap<>();
+        for (String t : topics.all()) fresh.put(t, 3);
+        fresh.put(deadLetters, 1);
+        stack.createTopics(fresh);
         registry = new CachingSchemaRegistryClient(new HttpSchemaRegistryClient(config.schemaRegistryUrl()));
         events = new KafkaProducer<>(KafkaClients.producer(config, "canonical-it"), new StringSerializer(), new AvroEventSerializer(registry));
         raw = new KafkaProducer<>(KafkaClients.producer(config, "canonical-it-raw"), new ByteArraySerializer(), new ByteArraySerializer());

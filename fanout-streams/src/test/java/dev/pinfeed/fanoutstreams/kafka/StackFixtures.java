@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -31,8 +32,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -70,10 +69,10 @@ final class StackFixtures implements AutoCloseable {
         deadLetters = stack.uniqueTopic("fanout-dlq");
         applicationId = stack.uniqueName("fanout_it");
         keyPrefix = stack.keyPrefix("fanout");
-        try (Admin admin = Admin.create(KafkaClients.admin(stack.config()))) {
-            admin.createTopics(List.of(new NewTopic(pins, 3, (short) 1), new NewTopic(chunks, 3, (short) 1),
-                    new NewTopic(EventTopics.bulkLaneOf(chunks), 3, (short) 1), new NewTopic(deadLetters, 1, (short) 1))).all().get();
-        }
+        Map<String, Integer> partitions = new LinkedHashMap<>();
+        for (String topic : List.of(pins, chunks, EventTopics.bulkLaneOf(chunks))) partitions.put(topic, 3);
+        partitions.put(deadLetters, 1);
+        stack.createTopics(partitions);
         registry = new CachingSchemaRegistryClient(new HttpSchemaRegistryClient(stack.config().schemaRegistryUrl()));
         serializer = new AvroEventSerializer(registry);
         producer = new KafkaProducer<>(KafkaClients.producer(stack.config(), "fanout-it"), new ByteArraySerializer(), new ByteArraySerializer());

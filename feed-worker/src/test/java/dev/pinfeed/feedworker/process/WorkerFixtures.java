@@ -32,13 +32,12 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.hadoop.hbase.client.Connection;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -83,12 +82,11 @@ final class WorkerFixtures implements AutoCloseable {
         group = stack.uniqueName("feed_worker");
         graphPrefix = stack.keyPrefix("fw-graph");
         affinityPrefix = stack.keyPrefix("fw-affinity");
-        try (Admin admin = Admin.create(KafkaClients.admin(stack.config()))) {
-            // The bulk lane too: the worker's main (a child JVM) reads it in its second loop.
-            admin.createTopics(List.of(new NewTopic(fanout, partitions, (short) 1), new NewTopic(EventTopics.bulkLaneOf(fanout), partitions,
-                    (short) 1), new NewTopic(follows, partitions, (short) 1), new NewTopic(likes, partitions, (short) 1),
-                    new NewTopic(deadLetters, 1, (short) 1))).all().get();
-        }
+        // The bulk lane too: the worker's main (a child JVM) reads it in its second loop.
+        Map<String, Integer> fresh = new LinkedHashMap<>();
+        for (String topic : List.of(fanout, EventTopics.bulkLaneOf(fanout), follows, likes)) fresh.put(topic, partitions);
+        fresh.put(deadLetters, 1);
+        stack.createTopics(fresh);
         registry = new CachingSchemaRegistryClient(new HttpSchemaRegistryClient(stack.config().schemaRegistryUrl()));
         events = new KafkaProducer<>(KafkaClients.producer(stack.config(), group + "-test"), new StringSerializer(), new AvroEventSerializer(registry));
         hbase = HBaseClusters.connect(stack.config(), HBaseClusters.PRIMARY);

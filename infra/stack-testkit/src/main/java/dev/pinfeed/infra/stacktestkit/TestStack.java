@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -70,9 +71,27 @@ public final class TestStack {
                 }
                 boolean ready = described.size() == partitionsByTopic.size() && described.values().stream()
                         .flatMap(d -> d.partitions().stream()).map(TopicPartitionInfo::leader).allMatch(l -> l != null && !l.isEmpty());
-                if (ready) return;
+                if (ready) break;
                 if (System.nanoTime() > deadline) throw new IllegalStateException("topics have no leader after 60 s: " + partitionsByTopic.keySet());
                 Thread.sleep(100);
+            }
+            // The broker names a leader (its metadata cache) a moment before its replica manager
+            // opens the partition. A produce in between fails retriably while the next batch to
+            // the same partition succeeds, and the first one then spins on OUT_OF_ORDER_SEQUENCE
+            // until it expires (KAFKA-15591). A ListOffsets answer comes from the opened
+            // partition, so once every partition answers, the first produce cannot be refused.
+            Map<TopicPartition, OffsetSpec> ends = new java.util.HashMap<>();
+            partitionsByTopic.forEach((topic, n) -> {
+                for (int p = 0; p < n; p++) ends.put(new TopicPartition(topic, p), OffsetSpec.latest());
+            });
+            while (true) {
+                try {
+                    admin.listOffsets(ends).all().get(30, TimeUnit.SECONDS);
+                    return;
+                } catch (java.util.concurrent.ExecutionException notYetOpen) {
+                    if (System.nanoTime() > deadline) throw new IllegalStateException("topics not open after 60 s: " + partitionsByTopic.keySet(), notYetOpen);
+                    Thread.sleep(100);
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
