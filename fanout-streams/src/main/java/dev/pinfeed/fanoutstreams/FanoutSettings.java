@@ -44,6 +44,16 @@ public record FanoutSettings(String applicationId, String inputTopic, String out
         if (readAheadPages < 1) throw new IllegalArgumentException("fanout.read-ahead-pages must be at least 1: " + readAheadPages);
     }
 
+    /** {@code activeDays} in milliseconds: how long after his last read a receiver still gets ADDs (0: the policy is off). */
+    public long activityWindowMillis() {
+        return activeDays * 86_400_000L;
+    }
+
+    /** Where this application keeps its {@link KnownActiveUsers} between runs, beside its Kafka Streams state. */
+    public Path knownActiveFile() {
+        return stateDir.resolve(applicationId + ".known-active");
+    }
+
     /**
      * The production defaults: 1000 receivers a chunk, 30 active days, 20 steps or 200 ms a turn every
      * 20 ms. A turn holds the stream thread (no input is read meanwhile), so its time bound is what a

@@ -36,13 +36,13 @@ import java.util.Set;
  */
 public final class FanoutStepper {
 
-    private static final long DAY_MS = 86_400_000L;
 
     /**
-     * The page after {@code cursor}: the receivers kept, how many were dropped as inactive, and the
-     * cursor of the page after it (null: the walk is done).
+     * The page after {@code cursor}: the receivers kept, how many were dropped as inactive, how many
+     * last reads were looked up for that (the others were known active), and the cursor of the page
+     * after it (null: the walk is done).
      */
-    public record PageRead(String cursor, List<Receiver> receivers, int skippedInactive, String nextCursor) {
+    public record PageRead(String cursor, List<Receiver> receivers, int skippedInactive, int lastReadsLookedUp, String nextCursor) {
         public PageRead {
             receivers = List.copyOf(receivers);
         }
@@ -60,13 +60,18 @@ public final class FanoutStepper {
     private final MaterializedFeedStore feeds;
     private final FanoutSettings settings;
     private final Clock clock;
-    /** 2^20 slots (16 MiB): about a million receivers' activity remembered between their pins. */
-    private final KnownActiveUsers knownActive = new KnownActiveUsers(20);
+    private final KnownActiveUsers knownActive;
 
     public FanoutStepper(GraphStore graph, MaterializedFeedStore feeds, FanoutSettings settings, Clock clock) {
+        this(graph, feeds, settings, new KnownActiveUsers(KnownActiveUsers.DEFAULT_SLOT_BITS), clock);
+    }
+
+    /** @param knownActive receivers already known to be active (the app keeps it across restarts) */
+    public FanoutStepper(GraphStore graph, MaterializedFeedStore feeds, FanoutSettings settings, KnownActiveUsers knownActive, Clock clock) {
         this.graph = graph;
         this.feeds = feeds;
         this.settings = settings;
+        this.knownActive = knownActive;
         this.clock = clock;
     }
 
@@ -82,8 +87,8 @@ public final class FanoutStepper {
 
     /** The second half: {@code page}, read at {@code cursor}, without an ADD's inactive receivers (the slow part). */
     public PageRead kept(FanoutJob job, String cursor, Page<Receiver> page) {
-        List<Receiver> kept = job.action() == FanoutAction.ADD ? active(page.items()) : page.items();
-        return new PageRead(cursor, kept, page.items().size() - kept.size(), page.nextCursor());
+        Active active = job.action() == FanoutAction.ADD ? active(page.items()) : new Active(page.items(), 0);
+        return new PageRead(cursor, active.receivers(), page.items().size() - active.receivers().size(), active.lookedUp(), page.nextCursor());
     }
 
 
@@ -113,14 +118,17 @@ public final class FanoutStepper {
         return new Step(chunk, last ? null : job.advanced(job.nextChunkIndex() + 1, job.cursor(), job.exhausted(), rest));
     }
 
+    /** The receivers kept, and how many last reads it took to find them. */
+    private record Active(List<Receiver> receivers, int lookedUp) {}
+
     /**
      * The receivers who read their feed within {@code activeDays}, or never (no recorded read counts as
      * active). Only those not already {@link KnownActiveUsers known} to be active are looked up.
      */
-    private List<Receiver> active(List<Receiver> receivers) {
-        if (settings.activeDays() == 0 || receivers.isEmpty()) return receivers;
+    private Active active(List<Receiver> receivers) {
+        if (settings.activeDays() == 0 || receivers.isEmpty()) return new Active(receivers, 0);
         long now = clock.millis();
-        long window = settings.activeDays() * DAY_MS;
+        long window = settings.activityWindowMillis();
         boolean[] known = new boolean[receivers.size()];
         List<Long> unknown = new ArrayList<>();
         for (int i = 0; i < known.length; i++) {
@@ -142,7 +150,7 @@ public final class FanoutStepper {
                 knownActive.activeUntil(r.userId(), activeUntil);
             }
         }
-        return out;
+        return new Active(out, unknown.size());
     }
 
     static FanoutChunk chunk(FanoutJob job, List<Receiver> receivers, boolean last) {

@@ -67,7 +67,9 @@ import redis.clients.jedis.RedisClient;
  *   <li><b>big</b>: one pin of an author with {@code --followers} (100 000) followers (graph written
  *       directly through the graph store under a fresh key prefix, one follow per {@code --follow-spacing-ms}): time to its last pool write and
  *       entries/s end to end; small pins keep coming every 100 ms meanwhile and their latency is reported;
- *       then the same author's next pin alone (the fan-out now knows which receivers are active);</li>
+ *       then the same author's next pin alone (the fan-out now knows which receivers are active);
+ *       with {@code --next-pins} N &gt; 1, N - 1 more next pins, each followed by its own raw run, and the median
+ *       of the N ratios (each next pin over the raw run nearest it);</li>
  *   <li><b>raw</b>: the same receivers' rows for one pin through a bare BufferedMutator ({@link RawPoolPuts}),
  *       the baseline of the end-to-end entries/s;</li>
  *   <li><b>peak</b>: {@code --burst} small pins published at once: pins/s until the last is in its pools;
@@ -160,6 +162,8 @@ public final class FanoutLoadHarness {
         int halfPeakS = intArg(args, "--half-peak-s", 20);
         int partitions = intArg(args, "--partitions", 3);
         int rawBatch = intArg(args, "--raw-batch", 5000);
+        int nextPins = intArg(args, "--next-pins", 1);
+        if (nextPins < 1) throw new IllegalArgumentException("--next-pins must be at least 1");
         long needed = followers + (long) smallAuthors * (smallFollowers + 2) + 10L * burst + 100_000L;
         if (needed > BenchSeed.FRESH_IDS) throw new IllegalArgumentException("--followers too large for one run's fresh ids: " + followers);
 
@@ -255,6 +259,31 @@ public final class FanoutLoadHarness {
                             followers, nextSeconds, followers / nextSeconds, followers / nextSeconds / raw.entriesPerSecond()));
                     notes.add(String.format(Locale.ROOT, "| raw BufferedMutator puts of the same receivers' rows (flush every %d) | %d | %.2f | %.0f | 1 |",
                             rawBatch, raw.entries(), raw.seconds(), raw.entriesPerSecond()));
+                    if (nextPins > 1) {
+                        // 3b. more next pins, each followed by its own raw run: the box drifts, so each pair is a ratio of
+                        // neighbours, and their median is the figure (the single pair above swings with it).
+                        List<Double> ratios = new ArrayList<>();
+                        ratios.add(followers / nextSeconds / raw.entriesPerSecond());
+                        for (int i = 2; i <= nextPins; i++) {
+                            Progress again = h.publish(big, System.nanoTime());
+                            h.awaitAll(List.of(again), Duration.ofMinutes(15), "the big author's next pin");
+                            double againSeconds = (again.doneNanos() - again.sentNanos) / 1e9;
+                            long pairPin = h.pinId(big);
+                            RawPoolPuts.Outcome pairRaw = RawPoolPuts.write(hbase, () -> b.followers().stream()
+                                    .map(u -> new PoolEntry(u, Source.FOLLOWED_USER, 0.5, pairPin, b.id(), b.board(), System.currentTimeMillis()))
+                                    .iterator(), rawBatch);
+                            h.pinsByAuthor.put(pairPin, b.id());
+                            double ratio = followers / againSeconds / pairRaw.entriesPerSecond();
+                            ratios.add(ratio);
+                            log("next pin %d: %.2f s end to end (%.0f entries/s), raw right after %.0f entries/s: %.2f", i, againSeconds,
+                                    followers / againSeconds, pairRaw.entriesPerSecond(), ratio);
+                            notes.add(String.format(Locale.ROOT, "| next pin %d, end to end / raw right after it | %d | %.2f | %.0f / %.0f | %.2f |", i,
+                                    followers, againSeconds, followers / againSeconds, pairRaw.entriesPerSecond(), ratio));
+                        }
+                        List<Double> sorted = ratios.stream().sorted().toList();
+                        notes.add(String.format(Locale.ROOT, "| the next pins' median ratio (%d pairs; min %.2f, max %.2f) | | | | **%.2f** |",
+                                sorted.size(), sorted.get(0), sorted.get(sorted.size() - 1), sorted.get(sorted.size() / 2)));
+                    }
 
                     // 4. peak of small pins, then half of it in an open loop
                     long burstStart = System.nanoTime();

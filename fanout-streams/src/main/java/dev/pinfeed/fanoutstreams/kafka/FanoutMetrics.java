@@ -28,6 +28,7 @@ public final class FanoutMetrics {
     private final Map<FanoutAction, Counter> chunks = new EnumMap<>(FanoutAction.class);
     private final Map<FanoutSource, Counter> receivers = new EnumMap<>(FanoutSource.class);
     private final Counter skipped;
+    private final Counter lastReadsLookedUp;
     private final Set<AtomicLong> pendingPerTask = ConcurrentHashMap.newKeySet();
 
     public FanoutMetrics(MeterRegistry registry) {
@@ -42,6 +43,9 @@ public final class FanoutMetrics {
         }
         skipped = Counter.builder("fanout.inactive.skipped")
                 .description("Receivers left out of an ADD fan-out: no feed read within fanout.active-days.").register(registry);
+        lastReadsLookedUp = Counter.builder("fanout.last.reads.looked.up")
+                .description("Receivers of an ADD fan-out whose last feed read was read from HBase (the others were known active).")
+                .register(registry);
         Gauge.builder("fanout.jobs.pending", this, FanoutMetrics::pending)
                 .description("Fan-out jobs not finished yet, over the tasks this process owns.").register(registry);
     }
@@ -56,6 +60,10 @@ public final class FanoutMetrics {
 
     void skipped(int n) {
         if (n > 0) skipped.increment(n);
+    }
+
+    void lastReadsLookedUp(int n) {
+        if (n > 0) lastReadsLookedUp.increment(n);
     }
 
     void deadLettered(String reason) {

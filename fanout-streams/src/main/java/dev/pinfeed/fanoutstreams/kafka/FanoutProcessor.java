@@ -187,6 +187,7 @@ final class FanoutProcessor implements Processor<String, SourceEvent, Object, Ob
                 if (page == null) break;
                 current = stepper.absorb(current, page);
                 metrics.skipped(page.skippedInactive());
+                metrics.lastReadsLookedUp(page.lastReadsLookedUp());
                 absorbed = true;
             }
         } catch (StoreUnavailableException e) {

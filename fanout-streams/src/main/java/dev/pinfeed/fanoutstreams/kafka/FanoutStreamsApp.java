@@ -5,15 +5,19 @@ import dev.pinfeed.eventsschema.EventTopics;
 import dev.pinfeed.eventsschema.SchemaRegistryClient;
 import dev.pinfeed.fanoutstreams.FanoutSettings;
 import dev.pinfeed.fanoutstreams.FanoutStatus;
+import dev.pinfeed.fanoutstreams.KnownActiveUsers;
 import dev.pinfeed.feedstore.MaterializedFeedStore;
 import dev.pinfeed.followergraph.GraphStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
+import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.apache.kafka.streams.KafkaStreams;
@@ -31,20 +35,75 @@ public final class FanoutStreamsApp implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(FanoutStreamsApp.class);
 
+    /** How often the known active receivers are copied to disk, so a kill -9 loses at most this much of them. */
+    static final Duration KNOWN_ACTIVE_SAVE_INTERVAL = Duration.ofMinutes(1);
+
     private final KafkaStreams streams;
     private final ExecutorService fetchThreads;
     private final KafkaStreamsMetrics streamsMetrics;
     private final FanoutMetrics metrics;
     private final FanoutStatus status;
+    private final KnownActiveCopy knownActive;
     private volatile boolean closing;
 
     private FanoutStreamsApp(KafkaStreams streams, ExecutorService fetchThreads, KafkaStreamsMetrics streamsMetrics, FanoutMetrics metrics,
-                             FanoutStatus status) {
+                             FanoutStatus status, KnownActiveCopy knownActive) {
         this.streams = streams;
         this.fetchThreads = fetchThreads;
         this.streamsMetrics = streamsMetrics;
         this.metrics = metrics;
         this.status = status;
+        this.knownActive = knownActive;
+    }
+
+    /**
+     * The receivers known active, kept on disk beside the streams state: loaded at start, saved every
+     * {@link #KNOWN_ACTIVE_SAVE_INTERVAL} and at close. A copy that cannot be read or written costs
+     * only last-read lookups (logged), never a wrong skip: {@link KnownActiveUsers#load} refuses copies
+     * of another activity window.
+     */
+    private static final class KnownActiveCopy implements AutoCloseable {
+        private final KnownActiveUsers users = new KnownActiveUsers(KnownActiveUsers.DEFAULT_SLOT_BITS);
+        private final FanoutSettings settings;
+        private final Clock clock;
+        private final ScheduledExecutorService saver;
+
+        KnownActiveCopy(FanoutSettings settings, Clock clock) {
+            this.settings = settings;
+            this.clock = clock;
+            if (settings.activeDays() == 0) { // the policy is off: nobody is looked up, nothing to keep
+                saver = null;
+                return;
+            }
+            try {
+                int loaded = users.load(settings.knownActiveFile(), settings.activityWindowMillis(), clock.millis());
+                if (loaded > 0) LOG.info("fan-out: {} receivers known active, from {}", loaded, settings.knownActiveFile());
+            } catch (IOException e) {
+                LOG.warn("fan-out: starting without known active receivers: {}", e.getMessage());
+            }
+            saver = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "fanout-known-active-saver");
+                t.setDaemon(true);
+                return t;
+            });
+            long every = KNOWN_ACTIVE_SAVE_INTERVAL.toMillis();
+            saver.scheduleWithFixedDelay(this::save, every, every, TimeUnit.MILLISECONDS);
+        }
+
+        private void save() {
+            try {
+                users.save(settings.knownActiveFile(), settings.activityWindowMillis(), clock.millis());
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("fan-out: could not save the known active receivers to {}: {}", settings.knownActiveFile(), e.toString());
+            }
+        }
+
+        @Override
+        public void close() {
+            if (saver == null) return;
+            saver.shutdownNow();
+            save();
+        }
     }
 
     /**
@@ -65,8 +124,16 @@ public final class FanoutStreamsApp implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        KafkaStreams streams = new KafkaStreams(FanoutTopology.build(settings, registry, graph, feeds, fetchThreads, metrics, status, clock),
-                FanoutTopology.properties(settings, bootstrap, instance, metrics, status));
+        KnownActiveCopy knownActive = new KnownActiveCopy(settings, clock);
+        KafkaStreams streams;
+        try {
+            streams = new KafkaStreams(FanoutTopology.build(settings, registry, graph, feeds, knownActive.users, fetchThreads, metrics,
+                    status, clock), FanoutTopology.properties(settings, bootstrap, instance, metrics, status));
+        } catch (RuntimeException e) {
+            knownActive.close();
+            fetchThreads.shutdownNow();
+            throw e;
+        }
         streams.setUncaughtExceptionHandler(e -> {
             Throwable outage = StreamThreadFailures.outage(e);
             if (outage == null) {
@@ -80,7 +147,7 @@ public final class FanoutStreamsApp implements AutoCloseable {
         KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
         streamsMetrics.bindTo(meters);
         streams.start();
-        return new FanoutStreamsApp(streams, fetchThreads, streamsMetrics, metrics, status);
+        return new FanoutStreamsApp(streams, fetchThreads, streamsMetrics, metrics, status, knownActive);
     }
 
     private static void sleepQuietly(long ms) {
@@ -128,5 +195,6 @@ public final class FanoutStreamsApp implements AutoCloseable {
         streams.close(Duration.ofSeconds(30));
         fetchThreads.shutdownNow(); // reads in flight are only read-ahead: nothing to finish
         streamsMetrics.close();
+        knownActive.close(); // last, so it holds what the closing tasks learned
     }
 }

@@ -10,6 +10,7 @@ import dev.pinfeed.eventsschema.EventTopics;
 import dev.pinfeed.eventsschema.InMemorySchemaRegistryClient;
 import dev.pinfeed.fanoutstreams.FanoutSettings;
 import dev.pinfeed.fanoutstreams.FanoutStatus;
+import dev.pinfeed.fanoutstreams.KnownActiveUsers;
 import dev.pinfeed.feedstore.MaterializedFeedStore;
 import dev.pinfeed.followergraph.GraphStore;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -65,7 +66,8 @@ final class FanoutDriver implements AutoCloseable {
         // The driver's simulation of exactly-once loses what a deserialization handler sends (its dead letters);
         // exactly-once itself is the ITs' to show, against the real broker.
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.AT_LEAST_ONCE);
-        driver = new TopologyTestDriver(FanoutTopology.build(this.settings, registry, graph, feeds, fetchThreads, metrics, status, clock), props,
+        driver = new TopologyTestDriver(FanoutTopology.build(this.settings, registry, graph, feeds,
+                new KnownActiveUsers(KnownActiveUsers.DEFAULT_SLOT_BITS), fetchThreads, metrics, status, clock), props,
                 Instant.ofEpochMilli(START));
         pins = driver.createInputTopic(this.settings.inputTopic(), new StringSerializer(), new ByteArraySerializer());
         chunks = driver.createOutputTopic(this.settings.outputTopic(), new StringDeserializer(), new AvroEventDeserializer(registry));

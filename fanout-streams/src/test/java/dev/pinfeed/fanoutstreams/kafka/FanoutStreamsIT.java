@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.pinfeed.events.FanoutChunk;
 import dev.pinfeed.events.FanoutSource;
 import dev.pinfeed.eventsschema.DeadLetters;
+import dev.pinfeed.fanoutstreams.FanoutSettings;
 import dev.pinfeed.feedstore.hbase.HBaseClusters;
 import dev.pinfeed.feedstore.hbase.HBaseMaterializedFeedStore;
 import dev.pinfeed.followergraph.GraphCommand;
@@ -95,6 +96,40 @@ class FanoutStreamsIT {
                 System.err.println("[fanout-it] meters: " + meters.getMeters().stream().filter(m -> m.getId().getName().startsWith("fanout"))
                         .map(m -> m.getId().getName() + m.getId().getTags() + "=" + m.measure().iterator().next().getValue())
                         .collect(Collectors.joining(", ")));
+            }
+        }
+    }
+
+    @Test
+    void aRestartedFanOutStillKnowsWhichReceiversAreActive(TestStack stack) throws Exception {
+        try (StackFixtures f = new StackFixtures(stack);
+             Connection hbase = HBaseClusters.connect(stack.config(), HBaseClusters.PRIMARY)) {
+            long ana = stack.freshId(), anaBoard = stack.freshId();
+            List<Long> followers = f.authorWithFollowers(ana, anaBoard, 1_500);
+            FanoutSettings settings = f.settings(stateDir);
+
+            SimpleMeterRegistry before = new SimpleMeterRegistry();
+            try (FanoutStreamsApp app = FanoutStreamsApp.start(settings, stack.config().kafkaBootstrap(), "0", f.registry, f.graph.store(),
+                    new HBaseMaterializedFeedStore(hbase, HBaseClusters.PRIMARY), before, Clock.systemUTC());
+                 KafkaConsumer<byte[], byte[]> out = f.chunkReader()) {
+                long pin = stack.freshId();
+                f.publish(f.pinCreated(pin, anaBoard, ana));
+                List<FanoutChunk> chunks = f.readChunks(out, new ArrayList<>(), lastChunksOf(pin), Duration.ofSeconds(90));
+                assertThat(receiversOf(chunks, pin).keySet()).containsExactlyInAnyOrderElementsOf(followers);
+                assertThat(before.get("fanout.last.reads.looked.up").counter().count()).as("nobody known yet: each one asked")
+                        .isGreaterThanOrEqualTo(1_500);
+            }
+            assertThat(settings.knownActiveFile()).as("saved at close, beside the streams state").exists();
+
+            SimpleMeterRegistry after = new SimpleMeterRegistry();
+            try (FanoutStreamsApp app = FanoutStreamsApp.start(settings, stack.config().kafkaBootstrap(), "0", f.registry, f.graph.store(),
+                    new HBaseMaterializedFeedStore(hbase, HBaseClusters.PRIMARY), after, Clock.systemUTC());
+                 KafkaConsumer<byte[], byte[]> out = f.chunkReader()) {
+                long next = stack.freshId();
+                f.publish(f.pinCreated(next, anaBoard, ana));
+                List<FanoutChunk> chunks = f.readChunks(out, new ArrayList<>(), lastChunksOf(next), Duration.ofSeconds(90));
+                assertThat(receiversOf(chunks, next).keySet()).containsExactlyInAnyOrderElementsOf(followers);
+                assertThat(after.get("fanout.last.reads.looked.up").counter().count()).as("the restarted app knew them all").isZero();
             }
         }
     }
