@@ -69,7 +69,9 @@ import redis.clients.jedis.RedisClient;
  *       entries/s end to end; small pins keep coming every 100 ms meanwhile and their latency is reported;
  *       then the same author's next pin alone (the fan-out now knows which receivers are active);
  *       with {@code --next-pins} N &gt; 1, N - 1 more next pins, each followed by its own raw run, and the median
- *       of the N ratios (each next pin over the raw run nearest it);</li>
+ *       of the N ratios (each next pin over the raw run nearest it); with {@code --restart-before-last-pin 1}
+ *       the fan-out app is then closed and started again on its state dir, and one more pin is timed
+ *       with the count of last reads the restarted app looked up;</li>
  *   <li><b>raw</b>: the same receivers' rows for one pin through a bare BufferedMutator ({@link RawPoolPuts}),
  *       the baseline of the end-to-end entries/s;</li>
  *   <li><b>peak</b>: {@code --burst} small pins published at once: pins/s until the last is in its pools;
@@ -163,6 +165,7 @@ public final class FanoutLoadHarness {
         int partitions = intArg(args, "--partitions", 3);
         int rawBatch = intArg(args, "--raw-batch", 5000);
         int nextPins = intArg(args, "--next-pins", 1);
+        boolean restart = intArg(args, "--restart-before-last-pin", 0) == 1;
         if (nextPins < 1) throw new IllegalArgumentException("--next-pins must be at least 1");
         long needed = followers + (long) smallAuthors * (smallFollowers + 2) + 10L * burst + 100_000L;
         if (needed > BenchSeed.FRESH_IDS) throw new IllegalArgumentException("--followers too large for one run's fresh ids: " + followers);
@@ -283,6 +286,31 @@ public final class FanoutLoadHarness {
                         List<Double> sorted = ratios.stream().sorted().toList();
                         notes.add(String.format(Locale.ROOT, "| the next pins' median ratio (%d pairs; min %.2f, max %.2f) | | | | **%.2f** |",
                                 sorted.size(), sorted.get(0), sorted.get(sorted.size() - 1), sorted.get(sorted.size() / 2)));
+                    }
+                    if (restart) {
+                        // 3c. the fan-out stopped and started again (same state dir): one more pin of the big author,
+                        // and how many last reads the restarted app had to look up for it.
+                        app.close();
+                        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+                        try (FanoutStreamsApp again = FanoutStreamsApp.start(settings, config.kafkaBootstrap(), "0", registry, graph,
+                                new HBaseMaterializedFeedStore(hbase, HBaseClusters.PRIMARY), meters, Clock.systemUTC())) {
+                            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+                            while (again.state() != KafkaStreams.State.RUNNING && System.nanoTime() < until) TimeUnit.MILLISECONDS.sleep(20);
+                            Progress afterRestart = h.publish(big, System.nanoTime());
+                            h.awaitAll(List.of(afterRestart), Duration.ofMinutes(15), "the big author's pin after a restart");
+                            double restartedSeconds = (afterRestart.doneNanos() - afterRestart.sentNanos) / 1e9;
+                            double lookedUp = meters.get("fanout.last.reads.looked.up").counter().count();
+                            long pairPin = h.pinId(big);
+                            RawPoolPuts.Outcome pairRaw = RawPoolPuts.write(hbase, () -> b.followers().stream()
+                                    .map(u -> new PoolEntry(u, Source.FOLLOWED_USER, 0.5, pairPin, b.id(), b.board(), System.currentTimeMillis()))
+                                    .iterator(), rawBatch);
+                            h.pinsByAuthor.put(pairPin, b.id());
+                            log("after a fan-out restart: %.2f s end to end, %.0f last reads looked up, raw right after %.0f entries/s", restartedSeconds,
+                                    lookedUp, pairRaw.entriesPerSecond());
+                            notes.add(String.format(Locale.ROOT, "| the big author's pin after a fan-out restart (%.0f last reads looked up), end to end "
+                                    + "/ raw right after it | %d | %.2f | %.0f / %.0f | %.2f |", lookedUp, followers, restartedSeconds,
+                                    followers / restartedSeconds, pairRaw.entriesPerSecond(), followers / restartedSeconds / pairRaw.entriesPerSecond()));
+                        }
                     }
 
                     // 4. peak of small pins, then half of it in an open loop

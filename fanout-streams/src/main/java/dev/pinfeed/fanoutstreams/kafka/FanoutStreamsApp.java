@@ -190,7 +190,8 @@ public final class FanoutStreamsApp implements AutoCloseable {
 
     /** Stops the client within 30 s, committing what was processed. */
     @Override
-    public void close() {
+    public synchronized void close() {
+        if (closing) return; // once: a second close must not save an older copy over a newer app's
         closing = true;
         streams.close(Duration.ofSeconds(30));
         fetchThreads.shutdownNow(); // reads in flight are only read-ahead: nothing to finish

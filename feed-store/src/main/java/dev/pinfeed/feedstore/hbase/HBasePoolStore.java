@@ -96,6 +96,8 @@ public final class HBasePoolStore implements PoolStore {
      * polled at once), and one multi-call that size ran the region server (512 MB heap) out of memory.
      */
     static final int ENTRIES_PER_ROUND = 5_000;
+    /** Mutations handed to the mutator per call (see {@link #write}). */
+    private static final int MUTATIONS_PER_CALL = 10_000;
 
     @Override
     public void upsert(Collection<PoolEntry> entries) {
@@ -393,7 +395,12 @@ public final class HBasePoolStore implements PoolStore {
         if (mutations.isEmpty()) return;
         requireWritable();
         try {
-            mutator.mutate(mutations);
+            // In slices: the mutator walks its whole queue on each background submit, so one call with a
+            // million mutations (a bulk removal) took minutes of CPU in the client; the last flush still
+            // makes the write whole before this returns.
+            for (int from = 0; from < mutations.size(); from += MUTATIONS_PER_CALL) {
+                mutator.mutate(mutations.subList(from, Math.min(mutations.size(), from + MUTATIONS_PER_CALL)));
+            }
             mutator.flush();
         } catch (IOException e) {
             throw unavailable("writing pools", e);

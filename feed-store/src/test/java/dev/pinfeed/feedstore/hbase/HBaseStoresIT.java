@@ -157,6 +157,24 @@ class HBaseStoresIT {
             assertThat(store().best(v, Source.FOLLOWED_BOARD, 10_000)).hasSize(4_000);
         }
 
+        /** One removal of more rows than the store hands the mutator per call (a bulk clean-up): every entry goes. */
+        @Test
+        void aRemovalOfTensOfThousandsOfRowsRemovesThemAll() {
+            List<Long> users = new ArrayList<>();
+            List<PoolEntry> batch = new ArrayList<>();
+            for (int i = 0; i < 3_000; i++) {
+                long u = freshUser();
+                users.add(u);
+                for (int p = 1; p <= 3; p++) batch.add(entry(u, Source.FOLLOWED_USER, p, p));
+            }
+            store().upsert(batch, 100, 50);
+            java.util.Map<Long, List<Long>> all = new java.util.HashMap<>();
+            for (long u : users) all.put(u, List.of(1L, 2L, 3L));
+            store().remove(all); // 18 000 deletes: entry and index row of each
+            for (long u : users.subList(0, 200)) assertThat(((HBasePoolStore) store).storedRows(u)).as("user %d", u).isEmpty();
+            assertThat(((HBasePoolStore) store).storedRows(users.get(users.size() - 1))).isEmpty();
+        }
+
         /**
          * Sizes are estimated per store instance (in memory, no counter write per entry): a writer that
          * did not write a pool before (another process, or this one restarted) counts it from 0, so the
