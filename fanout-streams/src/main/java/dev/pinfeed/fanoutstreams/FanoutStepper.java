@@ -36,7 +36,6 @@ import java.util.Set;
  */
 public final class FanoutStepper {
 
-
     /**
      * The page after {@code cursor}: the receivers kept, how many were dropped as inactive, how many
      * last reads were looked up for that (the others were known active), and the cursor of the page

@@ -45,6 +45,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntFunction;
@@ -217,9 +218,10 @@ public final class FeedReadLoadHarness {
                         table.add(row("raw: the same scan, " + clients + " readers paced at the materialized rate (open loop)" + of, raw, due));
                         table.add(row("in process: HomeFeed.read of the second page, " + clients + " callers paced at that rate (open loop)" + of,
                                 LoadLoops.openLoop(clients, paced, warm, measure, 70 + round, inProcess), due));
+                        ServerSide before = ServerSide.of(metrics);
                         LoadLoops.Outcome served = LoadLoops.openLoop(clients, paced, warm, measure, 50 + round, secondPage);
                         table.add(row("materialized only, " + clients + " readers paced at " + (pacedRate > 0 ? "a fixed rate" : "half that rate")
-                                + " (open loop)" + of, served, due));
+                                + " (open loop)" + of, served, due + "; " + ServerSide.of(metrics).since(before)));
                         ratios.add(served.latencyMicros().getValueAtPercentile(99) / (double) Math.max(1, raw.latencyMicros().getValueAtPercentile(99)));
                     }
                     if (pacedRounds > 1) {
@@ -450,6 +452,50 @@ public final class FeedReadLoadHarness {
                 Report.fmt1(jvm), Report.fmt1(stack), Report.fmt1(other), note);
         log("%s", line);
         return line;
+    }
+
+    /**
+     * The service's own timing of the feed route ({@code http_request_duration}: receipt to the answer
+     * handed to the server, its SLO buckets), so a phase's client-side latency can be split into what
+     * the service took and what HTTP, the clients and the JVM they share added. Counts include warm-up.
+     */
+    private record ServerSide(io.micrometer.core.instrument.distribution.CountAtBucket[] buckets, long count) {
+        static ServerSide of(io.micrometer.core.instrument.MeterRegistry registry) {
+            io.micrometer.core.instrument.Timer timer = registry.find("http_request_duration").tag("route", "/v1/users/{userId}/feed").timer();
+            if (timer == null) return new ServerSide(new io.micrometer.core.instrument.distribution.CountAtBucket[0], 0);
+            io.micrometer.core.instrument.distribution.HistogramSnapshot h = timer.takeSnapshot();
+            return new ServerSide(h.histogramCounts(), h.count());
+        }
+
+        /** "server side: x % within 5 ms, p99 within (a, b] ms" over the requests since {@code earlier}. */
+        String since(ServerSide earlier) {
+            long n = count - earlier.count;
+            if (n <= 0 || buckets.length != earlier.buckets.length) return "server side: no requests timed";
+            double within5 = Double.NaN;
+            double p99Low = 0;
+            double p99High = Double.POSITIVE_INFINITY;
+            double previousBound = 0;
+            // Prometheus-style registries count cumulatively (at or below the bound); others per bucket: summed here.
+            boolean cumulative = true;
+            for (int i = 1; i < buckets.length; i++) {
+                if (buckets[i].count() - earlier.buckets[i].count() < buckets[i - 1].count() - earlier.buckets[i - 1].count()) cumulative = false;
+            }
+            double atOrBelow = 0;
+            for (int i = 0; i < buckets.length; i++) {
+                double bound = buckets[i].bucket(TimeUnit.MILLISECONDS);
+                double inBucket = buckets[i].count() - earlier.buckets[i].count();
+                atOrBelow = cumulative ? inBucket : atOrBelow + inBucket;
+                double share = atOrBelow / n;
+                if (Math.abs(bound - 5.0) < 1e-6) within5 = share;
+                if (share >= 0.99 && p99High == Double.POSITIVE_INFINITY) {
+                    p99High = bound;
+                    p99Low = previousBound;
+                }
+                previousBound = bound;
+            }
+            return String.format(Locale.ROOT, "server side: %.1f %% within 5 ms, p99 within (%s, %s] ms", 100 * within5,
+                    Report.ms(p99Low), p99High == Double.POSITIVE_INFINITY ? "∞" : Report.ms(p99High));
+        }
     }
 
     private static void log(String format, Object... args) {

@@ -109,28 +109,26 @@ class FanoutStreamsIT {
             FanoutSettings settings = f.settings(stateDir);
 
             SimpleMeterRegistry before = new SimpleMeterRegistry();
-            try (FanoutStreamsApp app = FanoutStreamsApp.start(settings, stack.config().kafkaBootstrap(), "0", f.registry, f.graph.store(),
-                    new HBaseMaterializedFeedStore(hbase, HBaseClusters.PRIMARY), before, Clock.systemUTC());
-                 KafkaConsumer<byte[], byte[]> out = f.chunkReader()) {
-                long pin = stack.freshId();
-                f.publish(f.pinCreated(pin, anaBoard, ana));
-                List<FanoutChunk> chunks = f.readChunks(out, new ArrayList<>(), lastChunksOf(pin), Duration.ofSeconds(90));
-                assertThat(receiversOf(chunks, pin).keySet()).containsExactlyInAnyOrderElementsOf(followers);
-                assertThat(before.get("fanout.last.reads.looked.up").counter().count()).as("nobody known yet: each one asked")
-                        .isGreaterThanOrEqualTo(1_500);
-            }
+            assertThat(aPinsReceivers(stack, f, settings, hbase, before, ana, anaBoard)).containsExactlyInAnyOrderElementsOf(followers);
+            assertThat(before.get("fanout.last.reads.looked.up").counter().count()).as("nobody known yet: each one asked")
+                    .isGreaterThanOrEqualTo(1_500);
             assertThat(settings.knownActiveFile()).as("saved at close, beside the streams state").exists();
 
             SimpleMeterRegistry after = new SimpleMeterRegistry();
-            try (FanoutStreamsApp app = FanoutStreamsApp.start(settings, stack.config().kafkaBootstrap(), "0", f.registry, f.graph.store(),
-                    new HBaseMaterializedFeedStore(hbase, HBaseClusters.PRIMARY), after, Clock.systemUTC());
-                 KafkaConsumer<byte[], byte[]> out = f.chunkReader()) {
-                long next = stack.freshId();
-                f.publish(f.pinCreated(next, anaBoard, ana));
-                List<FanoutChunk> chunks = f.readChunks(out, new ArrayList<>(), lastChunksOf(next), Duration.ofSeconds(90));
-                assertThat(receiversOf(chunks, next).keySet()).containsExactlyInAnyOrderElementsOf(followers);
-                assertThat(after.get("fanout.last.reads.looked.up").counter().count()).as("the restarted app knew them all").isZero();
-            }
+            assertThat(aPinsReceivers(stack, f, settings, hbase, after, ana, anaBoard)).containsExactlyInAnyOrderElementsOf(followers);
+            assertThat(after.get("fanout.last.reads.looked.up").counter().count()).as("the restarted app knew them all").isZero();
+        }
+    }
+
+    /** Starts the app, publishes a pin of the author, and returns its receivers once its last chunk is out; closes the app. */
+    private static java.util.Set<Long> aPinsReceivers(TestStack stack, StackFixtures f, FanoutSettings settings, Connection hbase,
+                                                     SimpleMeterRegistry meters, long author, long board) throws Exception {
+        try (FanoutStreamsApp app = FanoutStreamsApp.start(settings, stack.config().kafkaBootstrap(), "0", f.registry, f.graph.store(),
+                new HBaseMaterializedFeedStore(hbase, HBaseClusters.PRIMARY), meters, Clock.systemUTC());
+             KafkaConsumer<byte[], byte[]> out = f.chunkReader()) {
+            long pin = stack.freshId();
+            f.publish(f.pinCreated(pin, board, author));
+            return receiversOf(f.readChunks(out, new ArrayList<>(), lastChunksOf(pin), Duration.ofSeconds(90)), pin).keySet();
         }
     }
 }

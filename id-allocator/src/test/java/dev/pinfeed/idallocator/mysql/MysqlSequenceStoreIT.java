@@ -19,6 +19,8 @@ class MysqlSequenceStoreIT extends SequenceStoreContract {
     /** Type ids no registered type uses, so these tests never touch real objects' counters. */
     private static final int FIRST_TEST_TYPE = 1000;
     private static final int TEST_TYPES = 24;
+    /** The last test key's index (shard-major over the test types); -1 until the first. */
+    private static final java.util.concurrent.atomic.AtomicLong NEXT_KEY = new java.util.concurrent.atomic.AtomicLong(-1);
 
     private final TestStack stack;
     private final MysqlSequenceStore store;
@@ -44,8 +46,10 @@ class MysqlSequenceStoreIT extends SequenceStoreContract {
 
     @Override
     protected Key freshKey() {
-        long fresh = stack.freshId();
-        Key key = new Key((int) (fresh % shardCount), FIRST_TEST_TYPE + (int) ((fresh / shardCount) % TEST_TYPES));
+        // Consecutive keys of one sequence, not keys derived from the clock: freshId's low bits count calls within a
+        // millisecond, so two calls 24 ms apart once mapped to the same (shard, type) and a test saw the other's lease.
+        long n = NEXT_KEY.updateAndGet(last -> last < 0 ? Math.floorMod(stack.freshId(), (long) shardCount * TEST_TYPES) : last + 1);
+        Key key = new Key((int) (n % shardCount), FIRST_TEST_TYPE + (int) ((n / shardCount) % TEST_TYPES));
         fixtures.deleteCounter(key.shard(), key.typeId());
         return key;
     }
