@@ -83,6 +83,8 @@ import redis.clients.jedis.RedisClient;
  * bare scan (the floor on this box at that moment), {@link HomeFeed#read} in process (the service
  * without HTTP and JSON) and the HTTP read, one after the other; with more than one round the median of
  * the rounds' HTTP p99 over raw p99 is reported, since the box drifts more between runs than that ratio.
+ * Each HTTP round also reports the service's own timing of the route (its {@code http_request_duration}
+ * buckets), to tell the service's time from the clients' and the transport's.
  * Latency per request on the client (HdrHistogram): p50, p99, p99.9. The generator's fallbacks (late
  * or failed: a first page served without new pins) are counted, since a first page that fell back costs
  * about what a materialized-only read does. Everything seeded is removed at the end (pool entries,
