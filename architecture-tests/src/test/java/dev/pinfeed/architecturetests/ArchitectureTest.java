@@ -75,7 +75,9 @@ class ArchitectureTest {
             "dev.pinfeed.feedservice.homefeed.HomeFeedSettings",
             "FeedServiceServer.homeFeed takes them: a composition root other than the main (the load harness) passes them",
             "dev.pinfeed.feedservice.homefeed.FeedCursor",
-            "the cursor of a known feed position, so the load harness reads a next page without a first page");
+            "the cursor of a known feed position, so the load harness reads a next page without a first page",
+            "dev.pinfeed.feedservice.homefeed.HomeFeed",
+            "FeedServiceServer.homeFeed returns it: the load harness times the service's read without HTTP beside the HTTP read");
 
     private static final Path ROOT = Path.of(System.getProperty("pinfeed.root", "..")).toAbsolutePath().normalize();
 
