@@ -69,9 +69,9 @@ import redis.clients.jedis.RedisClient;
  *       entries/s end to end; small pins keep coming every 100 ms meanwhile and their latency is reported;
  *       then the same author's next pin alone (the fan-out now knows which receivers are active);
  *       with {@code --next-pins} N &gt; 1, N - 1 more next pins, each followed by its own raw run, and the median
- *       of the N ratios (each next pin over the raw run nearest it); with {@code --restart-before-last-pin 1}
- *       the fan-out app is then closed and started again on its state dir, and one more pin is timed
- *       with the count of last reads the restarted app looked up;</li>
+ *       of the N ratios (each next pin over the raw run nearest it); with {@code --restart-before-last-pin 1},
+ *       after every other phase, the fan-out app is closed and started again on its state dir, and one
+ *       more pin of the big author is timed with the count of last reads the restarted app looked up;</li>
  *   <li><b>raw</b>: the same receivers' rows for one pin through a bare BufferedMutator ({@link RawPoolPuts}),
  *       the baseline of the end-to-end entries/s;</li>
  *   <li><b>peak</b>: {@code --burst} small pins published at once: pins/s until the last is in its pools;
@@ -214,8 +214,7 @@ public final class FanoutLoadHarness {
                              .startWithBulkLane(registry, chunks, "bench-fanout-worker-" + run, 500);
                      FanoutStreamsApp app = FanoutStreamsApp.start(settings, config.kafkaBootstrap(), "0", registry, graph,
                              new HBaseMaterializedFeedStore(hbase, HBaseClusters.PRIMARY), new SimpleMeterRegistry(), Clock.systemUTC())) {
-                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-                    while (app.state() != KafkaStreams.State.RUNNING && System.nanoTime() < deadline) TimeUnit.MILLISECONDS.sleep(20);
+                    awaitRunning(app);
                     t0 = System.nanoTime();
                     h.awaitAll(List.of(h.publish(small.get(0), System.nanoTime())), Duration.ofSeconds(120), "the warm-up pin");
                     log("warm-up pin in its pools after %.1f s (streams app and worker ready)", (System.nanoTime() - t0) / 1e9);
@@ -250,12 +249,7 @@ public final class FanoutLoadHarness {
                     log("big author's next pin: %d entries in %.2f s (%s)", followers, nextSeconds, timeline(nextPin));
 
                     // 3. raw puts of the same receivers' rows (another pin id, so they are fresh rows)
-                    long rawPin = h.pinId(big);
-                    Author b = big;
-                    RawPoolPuts.Outcome raw = RawPoolPuts.write(hbase, () -> b.followers().stream()
-                            .map(u -> new PoolEntry(u, Source.FOLLOWED_USER, 0.5, rawPin, b.id(), b.board(), System.currentTimeMillis()))
-                            .iterator(), rawBatch);
-                    h.pinsByAuthor.put(rawPin, b.id());
+                    RawPoolPuts.Outcome raw = h.rawRun(hbase, big, rawBatch);
                     notes.add(String.format(Locale.ROOT, "| big fan-out, pin → pools end to end | %d | %.2f | %.0f | %.2f |", followers, bigSeconds,
                             endToEnd, endToEnd / raw.entriesPerSecond()));
                     notes.add(String.format(Locale.ROOT, "| the big author's next pin (receivers known active), end to end | %d | %.2f | %.0f | %.2f |",
@@ -268,14 +262,8 @@ public final class FanoutLoadHarness {
                         List<Double> ratios = new ArrayList<>();
                         ratios.add(followers / nextSeconds / raw.entriesPerSecond());
                         for (int i = 2; i <= nextPins; i++) {
-                            Progress again = h.publish(big, System.nanoTime());
-                            h.awaitAll(List.of(again), Duration.ofMinutes(15), "the big author's next pin");
-                            double againSeconds = (again.doneNanos() - again.sentNanos) / 1e9;
-                            long pairPin = h.pinId(big);
-                            RawPoolPuts.Outcome pairRaw = RawPoolPuts.write(hbase, () -> b.followers().stream()
-                                    .map(u -> new PoolEntry(u, Source.FOLLOWED_USER, 0.5, pairPin, b.id(), b.board(), System.currentTimeMillis()))
-                                    .iterator(), rawBatch);
-                            h.pinsByAuthor.put(pairPin, b.id());
+                            double againSeconds = h.pinAloneSeconds(big, "the big author's next pin");
+                            RawPoolPuts.Outcome pairRaw = h.rawRun(hbase, big, rawBatch);
                             double ratio = followers / againSeconds / pairRaw.entriesPerSecond();
                             ratios.add(ratio);
                             log("next pin %d: %.2f s end to end (%.0f entries/s), raw right after %.0f entries/s: %.2f", i, againSeconds,
@@ -287,32 +275,6 @@ public final class FanoutLoadHarness {
                         notes.add(String.format(Locale.ROOT, "| the next pins' median ratio (%d pairs; min %.2f, max %.2f) | | | | **%.2f** |",
                                 sorted.size(), sorted.get(0), sorted.get(sorted.size() - 1), sorted.get(sorted.size() / 2)));
                     }
-                    if (restart) {
-                        // 3c. the fan-out stopped and started again (same state dir): one more pin of the big author,
-                        // and how many last reads the restarted app had to look up for it.
-                        app.close();
-                        SimpleMeterRegistry meters = new SimpleMeterRegistry();
-                        try (FanoutStreamsApp again = FanoutStreamsApp.start(settings, config.kafkaBootstrap(), "0", registry, graph,
-                                new HBaseMaterializedFeedStore(hbase, HBaseClusters.PRIMARY), meters, Clock.systemUTC())) {
-                            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-                            while (again.state() != KafkaStreams.State.RUNNING && System.nanoTime() < until) TimeUnit.MILLISECONDS.sleep(20);
-                            Progress afterRestart = h.publish(big, System.nanoTime());
-                            h.awaitAll(List.of(afterRestart), Duration.ofMinutes(15), "the big author's pin after a restart");
-                            double restartedSeconds = (afterRestart.doneNanos() - afterRestart.sentNanos) / 1e9;
-                            double lookedUp = meters.get("fanout.last.reads.looked.up").counter().count();
-                            long pairPin = h.pinId(big);
-                            RawPoolPuts.Outcome pairRaw = RawPoolPuts.write(hbase, () -> b.followers().stream()
-                                    .map(u -> new PoolEntry(u, Source.FOLLOWED_USER, 0.5, pairPin, b.id(), b.board(), System.currentTimeMillis()))
-                                    .iterator(), rawBatch);
-                            h.pinsByAuthor.put(pairPin, b.id());
-                            log("after a fan-out restart: %.2f s end to end, %.0f last reads looked up, raw right after %.0f entries/s", restartedSeconds,
-                                    lookedUp, pairRaw.entriesPerSecond());
-                            notes.add(String.format(Locale.ROOT, "| the big author's pin after a fan-out restart (%.0f last reads looked up), end to end "
-                                    + "/ raw right after it | %d | %.2f | %.0f / %.0f | %.2f |", lookedUp, followers, restartedSeconds,
-                                    followers / restartedSeconds, pairRaw.entriesPerSecond(), followers / restartedSeconds / pairRaw.entriesPerSecond()));
-                        }
-                    }
-
                     // 4. peak of small pins, then half of it in an open loop
                     long burstStart = System.nanoTime();
                     List<Progress> burstPins = new ArrayList<>(burst);
@@ -326,6 +288,24 @@ public final class FanoutLoadHarness {
                     h.awaitAll(half, Duration.ofMinutes(5), "half-peak pins");
                     rows.add(latencyRow(String.format(Locale.ROOT, "half peak: small pins at %.0f/s, latency from due time", peak / 2), half, halfPeakS));
                     if (worker.parked() != null) log("worker: %s", worker.parked());
+                    if (restart) {
+                        // 5. last, so the phases above run on the first app: the fan-out stopped and started again (same state
+                        // dir), one more pin of the big author, and how many last reads the restarted app had to look up for it.
+                        app.close();
+                        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+                        try (FanoutStreamsApp again = FanoutStreamsApp.start(settings, config.kafkaBootstrap(), "0", registry, graph,
+                                new HBaseMaterializedFeedStore(hbase, HBaseClusters.PRIMARY), meters, Clock.systemUTC())) {
+                            awaitRunning(again);
+                            double restartedSeconds = h.pinAloneSeconds(big, "the big author's pin after a restart");
+                            double lookedUp = meters.get("fanout.last.reads.looked.up").counter().count();
+                            RawPoolPuts.Outcome pairRaw = h.rawRun(hbase, big, rawBatch);
+                            log("after a fan-out restart: %.2f s end to end, %.0f last reads looked up, raw right after %.0f entries/s", restartedSeconds,
+                                    lookedUp, pairRaw.entriesPerSecond());
+                            notes.add(String.format(Locale.ROOT, "| the big author's pin after a fan-out restart (%.0f last reads looked up), end to end "
+                                    + "/ raw right after it | %d | %.2f | %.0f / %.0f | %.2f |", lookedUp, followers, restartedSeconds,
+                                    followers / restartedSeconds, pairRaw.entriesPerSecond(), followers / restartedSeconds / pairRaw.entriesPerSecond()));
+                        }
+                    }
                 }
             } finally {
                 printTables(rows, notes); // what was measured survives a failure later in the run or in the cleanup
@@ -533,6 +513,32 @@ public final class FanoutLoadHarness {
             throw new IllegalStateException(missing + " of " + pins.size() + " " + what + " not in their pools after " + timeout.toSeconds()
                     + " s" + (sendError.get() == null ? "" : "; a send failed: " + sendError.get()));
         }
+    }
+
+    /** Waits (up to 120 s) until the streams app runs: it has its tasks and reads. */
+    private static void awaitRunning(FanoutStreamsApp app) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (app.state() != KafkaStreams.State.RUNNING && System.nanoTime() < deadline) TimeUnit.MILLISECONDS.sleep(20);
+    }
+
+    /** One pin of {@code author}, published now with nothing else running: seconds until its last pool write. */
+    private double pinAloneSeconds(Author author, String what) throws InterruptedException {
+        Progress pin = publish(author, System.nanoTime());
+        awaitAll(List.of(pin), Duration.ofMinutes(15), what);
+        return (pin.doneNanos() - pin.sentNanos) / 1e9;
+    }
+
+    /**
+     * The raw baseline: the rows of {@code author}'s receivers for one more pin id (fresh rows) through a
+     * bare BufferedMutator, flushed every {@code rawBatch}; the pin is recorded for the clean-up.
+     */
+    private RawPoolPuts.Outcome rawRun(Connection hbase, Author author, int rawBatch) throws Exception {
+        long rawPin = pinId(author);
+        RawPoolPuts.Outcome raw = RawPoolPuts.write(hbase, () -> author.followers().stream()
+                .map(u -> new PoolEntry(u, Source.FOLLOWED_USER, 0.5, rawPin, author.id(), author.board(), System.currentTimeMillis()))
+                .iterator(), rawBatch);
+        pinsByAuthor.put(rawPin, author.id());
+        return raw;
     }
 
     private static void printTables(List<String> rows, List<String> notes) {
