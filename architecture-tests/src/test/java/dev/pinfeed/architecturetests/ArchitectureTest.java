@@ -54,7 +54,7 @@ class ArchitectureTest {
             Map.entry("dev.pinfeed.config", Set.of("dev.pinfeed.config.zookeeper")),
             Map.entry("dev.pinfeed.followergraph", Set.of("dev.pinfeed.followergraph.redis")),
             Map.entry("dev.pinfeed.mysqlshards", Set.of("dev.pinfeed.mysqlshards.query")),
-            Map.entry("dev.pinfeed.feedstore", Set.of("dev.pinfeed.feedstore.hbase", "dev.pinfeed.feedstore.scoring")),
+            Map.entry("dev.pinfeed.feedstore", Set.of("dev.pinfeed.feedstore.hbase", "dev.pinfeed.feedstore.redis", "dev.pinfeed.feedstore.scoring")),
             Map.entry("dev.pinfeed.canonicalstore", Set.of("dev.pinfeed.canonicalstore.reads", "dev.pinfeed.canonicalstore.mysql",
                     "dev.pinfeed.canonicalstore.redis")),
             Map.entry("dev.pinfeed.idallocator", Set.of("dev.pinfeed.idallocator.mysql")),

@@ -4,7 +4,7 @@ import dev.pinfeed.events.FanoutAction;
 import dev.pinfeed.events.FanoutChunk;
 import dev.pinfeed.events.FanoutReceiver;
 import dev.pinfeed.events.FanoutSource;
-import dev.pinfeed.feedstore.MaterializedFeedStore;
+import dev.pinfeed.feedstore.LastReadStore;
 import dev.pinfeed.followergraph.GraphStore;
 import dev.pinfeed.followergraph.Page;
 import dev.pinfeed.followergraph.Receiver;
@@ -56,19 +56,19 @@ public final class FanoutStepper {
     public record Step(FanoutChunk chunk, FanoutJob next) {}
 
     private final GraphStore graph;
-    private final MaterializedFeedStore feeds;
+    private final LastReadStore lastReads;
     private final FanoutSettings settings;
     private final Clock clock;
     private final KnownActiveUsers knownActive;
 
-    public FanoutStepper(GraphStore graph, MaterializedFeedStore feeds, FanoutSettings settings, Clock clock) {
-        this(graph, feeds, settings, new KnownActiveUsers(KnownActiveUsers.DEFAULT_SLOT_BITS), clock);
+    public FanoutStepper(GraphStore graph, LastReadStore lastReads, FanoutSettings settings, Clock clock) {
+        this(graph, lastReads, settings, new KnownActiveUsers(KnownActiveUsers.DEFAULT_SLOT_BITS), clock);
     }
 
     /** @param knownActive receivers already known to be active (the app keeps it across restarts) */
-    public FanoutStepper(GraphStore graph, MaterializedFeedStore feeds, FanoutSettings settings, KnownActiveUsers knownActive, Clock clock) {
+    public FanoutStepper(GraphStore graph, LastReadStore lastReads, FanoutSettings settings, KnownActiveUsers knownActive, Clock clock) {
         this.graph = graph;
-        this.feeds = feeds;
+        this.lastReads = lastReads;
         this.settings = settings;
         this.knownActive = knownActive;
         this.clock = clock;
@@ -134,7 +134,7 @@ public final class FanoutStepper {
             known[i] = knownActive.isActive(receivers.get(i).userId(), now);
             if (!known[i]) unknown.add(receivers.get(i).userId());
         }
-        Map<Long, Long> lastReads = unknown.isEmpty() ? Map.of() : feeds.lastReads(unknown);
+        Map<Long, Long> reads = unknown.isEmpty() ? Map.of() : lastReads.lastReads(unknown);
         List<Receiver> out = new ArrayList<>(receivers.size());
         for (int i = 0; i < known.length; i++) {
             Receiver r = receivers.get(i);
@@ -142,7 +142,7 @@ public final class FanoutStepper {
                 out.add(r);
                 continue;
             }
-            long read = lastReads.getOrDefault(r.userId(), 0L);
+            long read = reads.getOrDefault(r.userId(), 0L);
             long activeUntil = read == 0 ? now + window : read + window;
             if (activeUntil >= now) {
                 out.add(r);

@@ -10,7 +10,7 @@ import java.util.concurrent.Executor;
 
 /**
  * Reads jobs' next pages ({@link FanoutStepper#receivers}, then {@link FanoutStepper#kept}) on a pool of fetch threads, ahead of the turn
- * that needs them, so the stream thread never waits on Redis or HBase: it only takes pages that are
+ * that needs them, so the stream thread never waits on Redis: it only takes pages that are
  * ready, and meanwhile polls, processes and commits. A page is keyed by the job (pin, event) and the
  * cursor it was read at, so a page can only continue the walk it was read for.
  *

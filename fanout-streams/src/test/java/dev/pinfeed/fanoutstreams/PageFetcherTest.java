@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.pinfeed.config.StoreUnavailableException;
 import dev.pinfeed.events.FanoutAction;
-import dev.pinfeed.feedstore.InMemoryMaterializedFeedStore;
+import dev.pinfeed.feedstore.InMemoryLastReadStore;
 import dev.pinfeed.followergraph.GraphCommand;
 import dev.pinfeed.followergraph.GraphStore;
 import dev.pinfeed.followergraph.sharded.InMemoryGraphStore;
@@ -42,7 +42,7 @@ class PageFetcherTest {
                         throw e.getCause();
                     }
                 });
-        FanoutStepper stepper = new FanoutStepper(failing, new InMemoryMaterializedFeedStore(), settings, Clock.systemUTC());
+        FanoutStepper stepper = new FanoutStepper(failing, new InMemoryLastReadStore(), settings, Clock.systemUTC());
         return new PageFetcher(stepper, fetchThreads::add, depth);
     }
 

@@ -19,6 +19,8 @@ import dev.pinfeed.feedstore.Source;
 import dev.pinfeed.feedstore.SpeculativeSettings;
 import dev.pinfeed.feedstore.hbase.HBaseClusters;
 import dev.pinfeed.feedstore.hbase.HBaseMaterializedFeedStore;
+import dev.pinfeed.feedstore.redis.RedisLastReadStore;
+import dev.pinfeed.redismasters.RedisMasterConfig;
 import dev.pinfeed.feedstore.hbase.HBasePoolStore;
 import dev.pinfeed.feedstore.hbase.SpeculativeHBaseStores;
 import dev.pinfeed.followergraph.redis.RedisGraphStore;
@@ -110,8 +112,10 @@ class FeedReadsDuringHBaseOutageIT {
                     .allMatch(u -> standbyFeeds.all(u).size() >= 20 && standbyPools.all(u).size() >= 20));
 
             HomeFeedThreads threads = closing(open, HomeFeedThreads.from(stack.config()));
+            RedisLastReadStore lastReads = closing(open, RedisLastReadStore.connect(RedisMasterConfig.fixed(stack.config().redisInstances()),
+                    () -> RedisGraphStore.defaultShardMap(stack.config()), stack.keyPrefix("outage-reads"), Duration.ofMillis(500)));
             HomeFeed homeFeed = FeedServiceServer.homeFeed(stack.config(), HomeFeedSettings.from(stack.config()), hbase.pools(),
-                    hbase.materializedFeed(), reads, new InMemoryGraphStore(), threads, metrics, Clock.systemUTC());
+                    hbase.materializedFeed(), lastReads, reads, new InMemoryGraphStore(), threads, metrics, Clock.systemUTC());
             RunningHttpApp app = closing(open, FeedServiceServer.app(stack.config(), new InMemoryGraphStore(), reads, homeFeed, meters, Map.of())
                     .start("127.0.0.1", 0));
             HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();

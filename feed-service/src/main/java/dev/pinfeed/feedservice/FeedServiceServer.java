@@ -13,9 +13,11 @@ import dev.pinfeed.feedservice.homefeed.HomeFeed;
 import dev.pinfeed.feedservice.homefeed.HomeFeedListener;
 import dev.pinfeed.feedservice.homefeed.HomeFeedSettings;
 import dev.pinfeed.feedservice.homefeed.PoolRegenerator;
+import dev.pinfeed.feedstore.LastReadStore;
 import dev.pinfeed.feedstore.MaterializedFeedStore;
 import dev.pinfeed.feedstore.PoolStore;
 import dev.pinfeed.feedstore.hbase.SpeculativeHBaseStores;
+import dev.pinfeed.feedstore.redis.RedisLastReadStore;
 import dev.pinfeed.feedstore.scoring.WeightedScorer;
 import dev.pinfeed.followergraph.GraphStore;
 import dev.pinfeed.followergraph.redis.GraphConnections;
@@ -95,12 +97,12 @@ public final class FeedServiceServer {
      * {@code threads} runs its generations and post-answer writes.
      */
     public static HomeFeed homeFeed(PinfeedConfig config, HomeFeedSettings settings, PoolStore pools, MaterializedFeedStore feeds,
-                                    CanonicalReads reads, GraphStore graph, HomeFeedThreads threads, HomeFeedListener listener, Clock clock) {
+                                    LastReadStore lastReads, CanonicalReads reads, GraphStore graph, HomeFeedThreads threads, HomeFeedListener listener, Clock clock) {
         PoolRegenerator regenerator = new PoolRegenerator(pools, feeds, reads, graph,
                 new WeightedScorer(WeightedScorer.Settings.from(config), clock), settings);
         // The generations' pool reads share their (unbounded) pool: a generation waits on its second source's read.
         ContentGenerator generator = new ContentGenerator(pools, GeneratorSettings.from(config), threads.generation());
-        return new HomeFeed(pools, feeds, reads, generator, regenerator, settings, clock,
+        return new HomeFeed(pools, feeds, lastReads, reads, generator, regenerator, settings, clock,
                 new ChunkIds(clock, new SecureRandom()), threads.generation(), threads.afterAnswer(), listener);
     }
 
@@ -138,8 +140,9 @@ public final class FeedServiceServer {
             health.put("hbase", hbase::pingEither);
             PoolStore pools = hbase.pools();
             MaterializedFeedStore feeds = hbase.materializedFeed();
+            LastReadStore lastReads = ctx.closeOnExit(RedisLastReadStore.open(config, graph));
             HomeFeedThreads threads = ctx.closeOnExit(HomeFeedThreads.from(config));
-            HomeFeed homeFeed = homeFeed(config, HomeFeedSettings.from(config), pools, feeds, reads, graph.store(), threads, metrics, Clock.systemUTC());
+            HomeFeed homeFeed = homeFeed(config, HomeFeedSettings.from(config), pools, feeds, lastReads, reads, graph.store(), threads, metrics, Clock.systemUTC());
             // Registered last, so it closes first: no request runs on closed stores (then the post-answer writes drain).
             RunningHttpApp running = ctx.closeOnExit(ctx.step("serving HTTP on " + http,
                     () -> app(config, graph.store(), reads, homeFeed, ctx.meters(), health).start(http.host(), http.port())));

@@ -20,6 +20,8 @@ import dev.pinfeed.feedstore.PoolStore;
 import dev.pinfeed.feedstore.Source;
 import dev.pinfeed.feedstore.hbase.HBaseClusters;
 import dev.pinfeed.feedstore.hbase.HBaseMaterializedFeedStore;
+import dev.pinfeed.feedstore.redis.RedisLastReadStore;
+import dev.pinfeed.redismasters.RedisMasterConfig;
 import dev.pinfeed.feedstore.hbase.HBasePoolStore;
 import dev.pinfeed.followergraph.redis.RedisGraphStore;
 import dev.pinfeed.followergraph.sharded.InMemoryGraphStore;
@@ -70,6 +72,8 @@ class HomeFeedHttpIT {
             CachedCanonicalReads.DEFAULT_LIST_SIZE);
     /** Fresh ids only, written before anything reads them: no cache holds them, so nothing to invalidate. */
     private final CanonicalSeed seed = new MysqlCanonicalSeed(db, (id, keys) -> {});
+    private final RedisLastReadStore lastReads = RedisLastReadStore.connect(RedisMasterConfig.fixed(stack.config().redisInstances()),
+            () -> RedisGraphStore.defaultShardMap(stack.config()), stack.keyPrefix("homefeed-http"), Duration.ofMillis(500));
     private final HomeFeedThreads threads = new HomeFeedThreads(2, 1000);
     private final List<FeedAppClient> apps = new ArrayList<>();
 
@@ -95,6 +99,7 @@ class HomeFeedHttpIT {
         apps.forEach(FeedAppClient::close);
         threads.close();
         pools.close();
+        lastReads.close();
     }
 
     /** The app as feed-service wires it, its generator reading the pools through {@code generatorView}. */
@@ -106,7 +111,7 @@ class HomeFeedHttpIT {
     /** {@link #app(UnaryOperator)} with the generator deadline {@code generatorDeadline}. */
     private FeedAppClient app(UnaryOperator<PoolStore> generatorView, Duration generatorDeadline) {
         HomeFeedSettings settings = HomeFeedSettings.from(stack.config()).withGeneratorDeadline(generatorDeadline);
-        HomeFeed feed = FeedServiceServer.homeFeed(stack.config(), settings, generatorView.apply(pools), feeds, reads, new InMemoryGraphStore(), threads,
+        HomeFeed feed = FeedServiceServer.homeFeed(stack.config(), settings, generatorView.apply(pools), feeds, lastReads, reads, new InMemoryGraphStore(), threads,
                 metrics, Clock.systemUTC());
         FeedAppClient app = new FeedAppClient(() -> FeedServiceServer.app(stack.config(), new InMemoryGraphStore(), reads, feed, meters, Map.of()));
         apps.add(app);
@@ -217,6 +222,9 @@ class HomeFeedHttpIT {
         assertThat(metrics.fallbacks("error")).isEqualTo(1);
         assertThat(threads.drain(10_000)).isTrue();
         assertThat(feeds.state(u).orElseThrow().nextChunkSize()).isEqualTo(50);
+        long readAt = feeds.state(u).orElseThrow().lastReadMillis();
+        assertThat(lastReads.lastReads(List.of(u))).as("the view recorded in Redis for the fan-out, replicated, as in the state")
+                .containsOnly(java.util.Map.entry(u, readAt));
 
         JsonNode next = app(p -> p).get("/v1/users/" + u + "/feed?limit=250", 200);
         assertThat(ids(next)).as("all 30 pooled pins fit the larger chunk, then the old one").hasSize(31).endsWith(old.get(0));

@@ -1,9 +1,7 @@
 package dev.pinfeed.feedstore;
 
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -55,18 +53,6 @@ public interface MaterializedFeedStore extends AutoCloseable {
     Optional<GeneratorState> state(long userId);
 
     void saveState(long userId, GeneratorState state);
-
-    /**
-     * When each of these users last read his feed ({@link GeneratorState#lastReadMillis}), in one
-     * round trip: the fan-out's active-receiver policy reads a whole chunk of receivers at once. A user
-     * without a saved state is absent from the map; 0 means a state but no read yet. This default asks
-     * {@link #state} once per user; stores override it with a batch read.
-     */
-    default Map<Long, Long> lastReads(Collection<Long> userIds) {
-        Map<Long, Long> out = new HashMap<>();
-        for (Long u : userIds) state(u).ifPresent(s -> out.put(u, s.lastReadMillis()));
-        return out;
-    }
 
     @Override
     default void close() {}

@@ -2,7 +2,6 @@ package dev.pinfeed.feedstore;
 
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -86,10 +85,5 @@ public final class SpeculativeMaterializedFeedStore implements MaterializedFeedS
             s.saveState(userId, state);
             return null;
         });
-    }
-
-    @Override
-    public Map<Long, Long> lastReads(Collection<Long> userIds) {
-        return reads.read(s -> s.lastReads(userIds));
     }
 }

@@ -84,14 +84,4 @@ public final class InMemoryMaterializedFeedStore implements MaterializedFeedStor
     public synchronized void saveState(long userId, GeneratorState state) {
         states.put(userId, state);
     }
-
-    @Override
-    public synchronized Map<Long, Long> lastReads(Collection<Long> userIds) {
-        Map<Long, Long> out = new HashMap<>();
-        for (Long u : userIds) {
-            GeneratorState s = states.get(u);
-            if (s != null) out.put(u, s.lastReadMillis());
-        }
-        return out;
-    }
 }

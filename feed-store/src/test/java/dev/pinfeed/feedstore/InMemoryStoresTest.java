@@ -73,4 +73,19 @@ class InMemoryStoresTest {
             return USERS.incrementAndGet();
         }
     }
+
+    @Nested
+    class LastReads extends LastReadStoreContract {
+        private final LastReadStore store = new InMemoryLastReadStore();
+
+        @Override
+        protected LastReadStore store() {
+            return store;
+        }
+
+        @Override
+        protected long freshUser() {
+            return USERS.incrementAndGet();
+        }
+    }
 }

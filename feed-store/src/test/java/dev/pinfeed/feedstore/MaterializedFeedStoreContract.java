@@ -3,7 +3,6 @@ package dev.pinfeed.feedstore;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -139,18 +138,5 @@ public abstract class MaterializedFeedStoreContract {
         assertThat(store().pendingAndState(u)).isEqualTo(new PendingAndState(List.of(), Optional.of(new GeneratorState(50, 1_767_225_600_000L))));
         assertThat(store().pendingAndState(next)).isEqualTo(new PendingAndState(List.of(chunk(next, 500, 9)),
                 Optional.of(new GeneratorState(40, 1_767_225_600_000L))));
-    }
-
-    @Test
-    void lastReadsAnswersForAWholeBatchAndLeavesOutUsersWithoutState() {
-        long reader = freshUser();
-        long neverRead = freshUser();
-        long unknown = freshUser();
-        store().saveState(reader, new GeneratorState(25, 1_767_225_600_000L));
-        store().saveState(neverRead, GeneratorState.initial(25));
-        store().saveState(reader, new GeneratorState(25, 1_767_312_000_000L)); // the newer read wins
-        assertThat(store().lastReads(List.of(reader, neverRead, unknown, reader)))
-                .containsOnly(Map.entry(reader, 1_767_312_000_000L), Map.entry(neverRead, 0L));
-        assertThat(store().lastReads(List.of())).isEmpty();
     }
 }

@@ -15,7 +15,8 @@ import dev.pinfeed.fanoutstreams.kafka.FanoutStreamsApp;
 import dev.pinfeed.feedstore.PoolEntry;
 import dev.pinfeed.feedstore.Source;
 import dev.pinfeed.feedstore.hbase.HBaseClusters;
-import dev.pinfeed.feedstore.hbase.HBaseMaterializedFeedStore;
+import dev.pinfeed.feedstore.redis.RedisLastReadStore;
+import dev.pinfeed.redismasters.RedisMasterConfig;
 import dev.pinfeed.feedstore.hbase.HBasePoolStore;
 import dev.pinfeed.followergraph.GraphCommand;
 import dev.pinfeed.followergraph.GraphStore;
@@ -190,6 +191,8 @@ public final class FanoutLoadHarness {
              Connection hbase = HBaseClusters.connect(config, HBaseClusters.PRIMARY);
              HBasePoolStore pools = new HBasePoolStore(hbase, HBaseClusters.PRIMARY);
              RedisGraphStore graph = RedisGraphStore.connect(config.redisInstances(), () -> shards, prefix + "graph:");
+             RedisLastReadStore lastReads = RedisLastReadStore.connect(RedisMasterConfig.fixed(config.redisInstances()), () -> shards,
+                     prefix + "graph:", Duration.ofMillis(500));
              KafkaProducer<String, SpecificRecord> producer = new KafkaProducer<>(
                      dev.pinfeed.processorruntime.KafkaClients.producer(config, "bench-fanout"), new StringSerializer(),
                      new AvroEventSerializer(registry))) {
@@ -213,7 +216,7 @@ public final class FanoutLoadHarness {
                 try (InProcessWorker worker = new InProcessWorker(config, hbase, timed, graph, shards, prefix + "aff:")
                              .startWithBulkLane(registry, chunks, "bench-fanout-worker-" + run, 500);
                      FanoutStreamsApp app = FanoutStreamsApp.start(settings, config.kafkaBootstrap(), "0", registry, graph,
-                             new HBaseMaterializedFeedStore(hbase, HBaseClusters.PRIMARY), new SimpleMeterRegistry(), Clock.systemUTC())) {
+                             lastReads, new SimpleMeterRegistry(), Clock.systemUTC())) {
                     awaitRunning(app);
                     t0 = System.nanoTime();
                     h.awaitAll(List.of(h.publish(small.get(0), System.nanoTime())), Duration.ofSeconds(120), "the warm-up pin");
@@ -294,7 +297,7 @@ public final class FanoutLoadHarness {
                         app.close();
                         SimpleMeterRegistry meters = new SimpleMeterRegistry();
                         try (FanoutStreamsApp again = FanoutStreamsApp.start(settings, config.kafkaBootstrap(), "0", registry, graph,
-                                new HBaseMaterializedFeedStore(hbase, HBaseClusters.PRIMARY), meters, Clock.systemUTC())) {
+                                lastReads, meters, Clock.systemUTC())) {
                             awaitRunning(again);
                             double restartedSeconds = h.pinAloneSeconds(big, "the big author's pin after a restart");
                             double lookedUp = meters.get("fanout.last.reads.looked.up").counter().count();

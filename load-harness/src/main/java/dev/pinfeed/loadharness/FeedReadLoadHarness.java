@@ -25,6 +25,8 @@ import dev.pinfeed.feedstore.hbase.MaterializedKeys;
 import dev.pinfeed.feedstore.hbase.SpeculativeHBaseStores;
 import dev.pinfeed.followergraph.redis.RedisGraphStore;
 import dev.pinfeed.followergraph.redis.RedisShardMap;
+import dev.pinfeed.feedstore.redis.RedisLastReadStore;
+import dev.pinfeed.redismasters.RedisMasterConfig;
 import dev.pinfeed.httpkit.Meters;
 import dev.pinfeed.httpkit.RunningHttpApp;
 import dev.pinfeed.idallocator.ObjectType;
@@ -133,6 +135,8 @@ public final class FeedReadLoadHarness {
         try (SpeculativeHBaseStores hbase = SpeculativeHBaseStores.connect(config, metrics);
              Connection primary = HBaseClusters.connect(config, HBaseClusters.PRIMARY);
              RedisGraphStore graph = RedisGraphStore.connect(config.redisInstances(), () -> shards, "bench:feed-read-unused:");
+             RedisLastReadStore lastReads = RedisLastReadStore.connect(RedisMasterConfig.fixed(config.redisInstances()), () -> shards,
+                     "bench:feed-read:", Duration.ofMillis(500));
              HomeFeedThreads threads = HomeFeedThreads.from(config)) {
             PoolStore pools = hbase.pools();
             MaterializedFeedStore feeds = hbase.materializedFeed();
@@ -173,7 +177,7 @@ public final class FeedReadLoadHarness {
 
                 CanonicalReads reads = FeedServiceServer.canonicalReads(config, db,
                         new RedisCanonicalCache(redis, () -> shards, Duration.ofMinutes(10)), feedMetrics);
-                HomeFeed homeFeed = FeedServiceServer.homeFeed(config, settings, pools, feeds, reads, graph, threads, feedMetrics, Clock.systemUTC());
+                HomeFeed homeFeed = FeedServiceServer.homeFeed(config, settings, pools, feeds, lastReads, reads, graph, threads, feedMetrics, Clock.systemUTC());
                 // Untimed: the catalog's pins into the cache, so hydration reads what a warm service reads (cache hits).
                 t0 = System.nanoTime();
                 for (int from = 0; from < catalog.pins.length; from += 500) {

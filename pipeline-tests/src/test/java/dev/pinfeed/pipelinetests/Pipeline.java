@@ -23,6 +23,7 @@ import dev.pinfeed.feedservice.homefeed.HomeFeed;
 import dev.pinfeed.feedservice.homefeed.HomeFeedSettings;
 import dev.pinfeed.feedstore.hbase.HBaseClusters;
 import dev.pinfeed.feedstore.hbase.HBaseMaterializedFeedStore;
+import dev.pinfeed.feedstore.redis.RedisLastReadStore;
 import dev.pinfeed.feedstore.hbase.HBasePoolStore;
 import dev.pinfeed.feedstore.scoring.WeightedScorer;
 import dev.pinfeed.feedworker.FeedWorker;
@@ -98,6 +99,7 @@ final class Pipeline implements AutoCloseable {
     final HBasePoolStore pools;
     final HBaseMaterializedFeedStore feeds;
     final GraphConnections graph;
+    final RedisLastReadStore lastReads;
     final CachedCanonicalReads reads;
     final HomeFeedThreads threads;
 
@@ -118,6 +120,7 @@ final class Pipeline implements AutoCloseable {
 
         CuratorFramework zk = closing(CuratorClients.connected(config, 20));
         graph = closing(GraphConnections.open(config, zk, stack.keyPrefix("e2e-graph")));
+        lastReads = closing(RedisLastReadStore.open(config, graph));
         ShardDataSources mysql = closing(ShardDataSources.from(config, "e2e", 8));
         ShardedDb db = closing(new ShardedDb(mysql));
         Map<String, RedisClient> redis = RedisCanonicalCache.clients(config.redisInstances(), Duration.ofMillis(250), 8);
@@ -142,10 +145,10 @@ final class Pipeline implements AutoCloseable {
         consume(MaterializerMain.NAME, canonicalTopics.all(),
                 new MaterializerHandler(new EventPlanner(), writer, invalidator, canonicalTopics, new SimpleMeterRegistry()), Duration.ofMinutes(1));
 
-        // fanout-streams (FanoutStreamsMain): pins → fan-out chunks, exactly-once, the activity check on HBase.
+        // fanout-streams (FanoutStreamsMain): pins → fan-out chunks, exactly-once, the activity check on Redis.
         FanoutSettings fanout = FanoutSettings.from(config)
                 .withTopics(stack.uniqueName("e2e_fanout"), topic(EventTopics.PINS), fanoutTopic, deadLetters).withStateDir(fanoutState);
-        closing(FanoutStreamsApp.start(fanout, config.kafkaBootstrap(), "0", registry, graph.store(), feeds, new SimpleMeterRegistry(),
+        closing(FanoutStreamsApp.start(fanout, config.kafkaBootstrap(), "0", registry, graph.store(), lastReads, new SimpleMeterRegistry(),
                 Clock.systemUTC()));
 
         // feed-worker (FeedWorkerMain): chunks, follows and likes into the pools.
@@ -166,7 +169,7 @@ final class Pipeline implements AutoCloseable {
         threads = closing(new HomeFeedThreads(2, 1000));
         PrometheusMeterRegistry meters = Meters.newRegistry();
         HomeFeed homeFeed = FeedServiceServer.homeFeed(config, HomeFeedSettings.from(config).withGeneratorDeadline(Duration.ofSeconds(5)),
-                pools, feeds, reads, graph.store(), threads, feedMetrics, Clock.systemUTC());
+                pools, feeds, lastReads, reads, graph.store(), threads, feedMetrics, Clock.systemUTC());
         feedService = FeedServiceServer.app(config, graph.store(), reads, homeFeed, meters, Map.of()).start("127.0.0.1", 0);
         open.add(feedService); // closed first (the list is closed in reverse), before the stores it reads
 

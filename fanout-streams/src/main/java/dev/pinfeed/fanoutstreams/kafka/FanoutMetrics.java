@@ -44,7 +44,7 @@ public final class FanoutMetrics {
         skipped = Counter.builder("fanout.inactive.skipped")
                 .description("Receivers left out of an ADD fan-out: no feed read within fanout.active-days.").register(registry);
         lastReadsLookedUp = Counter.builder("fanout.last.reads.looked.up")
-                .description("Receivers of an ADD fan-out whose last feed read was read from HBase (the others were known active).")
+                .description("Receivers of an ADD fan-out whose last feed read was looked up in Redis (the others were known active).")
                 .register(registry);
         Gauge.builder("fanout.jobs.pending", this, FanoutMetrics::pending)
                 .description("Fan-out jobs not finished yet, over the tasks this process owns.").register(registry);

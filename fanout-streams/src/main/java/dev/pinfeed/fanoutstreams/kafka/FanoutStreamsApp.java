@@ -6,7 +6,7 @@ import dev.pinfeed.eventsschema.SchemaRegistryClient;
 import dev.pinfeed.fanoutstreams.FanoutSettings;
 import dev.pinfeed.fanoutstreams.FanoutStatus;
 import dev.pinfeed.fanoutstreams.KnownActiveUsers;
-import dev.pinfeed.feedstore.MaterializedFeedStore;
+import dev.pinfeed.feedstore.LastReadStore;
 import dev.pinfeed.followergraph.GraphStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
@@ -112,7 +112,7 @@ public final class FanoutStreamsApp implements AutoCloseable {
      * @param instance this replica's name (static membership): distinct per replica, stable across its restarts
      */
     public static FanoutStreamsApp start(FanoutSettings settings, String bootstrap, String instance, SchemaRegistryClient registry,
-                                         GraphStore graph, MaterializedFeedStore feeds, MeterRegistry meters, Clock clock) {
+                                         GraphStore graph, LastReadStore lastReads, MeterRegistry meters, Clock clock) {
         registry.register(EventTopics.subjectFor(settings.outputTopic(), FanoutChunk.getClassSchema()), FanoutChunk.getClassSchema());
         registry.register(EventTopics.subjectFor(EventTopics.bulkLaneOf(settings.outputTopic()), FanoutChunk.getClassSchema()),
                 FanoutChunk.getClassSchema());
@@ -127,7 +127,7 @@ public final class FanoutStreamsApp implements AutoCloseable {
         KnownActiveCopy knownActive = new KnownActiveCopy(settings, clock);
         KafkaStreams streams;
         try {
-            streams = new KafkaStreams(FanoutTopology.build(settings, registry, graph, feeds, knownActive.users, fetchThreads, metrics,
+            streams = new KafkaStreams(FanoutTopology.build(settings, registry, graph, lastReads, knownActive.users, fetchThreads, metrics,
                     status, clock), FanoutTopology.properties(settings, bootstrap, instance, metrics, status));
         } catch (RuntimeException e) {
             knownActive.close();

@@ -1,13 +1,11 @@
 package dev.pinfeed.fanoutstreams.kafka;
 
 import dev.pinfeed.fanoutstreams.FanoutSettings;
-import dev.pinfeed.feedstore.hbase.HBaseClusters;
-import dev.pinfeed.feedstore.hbase.HBaseMaterializedFeedStore;
+import dev.pinfeed.feedstore.redis.RedisLastReadStore;
 import dev.pinfeed.followergraph.redis.GraphConnections;
 import dev.pinfeed.processorruntime.KafkaClients;
 import dev.pinfeed.processorruntime.ProcessMain;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.hadoop.hbase.client.Connection;
 
 /**
  * The fan-out as a process: {@code java -cp fanout-streams/target/classes:$(cat fanout-streams/target/classpath.txt)
@@ -32,11 +30,10 @@ public final class FanoutStreamsMain {
             GraphConnections graph = ctx.closeOnExit(ctx.step("opening the follower graph in Redis",
                     () -> GraphConnections.open(ctx.config(), zk, GraphConnections.keyPrefix(ctx.config()))));
             for (String instance : graph.store().instances()) ctx.readiness(instance, () -> graph.store().ping(instance));
-            Connection hbase = ctx.closeOnExit(ctx.step("connecting to HBase " + HBaseClusters.PRIMARY,
-                    () -> HBaseClusters.connect(ctx.config(), HBaseClusters.PRIMARY)));
+            RedisLastReadStore lastReads = ctx.closeOnExit(RedisLastReadStore.open(ctx.config(), graph));
             FanoutStreamsApp app = ctx.closeOnExit(ctx.step("starting Kafka Streams application " + settings.applicationId(),
                     () -> FanoutStreamsApp.start(settings, ctx.config().kafkaBootstrap(), ctx.config().get(KafkaClients.INSTANCE, "0"),
-                            ctx.registry(), graph.store(), new HBaseMaterializedFeedStore(hbase, HBaseClusters.PRIMARY), ctx.meters(),
+                            ctx.registry(), graph.store(), lastReads, ctx.meters(),
                             ctx.clock())));
             ctx.liveness("kafka-streams", app::checkLive);
             ctx.readiness("kafka-streams", app::checkReady);

@@ -7,7 +7,7 @@ import dev.pinfeed.fanoutstreams.FanoutSettings;
 import dev.pinfeed.fanoutstreams.FanoutStatus;
 import dev.pinfeed.fanoutstreams.FanoutStepper;
 import dev.pinfeed.fanoutstreams.KnownActiveUsers;
-import dev.pinfeed.feedstore.MaterializedFeedStore;
+import dev.pinfeed.feedstore.LastReadStore;
 import dev.pinfeed.followergraph.GraphStore;
 import java.time.Clock;
 import java.util.Properties;
@@ -39,9 +39,9 @@ public final class FanoutTopology {
      * {@code fetchThreads} read the jobs' pages ahead of the stream thread ({@link dev.pinfeed.fanoutstreams.PageFetcher});
      * {@code knownActive} remembers the receivers found active (the app keeps it across restarts).
      */
-    public static Topology build(FanoutSettings settings, SchemaRegistryClient registry, GraphStore graph, MaterializedFeedStore feeds,
+    public static Topology build(FanoutSettings settings, SchemaRegistryClient registry, GraphStore graph, LastReadStore lastReads,
                                  KnownActiveUsers knownActive, Executor fetchThreads, FanoutMetrics metrics, FanoutStatus status, Clock clock) {
-        FanoutStepper stepper = new FanoutStepper(graph, feeds, settings, knownActive, clock);
+        FanoutStepper stepper = new FanoutStepper(graph, lastReads, settings, knownActive, clock);
         Topology t = new Topology();
         t.addSource("pins", new StringDeserializer(), SourceEvent.deserializer(registry), settings.inputTopic());
         t.addProcessor("fanout", () -> new FanoutProcessor(stepper, fetchThreads, settings, metrics, status, clock), "pins");

@@ -11,7 +11,7 @@ import dev.pinfeed.eventsschema.InMemorySchemaRegistryClient;
 import dev.pinfeed.fanoutstreams.FanoutSettings;
 import dev.pinfeed.fanoutstreams.FanoutStatus;
 import dev.pinfeed.fanoutstreams.KnownActiveUsers;
-import dev.pinfeed.feedstore.MaterializedFeedStore;
+import dev.pinfeed.feedstore.LastReadStore;
 import dev.pinfeed.followergraph.GraphStore;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
@@ -55,18 +55,18 @@ final class FanoutDriver implements AutoCloseable {
     private final AvroEventSerializer serializer = new AvroEventSerializer(registry);
     private long eventId = 1;
 
-    FanoutDriver(FanoutSettings settings, GraphStore graph, MaterializedFeedStore feeds, Path stateDir) {
-        this(settings, graph, feeds, stateDir, Runnable::run);
+    FanoutDriver(FanoutSettings settings, GraphStore graph, LastReadStore lastReads, Path stateDir) {
+        this(settings, graph, lastReads, stateDir, Runnable::run);
     }
 
     /** With the page reads run by {@code fetchThreads} (a test's hand-run queue: turns that find pages still being read). */
-    FanoutDriver(FanoutSettings settings, GraphStore graph, MaterializedFeedStore feeds, Path stateDir, Executor fetchThreads) {
+    FanoutDriver(FanoutSettings settings, GraphStore graph, LastReadStore lastReads, Path stateDir, Executor fetchThreads) {
         this.settings = settings.withStateDir(stateDir);
         Properties props = FanoutTopology.properties(this.settings, "unused:9092", "0", metrics, status);
         // The driver's simulation of exactly-once loses what a deserialization handler sends (its dead letters);
         // exactly-once itself is the ITs' to show, against the real broker.
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.AT_LEAST_ONCE);
-        driver = new TopologyTestDriver(FanoutTopology.build(this.settings, registry, graph, feeds,
+        driver = new TopologyTestDriver(FanoutTopology.build(this.settings, registry, graph, lastReads,
                 new KnownActiveUsers(KnownActiveUsers.DEFAULT_SLOT_BITS), fetchThreads, metrics, status, clock), props,
                 Instant.ofEpochMilli(START));
         pins = driver.createInputTopic(this.settings.inputTopic(), new StringSerializer(), new ByteArraySerializer());

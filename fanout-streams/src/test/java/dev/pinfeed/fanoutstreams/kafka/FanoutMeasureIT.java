@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pinfeed.events.FanoutChunk;
 import dev.pinfeed.fanoutstreams.FanoutSettings;
-import dev.pinfeed.feedstore.hbase.HBaseClusters;
-import dev.pinfeed.feedstore.hbase.HBaseMaterializedFeedStore;
 import dev.pinfeed.infra.stacktestkit.StackExtension;
 import dev.pinfeed.infra.stacktestkit.TestStack;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -16,7 +14,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.hadoop.hbase.client.Connection;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
@@ -40,7 +37,7 @@ class FanoutMeasureIT {
     @Test
     void measure(TestStack stack) throws Exception {
         int big = Integer.getInteger("measure.receivers", 20_000);
-        try (StackFixtures f = new StackFixtures(stack); Connection hbase = HBaseClusters.connect(stack.config(), HBaseClusters.PRIMARY)) {
+        try (StackFixtures f = new StackFixtures(stack)) {
             long ana = stack.freshId(), anaBoard = stack.freshId(), ben = stack.freshId(), benBoard = stack.freshId();
             long t = System.nanoTime();
             f.authorWithFollowers(ana, anaBoard, big);
@@ -51,7 +48,7 @@ class FanoutMeasureIT {
                     .withStateDir(stateDir);
             System.err.println("[measure] " + settings);
             try (FanoutStreamsApp app = FanoutStreamsApp.start(settings, stack.config().kafkaBootstrap(), "0", f.registry,
-                    f.graph.store(), new HBaseMaterializedFeedStore(hbase, HBaseClusters.PRIMARY), new SimpleMeterRegistry(), Clock.systemUTC());
+                    f.graph.store(), f.lastReads, new SimpleMeterRegistry(), Clock.systemUTC());
                  KafkaConsumer<byte[], byte[]> out = f.chunkReader()) {
                 List<FanoutChunk> read = new ArrayList<>();
                 long warm = stack.freshId();

@@ -8,8 +8,6 @@ import dev.pinfeed.events.FanoutChunk;
 import dev.pinfeed.events.FanoutSource;
 import dev.pinfeed.eventsschema.DeadLetters;
 import dev.pinfeed.fanoutstreams.FanoutSettings;
-import dev.pinfeed.feedstore.hbase.HBaseClusters;
-import dev.pinfeed.feedstore.hbase.HBaseMaterializedFeedStore;
 import dev.pinfeed.followergraph.GraphCommand;
 import dev.pinfeed.infra.stacktestkit.StackExtension;
 import dev.pinfeed.infra.stacktestkit.TestStack;
@@ -23,7 +21,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.apache.hadoop.hbase.client.Connection;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.streams.KafkaStreams;
@@ -31,7 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The fan-out app in process against the real broker (exactly-once), registry, Redis graph and HBase. */
+/** The fan-out app in process against the real broker (exactly-once), registry, and Redis (graph, last reads). */
 @ExtendWith(StackExtension.class)
 class FanoutStreamsIT {
 
@@ -40,8 +37,7 @@ class FanoutStreamsIT {
 
     @Test
     void everyReceiverGetsEachPinExactlyOnceWithItsSourceAndPoisonIsSetAside(TestStack stack) throws Exception {
-        try (StackFixtures f = new StackFixtures(stack);
-             Connection hbase = HBaseClusters.connect(stack.config(), HBaseClusters.PRIMARY)) {
+        try (StackFixtures f = new StackFixtures(stack)) {
             long ana = stack.freshId(), anaBoard = stack.freshId(), ben = stack.freshId(), benBoard = stack.freshId();
             List<Long> anaFollowers = f.authorWithFollowers(ana, anaBoard, 3_000);
             List<Long> benFollowers = f.authorWithFollowers(ben, benBoard, 3);
@@ -52,7 +48,7 @@ class FanoutStreamsIT {
 
             SimpleMeterRegistry meters = new SimpleMeterRegistry();
             try (FanoutStreamsApp app = FanoutStreamsApp.start(f.settings(stateDir), stack.config().kafkaBootstrap(), "0", f.registry,
-                    f.graph.store(), new HBaseMaterializedFeedStore(hbase, HBaseClusters.PRIMARY), meters, Clock.systemUTC());
+                    f.graph.store(), f.lastReads, meters, Clock.systemUTC());
                  KafkaConsumer<byte[], byte[]> out = f.chunkReader();
                  KafkaConsumer<byte[], byte[]> dlq = f.reader(f.deadLetters)) {
                 long anaPin = stack.freshId(), benPin = stack.freshId();
@@ -102,29 +98,33 @@ class FanoutStreamsIT {
 
     @Test
     void aRestartedFanOutStillKnowsWhichReceiversAreActive(TestStack stack) throws Exception {
-        try (StackFixtures f = new StackFixtures(stack);
-             Connection hbase = HBaseClusters.connect(stack.config(), HBaseClusters.PRIMARY)) {
+        try (StackFixtures f = new StackFixtures(stack)) {
             long ana = stack.freshId(), anaBoard = stack.freshId();
             List<Long> followers = f.authorWithFollowers(ana, anaBoard, 1_500);
+            long away = followers.get(0); // last read 40 days ago (the policy's window is 30): no ADD
+            f.lastReads.recordRead(away, System.currentTimeMillis() - 40L * 86_400_000);
+            List<Long> active = followers.subList(1, followers.size());
             FanoutSettings settings = f.settings(stateDir);
 
             SimpleMeterRegistry before = new SimpleMeterRegistry();
-            assertThat(aPinsReceivers(stack, f, settings, hbase, before, ana, anaBoard)).containsExactlyInAnyOrderElementsOf(followers);
+            assertThat(aPinsReceivers(stack, f, settings, before, ana, anaBoard)).containsExactlyInAnyOrderElementsOf(active);
             assertThat(before.get("fanout.last.reads.looked.up").counter().count()).as("nobody known yet: each one asked")
                     .isGreaterThanOrEqualTo(1_500);
+            assertThat(before.get("fanout.inactive.skipped").counter().count()).isEqualTo(1);
             assertThat(settings.knownActiveFile()).as("saved at close, beside the streams state").exists();
 
             SimpleMeterRegistry after = new SimpleMeterRegistry();
-            assertThat(aPinsReceivers(stack, f, settings, hbase, after, ana, anaBoard)).containsExactlyInAnyOrderElementsOf(followers);
-            assertThat(after.get("fanout.last.reads.looked.up").counter().count()).as("the restarted app knew them all").isZero();
+            assertThat(aPinsReceivers(stack, f, settings, after, ana, anaBoard)).containsExactlyInAnyOrderElementsOf(active);
+            assertThat(after.get("fanout.last.reads.looked.up").counter().count()).as("the restarted app knew every active one")
+                    .isEqualTo(1);
         }
     }
 
     /** Starts the app, publishes a pin of the author, and returns its receivers once its last chunk is out; closes the app. */
-    private static java.util.Set<Long> aPinsReceivers(TestStack stack, StackFixtures f, FanoutSettings settings, Connection hbase,
+    private static java.util.Set<Long> aPinsReceivers(TestStack stack, StackFixtures f, FanoutSettings settings,
                                                      SimpleMeterRegistry meters, long author, long board) throws Exception {
         try (FanoutStreamsApp app = FanoutStreamsApp.start(settings, stack.config().kafkaBootstrap(), "0", f.registry, f.graph.store(),
-                new HBaseMaterializedFeedStore(hbase, HBaseClusters.PRIMARY), meters, Clock.systemUTC());
+                f.lastReads, meters, Clock.systemUTC());
              KafkaConsumer<byte[], byte[]> out = f.chunkReader()) {
             long pin = stack.freshId();
             f.publish(f.pinCreated(pin, board, author));

@@ -11,9 +11,8 @@ import dev.pinfeed.events.UserCreated;
 import dev.pinfeed.eventsschema.DeadLetters;
 import dev.pinfeed.fanoutstreams.FanoutSettings;
 import dev.pinfeed.fanoutstreams.FanoutStatus;
-import dev.pinfeed.feedstore.GeneratorState;
-import dev.pinfeed.feedstore.InMemoryMaterializedFeedStore;
-import dev.pinfeed.feedstore.MaterializedFeedStore;
+import dev.pinfeed.feedstore.InMemoryLastReadStore;
+import dev.pinfeed.feedstore.LastReadStore;
 import dev.pinfeed.followergraph.GraphStore;
 import dev.pinfeed.followergraph.Page;
 import dev.pinfeed.followergraph.Receiver;
@@ -57,7 +56,7 @@ class FanoutTopologyTest {
 
     private final InMemoryGraphStore graphStore = new InMemoryGraphStore();
     private final TestGraph graph = new TestGraph(graphStore);
-    private final InMemoryMaterializedFeedStore feeds = new InMemoryMaterializedFeedStore();
+    private final InMemoryLastReadStore lastReads = new InMemoryLastReadStore();
     private FanoutDriver driver;
 
     @ParameterizedTest
@@ -78,7 +77,7 @@ class FanoutTopologyTest {
     }
 
     private FanoutDriver driver(FanoutSettings settings, GraphStore store) {
-        driver = new FanoutDriver(settings, store, feeds, stateDir);
+        driver = new FanoutDriver(settings, store, lastReads, stateDir);
         return driver;
     }
 
@@ -221,7 +220,7 @@ class FanoutTopologyTest {
         graph.board(RECIPES, ANA).followers(ANA, 10_000, 100); // 10 chunks of 10
         graph.board(GARDEN, BEN).followers(BEN, 20_000, 3);
         Queue<Runnable> fetchThreads = new ArrayDeque<>();
-        driver = new FanoutDriver(FanoutSettings.defaults().withChunkSize(10), graphStore, feeds, stateDir, fetchThreads::add);
+        driver = new FanoutDriver(FanoutSettings.defaults().withChunkSize(10), graphStore, lastReads, stateDir, fetchThreads::add);
 
         driver.created(100, RECIPES, ANA);
         driver.created(9_000, GARDEN, BEN);
@@ -260,7 +259,7 @@ class FanoutTopologyTest {
     @Test
     void aDeletedPinIsWithdrawnFromEveryCurrentReceiverInactiveOnesToo() {
         graph.board(RECIPES, ANA).followers(ANA, 10, 25).followBoard(40, RECIPES, ANA);
-        feeds.saveState(11, new GeneratorState(25, FanoutDriver.START - 90L * 86_400_000)); // inactive: no ADD, but a REMOVE
+        lastReads.recordRead(11, FanoutDriver.START - 90L * 86_400_000); // inactive: no ADD, but a REMOVE
         driver(FanoutSettings.defaults().withChunkSize(10));
 
         driver.created(700, RECIPES, ANA);
@@ -299,11 +298,10 @@ class FanoutTopologyTest {
     void receiversWhoHaveNotReadTheirFeedForActiveDaysGetNoAdd() {
         long day = 86_400_000L;
         graph.board(RECIPES, ANA).followers(ANA, 10, 6);
-        feeds.saveState(10, new GeneratorState(25, FanoutDriver.START - 31 * day)); // inactive
-        feeds.saveState(11, new GeneratorState(25, FanoutDriver.START - 45 * day)); // inactive
-        feeds.saveState(12, new GeneratorState(25, FanoutDriver.START - 29 * day)); // active
-        feeds.saveState(13, GeneratorState.initial(25));                             // a state, never read: active
-        // 14 and 15 have no state at all: active
+        lastReads.recordRead(10, FanoutDriver.START - 31 * day); // inactive
+        lastReads.recordRead(11, FanoutDriver.START - 45 * day); // inactive
+        lastReads.recordRead(12, FanoutDriver.START - 29 * day); // active
+        // 13, 14 and 15 never read: active
         driver(FanoutSettings.defaults().withActiveDays(30));
 
         driver.created(900, RECIPES, ANA);
@@ -321,18 +319,18 @@ class FanoutTopologyTest {
     void receiversKnownActiveAreNotLookedUpAgainUntilTheirWindowCouldClose() {
         long day = 86_400_000L;
         graph.board(RECIPES, ANA).followers(ANA, 10, 3);
-        feeds.saveState(10, new GeneratorState(25, FanoutDriver.START - 29 * day)); // active for one more day
+        lastReads.recordRead(10, FanoutDriver.START - 29 * day); // active for one more day
         // 11 and 12 never read: active at least 30 days from now
         List<Long> asked = new ArrayList<>();
-        MaterializedFeedStore counting = (MaterializedFeedStore) Proxy.newProxyInstance(MaterializedFeedStore.class.getClassLoader(),
-                new Class<?>[] {MaterializedFeedStore.class}, (p, m, args) -> {
+        LastReadStore counting = (LastReadStore) Proxy.newProxyInstance(LastReadStore.class.getClassLoader(),
+                new Class<?>[] {LastReadStore.class}, (p, m, args) -> {
                     if (m.getName().equals("lastReads")) {
                         synchronized (asked) {
                             for (Object u : (Collection<?>) args[0]) asked.add((Long) u);
                         }
                     }
                     try {
-                        return m.invoke(feeds, args);
+                        return m.invoke(lastReads, args);
                     } catch (InvocationTargetException e) {
                         throw e.getCause();
                     }
@@ -358,7 +356,7 @@ class FanoutTopologyTest {
     @Test
     void withActiveDaysZeroEveryoneGetsTheAdd() {
         graph.board(RECIPES, ANA).followers(ANA, 10, 3);
-        feeds.saveState(10, new GeneratorState(25, FanoutDriver.START - 400 * 86_400_000L));
+        lastReads.recordRead(10, FanoutDriver.START - 400 * 86_400_000L);
         driver(FanoutSettings.defaults().withActiveDays(0));
 
         driver.created(901, RECIPES, ANA);
@@ -370,8 +368,8 @@ class FanoutTopologyTest {
     @Test
     void aFanOutWhoseReceiversAreAllInactiveSendsNothing() {
         graph.board(RECIPES, ANA).followers(ANA, 10, 2);
-        feeds.saveState(10, new GeneratorState(25, FanoutDriver.START - 60 * 86_400_000L));
-        feeds.saveState(11, new GeneratorState(25, FanoutDriver.START - 60 * 86_400_000L));
+        lastReads.recordRead(10, FanoutDriver.START - 60 * 86_400_000L);
+        lastReads.recordRead(11, FanoutDriver.START - 60 * 86_400_000L);
         driver(FanoutSettings.defaults());
 
         driver.created(902, RECIPES, ANA);

@@ -13,6 +13,7 @@ import dev.pinfeed.eventsschema.HttpSchemaRegistryClient;
 import dev.pinfeed.eventsschema.SchemaRegistryClient;
 import dev.pinfeed.fanoutstreams.FanoutSettings;
 import dev.pinfeed.followergraph.GraphCommand;
+import dev.pinfeed.feedstore.redis.RedisLastReadStore;
 import dev.pinfeed.followergraph.redis.GraphConnections;
 import dev.pinfeed.infra.stacktestkit.TestStack;
 import dev.pinfeed.processorruntime.KafkaClients;
@@ -58,6 +59,8 @@ final class StackFixtures implements AutoCloseable {
     final SchemaRegistryClient registry;
     final CuratorFramework zk;
     final GraphConnections graph;
+    /** The last reads the fan-out asks about, under the graph's key prefix (as in production). */
+    final RedisLastReadStore lastReads;
     private final KafkaProducer<byte[], byte[]> producer;
     private final AvroEventSerializer serializer;
     private final AtomicLong version = new AtomicLong(System.currentTimeMillis());
@@ -78,6 +81,7 @@ final class StackFixtures implements AutoCloseable {
         producer = new KafkaProducer<>(KafkaClients.producer(stack.config(), "fanout-it"), new ByteArraySerializer(), new ByteArraySerializer());
         zk = CuratorClients.connected(stack.config(), 20);
         graph = GraphConnections.open(stack.config(), zk, keyPrefix);
+        lastReads = RedisLastReadStore.open(stack.config(), graph);
     }
 
     FanoutSettings settings(java.nio.file.Path stateDir) {
@@ -197,6 +201,7 @@ final class StackFixtures implements AutoCloseable {
     @Override
     public void close() {
         producer.close();
+        lastReads.close();
         graph.close();
         zk.close();
     }

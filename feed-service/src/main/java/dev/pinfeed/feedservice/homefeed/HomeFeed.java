@@ -10,6 +10,7 @@ import dev.pinfeed.feedstore.FeedItem;
 import dev.pinfeed.feedstore.FeedPage;
 import dev.pinfeed.feedstore.FeedPosition;
 import dev.pinfeed.feedstore.GeneratorState;
+import dev.pinfeed.feedstore.LastReadStore;
 import dev.pinfeed.feedstore.MaterializedFeedStore;
 import dev.pinfeed.feedstore.PendingAndState;
 import dev.pinfeed.feedstore.PoolStore;
@@ -61,6 +62,7 @@ public final class HomeFeed {
 
     private final PoolStore pools;
     private final MaterializedFeedStore feeds;
+    private final LastReadStore lastReads;
     private final CanonicalReads canonical;
     private final ContentGenerator generator;
     private final PoolRegenerator regenerator;
@@ -72,14 +74,16 @@ public final class HomeFeed {
     private final HomeFeedListener listener;
 
     /**
+     * @param lastReads   where a first page records the read for the fan-out's active-receiver policy
      * @param generation  runs the content generator beside the request thread's materialized read
      * @param afterAnswer runs the post-answer writes (materialize, pool removals, trim, state)
      */
-    public HomeFeed(PoolStore pools, MaterializedFeedStore feeds, CanonicalReads canonical, ContentGenerator generator,
+    public HomeFeed(PoolStore pools, MaterializedFeedStore feeds, LastReadStore lastReads, CanonicalReads canonical, ContentGenerator generator,
                     PoolRegenerator regenerator, HomeFeedSettings settings, Clock clock, ChunkIds chunkIds, Executor generation,
                     Executor afterAnswer, HomeFeedListener listener) {
         this.pools = pools;
         this.feeds = feeds;
+        this.lastReads = lastReads;
         this.canonical = canonical;
         this.generator = generator;
         this.regenerator = regenerator;
@@ -186,7 +190,10 @@ public final class HomeFeed {
             if (feedItems == GeneratorState.UNKNOWN_ITEMS || feedItems > settings.materializedMax()) {
                 feedItems = feeds.trim(userId, settings.materializedMax());
             }
-            feeds.saveState(userId, new GeneratorState(nextChunkSize, now, feedItems));
+            // The fan-out's record first, and the state's read moves only once a replica holds that record: so
+            // the fan-out never sees an older read than the state, and a user it skipped returns as one (LastReadStore).
+            long lastRead = lastReads.recordRead(userId, now) ? now : state.lastReadMillis();
+            feeds.saveState(userId, new GeneratorState(nextChunkSize, lastRead, feedItems));
             if (late) keepLate(userId, generated, newestMaterialized, now);
         });
         return new Page(hydrated, available > items.size() ? FeedCursor.of(last) : null);

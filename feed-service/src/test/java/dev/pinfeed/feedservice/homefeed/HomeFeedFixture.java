@@ -8,6 +8,7 @@ import dev.pinfeed.contentgenerator.ContentGenerator;
 import dev.pinfeed.contentgenerator.GeneratorSettings;
 import dev.pinfeed.feedstore.Chunk;
 import dev.pinfeed.feedstore.FeedItem;
+import dev.pinfeed.feedstore.InMemoryLastReadStore;
 import dev.pinfeed.feedstore.InMemoryMaterializedFeedStore;
 import dev.pinfeed.feedstore.InMemoryPoolStore;
 import dev.pinfeed.feedstore.PoolEntry;
@@ -101,6 +102,7 @@ public final class HomeFeedFixture implements AutoCloseable {
 
     public final InMemoryPoolStore pools = new InMemoryPoolStore();
     public final InMemoryMaterializedFeedStore feeds = new InMemoryMaterializedFeedStore();
+    public final InMemoryLastReadStore lastReads = new InMemoryLastReadStore();
     public final InMemoryCanonicalReads canonical = new InMemoryCanonicalReads();
     public final InMemoryGraphStore graph = new InMemoryGraphStore();
     public final MutableClock clock = new MutableClock(T0);
@@ -137,7 +139,7 @@ public final class HomeFeedFixture implements AutoCloseable {
                           UnaryOperator<CanonicalReads> canonicalView, HomeFeedListener listener) {
         PoolRegenerator regenerator = new PoolRegenerator(pools, feeds, canonical, graph,
                 new WeightedScorer(WeightedScorer.Settings.defaults(), clock), settings);
-        return new HomeFeed(pools, feedView.apply(feeds), canonicalView.apply(canonical),
+        return new HomeFeed(pools, feedView.apply(feeds), lastReads, canonicalView.apply(canonical),
                 new ContentGenerator(poolView.apply(pools), GeneratorSettings.defaults()), regenerator,
                 settings, clock, new ChunkIds(clock, new Random(chunkSeq.incrementAndGet())), generation, later, listener);
     }

@@ -23,6 +23,7 @@ import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
@@ -295,7 +296,7 @@ class HomeFeedTest {
 
         dev.pinfeed.feedstore.Outage outage = new dev.pinfeed.feedstore.Outage("hbase-primary");
         PoolStore down = outage.wrap(PoolStore.class, f.pools);
-        HomeFeed duringOutage = new HomeFeed(down, f.feeds, f.canonical, new ContentGenerator(f.pools, GeneratorSettings.defaults()),
+        HomeFeed duringOutage = new HomeFeed(down, f.feeds, f.lastReads, f.canonical, new ContentGenerator(f.pools, GeneratorSettings.defaults()),
                 new PoolRegenerator(down, f.feeds, f.canonical, f.graph, new WeightedScorer(WeightedScorer.Settings.defaults(), f.clock),
                         f.settings), f.settings, f.clock, new ChunkIds(f.clock, new java.util.Random(7)), f.generation, f.later, f.counts);
         outage.start();
@@ -364,6 +365,42 @@ class HomeFeedTest {
                 .isEqualTo(Source.FOLLOWED_BOARD);
         assertThat(page.items().stream().filter(i -> i.pin().id() == newer).findFirst().orElseThrow().source())
                 .isEqualTo(Source.FOLLOWED_USER);
+    }
+
+    /** The fan-out's active-receiver policy reads what a first page records; the state's read follows it. */
+    @Test
+    void aFirstPageRecordsTheReadForTheFanOutAndThenInTheState() {
+        long u = f.user();
+        f.materialized(u, older(1), f.pin(), f.pin());
+        f.feeds.saveState(u, new GeneratorState(25, T0 - Duration.ofDays(3).toMillis()));
+        f.clock.advance(Duration.ofSeconds(5));
+        HomeFeed.Page first = f.feed().read(u, null, 1);
+        assertThat(f.lastReads.lastReads(List.of(u))).as("not before the answer").isEmpty();
+        f.later.runAll();
+        long readAt = T0 + 5_000;
+        assertThat(f.lastReads.lastReads(List.of(u))).containsOnly(Map.entry(u, readAt));
+        assertThat(f.feeds.state(u)).map(GeneratorState::lastReadMillis).contains(readAt);
+
+        f.clock.advance(Duration.ofSeconds(5));
+        f.feed().read(u, first.cursor(), 1); // a next page is no new view
+        f.later.runAll();
+        assertThat(f.lastReads.lastReads(List.of(u))).containsOnly(Map.entry(u, readAt));
+    }
+
+    /**
+     * A record no replica confirmed may be lost in a failover, leaving the fan-out an older read than the
+     * state's: so the state keeps its older read, and a user the fan-out skipped on it is still regenerated.
+     */
+    @Test
+    void aReadNoReplicaConfirmedLeavesTheStatesReadWhereItWas() {
+        long u = f.user();
+        long before = T0 - Duration.ofDays(31).toMillis();
+        f.feeds.saveState(u, new GeneratorState(25, before));
+        f.lastReads.replicaConfirms(false);
+        f.feed().read(u, null, 25);
+        f.later.runAll();
+        assertThat(f.lastReads.lastReads(List.of(u))).containsOnly(Map.entry(u, T0));
+        assertThat(f.feeds.state(u)).map(GeneratorState::lastReadMillis).contains(before);
     }
 
     @Test

@@ -12,11 +12,8 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.hadoop.hbase.TableName;
@@ -151,26 +148,6 @@ public final class HBaseMaterializedFeedStore implements MaterializedFeedStore {
         } catch (IOException e) {
             throw unavailable("reading the feed state", e);
         }
-    }
-
-    /** One multi-Get of the users' state rows, only the last-read column. */
-    @Override
-    public Map<Long, Long> lastReads(Collection<Long> userIds) {
-        List<Long> users = List.copyOf(new LinkedHashSet<>(userIds));
-        if (users.isEmpty()) return Map.of();
-        List<Get> gets = new ArrayList<>(users.size());
-        for (long u : users) gets.add(new Get(MaterializedKeys.stateRow(u)).addColumn(MaterializedKeys.FAMILY, MaterializedKeys.LAST_READ));
-        Result[] results;
-        try (Table t = connection.getTable(table)) {
-            results = t.get(gets);
-        } catch (IOException e) {
-            throw unavailable("reading last feed reads", e);
-        }
-        Map<Long, Long> out = new HashMap<>();
-        for (int i = 0; i < users.size(); i++) {
-            if (!results[i].isEmpty()) out.put(users.get(i), stateOf(results[i]).lastReadMillis());
-        }
-        return out;
     }
 
     private static GeneratorState stateOf(Result r) {
