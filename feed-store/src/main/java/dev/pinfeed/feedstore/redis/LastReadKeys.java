@@ -18,10 +18,7 @@ public final class LastReadKeys {
     private final String prefix;
 
     public LastReadKeys(String prefix) {
-        if (prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
-            throw new IllegalArgumentException("key prefix must not contain braces (it would become the hash tag): " + prefix);
-        }
-        this.prefix = prefix;
+        this.prefix = GraphKeys.checkedPrefix(prefix);
     }
 
     public String lastRead(long user) {

@@ -18,10 +18,7 @@ public final class AffinityKeys {
     private final String prefix;
 
     public AffinityKeys(String prefix) {
-        if (prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
-            throw new IllegalArgumentException("key prefix must not contain braces (it would become the hash tag): " + prefix);
-        }
-        this.prefix = prefix;
+        this.prefix = GraphKeys.checkedPrefix(prefix);
     }
 
     public String liked(long user) {

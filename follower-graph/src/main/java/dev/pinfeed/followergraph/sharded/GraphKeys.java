@@ -31,10 +31,18 @@ public final class GraphKeys {
     private final String prefix;
 
     public GraphKeys(String prefix) {
+        this.prefix = checkedPrefix(prefix);
+    }
+
+    /**
+     * {@code prefix}, checked for use before a {@link #tag}: a brace in it would become the key's hash
+     * tag. Every key scheme on the graph's instances takes its prefix through this.
+     */
+    public static String checkedPrefix(String prefix) {
         if (prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
             throw new IllegalArgumentException("key prefix must not contain braces (it would become the hash tag): " + prefix);
         }
-        this.prefix = prefix;
+        return prefix;
     }
 
     public String prefix() {
