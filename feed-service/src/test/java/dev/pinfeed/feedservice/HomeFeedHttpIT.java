@@ -72,8 +72,9 @@ class HomeFeedHttpIT {
             CachedCanonicalReads.DEFAULT_LIST_SIZE);
     /** Fresh ids only, written before anything reads them: no cache holds them, so nothing to invalidate. */
     private final CanonicalSeed seed = new MysqlCanonicalSeed(db, (id, keys) -> {});
+    /** Waits up to 5 s for a replica (500 ms in the service): the view's test checks the replicated path, on a loaded CI box too. */
     private final RedisLastReadStore lastReads = RedisLastReadStore.connect(RedisMasterConfig.fixed(stack.config().redisInstances()),
-            () -> RedisGraphStore.defaultShardMap(stack.config()), stack.keyPrefix("homefeed-http"), Duration.ofMillis(500));
+            () -> RedisGraphStore.defaultShardMap(stack.config()), stack.keyPrefix("homefeed-http"), Duration.ofSeconds(5));
     private final HomeFeedThreads threads = new HomeFeedThreads(2, 1000);
     private final List<FeedAppClient> apps = new ArrayList<>();
 
