@@ -142,8 +142,8 @@ public final class FanoutStepper {
                 out.add(r);
                 continue;
             }
-            long read = reads.getOrDefault(r.userId(), 0L);
-            long activeUntil = read == 0 ? now + window : read + window;
+            Long read = reads.get(r.userId()); // none: never read
+            long activeUntil = read == null ? now + window : read + window;
             if (activeUntil >= now) {
                 out.add(r);
                 knownActive.activeUntil(r.userId(), activeUntil);

@@ -23,16 +23,16 @@ import dev.pinfeed.feedstore.Source;
 import dev.pinfeed.feedstore.hbase.HBaseClusters;
 import dev.pinfeed.feedstore.hbase.MaterializedKeys;
 import dev.pinfeed.feedstore.hbase.SpeculativeHBaseStores;
+import dev.pinfeed.feedstore.redis.RedisLastReadStore;
 import dev.pinfeed.followergraph.redis.RedisGraphStore;
 import dev.pinfeed.followergraph.redis.RedisShardMap;
-import dev.pinfeed.feedstore.redis.RedisLastReadStore;
-import dev.pinfeed.redismasters.RedisMasterConfig;
 import dev.pinfeed.httpkit.Meters;
 import dev.pinfeed.httpkit.RunningHttpApp;
 import dev.pinfeed.idallocator.ObjectType;
 import dev.pinfeed.idallocator.ShardedId;
 import dev.pinfeed.mysqlshards.ShardDataSources;
 import dev.pinfeed.mysqlshards.query.ShardedDb;
+import dev.pinfeed.redismasters.RedisMasterConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.http.HttpClient;
 import java.time.Clock;
@@ -90,7 +90,8 @@ import redis.clients.jedis.RedisClient;
  * Latency per request on the client (HdrHistogram): p50, p99, p99.9. The generator's fallbacks (late
  * or failed: a first page served without new pins) are counted, since a first page that fell back costs
  * about what a materialized-only read does. Everything seeded is removed at the end (pool entries,
- * feed items, canonical rows and their cache keys); the feed state rows and pool size rows stay.
+ * feed items, canonical rows and their cache keys, the views' last-read keys); the feed state rows
+ * and pool size rows stay.
  */
 public final class FeedReadLoadHarness {
 
@@ -121,6 +122,8 @@ public final class FeedReadLoadHarness {
             return ShardedId.compose((int) (local % 4096), ObjectType.USER, local);
         };
 
+        // The first pages' last-read records (RedisLastReadStore), deleted at the end like the cache keys.
+        String lastReadPrefix = "bench:feed-read:";
         ShardDataSources sources = ShardDataSources.from(config, "bench-feed-read", 16);
         ShardedDb db = new ShardedDb(sources);
         Map<String, RedisClient> redis = RedisCanonicalCache.clients(config.redisInstances(), Duration.ofMillis(250), 32);
@@ -136,7 +139,7 @@ public final class FeedReadLoadHarness {
              Connection primary = HBaseClusters.connect(config, HBaseClusters.PRIMARY);
              RedisGraphStore graph = RedisGraphStore.connect(config.redisInstances(), () -> shards, "bench:feed-read-unused:");
              RedisLastReadStore lastReads = RedisLastReadStore.connect(RedisMasterConfig.fixed(config.redisInstances()), () -> shards,
-                     "bench:feed-read:", Duration.ofMillis(500));
+                     lastReadPrefix, Duration.ofMillis(500));
              HomeFeedThreads threads = HomeFeedThreads.from(config)) {
             PoolStore pools = hbase.pools();
             MaterializedFeedStore feeds = hbase.materializedFeed();
@@ -296,8 +299,10 @@ public final class FeedReadLoadHarness {
                     });
                 }
                 long deleted = BenchSeed.evictCached(redis, shards, cacheIds);
+                long lastReadKeys = 0;
+                for (RedisClient c : redis.values()) lastReadKeys += GraphLoadHarness.deletePrefix(c, lastReadPrefix);
                 seed.remove();
-                log("cleanup: deleted %d cache keys and the seeded rows", deleted);
+                log("cleanup: deleted %d cache keys, %d last-read keys and the seeded rows", deleted, lastReadKeys);
             }
         } finally {
             redis.values().forEach(RedisClient::close);

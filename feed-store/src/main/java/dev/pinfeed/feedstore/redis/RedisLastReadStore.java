@@ -17,7 +17,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
-import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * {@link LastReadStore} on the follower graph's Redis instances (keys per {@link LastReadKeys}, placed by
@@ -74,11 +73,7 @@ public final class RedisLastReadStore implements LastReadStore {
         String instance = instanceOf(userId);
         RedisCalls.on(instance, () -> RedisCalls.client(clients, instance).eval(RECORD, List.of(keys.lastRead(userId)),
                 List.of(Long.toString(readMillis))));
-        try {
-            return clients.awaitReplica(instance, replicaWait);
-        } catch (JedisException e) {
-            return false; // written, but not known to be on a replica
-        }
+        return clients.unreplicated(List.of(instance), replicaWait).isEmpty(); // an instance gone since: not known to be replicated
     }
 
     @Override
