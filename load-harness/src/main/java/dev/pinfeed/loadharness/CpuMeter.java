@@ -111,6 +111,27 @@ final class CpuMeter {
         return pids;
     }
 
+    /**
+     * Waits until the stack's processes together used at most {@code maxCores} over one {@code window}
+     * (checked window after window, at most {@code timeout}); returns the cores of the last window (NaN
+     * without /proc or a known stack). A timed phase started right after another pays that one's tail
+     * otherwise: the HBase standby replicating its writes took 0.5-1 core for seconds after each
+     * 100 k-row phase here, whichever phase came next.
+     */
+    static double awaitQuietStack(double maxCores, java.time.Duration window, java.time.Duration timeout) throws InterruptedException {
+        if (STACK_PIDS.isEmpty()) return Double.NaN;
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            long[] box0 = boxTicks();
+            long stack0 = stackTicks();
+            Thread.sleep(window.toMillis());
+            long[] box1 = boxTicks();
+            long total = box1[1] - box0[1];
+            double cores = total <= 0 ? Double.NaN : (double) (stackTicks() - stack0) / total * CPUS;
+            if (!(cores > maxCores) || System.nanoTime() >= deadline) return cores;
+        }
+    }
+
     /** /proc/loadavg as it reads (how busy the box was around a run), "?" elsewhere. */
     static String loadAverage() {
         try {

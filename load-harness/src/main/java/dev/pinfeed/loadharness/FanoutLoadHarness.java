@@ -78,6 +78,8 @@ import redis.clients.jedis.RedisClient;
  *   <li><b>peak</b>: {@code --burst} small pins published at once: pins/s until the last is in its pools;
  *       <b>half peak</b>: an open loop at half that rate for {@code --half-peak-s}, latency from each pin's due time.</li>
  * </ol>
+ * Each big pin and each raw run starts once the stack has gone quiet ({@code --settle-cores-pct}): the standby
+ * HBase replicating the previous phase's rows would otherwise take a share of the box from whichever came next.
  * Everything written is removed at the end (pool entries, graph and affinity keys, topics with the
  * streams app's internal ones, the state dir); the pools' size rows stay.
  */
@@ -145,10 +147,17 @@ public final class FanoutLoadHarness {
      * page that touches it (NewestFirstLists), so 0 measures that worst case, not a realistic author.
      */
     private final int followSpacingMs;
+    /**
+     * Cores the stack may use before a timed pin or raw run starts ({@code --settle-cores-pct}, 20: 0.20 cores; 0 = start at once):
+     * each of them then starts on a quiet stack rather than in the previous phase's tail ({@link CpuMeter#awaitQuietStack}).
+     */
+    private final double settleCores;
 
-    private FanoutLoadHarness(KafkaProducer<String, SpecificRecord> producer, String pinsTopic, long firstLocal, int followSpacingMs) {
+    private FanoutLoadHarness(KafkaProducer<String, SpecificRecord> producer, String pinsTopic, long firstLocal, int followSpacingMs,
+                              double settleCores) {
         this.producer = producer;
         this.followSpacingMs = followSpacingMs;
+        this.settleCores = settleCores;
         this.pinsTopic = pinsTopic;
         this.nextLocal = new AtomicLong(firstLocal);
     }
@@ -167,6 +176,8 @@ public final class FanoutLoadHarness {
         int rawBatch = intArg(args, "--raw-batch", 5000);
         int nextPins = intArg(args, "--next-pins", 1);
         boolean restart = intArg(args, "--restart-before-last-pin", 0) == 1;
+        int settlePct = intArg(args, "--settle-cores-pct", 20);
+        if (settlePct < 0) throw new IllegalArgumentException("--settle-cores-pct must be at least 0: " + settlePct);
         if (nextPins < 1) throw new IllegalArgumentException("--next-pins must be at least 1");
         long needed = followers + (long) smallAuthors * (smallFollowers + 2) + 10L * burst + 100_000L;
         if (needed > BenchSeed.FRESH_IDS) throw new IllegalArgumentException("--followers too large for one run's fresh ids: " + followers);
@@ -198,7 +209,7 @@ public final class FanoutLoadHarness {
                      new AvroEventSerializer(registry))) {
             admin.createTopics(List.of(new NewTopic(pins, partitions, (short) 1), new NewTopic(chunks, partitions, (short) 1),
                     new NewTopic(EventTopics.bulkLaneOf(chunks), partitions, (short) 1), new NewTopic(dlq, 1, (short) 1))).all().get();
-            FanoutLoadHarness h = new FanoutLoadHarness(producer, pins, BenchSeed.freshLocalBase(), followSpacingMs);
+            FanoutLoadHarness h = new FanoutLoadHarness(producer, pins, BenchSeed.freshLocalBase(), followSpacingMs, settlePct / 100.0);
             List<Author> small = new ArrayList<>();
             Author big = null;
             try {
@@ -229,6 +240,7 @@ public final class FanoutLoadHarness {
 
                     // 2. the big pin, small pins meanwhile; an observer on the chunk topic splits their wait into the
                     // fan-out's part (publish → chunk on the topic) and the worker's (chunk → in its pools)
+                    h.settle("the big pin");
                     Progress bigPin = h.publish(big, System.nanoTime());
                     List<Progress> meanwhile;
                     Progress nextPin;
@@ -237,6 +249,7 @@ public final class FanoutLoadHarness {
                         h.awaitAll(List.of(bigPin), Duration.ofSeconds(1), "the big pin");
                         h.awaitAll(meanwhile, Duration.ofSeconds(60), "small pins");
                         // 2b. the same author's next pin, alone: the fan-out now knows its receivers are active
+                        h.settle("the big author's next pin");
                         nextPin = h.publish(big, System.nanoTime());
                         h.awaitAll(List.of(nextPin), Duration.ofMinutes(15), "the big author's next pin");
                     }
@@ -526,6 +539,7 @@ public final class FanoutLoadHarness {
 
     /** One pin of {@code author}, published now with nothing else running: seconds until its last pool write. */
     private double pinAloneSeconds(Author author, String what) throws InterruptedException {
+        settle(what);
         Progress pin = publish(author, System.nanoTime());
         awaitAll(List.of(pin), Duration.ofMinutes(15), what);
         return (pin.doneNanos() - pin.sentNanos) / 1e9;
@@ -536,12 +550,21 @@ public final class FanoutLoadHarness {
      * bare BufferedMutator, flushed every {@code rawBatch}; the pin is recorded for the clean-up.
      */
     private RawPoolPuts.Outcome rawRun(Connection hbase, Author author, int rawBatch) throws Exception {
+        settle("raw puts");
         long rawPin = pinId(author);
         RawPoolPuts.Outcome raw = RawPoolPuts.write(hbase, () -> author.followers().stream()
                 .map(u -> new PoolEntry(u, Source.FOLLOWED_USER, 0.5, rawPin, author.id(), author.board(), System.currentTimeMillis()))
                 .iterator(), rawBatch);
         pinsByAuthor.put(rawPin, author.id());
         return raw;
+    }
+
+    /** Waits for a quiet stack (at most a minute) before a timed phase, unless {@code --settle-cores-pct 0}, and says how long it took. */
+    private void settle(String phase) throws InterruptedException {
+        if (settleCores <= 0) return;
+        long t0 = System.nanoTime();
+        double cores = CpuMeter.awaitQuietStack(settleCores, Duration.ofSeconds(1), Duration.ofMinutes(1));
+        log("before %s: the stack used %.2f cores after %.1f s of waiting", phase, cores, (System.nanoTime() - t0) / 1e9);
     }
 
     private static void printTables(List<String> rows, List<String> notes) {
