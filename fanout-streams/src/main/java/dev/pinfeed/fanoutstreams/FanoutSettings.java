@@ -19,11 +19,11 @@ import java.time.Duration;
  * @param bugAttempts    steps of one job failing with an unexpected error before it is dead-lettered
  * @param threads        Kafka Streams threads ({@code fanout.threads})
  * @param fetchThreads   threads reading graph pages and last reads ahead of the turns ({@code fanout.fetch-threads})
- * @param readAheadPages pages one job may have read or in flight ahead of its turns ({@code fanout.read-ahead-pages}): more
- *                       lets a big fan-out's slow halves run side by side (its chunks out ~2x sooner at 2-4 here) but
- *                       takes fetch threads and CPU from other pins; 1 by default: at 4 a 100 k pin was in its pools
- *                       sooner (10.7 s against 14.0 s) but small pins' p99 during it was worse (0.75 s against 0.55 s),
- *                       docs/benchmarks.md
+ * @param readAheadPages pages one job may have read or in flight ahead of its turns ({@code fanout.read-ahead-pages}), so
+ *                       one turn can send several of a big fan-out's chunks; 4 by default: a 100 k pin's chunks were out in
+ *                       ~1 s against ~3 s at 1, its next pins were in their pools in 2.1-2.2 s against 2.5 s (medians of 9),
+ *                       and small pins during it fared no worse (docs/benchmarks.md, seventh session). 1 holds a fan-out to
+ *                       one chunk per turn: the choice when the worker cannot keep up with its chunks.
  */
 public record FanoutSettings(String applicationId, String inputTopic, String outputTopic, String deadLetterTopic,
                              int chunkSize, int activeDays, int stepsPerTurn, long turnMaxMillis, Duration interval,
@@ -58,13 +58,13 @@ public record FanoutSettings(String applicationId, String inputTopic, String out
      * The production defaults: 1000 receivers a chunk, 30 active days, 20 steps or 200 ms a turn every
      * 20 ms. A turn holds the stream thread (no input is read meanwhile), so its time bound is what a
      * small pin waits behind a big fan-out; a step costs ~30-200 ms here (a graph page, a multi-Get).
-     * The interval paces a big fan-out (one page read ahead: at most one chunk per turn) and a small
+     * The interval paces a big fan-out (at most one chunk per page read ahead per turn) and a small
      * pin's wait for its turn: at 100 ms a 100 k fan-out took 11-16 s to send its chunks, at 20 ms
      * 9 s, for ~3 % of a core more while idle (docs/benchmarks.md).
      */
     public static FanoutSettings defaults() {
         return new FanoutSettings(APPLICATION_ID, EventTopics.PINS, EventTopics.FANOUT, DeadLetters.TOPIC, 1000, 30, 20, 200,
-                Duration.ofMillis(20), 4, 3, 1, 4, 1, Path.of(System.getProperty("java.io.tmpdir"), "pinfeed-fanout-streams"));
+                Duration.ofMillis(20), 4, 3, 1, 4, 4, Path.of(System.getProperty("java.io.tmpdir"), "pinfeed-fanout-streams"));
     }
 
     public static FanoutSettings from(PinfeedConfig config) {
@@ -100,6 +100,11 @@ public record FanoutSettings(String applicationId, String inputTopic, String out
     public FanoutSettings withStepsPerTurn(int steps) {
         return new FanoutSettings(applicationId, inputTopic, outputTopic, deadLetterTopic, chunkSize, activeDays, steps,
                 turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, readAheadPages, stateDir);
+    }
+
+    public FanoutSettings withReadAheadPages(int pages) {
+        return new FanoutSettings(applicationId, inputTopic, outputTopic, deadLetterTopic, chunkSize, activeDays, stepsPerTurn,
+                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, pages, stateDir);
     }
 
     public FanoutSettings withTopics(String applicationId, String input, String output, String deadLetters) {

@@ -220,7 +220,8 @@ class FanoutTopologyTest {
         graph.board(RECIPES, ANA).followers(ANA, 10_000, 100); // 10 chunks of 10
         graph.board(GARDEN, BEN).followers(BEN, 20_000, 3);
         Queue<Runnable> fetchThreads = new ArrayDeque<>();
-        driver = new FanoutDriver(FanoutSettings.defaults().withChunkSize(10), graphStore, lastReads, stateDir, fetchThreads::add);
+        driver = new FanoutDriver(FanoutSettings.defaults().withChunkSize(10).withReadAheadPages(1), graphStore, lastReads, stateDir,
+                fetchThreads::add);
 
         driver.created(100, RECIPES, ANA);
         driver.created(9_000, GARDEN, BEN);
@@ -241,6 +242,28 @@ class FanoutTopologyTest {
             driver.turn();
         }
         assertThat(receivers(driver.chunks())).hasSize(100).isEqualTo(graphSays(RECIPES));
+    }
+
+    /**
+     * With its pages read ahead, one turn sends several chunks of a big fan-out, in order: at the default
+     * 4 pages more than one; at 1 page never more than one (the turn waits for the next page).
+     */
+    @ParameterizedTest
+    @CsvSource({"4, 2, 4", "1, 0, 1"})
+    void oneTurnSendsAsManyChunksOfAJobAsItsPagesReadAheadHold(int readAhead, int atLeast, int atMost) {
+        graph.board(RECIPES, ANA).followers(ANA, 10_000, 100); // 10 chunks of 10
+        Queue<Runnable> fetchThreads = new ArrayDeque<>();
+        FanoutSettings settings = FanoutSettings.defaults().withChunkSize(10);
+        if (readAhead != settings.readAheadPages()) settings = settings.withReadAheadPages(readAhead);
+        driver = new FanoutDriver(settings, graphStore, lastReads, stateDir, fetchThreads::add);
+
+        driver.created(100, RECIPES, ANA);
+        driver.turn(); // asks for the first page
+        while (!fetchThreads.isEmpty()) fetchThreads.poll().run(); // each graph page read starts the next, up to the read-ahead
+        driver.turn();
+
+        List<Integer> sent = driver.chunks().stream().map(FanoutChunk::getChunkIndex).toList();
+        assertThat(sent).hasSizeBetween(atLeast, atMost).isEqualTo(java.util.stream.IntStream.range(0, sent.size()).boxed().toList());
     }
 
     @Test
@@ -413,7 +436,7 @@ class FanoutTopologyTest {
     void aGraphOutageLeavesTheJobPendingAndItResumesWhereItStoppedWhenTheGraphIsBack() {
         graph.board(RECIPES, ANA).followers(ANA, 10, 30);
         boolean[] down = {false};
-        driver(FanoutSettings.defaults().withChunkSize(10).withStepsPerTurn(1), failing(graphStore, () -> down[0]));
+        driver(FanoutSettings.defaults().withChunkSize(10).withStepsPerTurn(1).withReadAheadPages(1), failing(graphStore, () -> down[0]));
 
         driver.created(904, RECIPES, ANA);
         driver.turn();
