@@ -132,6 +132,17 @@ final class CpuMeter {
         }
     }
 
+    /**
+     * Before a timed phase: {@link #awaitQuietStack} over 1 s windows for at most a minute, unless {@code
+     * maxCores <= 0}; says how it went (null when it did not wait).
+     */
+    static String settle(double maxCores) throws InterruptedException {
+        if (maxCores <= 0) return null;
+        long t0 = System.nanoTime();
+        double cores = awaitQuietStack(maxCores, java.time.Duration.ofSeconds(1), java.time.Duration.ofMinutes(1));
+        return String.format(java.util.Locale.ROOT, "the stack used %.2f cores after %.1f s of waiting", cores, (System.nanoTime() - t0) / 1e9);
+    }
+
     /** /proc/loadavg as it reads (how busy the box was around a run), "?" elsewhere. */
     static String loadAverage() {
         try {

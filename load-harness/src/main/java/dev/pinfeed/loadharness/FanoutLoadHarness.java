@@ -561,10 +561,8 @@ public final class FanoutLoadHarness {
 
     /** Waits for a quiet stack (at most a minute) before a timed phase, unless {@code --settle-cores-pct 0}, and says how long it took. */
     private void settle(String phase) throws InterruptedException {
-        if (settleCores <= 0) return;
-        long t0 = System.nanoTime();
-        double cores = CpuMeter.awaitQuietStack(settleCores, Duration.ofSeconds(1), Duration.ofMinutes(1));
-        log("before %s: the stack used %.2f cores after %.1f s of waiting", phase, cores, (System.nanoTime() - t0) / 1e9);
+        String how = CpuMeter.settle(settleCores);
+        if (how != null) log("before %s: %s", phase, how);
     }
 
     private static void printTables(List<String> rows, List<String> notes) {

@@ -86,7 +86,8 @@ import redis.clients.jedis.RedisClient;
  * without HTTP and JSON) and the HTTP read, one after the other; with more than one round the median of
  * the rounds' HTTP p99 over raw p99 is reported, since the box drifts more between runs than that ratio.
  * Each HTTP round also reports the service's own timing of the route (its {@code http_request_duration}
- * buckets), to tell the service's time from the clients' and the transport's.
+ * buckets), to tell the service's time from the clients' and the transport's. Each paced phase starts once the
+ * stack has gone quiet ({@code --settle-cores-pct}): the writes before it keep HBase busy for seconds.
  * Latency per request on the client (HdrHistogram): p50, p99, p99.9. The generator's fallbacks (late
  * or failed: a first page served without new pins) are counted, since a first page that fell back costs
  * about what a materialized-only read does. Everything seeded is removed at the end (pool entries,
@@ -113,6 +114,10 @@ public final class FeedReadLoadHarness {
         int pacedGenerationRate = intArg(args, "--paced-generation-rps", 0);
         int pacedRounds = intArg(args, "--paced-rounds", 1);
         if (pacedRounds < 1) throw new IllegalArgumentException("--paced-rounds must be at least 1");
+        // Cores the stack may use before a paced phase starts (20: 0.20 cores; 0: start at once): the seeding, the closed loops
+        // and the refills leave HBase flushing and the standby replicating for seconds after them.
+        int settlePct = intArg(args, "--settle-cores-pct", 20);
+        if (settlePct < 0) throw new IllegalArgumentException("--settle-cores-pct must be at least 0: " + settlePct);
         if (feedItems < 2 * limit) throw new IllegalArgumentException("--feed-items must be at least 2 x --limit (the cursor reads the second page)");
         PinfeedConfig config = PinfeedConfig.load();
         String loadBefore = CpuMeter.loadAverage();
@@ -223,11 +228,14 @@ public final class FeedReadLoadHarness {
                     List<Double> ratios = new ArrayList<>();
                     for (int round = 1; round <= pacedRounds; round++) {
                         String of = pacedRounds == 1 ? "" : " (round " + round + ")";
+                        settle(settlePct, "paced round " + round + ", raw");
                         LoadLoops.Outcome raw = LoadLoops.openLoop(clients, paced, warm, measure, 90 + round, rawScan);
                         table.add(row("raw: the same scan, " + clients + " readers paced at the materialized rate (open loop)" + of, raw, due));
+                        settle(settlePct, "paced round " + round + ", in process");
                         table.add(row("in process: HomeFeed.read of the second page, " + clients + " callers paced at that rate (open loop)" + of,
                                 LoadLoops.openLoop(clients, paced, warm, measure, 70 + round, inProcess), due));
                         ServerSide before = ServerSide.of(metrics);
+                        settle(settlePct, "paced round " + round + ", HTTP");
                         LoadLoops.Outcome served = LoadLoops.openLoop(clients, paced, warm, measure, 50 + round, secondPage);
                         table.add(row("materialized only, " + clients + " readers paced at " + (pacedRate > 0 ? "a fixed rate" : "half that rate")
                                 + " (open loop)" + of, served, due + "; " + ServerSide.of(metrics).since(before)));
@@ -274,6 +282,7 @@ public final class FeedReadLoadHarness {
                     long halfRound = Math.min(round, (long) (users / Math.max(1, generatedHalf) * 1e9 * 0.8));
                     long halfBefore = feedMetrics.fallbacks("deadline") + feedMetrics.fallbacks("error");
                     long turnBefore = turn.get();
+                    settle(settlePct, "paced generation");
                     LoadLoops.Outcome generatedPaced = LoadLoops.openLoop(clients, generatedHalf, 0, halfRound, 99, r -> ok(() -> {
                         int i = (int) (turn.getAndIncrement() % users);
                         items(get(http, base + userIds[i] + "/feed?limit=" + limit));
@@ -507,6 +516,12 @@ public final class FeedReadLoadHarness {
             return String.format(Locale.ROOT, "server side: %.1f %% within 5 ms, p99 within (%s, %s] ms", 100 * within5,
                     Report.ms(p99Low), p99High == Double.POSITIVE_INFINITY ? "∞" : Report.ms(p99High));
         }
+    }
+
+    /** Waits for a quiet stack before a paced phase ({@link CpuMeter#settle}) and says how long it took. */
+    private static void settle(int settlePct, String phase) throws InterruptedException {
+        String how = CpuMeter.settle(settlePct / 100.0);
+        if (how != null) log("before %s: %s", phase, how);
     }
 
     private static void log(String format, Object... args) {
