@@ -112,35 +112,30 @@ final class CpuMeter {
     }
 
     /**
-     * Waits until the stack's processes together used at most {@code maxCores} over one {@code window}
-     * (checked window after window, at most {@code timeout}); returns the cores of the last window (NaN
-     * without /proc or a known stack). A timed phase started right after another pays that one's tail
+     * Before a timed phase: waits until the stack's processes together used at most {@code maxCores}
+     * over a second (checked second after second, at most a minute), unless {@code maxCores <= 0}; says
+     * how it went (null when it did not wait). A phase started right after another pays that one's tail
      * otherwise: the HBase standby replicating its writes took 0.5-1 core for seconds after each
      * 100 k-row phase here, whichever phase came next.
-     */
-    static double awaitQuietStack(double maxCores, java.time.Duration window, java.time.Duration timeout) throws InterruptedException {
-        if (STACK_PIDS.isEmpty()) return Double.NaN;
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            long[] box0 = boxTicks();
-            long stack0 = stackTicks();
-            Thread.sleep(window.toMillis());
-            long[] box1 = boxTicks();
-            long total = box1[1] - box0[1];
-            double cores = total <= 0 ? Double.NaN : (double) (stackTicks() - stack0) / total * CPUS;
-            if (!(cores > maxCores) || System.nanoTime() >= deadline) return cores;
-        }
-    }
-
-    /**
-     * Before a timed phase: {@link #awaitQuietStack} over 1 s windows for at most a minute, unless {@code
-     * maxCores <= 0}; says how it went (null when it did not wait).
      */
     static String settle(double maxCores) throws InterruptedException {
         if (maxCores <= 0) return null;
         long t0 = System.nanoTime();
-        double cores = awaitQuietStack(maxCores, java.time.Duration.ofSeconds(1), java.time.Duration.ofMinutes(1));
+        long deadline = t0 + java.time.Duration.ofMinutes(1).toNanos();
+        double cores;
+        do {
+            Snapshot from = now();
+            Thread.sleep(1_000);
+            cores = between(from, now()).stack(); // NaN without /proc or a known stack: no wait
+        } while (cores > maxCores && System.nanoTime() < deadline);
         return String.format(java.util.Locale.ROOT, "the stack used %.2f cores after %.1f s of waiting", cores, (System.nanoTime() - t0) / 1e9);
+    }
+
+    /** A harness's {@code --settle-cores-pct} (default 20: 0.20 cores; 0: no wait), as cores for {@link #settle}. */
+    static double settleCores(String[] args) {
+        int pct = Args.intArg(args, "--settle-cores-pct", 20);
+        if (pct < 0) throw new IllegalArgumentException("--settle-cores-pct must be at least 0: " + pct);
+        return pct / 100.0;
     }
 
     /** /proc/loadavg as it reads (how busy the box was around a run), "?" elsewhere. */

@@ -149,7 +149,7 @@ public final class FanoutLoadHarness {
     private final int followSpacingMs;
     /**
      * Cores the stack may use before a timed pin or raw run starts ({@code --settle-cores-pct}, 20: 0.20 cores; 0 = start at once):
-     * each of them then starts on a quiet stack rather than in the previous phase's tail ({@link CpuMeter#awaitQuietStack}).
+     * each of them then starts on a quiet stack rather than in the previous phase's tail ({@link CpuMeter#settle}).
      */
     private final double settleCores;
 
@@ -176,8 +176,7 @@ public final class FanoutLoadHarness {
         int rawBatch = intArg(args, "--raw-batch", 5000);
         int nextPins = intArg(args, "--next-pins", 1);
         boolean restart = intArg(args, "--restart-before-last-pin", 0) == 1;
-        int settlePct = intArg(args, "--settle-cores-pct", 20);
-        if (settlePct < 0) throw new IllegalArgumentException("--settle-cores-pct must be at least 0: " + settlePct);
+        double settleCores = CpuMeter.settleCores(args);
         if (nextPins < 1) throw new IllegalArgumentException("--next-pins must be at least 1");
         long needed = followers + (long) smallAuthors * (smallFollowers + 2) + 10L * burst + 100_000L;
         if (needed > BenchSeed.FRESH_IDS) throw new IllegalArgumentException("--followers too large for one run's fresh ids: " + followers);
@@ -209,7 +208,7 @@ public final class FanoutLoadHarness {
                      new AvroEventSerializer(registry))) {
             admin.createTopics(List.of(new NewTopic(pins, partitions, (short) 1), new NewTopic(chunks, partitions, (short) 1),
                     new NewTopic(EventTopics.bulkLaneOf(chunks), partitions, (short) 1), new NewTopic(dlq, 1, (short) 1))).all().get();
-            FanoutLoadHarness h = new FanoutLoadHarness(producer, pins, BenchSeed.freshLocalBase(), followSpacingMs, settlePct / 100.0);
+            FanoutLoadHarness h = new FanoutLoadHarness(producer, pins, BenchSeed.freshLocalBase(), followSpacingMs, settleCores);
             List<Author> small = new ArrayList<>();
             Author big = null;
             try {

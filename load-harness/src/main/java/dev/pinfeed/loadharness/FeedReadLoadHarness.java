@@ -114,10 +114,8 @@ public final class FeedReadLoadHarness {
         int pacedGenerationRate = intArg(args, "--paced-generation-rps", 0);
         int pacedRounds = intArg(args, "--paced-rounds", 1);
         if (pacedRounds < 1) throw new IllegalArgumentException("--paced-rounds must be at least 1");
-        // Cores the stack may use before a paced phase starts (20: 0.20 cores; 0: start at once): the seeding, the closed loops
-        // and the refills leave HBase flushing and the standby replicating for seconds after them.
-        int settlePct = intArg(args, "--settle-cores-pct", 20);
-        if (settlePct < 0) throw new IllegalArgumentException("--settle-cores-pct must be at least 0: " + settlePct);
+        // The seeding, the closed loops and the refills leave HBase flushing and the standby replicating for seconds after them.
+        double settleCores = CpuMeter.settleCores(args);
         if (feedItems < 2 * limit) throw new IllegalArgumentException("--feed-items must be at least 2 x --limit (the cursor reads the second page)");
         PinfeedConfig config = PinfeedConfig.load();
         String loadBefore = CpuMeter.loadAverage();
@@ -228,14 +226,14 @@ public final class FeedReadLoadHarness {
                     List<Double> ratios = new ArrayList<>();
                     for (int round = 1; round <= pacedRounds; round++) {
                         String of = pacedRounds == 1 ? "" : " (round " + round + ")";
-                        settle(settlePct, "paced round " + round + ", raw");
+                        settle(settleCores, "paced round " + round + ", raw");
                         LoadLoops.Outcome raw = LoadLoops.openLoop(clients, paced, warm, measure, 90 + round, rawScan);
                         table.add(row("raw: the same scan, " + clients + " readers paced at the materialized rate (open loop)" + of, raw, due));
-                        settle(settlePct, "paced round " + round + ", in process");
+                        settle(settleCores, "paced round " + round + ", in process");
                         table.add(row("in process: HomeFeed.read of the second page, " + clients + " callers paced at that rate (open loop)" + of,
                                 LoadLoops.openLoop(clients, paced, warm, measure, 70 + round, inProcess), due));
+                        settle(settleCores, "paced round " + round + ", HTTP");
                         ServerSide before = ServerSide.of(metrics);
-                        settle(settlePct, "paced round " + round + ", HTTP");
                         LoadLoops.Outcome served = LoadLoops.openLoop(clients, paced, warm, measure, 50 + round, secondPage);
                         table.add(row("materialized only, " + clients + " readers paced at " + (pacedRate > 0 ? "a fixed rate" : "half that rate")
                                 + " (open loop)" + of, served, due + "; " + ServerSide.of(metrics).since(before)));
@@ -282,7 +280,7 @@ public final class FeedReadLoadHarness {
                     long halfRound = Math.min(round, (long) (users / Math.max(1, generatedHalf) * 1e9 * 0.8));
                     long halfBefore = feedMetrics.fallbacks("deadline") + feedMetrics.fallbacks("error");
                     long turnBefore = turn.get();
-                    settle(settlePct, "paced generation");
+                    settle(settleCores, "paced generation");
                     LoadLoops.Outcome generatedPaced = LoadLoops.openLoop(clients, generatedHalf, 0, halfRound, 99, r -> ok(() -> {
                         int i = (int) (turn.getAndIncrement() % users);
                         items(get(http, base + userIds[i] + "/feed?limit=" + limit));
@@ -519,8 +517,8 @@ public final class FeedReadLoadHarness {
     }
 
     /** Waits for a quiet stack before a paced phase ({@link CpuMeter#settle}) and says how long it took. */
-    private static void settle(int settlePct, String phase) throws InterruptedException {
-        String how = CpuMeter.settle(settlePct / 100.0);
+    private static void settle(double cores, String phase) throws InterruptedException {
+        String how = CpuMeter.settle(cores);
         if (how != null) log("before %s: %s", phase, how);
     }
 

@@ -253,9 +253,8 @@ class FanoutTopologyTest {
     void oneTurnSendsAsManyChunksOfAJobAsItsPagesReadAheadHold(int readAhead, int atLeast, int atMost) {
         graph.board(RECIPES, ANA).followers(ANA, 10_000, 100); // 10 chunks of 10
         Queue<Runnable> fetchThreads = new ArrayDeque<>();
-        FanoutSettings settings = FanoutSettings.defaults().withChunkSize(10);
-        if (readAhead != settings.readAheadPages()) settings = settings.withReadAheadPages(readAhead);
-        driver = new FanoutDriver(settings, graphStore, lastReads, stateDir, fetchThreads::add);
+        driver = new FanoutDriver(FanoutSettings.defaults().withChunkSize(10).withReadAheadPages(readAhead), graphStore, lastReads, stateDir,
+                fetchThreads::add);
 
         driver.created(100, RECIPES, ANA);
         driver.turn(); // asks for the first page
