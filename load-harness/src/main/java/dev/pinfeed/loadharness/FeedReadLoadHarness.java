@@ -86,8 +86,11 @@ import redis.clients.jedis.RedisClient;
  * without HTTP and JSON) and the HTTP read, one after the other; with more than one round the median of
  * the rounds' HTTP p99 over raw p99 is reported, since the box drifts more between runs than that ratio.
  * Each HTTP round also reports the service's own timing of the route (its {@code http_request_duration}
- * buckets), to tell the service's time from the clients' and the transport's. Each paced phase starts once the
- * stack has gone quiet ({@code --settle-cores-pct}): the writes before it keep HBase busy for seconds.
+ * buckets), to tell the service's time from the clients' and the transport's. Each paced phase of those rounds
+ * first runs its own load untimed until this JVM's JIT has gone quiet ({@code --jit-warmup-max-s}, default 60; 0: none;
+ * this JVM is the readers and the service, and the paced paths compiled for 10+ s after the closed loops), and
+ * each paced phase starts once the stack has gone quiet ({@code --settle-cores-pct}): the writes before it keep
+ * HBase busy for seconds.
  * Latency per request on the client (HdrHistogram): p50, p99, p99.9. The generator's fallbacks (late
  * or failed: a first page served without new pins) are counted, since a first page that fell back costs
  * about what a materialized-only read does. Everything seeded is removed at the end (pool entries,
@@ -116,6 +119,9 @@ public final class FeedReadLoadHarness {
         if (pacedRounds < 1) throw new IllegalArgumentException("--paced-rounds must be at least 1");
         // The seeding, the closed loops and the refills leave HBase flushing and the standby replicating for seconds after them.
         double settleCores = CpuMeter.settleCores(args);
+        // This JVM is the readers and the service: the paced paths compile for 10+ s after the closed loops (0: no JIT warm-up).
+        int jitWarmupS = intArg(args, "--jit-warmup-max-s", 60);
+        if (jitWarmupS < 0) throw new IllegalArgumentException("--jit-warmup-max-s must be at least 0: " + jitWarmupS);
         if (feedItems < 2 * limit) throw new IllegalArgumentException("--feed-items must be at least 2 x --limit (the cursor reads the second page)");
         PinfeedConfig config = PinfeedConfig.load();
         String loadBefore = CpuMeter.loadAverage();
@@ -226,12 +232,15 @@ public final class FeedReadLoadHarness {
                     List<Double> ratios = new ArrayList<>();
                     for (int round = 1; round <= pacedRounds; round++) {
                         String of = pacedRounds == 1 ? "" : " (round " + round + ")";
+                        warmJit(jitWarmupS, clients, paced, rawScan, "paced round " + round + ", raw");
                         settle(settleCores, "paced round " + round + ", raw");
                         LoadLoops.Outcome raw = LoadLoops.openLoop(clients, paced, warm, measure, 90 + round, rawScan);
                         table.add(row("raw: the same scan, " + clients + " readers paced at the materialized rate (open loop)" + of, raw, due));
+                        warmJit(jitWarmupS, clients, paced, inProcess, "paced round " + round + ", in process");
                         settle(settleCores, "paced round " + round + ", in process");
                         table.add(row("in process: HomeFeed.read of the second page, " + clients + " callers paced at that rate (open loop)" + of,
                                 LoadLoops.openLoop(clients, paced, warm, measure, 70 + round, inProcess), due));
+                        warmJit(jitWarmupS, clients, paced, secondPage, "paced round " + round + ", HTTP");
                         settle(settleCores, "paced round " + round + ", HTTP");
                         ServerSide before = ServerSide.of(metrics);
                         LoadLoops.Outcome served = LoadLoops.openLoop(clients, paced, warm, measure, 50 + round, secondPage);
@@ -514,6 +523,19 @@ public final class FeedReadLoadHarness {
             return String.format(Locale.ROOT, "server side: %.1f %% within 5 ms, p99 within (%s, %s] ms", 100 * within5,
                     Report.ms(p99Low), p99High == Double.POSITIVE_INFINITY ? "∞" : Report.ms(p99High));
         }
+    }
+
+    /**
+     * Before a paced phase: its own load, untimed, in 2 s stretches until the JIT compiled for under 2 %
+     * of one (at most {@code maxS} s), and says how long that took.
+     */
+    private static void warmJit(int maxS, int clients, double rate, java.util.function.Function<java.util.SplittableRandom, IngestHttp.Result> op,
+                                String phase) throws InterruptedException {
+        if (maxS == 0) return;
+        long stretch = 2_000_000_000L;
+        LoadLoops.JitWarmup w = LoadLoops.warmUntilJitQuiet(stretch, Math.max(1, maxS / 2), 0.02,
+                nanos -> LoadLoops.openLoop(clients, rate, 0, nanos, 7, op));
+        log("before %s: %s", phase, w.describe());
     }
 
     /** Waits for a quiet stack before a paced phase ({@link CpuMeter#settle}) and says how long it took. */

@@ -1,5 +1,7 @@
 package dev.pinfeed.loadharness;
 
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -7,6 +9,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -82,6 +85,45 @@ final class LoadLoops {
         long window = Math.max(measureNanos, lastDone.get() - tally.measureFrom);
         return new Outcome(o.requests(), o.acceptedEvents(), o.failures(), window, o.latencyMicros(), o.minPerSecond(),
                 o.maxPerSecond(), late.sum(), o.cpuFrom(), o.cpuTo());
+    }
+
+    /** What {@link #warmUntilJitQuiet} took: stretches run, and the JIT's compile time in the last one. */
+    record JitWarmup(int stretches, long stretchNanos, long lastCompileMillis, boolean quiet) {
+        String describe() {
+            return String.format(java.util.Locale.ROOT, "%s after %.0f s of untimed load (%d ms compiling in the last %.0f s)",
+                    quiet ? "the JIT went quiet" : "the JIT was still compiling", stretches * stretchNanos / 1e9, lastCompileMillis, stretchNanos / 1e9);
+        }
+    }
+
+    private static final CompilationMXBean JIT = ManagementFactory.getCompilationMXBean();
+
+    /**
+     * Runs {@code stretch} (the phase's own load, untimed) until a stretch of {@code stretchNanos} passes
+     * with the JIT compiling for at most {@code quietShare} of it, at most {@code maxStretches} times.
+     * A loop's fixed warm-up is not enough when this JVM is the readers and the service too: a paced
+     * path compiles for ten seconds and more after a closed loop warmed the saturated one.
+     */
+    static JitWarmup warmUntilJitQuiet(long stretchNanos, int maxStretches, double quietShare, Stretch stretch) throws InterruptedException {
+        return warmUntilJitQuiet(JIT::getTotalCompilationTime, stretchNanos, maxStretches, quietShare, stretch);
+    }
+
+    /** {@link #warmUntilJitQuiet(long, int, double, Stretch)} with the JIT's total compile time, ms, from {@code compileMillis}. */
+    static JitWarmup warmUntilJitQuiet(LongSupplier compileMillis, long stretchNanos, int maxStretches, double quietShare, Stretch stretch)
+            throws InterruptedException {
+        long last = -1;
+        for (int n = 1; n <= maxStretches; n++) {
+            long before = compileMillis.getAsLong();
+            stretch.run(stretchNanos);
+            last = compileMillis.getAsLong() - before;
+            if (last <= quietShare * stretchNanos / 1e6) return new JitWarmup(n, stretchNanos, last, true);
+        }
+        return new JitWarmup(maxStretches, stretchNanos, last, false);
+    }
+
+    /** Untimed load for the given time. */
+    @FunctionalInterface
+    interface Stretch {
+        void run(long nanos) throws InterruptedException;
     }
 
     /** What both loops count, and their common start, measured window and join. */
