@@ -150,14 +150,14 @@ public final class HBasePoolStore implements PoolStore {
         PoolStore.checkBounds(maxPerSource, keepPerSource);
         requireWritable();
         PoolSizeEstimates estimates = estimates();
-        Map<Pool, Integer> estimated = new LinkedHashMap<>();
+        Set<Pool> over = new LinkedHashSet<>(); // estimates only grow here, so a pool past its maximum once still is at the end
         for (List<PoolEntry> slice : rounds(entries)) {
-            put(slice, unseen).forEach((pool, n) -> estimated.put(pool, estimates.add(pool.user(), pool.source(), n))); // after its last round
+            for (PoolEntry e : put(slice, unseen)) {
+                if (estimates.add(e.userId(), e.source(), 1) > maxPerSource) over.add(new Pool(e.userId(), e.source()));
+            }
         }
         int removed = 0;
-        for (Map.Entry<Pool, Integer> size : estimated.entrySet()) {
-            if (size.getValue() > maxPerSource) removed += cut(size.getKey(), maxPerSource, keepPerSource);
-        }
+        for (Pool pool : over) removed += cut(pool, maxPerSource, keepPerSource);
         return removed;
     }
 
@@ -172,25 +172,26 @@ public final class HBasePoolStore implements PoolStore {
         return e;
     }
 
+    /** A user's entry for one pin: what "one entry per (user, pin)" counts. */
+    private record UserPin(long user, long pin) {}
+
     /**
-     * Writes the entries; returns how many went to each pool. One round trip reads the index rows of
-     * the entries not {@code unseen} (and of any (user, pin) given twice here); a flush then writes the
-     * entries and their index rows, and a last one deletes rows the re-scored entries left.
+     * Writes the entries; returns the ones written (the last for each (user, pin) given here). One round
+     * trip reads the index rows of the entries not {@code unseen} (and of any (user, pin) given twice
+     * here); a flush then writes the entries and their index rows, and a last one deletes rows the
+     * re-scored entries left.
      */
-    private Map<Pool, Integer> put(Collection<PoolEntry> entries, Predicate<PoolEntry> unseen) {
-        if (entries.isEmpty()) return Map.of();
-        Map<List<Long>, PoolEntry> latest = new LinkedHashMap<>();
-        Set<List<Long>> repeated = new HashSet<>();
+    private Collection<PoolEntry> put(Collection<PoolEntry> entries, Predicate<PoolEntry> unseen) {
+        if (entries.isEmpty()) return List.of();
+        Map<UserPin, PoolEntry> latest = new LinkedHashMap<>(entries.size() * 2);
+        Set<UserPin> repeated = new HashSet<>();
         for (PoolEntry e : entries) {
-            List<Long> key = List.of(e.userId(), e.pinId());
+            UserPin key = new UserPin(e.userId(), e.pinId());
             if (latest.put(key, e) != null) repeated.add(key); // the last entry for a (user, pin) wins
         }
-        Map<Pool, Integer> growth = new LinkedHashMap<>();
         List<PoolEntry> checked = new ArrayList<>();
-        for (Map.Entry<List<Long>, PoolEntry> k : latest.entrySet()) {
-            PoolEntry e = k.getValue();
-            growth.merge(new Pool(e.userId(), e.source()), 1, Integer::sum);
-            if (!unseen.test(e) || repeated.contains(k.getKey())) checked.add(e);
+        for (Map.Entry<UserPin, PoolEntry> k : latest.entrySet()) {
+            if (!unseen.test(k.getValue()) || repeated.contains(k.getKey())) checked.add(k.getValue());
         }
         byte[][] index = indexValues(checked.size(), i -> checked.get(i).userId(), i -> checked.get(i).pinId());
         Map<PoolEntry, byte[]> oldIndex = new IdentityHashMap<>();
@@ -201,17 +202,16 @@ public final class HBasePoolStore implements PoolStore {
         List<Mutation> puts = new ArrayList<>(latest.size() * 2);
         List<Mutation> deletes = new ArrayList<>();
         for (PoolEntry e : latest.values()) {
-            byte[] row = PoolKeys.entryRow(e);
             puts.addAll(PoolKeys.puts(e));
             byte[] old = oldIndex.get(e);
             if (old != null) {
                 byte[] oldRow = PoolKeys.entryRowOf(e.userId(), e.pinId(), old);
-                if (!Arrays.equals(oldRow, row)) deletes.add(new Delete(oldRow));
+                if (!Arrays.equals(oldRow, PoolKeys.entryRow(e))) deletes.add(new Delete(oldRow));
             }
         }
         write(puts);
         write(deletes);
-        return growth;
+        return latest.values();
     }
 
     @Override
