@@ -70,7 +70,10 @@ import redis.clients.jedis.RedisClient;
  *       entries/s end to end; small pins keep coming every 100 ms meanwhile and their latency is reported;
  *       then the same author's next pin alone (the fan-out now knows which receivers are active);
  *       with {@code --next-pins} N &gt; 1, N - 1 more next pins, each followed by its own raw run, and the median
- *       of the N ratios (each next pin over the raw run nearest it); with {@code --restart-before-last-pin 1},
+ *       of their ratios (each next pin over the raw run nearest it). Before those, untimed pairs run until this
+ *       JVM's JIT compiles for at most 2 % of a pair ({@code --jit-warmup-pairs}, at most 8; the first pair then stays
+ *       out of the median); with {@code --jit-warmup-pairs 0}, none, and the median takes all N pairs;
+ *       with {@code --restart-before-last-pin 1},
  *       after every other phase, the fan-out app is closed and started again on its state dir, and one
  *       more pin of the big author is timed with the count of last reads the restarted app looked up;</li>
  *   <li><b>raw</b>: the same receivers' rows for one pin through a bare BufferedMutator ({@link RawPoolPuts}),
@@ -178,6 +181,9 @@ public final class FanoutLoadHarness {
         boolean restart = intArg(args, "--restart-before-last-pin", 0) == 1;
         double settleCores = CpuMeter.settleCores(args);
         if (nextPins < 1) throw new IllegalArgumentException("--next-pins must be at least 1");
+        // The fan-out and the worker run in this JVM: untimed pairs until its JIT goes quiet, before the timed ones (0: none).
+        int jitWarmupPairs = intArg(args, "--jit-warmup-pairs", 8);
+        if (jitWarmupPairs < 0) throw new IllegalArgumentException("--jit-warmup-pairs must be at least 0: " + jitWarmupPairs);
         long needed = followers + (long) smallAuthors * (smallFollowers + 2) + 10L * burst + 100_000L;
         if (needed > BenchSeed.FRESH_IDS) throw new IllegalArgumentException("--followers too large for one run's fresh ids: " + followers);
 
@@ -275,7 +281,21 @@ public final class FanoutLoadHarness {
                         // 3b. more next pins, each followed by its own raw run: the box drifts, so each pair is a ratio of
                         // neighbours, and their median is the figure (the single pair above swings with it).
                         List<Double> ratios = new ArrayList<>();
-                        ratios.add(followers / nextSeconds / raw.entriesPerSecond());
+                        if (jitWarmupPairs > 0) {
+                            // Still compiling for up to half a core during the third pin: the timed pairs come once the JIT has
+                            // gone quiet, and the first pair above stays out of their median.
+                            Author bigAuthor = big;
+                            LoadLoops.JitWarmup w = LoadLoops.warmUntilJitQuiet(jitWarmupPairs, 0.02, () -> {
+                                long pairStart = System.nanoTime();
+                                h.pinAloneSeconds(bigAuthor, "a warm-up pin");
+                                h.rawRun(hbase, bigAuthor, rawBatch);
+                                return System.nanoTime() - pairStart;
+                            });
+                            log("before the timed pairs: %s", w.describe("pairs (next pin, raw run)"));
+                            notes.add("| JIT warm-up before the pairs below: " + w.describe("pairs (next pin, raw run)") + " | | | | |");
+                        } else {
+                            ratios.add(followers / nextSeconds / raw.entriesPerSecond());
+                        }
                         for (int i = 2; i <= nextPins; i++) {
                             double againSeconds = h.pinAloneSeconds(big, "the big author's next pin");
                             RawPoolPuts.Outcome pairRaw = h.rawRun(hbase, big, rawBatch);

@@ -530,12 +530,14 @@ public final class FeedReadLoadHarness {
      * of one (at most {@code maxS} s), and says how long that took.
      */
     private static void warmJit(int maxS, int clients, double rate, java.util.function.Function<java.util.SplittableRandom, IngestHttp.Result> op,
-                                String phase) throws InterruptedException {
+                                String phase) throws Exception {
         if (maxS == 0) return;
         long stretch = 2_000_000_000L;
-        LoadLoops.JitWarmup w = LoadLoops.warmUntilJitQuiet(stretch, Math.max(1, maxS / 2), 0.02,
-                nanos -> LoadLoops.openLoop(clients, rate, 0, nanos, 7, op));
-        log("before %s: %s", phase, w.describe());
+        LoadLoops.JitWarmup w = LoadLoops.warmUntilJitQuiet(Math.max(1, maxS / 2), 0.02, () -> {
+            LoadLoops.openLoop(clients, rate, 0, stretch, 7, op);
+            return stretch;
+        });
+        log("before %s: %s", phase, w.describe("2 s stretches"));
     }
 
     /** Waits for a quiet stack before a paced phase ({@link CpuMeter#settle}) and says how long it took. */

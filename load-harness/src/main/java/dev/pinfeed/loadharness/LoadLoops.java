@@ -87,43 +87,47 @@ final class LoadLoops {
                 o.maxPerSecond(), late.sum(), o.cpuFrom(), o.cpuTo());
     }
 
-    /** What {@link #warmUntilJitQuiet} took: stretches run, and the JIT's compile time in the last one. */
-    record JitWarmup(int stretches, long stretchNanos, long lastCompileMillis, boolean quiet) {
-        String describe() {
-            return String.format(java.util.Locale.ROOT, "%s after %.0f s of untimed load (%d ms compiling in the last %.0f s)",
-                    quiet ? "the JIT went quiet" : "the JIT was still compiling", stretches * stretchNanos / 1e9, lastCompileMillis, stretchNanos / 1e9);
+    /** What {@link #warmUntilJitQuiet} took: stretches run, their total length, and the last one's length and compile time. */
+    record JitWarmup(int stretches, long totalNanos, long lastNanos, long lastCompileMillis, boolean quiet) {
+        String describe(String stretch) {
+            return String.format(java.util.Locale.ROOT, "%s after %d untimed %s (%.0f s; %d ms compiling in the last, %.1f s long)",
+                    quiet ? "the JIT went quiet" : "the JIT was still compiling", stretches, stretch, totalNanos / 1e9, lastCompileMillis,
+                    lastNanos / 1e9);
         }
     }
 
     private static final CompilationMXBean JIT = ManagementFactory.getCompilationMXBean();
 
     /**
-     * Runs {@code stretch} (the phase's own load, untimed) until a stretch of {@code stretchNanos} passes
-     * with the JIT compiling for at most {@code quietShare} of it, at most {@code maxStretches} times.
-     * A loop's fixed warm-up is not enough when this JVM is the readers and the service too: a paced
-     * path compiles for ten seconds and more after a closed loop warmed the saturated one.
+     * Runs {@code stretch} (the phase's own load, untimed) until one passes with this JVM's JIT compiling
+     * for at most {@code quietShare} of its length, at most {@code maxStretches} times. A fixed warm-up
+     * is not enough when the harness JVM runs the system too: a paced read path compiled for ten seconds
+     * and more after a closed loop had warmed the saturated one, and the fan-out and worker still
+     * compiled for half a core during the third 100 k pin.
      */
-    static JitWarmup warmUntilJitQuiet(long stretchNanos, int maxStretches, double quietShare, Stretch stretch) throws InterruptedException {
-        return warmUntilJitQuiet(JIT::getTotalCompilationTime, stretchNanos, maxStretches, quietShare, stretch);
+    static JitWarmup warmUntilJitQuiet(int maxStretches, double quietShare, Stretch stretch) throws Exception {
+        return warmUntilJitQuiet(JIT::getTotalCompilationTime, maxStretches, quietShare, stretch);
     }
 
-    /** {@link #warmUntilJitQuiet(long, int, double, Stretch)} with the JIT's total compile time, ms, from {@code compileMillis}. */
-    static JitWarmup warmUntilJitQuiet(LongSupplier compileMillis, long stretchNanos, int maxStretches, double quietShare, Stretch stretch)
-            throws InterruptedException {
+    /** {@link #warmUntilJitQuiet(int, double, Stretch)} with the JIT's total compile time, ms, from {@code compileMillis}. */
+    static JitWarmup warmUntilJitQuiet(LongSupplier compileMillis, int maxStretches, double quietShare, Stretch stretch) throws Exception {
+        long total = 0;
+        long lastNanos = 0;
         long last = -1;
         for (int n = 1; n <= maxStretches; n++) {
             long before = compileMillis.getAsLong();
-            stretch.run(stretchNanos);
+            lastNanos = stretch.run();
+            total += lastNanos;
             last = compileMillis.getAsLong() - before;
-            if (last <= quietShare * stretchNanos / 1e6) return new JitWarmup(n, stretchNanos, last, true);
+            if (last <= quietShare * lastNanos / 1e6) return new JitWarmup(n, total, lastNanos, last, true);
         }
-        return new JitWarmup(maxStretches, stretchNanos, last, false);
+        return new JitWarmup(maxStretches, total, lastNanos, last, false);
     }
 
-    /** Untimed load for the given time. */
+    /** Untimed load; returns how long it ran, ns. */
     @FunctionalInterface
     interface Stretch {
-        void run(long nanos) throws InterruptedException;
+        long run() throws Exception;
     }
 
     /** What both loops count, and their common start, measured window and join. */

@@ -14,16 +14,17 @@ class LoadLoopsTest {
     private static final long STRETCH = 2_000_000_000L;
 
     /** A JIT that compiles {@code perStretch[i]} ms during the i-th stretch. */
-    private static LoadLoops.JitWarmup warm(int maxStretches, List<Long> ran, long... perStretch) throws InterruptedException {
+    private static LoadLoops.JitWarmup warm(int maxStretches, List<Long> ran, long... perStretch) throws Exception {
         AtomicLong compiled = new AtomicLong(1_000);
-        return LoadLoops.warmUntilJitQuiet(compiled::get, STRETCH, maxStretches, 0.02, nanos -> {
-            ran.add(nanos);
+        return LoadLoops.warmUntilJitQuiet(compiled::get, maxStretches, 0.02, () -> {
+            ran.add(STRETCH);
             compiled.addAndGet(perStretch[ran.size() - 1]);
+            return STRETCH;
         });
     }
 
     @Test
-    void warmsUntilAStretchCompilesForAtMostItsQuietShare() throws InterruptedException {
+    void warmsUntilAStretchCompilesForAtMostItsQuietShare() throws Exception {
         List<Long> ran = new ArrayList<>();
         LoadLoops.JitWarmup w = warm(10, ran, 900, 120, 40, 0);
         assertTrue(w.quiet());
@@ -33,12 +34,13 @@ class LoadLoopsTest {
     }
 
     @Test
-    void stopsAtItsLimitAndSaysTheJitWasStillCompiling() throws InterruptedException {
+    void stopsAtItsLimitAndSaysTheJitWasStillCompiling() throws Exception {
         List<Long> ran = new ArrayList<>();
         LoadLoops.JitWarmup w = warm(2, ran, 900, 41, 0);
         assertFalse(w.quiet());
         assertEquals(2, w.stretches());
         assertEquals(41, w.lastCompileMillis());
-        assertTrue(w.describe().startsWith("the JIT was still compiling after 4 s"), w.describe());
+        assertEquals(4_000_000_000L, w.totalNanos());
+        assertTrue(w.describe("pairs").startsWith("the JIT was still compiling after 2 untimed pairs (4 s; 41 ms"), w.describe("pairs"));
     }
 }
