@@ -291,8 +291,9 @@ public final class FanoutLoadHarness {
                                 h.rawRun(hbase, bigAuthor, rawBatch);
                                 return System.nanoTime() - pairStart;
                             });
-                            log("before the timed pairs: %s", w.describe("pairs (next pin, raw run)"));
-                            notes.add("| JIT warm-up before the pairs below: " + w.describe("pairs (next pin, raw run)") + " | | | | |");
+                            String warmed = w.describe("pairs (next pin, raw run)");
+                            log("before the timed pairs: %s", warmed);
+                            notes.add("| JIT warm-up before the pairs below: " + warmed + " | | | | |");
                         } else {
                             ratios.add(followers / nextSeconds / raw.entriesPerSecond());
                         }

@@ -4,6 +4,7 @@ import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -90,7 +91,7 @@ final class LoadLoops {
     /** What {@link #warmUntilJitQuiet} took: stretches run, their total length, and the last one's length and compile time. */
     record JitWarmup(int stretches, long totalNanos, long lastNanos, long lastCompileMillis, boolean quiet) {
         String describe(String stretch) {
-            return String.format(java.util.Locale.ROOT, "%s after %d untimed %s (%.0f s; %d ms compiling in the last, %.1f s long)",
+            return String.format(Locale.ROOT, "%s after %d untimed %s (%.0f s; %d ms compiling in the last, %.1f s long)",
                     quiet ? "the JIT went quiet" : "the JIT was still compiling", stretches, stretch, totalNanos / 1e9, lastCompileMillis,
                     lastNanos / 1e9);
         }
