@@ -141,7 +141,7 @@ public final class FeedServiceServer {
             PoolStore pools = hbase.pools();
             MaterializedFeedStore feeds = hbase.materializedFeed();
             LastReadStore lastReads = ctx.closeOnExit(RedisLastReadStore.open(config, graph));
-            HomeFeedThreads threads = ctx.closeOnExit(HomeFeedThreads.from(config));
+            HomeFeedThreads threads = ctx.closeOnExit(HomeFeedThreads.from(config).bindTo(ctx.meters()));
             HomeFeed homeFeed = homeFeed(config, HomeFeedSettings.from(config), pools, feeds, lastReads, reads, graph.store(), threads, metrics, Clock.systemUTC());
             // Registered last, so it closes first: no request runs on closed stores (then the post-answer writes drain).
             RunningHttpApp running = ctx.closeOnExit(ctx.step("serving HTTP on " + http,

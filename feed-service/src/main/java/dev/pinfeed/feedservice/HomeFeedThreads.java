@@ -1,6 +1,9 @@
 package dev.pinfeed.feedservice;
 
 import dev.pinfeed.config.PinfeedConfig;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.jvm.ExecutorServiceMetrics;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -31,6 +34,17 @@ public final class HomeFeedThreads implements AutoCloseable {
 
     public static HomeFeedThreads from(PinfeedConfig config) {
         return new HomeFeedThreads(config.getInt("feed.after-answer-threads", 2), config.getInt("feed.after-answer-queue", 10_000));
+    }
+
+    /**
+     * Exports both pools as Micrometer's executor meters ({@code executor_queued_tasks},
+     * {@code executor_active_threads}, ... tagged {@code name=feed-generator} / {@code feed-after-answer}): the
+     * post-answer queue's depth says how far the chunk saves and pool removals trail the answers.
+     */
+    public HomeFeedThreads bindTo(MeterRegistry registry) {
+        new ExecutorServiceMetrics(generation, "feed-generator", List.of()).bindTo(registry);
+        new ExecutorServiceMetrics(afterAnswer, "feed-after-answer", List.of()).bindTo(registry);
+        return this;
     }
 
     public ExecutorService generation() {

@@ -122,7 +122,7 @@ class MetricsTest {
 
             for (String name : List.of("jvm_memory_used_bytes", "jvm_threads_live_threads", "jvm_classes_loaded_classes",
                     "jvm_info", "process_cpu_usage", "system_cpu_count", "process_uptime_seconds",
-                    "process_files_open_files")) {
+                    "process_files_open_files", "jvm_compilation_time_ms_total")) {
                 assertThat(has(samples, name, Map.of())).as(name).isTrue();
             }
             assertThat(has(samples, "jvm_memory_used_bytes", Map.of("area", "heap"))).isTrue();

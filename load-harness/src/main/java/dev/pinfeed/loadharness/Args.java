@@ -9,4 +9,9 @@ final class Args {
         for (int i = 0; i + 1 < args.length; i++) if (args[i].equals(name)) return Integer.parseInt(args[i + 1]);
         return fallback;
     }
+
+    static String stringArg(String[] args, String name, String fallback) {
+        for (int i = 0; i + 1 < args.length; i++) if (args[i].equals(name)) return args[i + 1];
+        return fallback;
+    }
 }

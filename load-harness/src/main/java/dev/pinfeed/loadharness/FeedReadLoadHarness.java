@@ -1,6 +1,7 @@
 package dev.pinfeed.loadharness;
 
 import static dev.pinfeed.loadharness.Args.intArg;
+import static dev.pinfeed.loadharness.Args.stringArg;
 import static dev.pinfeed.loadharness.HttpCalls.get;
 import static dev.pinfeed.loadharness.HttpCalls.ok;
 
@@ -24,8 +25,11 @@ import dev.pinfeed.feedstore.hbase.HBaseClusters;
 import dev.pinfeed.feedstore.hbase.MaterializedKeys;
 import dev.pinfeed.feedstore.hbase.SpeculativeHBaseStores;
 import dev.pinfeed.feedstore.redis.RedisLastReadStore;
+import dev.pinfeed.feedstore.redis.LastReadKeys;
+import dev.pinfeed.followergraph.redis.GraphConnections;
 import dev.pinfeed.followergraph.redis.RedisGraphStore;
 import dev.pinfeed.followergraph.redis.RedisShardMap;
+import dev.pinfeed.followergraph.sharded.VirtualShards;
 import dev.pinfeed.httpkit.Meters;
 import dev.pinfeed.httpkit.RunningHttpApp;
 import dev.pinfeed.idallocator.ObjectType;
@@ -51,6 +55,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntFunction;
+import java.util.function.Supplier;
 import org.HdrHistogram.Histogram;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Result;
@@ -122,6 +127,8 @@ public final class FeedReadLoadHarness {
         // This JVM is the readers and the service: the paced paths compile for 10+ s after the closed loops (0: no JIT warm-up).
         int jitWarmupS = intArg(args, "--jit-warmup-max-s", 60);
         if (jitWarmupS < 0) throw new IllegalArgumentException("--jit-warmup-max-s must be at least 0: " + jitWarmupS);
+        // A feed-service running in its own JVM (./pinfeed start feed-service), as deployed; empty: one in this JVM, as its main assembles it.
+        String serviceUrl = stringArg(args, "--service-url", "");
         if (feedItems < 2 * limit) throw new IllegalArgumentException("--feed-items must be at least 2 x --limit (the cursor reads the second page)");
         PinfeedConfig config = PinfeedConfig.load();
         String loadBefore = CpuMeter.loadAverage();
@@ -198,9 +205,13 @@ public final class FeedReadLoadHarness {
                     if (reads.livePins(batch).size() != batch.size()) throw new IllegalStateException("seeded pins are not all readable");
                 }
                 log("pin cache warmed in %.1f s", (System.nanoTime() - t0) / 1e9);
-                try (RunningHttpApp service = FeedServiceServer.app(config, graph, reads, homeFeed, metrics, Map.of()).start("127.0.0.1", 0)) {
-                    HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-                    String base = service.baseUri() + "/v1/users/";
+                HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+                try (RunningHttpApp inThisJvm = serviceUrl.isEmpty()
+                        ? FeedServiceServer.app(config, graph, reads, homeFeed, metrics, Map.of()).start("127.0.0.1", 0) : null) {
+                    FeedService service = inThisJvm != null ? FeedService.inThisJvm(inThisJvm.baseUri().toString(), metrics, threads)
+                            : FeedService.ownJvm(serviceUrl, http);
+                    log("readers call %s", service);
+                    String base = service.baseUri + "/v1/users/";
                     long warm = warmup * 1_000_000_000L;
                     long measure = seconds * 1_000_000_000L;
 
@@ -232,20 +243,20 @@ public final class FeedReadLoadHarness {
                     List<Double> ratios = new ArrayList<>();
                     for (int round = 1; round <= pacedRounds; round++) {
                         String of = pacedRounds == 1 ? "" : " (round " + round + ")";
-                        warmJit(jitWarmupS, clients, paced, rawScan, "paced round " + round + ", raw");
+                        warmJit(service, jitWarmupS, clients, paced, rawScan, "paced round " + round + ", raw");
                         settle(settleCores, "paced round " + round + ", raw");
                         LoadLoops.Outcome raw = LoadLoops.openLoop(clients, paced, warm, measure, 90 + round, rawScan);
                         table.add(row("raw: the same scan, " + clients + " readers paced at the materialized rate (open loop)" + of, raw, due));
-                        warmJit(jitWarmupS, clients, paced, inProcess, "paced round " + round + ", in process");
+                        warmJit(service, jitWarmupS, clients, paced, inProcess, "paced round " + round + ", in process");
                         settle(settleCores, "paced round " + round + ", in process");
                         table.add(row("in process: HomeFeed.read of the second page, " + clients + " callers paced at that rate (open loop)" + of,
                                 LoadLoops.openLoop(clients, paced, warm, measure, 70 + round, inProcess), due));
-                        warmJit(jitWarmupS, clients, paced, secondPage, "paced round " + round + ", HTTP");
+                        warmJit(service, jitWarmupS, clients, paced, secondPage, "paced round " + round + ", HTTP");
                         settle(settleCores, "paced round " + round + ", HTTP");
-                        ServerSide before = ServerSide.of(metrics);
+                        ServerSide before = ServerSide.of(service.metrics());
                         LoadLoops.Outcome served = LoadLoops.openLoop(clients, paced, warm, measure, 50 + round, secondPage);
                         table.add(row("materialized only, " + clients + " readers paced at " + (pacedRate > 0 ? "a fixed rate" : "half that rate")
-                                + " (open loop)" + of, served, due + "; " + ServerSide.of(metrics).since(before)));
+                                + " (open loop)" + of, served, due + "; " + ServerSide.of(service.metrics()).since(before)));
                         ratios.add(served.latencyMicros().getValueAtPercentile(99) / (double) Math.max(1, raw.latencyMicros().getValueAtPercentile(99)));
                     }
                     if (pacedRounds > 1) {
@@ -257,8 +268,8 @@ public final class FeedReadLoadHarness {
                         table.add(line);
                     }
 
-                    long deadlineBefore = feedMetrics.fallbacks("deadline");
-                    long errorsBefore = feedMetrics.fallbacks("error");
+                    long deadlineBefore = service.fallbacks("deadline");
+                    long errorsBefore = service.fallbacks("error");
                     AtomicLong turn = new AtomicLong();
                     AtomicIntegerArray readsOf = new AtomicIntegerArray(users);
                     List<LoadLoops.Outcome> rounds = new ArrayList<>();
@@ -271,13 +282,13 @@ public final class FeedReadLoadHarness {
                                     items(get(http, base + userIds[i] + "/feed?limit=" + limit));
                                 })));
                         long r0 = System.nanoTime();
-                        if (!threads.drain(120_000)) log("after-answer work did not drain in 120 s");
+                        if (!service.drain(120_000)) log("after-answer work did not drain in 120 s");
                         int refilled = refill(pools, catalog, userIds, readsOf, poolEntries, seedThreads);
                         log("round %d: %,d requests; drained and refilled %d pools in %.1f s", rounds.size(), rounds.get(rounds.size() - 1).requests(),
                                 refilled, (System.nanoTime() - r0) / 1e9);
                     }
-                    long fallbacks = feedMetrics.fallbacks("deadline") - deadlineBefore;
-                    long errors = feedMetrics.fallbacks("error") - errorsBefore;
+                    long fallbacks = service.fallbacks("deadline") - deadlineBefore;
+                    long errors = service.fallbacks("error") - errorsBefore;
                     LoadLoops.Outcome generated = merge(rounds);
                     // Fallbacks are counted over every first page, the warm-up's included: the same denominator.
                     table.add(row("with generation: GET /v1/users/{id}/feed?limit=" + limit + " (first page)", generated, String.format(Locale.ROOT,
@@ -287,21 +298,21 @@ public final class FeedReadLoadHarness {
                     // Half the generation rate reached, for one round (users not read yet this round, so their pools are full).
                     double generatedHalf = pacedGenerationRate > 0 ? pacedGenerationRate : rate(generated) / 2;
                     long halfRound = Math.min(round, (long) (users / Math.max(1, generatedHalf) * 1e9 * 0.8));
-                    long halfBefore = feedMetrics.fallbacks("deadline") + feedMetrics.fallbacks("error");
+                    long halfBefore = service.fallbacks("deadline") + service.fallbacks("error");
                     long turnBefore = turn.get();
                     settle(settleCores, "paced generation");
                     LoadLoops.Outcome generatedPaced = LoadLoops.openLoop(clients, generatedHalf, 0, halfRound, 99, r -> ok(() -> {
                         int i = (int) (turn.getAndIncrement() % users);
                         items(get(http, base + userIds[i] + "/feed?limit=" + limit));
                     }));
-                    if (!threads.drain(120_000)) log("after-answer work did not drain in 120 s");
-                    long halfFallbacks = feedMetrics.fallbacks("deadline") + feedMetrics.fallbacks("error") - halfBefore;
+                    if (!service.drain(120_000)) log("after-answer work did not drain in 120 s");
+                    long halfFallbacks = service.fallbacks("deadline") + service.fallbacks("error") - halfBefore;
                     table.add(row("with generation, " + clients + " readers paced at " + (pacedGenerationRate > 0 ? "a fixed rate" : "half that rate")
                             + " (open loop)", generatedPaced, String.format(Locale.ROOT,
                             "%.0f requests/s due for %.0f s; generator fallbacks %d of %d first pages", generatedHalf, halfRound / 1e9, halfFallbacks,
                             turn.get() - turnBefore)));
-                    io.micrometer.core.instrument.Counter dropped = metrics.find("feed_hydration_dropped_total").counter();
-                    if (dropped != null && dropped.count() > 0) log("hydration left out %.0f items (pins not found): the seed is wrong", dropped.count());
+                    double dropped = service.metrics().sum("feed_hydration_dropped_total", Map.of());
+                    if (dropped > 0) log("hydration left out %.0f items (pins not found): the seed is wrong", dropped);
                 }
             } finally {
                 log("removing the run's pool entries, feed items and canonical rows");
@@ -317,6 +328,13 @@ public final class FeedReadLoadHarness {
                 long deleted = BenchSeed.evictCached(redis, shards, cacheIds);
                 long lastReadKeys = 0;
                 for (RedisClient c : redis.values()) lastReadKeys += GraphLoadHarness.deletePrefix(c, lastReadPrefix);
+                if (!serviceUrl.isEmpty()) {
+                    // The service in its own JVM keeps its users' last reads under the graph's prefix: the seeded users' are removed one by one.
+                    LastReadKeys serviceKeys = new LastReadKeys(GraphConnections.keyPrefix(config));
+                    for (long u : userIds) {
+                        if (u != 0) lastReadKeys += redis.get(shards.instanceOf(VirtualShards.of(u))).del(serviceKeys.lastRead(u));
+                    }
+                }
                 seed.remove();
                 log("cleanup: deleted %d cache keys, %d last-read keys and the seeded rows", deleted, lastReadKeys);
             }
@@ -486,33 +504,23 @@ public final class FeedReadLoadHarness {
      * handed to the server, its SLO buckets), so a phase's client-side latency can be split into what
      * the service took and what HTTP, the clients and the JVM they share added. Counts include warm-up.
      */
-    private record ServerSide(io.micrometer.core.instrument.distribution.CountAtBucket[] buckets, long count) {
-        static ServerSide of(io.micrometer.core.instrument.MeterRegistry registry) {
-            io.micrometer.core.instrument.Timer timer = registry.find("http_request_duration").tag("route", "/v1/users/{userId}/feed").timer();
-            if (timer == null) return new ServerSide(new io.micrometer.core.instrument.distribution.CountAtBucket[0], 0);
-            io.micrometer.core.instrument.distribution.HistogramSnapshot h = timer.takeSnapshot();
-            return new ServerSide(h.histogramCounts(), h.count());
+    private record ServerSide(List<PrometheusText.Bucket> buckets) {
+        static ServerSide of(PrometheusText metrics) {
+            return new ServerSide(metrics.buckets("http_request_duration_seconds", Map.of("route", "/v1/users/{userId}/feed")));
         }
 
         /** "server side: x % within 5 ms, p99 within (a, b] ms" over the requests since {@code earlier}. */
         String since(ServerSide earlier) {
-            long n = count - earlier.count;
-            if (n <= 0 || buckets.length != earlier.buckets.length) return "server side: no requests timed";
+            if (buckets.isEmpty() || buckets.size() != earlier.buckets.size()) return "server side: no requests timed";
+            double n = buckets.get(buckets.size() - 1).count() - earlier.buckets.get(buckets.size() - 1).count();
+            if (n <= 0) return "server side: no requests timed";
             double within5 = Double.NaN;
             double p99Low = 0;
             double p99High = Double.POSITIVE_INFINITY;
             double previousBound = 0;
-            // Prometheus-style registries count cumulatively (at or below the bound); others per bucket: summed here.
-            boolean cumulative = true;
-            for (int i = 1; i < buckets.length; i++) {
-                if (buckets[i].count() - earlier.buckets[i].count() < buckets[i - 1].count() - earlier.buckets[i - 1].count()) cumulative = false;
-            }
-            double atOrBelow = 0;
-            for (int i = 0; i < buckets.length; i++) {
-                double bound = buckets[i].bucket(TimeUnit.MILLISECONDS);
-                double inBucket = buckets[i].count() - earlier.buckets[i].count();
-                atOrBelow = cumulative ? inBucket : atOrBelow + inBucket;
-                double share = atOrBelow / n;
+            for (int i = 0; i < buckets.size(); i++) {
+                double bound = buckets.get(i).le() * 1000;
+                double share = (buckets.get(i).count() - earlier.buckets.get(i).count()) / n; // cumulative: at or below the bound
                 if (Math.abs(bound - 5.0) < 1e-6) within5 = share;
                 if (share >= 0.99 && p99High == Double.POSITIVE_INFINITY) {
                     p99High = bound;
@@ -526,14 +534,87 @@ public final class FeedReadLoadHarness {
     }
 
     /**
+     * The feed-service the readers call: in this JVM, as its main assembles it, or running in its own
+     * ({@code --service-url}), as deployed, where its GC and JIT are not the readers'. Either way the
+     * harness reads it through its /metrics page: fallbacks, the route's timing, its JIT.
+     */
+    private static final class FeedService {
+        final String baseUri;
+        private final Supplier<String> metricsPage;
+        /** In this JVM: its post-answer threads, drained directly; null when the service runs in its own JVM. */
+        private final HomeFeedThreads threads;
+
+        private FeedService(String baseUri, Supplier<String> metricsPage, HomeFeedThreads threads) {
+            this.baseUri = baseUri;
+            this.metricsPage = metricsPage;
+            this.threads = threads;
+        }
+
+        static FeedService inThisJvm(String baseUri, PrometheusMeterRegistry metrics, HomeFeedThreads threads) {
+            return new FeedService(baseUri, metrics::scrape, threads);
+        }
+
+        /** A running feed-service, which must answer ready. */
+        static FeedService ownJvm(String url, HttpClient http) {
+            String base = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+            try {
+                get(http, base + "/health/ready");
+            } catch (Exception e) {
+                throw new IllegalStateException("--service-url " + url + ": no ready feed-service there (./pinfeed start feed-service): " + e.getMessage(), e);
+            }
+            return new FeedService(base, () -> {
+                try {
+                    return get(http, base + "/metrics");
+                } catch (Exception e) {
+                    throw new IllegalStateException("reading " + base + "/metrics: " + e.getMessage(), e);
+                }
+            }, null);
+        }
+
+        PrometheusText metrics() {
+            return PrometheusText.parse(metricsPage.get());
+        }
+
+        long fallbacks(String reason) {
+            return (long) metrics().sum("feed_generator_fallbacks_total", Map.of("reason", reason));
+        }
+
+        /** The JIT's compile time, ms: this JVM's (the readers'), plus the service's when it runs in its own. */
+        long compileMillis() {
+            return LoadLoops.jitMillis() + (threads != null ? 0 : (long) metrics().sum("jvm_compilation_time_ms_total", Map.of()));
+        }
+
+        /** Waits until the post-answer work (chunk saves, pool removals) has caught up; false on timeout. */
+        boolean drain(long timeoutMillis) throws InterruptedException {
+            if (threads != null) return threads.drain(timeoutMillis);
+            // In its own JVM: until its after-answer pool reads idle twice in a row (a task may be handed over just after its answer).
+            long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
+            int idle = 0;
+            while (System.nanoTime() < deadline) {
+                PrometheusText m = metrics();
+                Map<String, String> pool = Map.of("name", "feed-after-answer");
+                idle = m.sum("executor_queued_tasks", pool) + m.sum("executor_active_threads", pool) == 0 ? idle + 1 : 0;
+                if (idle == 2) return true;
+                Thread.sleep(100);
+            }
+            return false;
+        }
+
+        @Override
+        public String toString() {
+            return "feed-service at " + baseUri + (threads != null ? " in this JVM" : " in its own JVM");
+        }
+    }
+
+    /**
      * Before a paced phase: its own load, untimed, in 2 s stretches until the JIT compiled for under 2 %
      * of one (at most {@code maxS} s), and says how long that took.
      */
-    private static void warmJit(int maxS, int clients, double rate, java.util.function.Function<java.util.SplittableRandom, IngestHttp.Result> op,
-                                String phase) throws Exception {
+    private static void warmJit(FeedService service, int maxS, int clients, double rate,
+                                java.util.function.Function<java.util.SplittableRandom, IngestHttp.Result> op, String phase) throws Exception {
         if (maxS == 0) return;
         long stretch = 2_000_000_000L;
-        LoadLoops.JitWarmup w = LoadLoops.warmUntilJitQuiet(Math.max(1, maxS / 2), 0.02, () -> {
+        LoadLoops.JitWarmup w = LoadLoops.warmUntilJitQuiet(service::compileMillis, Math.max(1, maxS / 2), 0.02, () -> {
             LoadLoops.openLoop(clients, rate, 0, stretch, 7, op);
             return stretch;
         });

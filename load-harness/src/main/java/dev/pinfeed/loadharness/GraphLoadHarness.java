@@ -36,8 +36,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.HdrHistogram.Histogram;
 import org.apache.curator.framework.CuratorFramework;
 import redis.clients.jedis.Pipeline;
@@ -59,9 +57,6 @@ import redis.clients.jedis.resps.ScanResult;
  * Everything is written under a fresh key prefix, deleted at the end.
  */
 public final class GraphLoadHarness {
-
-    private static final Pattern BUCKET = Pattern.compile(
-            "http_request_duration_seconds_bucket\\{([^}]*)route=\"/v1/users/\\{userId\\}/following/users/\\{targetUserId\\}\"([^}]*)le=\"([^\"]+)\"\\} ([0-9.eE+]+)");
 
     private GraphLoadHarness() {}
 
@@ -234,21 +229,16 @@ public final class GraphLoadHarness {
 
     /** p50 and p99 upper bucket bounds (seconds) and the fraction ≤ 1 ms, from the route's cumulative histogram. */
     static double[] serverQuantiles(String metrics) {
-        List<double[]> buckets = new ArrayList<>();
-        Matcher m = BUCKET.matcher(metrics);
-        while (m.find()) {
-            double le = m.group(3).equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(m.group(3));
-            buckets.add(new double[] {le, Double.parseDouble(m.group(4))});
-        }
-        buckets.sort((x, y) -> Double.compare(x[0], y[0]));
-        double total = buckets.isEmpty() ? 0 : buckets.get(buckets.size() - 1)[1];
+        List<PrometheusText.Bucket> buckets = PrometheusText.parse(metrics).buckets("http_request_duration_seconds",
+                Map.of("route", "/v1/users/{userId}/following/users/{targetUserId}"));
+        double total = buckets.isEmpty() ? 0 : buckets.get(buckets.size() - 1).count();
         double p50 = Double.NaN;
         double p99 = Double.NaN;
         double underOneMs = 0;
-        for (double[] b : buckets) {
-            if (Double.isNaN(p50) && b[1] >= 0.5 * total) p50 = b[0];
-            if (Double.isNaN(p99) && b[1] >= 0.99 * total) p99 = b[0];
-            if (b[0] <= 0.001) underOneMs = b[1] / total;
+        for (PrometheusText.Bucket b : buckets) {
+            if (Double.isNaN(p50) && b.count() >= 0.5 * total) p50 = b.le();
+            if (Double.isNaN(p99) && b.count() >= 0.99 * total) p99 = b.le();
+            if (b.le() <= 0.001) underOneMs = b.count() / total;
         }
         return new double[] {p50, p99, underOneMs};
     }

@@ -107,7 +107,12 @@ final class LoadLoops {
      * compiled for half a core during the third 100 k pin.
      */
     static JitWarmup warmUntilJitQuiet(int maxStretches, double quietShare, Stretch stretch) throws Exception {
-        return warmUntilJitQuiet(JIT::getTotalCompilationTime, maxStretches, quietShare, stretch);
+        return warmUntilJitQuiet(LoadLoops::jitMillis, maxStretches, quietShare, stretch);
+    }
+
+    /** This JVM's JIT: total compile time so far, ms. */
+    static long jitMillis() {
+        return JIT.getTotalCompilationTime();
     }
 
     /** {@link #warmUntilJitQuiet(int, double, Stretch)} with the JIT's total compile time, ms, from {@code compileMillis}. */
