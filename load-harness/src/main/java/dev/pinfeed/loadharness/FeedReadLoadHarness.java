@@ -70,7 +70,9 @@ import redis.clients.jedis.RedisClient;
  * {@code --feed-items} items in chunks of {@code --limit} and pools of {@code --pool-entries} entries
  * (both sources), all through feed-store's API under fresh ids. Then feed-service runs in-process as
  * its main assembles it (speculative primary/standby HBase stores, {@link HomeFeed}, canonical reads
- * over MySQL behind the Redis caches) and {@code --clients} closed-loop readers (default 200) drive
+ * over MySQL behind the Redis caches), or, with {@code --service-url}, a running one in its own JVM is
+ * called (as deployed: its GC and JIT are not the readers'; read through its /metrics), and
+ * {@code --clients} closed-loop readers (default 200) drive
  * {@code GET /v1/users/{id}/feed} over loopback HTTP (JDK HttpClient):
  * <ol>
  *   <li><b>raw</b>: a bare HBase scan of the same rows a page reads (the user's item rows after the
@@ -91,9 +93,11 @@ import redis.clients.jedis.RedisClient;
  * without HTTP and JSON) and the HTTP read, one after the other; with more than one round the median of
  * the rounds' HTTP p99 over raw p99 is reported, since the box drifts more between runs than that ratio.
  * Each HTTP round also reports the service's own timing of the route (its {@code http_request_duration}
- * buckets), to tell the service's time from the clients' and the transport's. Each paced phase of those rounds
- * first runs its own load untimed until this JVM's JIT has gone quiet ({@code --jit-warmup-max-s}, default 60; 0: none;
- * this JVM is the readers and the service, and the paced paths compiled for 10+ s after the closed loops), and
+ * buckets) and its JVM's CPU, JIT and GC over the round, to tell the service's time from the clients' and the transport's.
+ * The first pages' paced phase goes in as many rounds, each after its own JIT warm-up and a refill of the pools. Each paced phase of those rounds
+ * first runs its own load untimed until the JIT has gone quiet: compiling for at most {@code --jit-quiet-permille} (5) of a
+ * 2 s stretch, this JVM and the service's own together ({@code --jit-warmup-max-s}, default 60; 0: none; the paced paths
+ * compiled for 10+ s after the closed loops, and a service still compiling ran at twice its later CPU per page), and
  * each paced phase starts once the stack has gone quiet ({@code --settle-cores-pct}): the writes before it keep
  * HBase busy for seconds.
  * Latency per request on the client (HdrHistogram): p50, p99, p99.9. The generator's fallbacks (late
@@ -127,6 +131,11 @@ public final class FeedReadLoadHarness {
         // This JVM is the readers and the service: the paced paths compile for 10+ s after the closed loops (0: no JIT warm-up).
         int jitWarmupS = intArg(args, "--jit-warmup-max-s", 60);
         if (jitWarmupS < 0) throw new IllegalArgumentException("--jit-warmup-max-s must be at least 0: " + jitWarmupS);
+        // Quiet: the JIT (the readers' and the service's) compiled for at most this share of a stretch, in tenths of a per cent. At 2 %
+        // the service in its own JVM still spent twice the CPU per page of a later round (it had compiled 40-60 ms in it).
+        int jitQuietPermille = intArg(args, "--jit-quiet-permille", 5);
+        if (jitQuietPermille < 0) throw new IllegalArgumentException("--jit-quiet-permille must be at least 0: " + jitQuietPermille);
+        JitWarmup jit = new JitWarmup(jitWarmupS, jitQuietPermille / 1000.0);
         // A feed-service running in its own JVM (./pinfeed start feed-service), as deployed; empty: one in this JVM, as its main assembles it.
         String serviceUrl = stringArg(args, "--service-url", "");
         if (feedItems < 2 * limit) throw new IllegalArgumentException("--feed-items must be at least 2 x --limit (the cursor reads the second page)");
@@ -243,16 +252,17 @@ public final class FeedReadLoadHarness {
                     List<Double> ratios = new ArrayList<>();
                     for (int round = 1; round <= pacedRounds; round++) {
                         String of = pacedRounds == 1 ? "" : " (round " + round + ")";
-                        warmJit(service, jitWarmupS, clients, paced, rawScan, "paced round " + round + ", raw");
+                        warmJit(service, jit, clients, paced, rawScan, "paced round " + round + ", raw");
                         settle(settleCores, "paced round " + round + ", raw");
                         LoadLoops.Outcome raw = LoadLoops.openLoop(clients, paced, warm, measure, 90 + round, rawScan);
                         table.add(row("raw: the same scan, " + clients + " readers paced at the materialized rate (open loop)" + of, raw, due));
-                        warmJit(service, jitWarmupS, clients, paced, inProcess, "paced round " + round + ", in process");
+                        warmJit(service, jit, clients, paced, inProcess, "paced round " + round + ", in process");
                         settle(settleCores, "paced round " + round + ", in process");
                         table.add(row("in process: HomeFeed.read of the second page, " + clients + " callers paced at that rate (open loop)" + of,
                                 LoadLoops.openLoop(clients, paced, warm, measure, 70 + round, inProcess), due));
-                        warmJit(service, jitWarmupS, clients, paced, secondPage, "paced round " + round + ", HTTP");
+                        warmJit(service, jit, clients, paced, secondPage, "paced round " + round + ", HTTP");
                         settle(settleCores, "paced round " + round + ", HTTP");
+                        log("before paced round %d, HTTP: %s", round, storeFiles(primary));
                         ServerSide before = ServerSide.of(service.metrics());
                         LoadLoops.Outcome served = LoadLoops.openLoop(clients, paced, warm, measure, 50 + round, secondPage);
                         table.add(row("materialized only, " + clients + " readers paced at " + (pacedRate > 0 ? "a fixed rate" : "half that rate")
@@ -295,22 +305,44 @@ public final class FeedReadLoadHarness {
                             "%d rounds; generator fallbacks (page served without new pins): %d late, %d failed = %.1f %% of %d first pages incl. warm-up",
                             rounds.size(), fallbacks, errors, 100.0 * (fallbacks + errors) / Math.max(1, turn.get()), turn.get()),
                             rounds.toArray(LoadLoops.Outcome[]::new)));
-                    // Half the generation rate reached, for one round (users not read yet this round, so their pools are full).
+                    // Paced at a fixed rate (or half the rate reached), in rounds like the materialized reads: each first warms its own
+                    // load until the JIT is quiet, then tops the pools up again; a round is short enough that no user is read twice in it.
                     double generatedHalf = pacedGenerationRate > 0 ? pacedGenerationRate : rate(generated) / 2;
                     long halfRound = Math.min(round, (long) (users / Math.max(1, generatedHalf) * 1e9 * 0.8));
-                    long halfBefore = service.fallbacks("deadline") + service.fallbacks("error");
-                    long turnBefore = turn.get();
-                    settle(settleCores, "paced generation");
-                    LoadLoops.Outcome generatedPaced = LoadLoops.openLoop(clients, generatedHalf, 0, halfRound, 99, r -> ok(() -> {
+                    java.util.function.Function<java.util.SplittableRandom, IngestHttp.Result> firstPage = r -> ok(() -> {
                         int i = (int) (turn.getAndIncrement() % users);
+                        readsOf.incrementAndGet(i);
                         items(get(http, base + userIds[i] + "/feed?limit=" + limit));
-                    }));
-                    if (!service.drain(120_000)) log("after-answer work did not drain in 120 s");
-                    long halfFallbacks = service.fallbacks("deadline") + service.fallbacks("error") - halfBefore;
-                    table.add(row("with generation, " + clients + " readers paced at " + (pacedGenerationRate > 0 ? "a fixed rate" : "half that rate")
-                            + " (open loop)", generatedPaced, String.format(Locale.ROOT,
-                            "%.0f requests/s due for %.0f s; generator fallbacks %d of %d first pages", generatedHalf, halfRound / 1e9, halfFallbacks,
-                            turn.get() - turnBefore)));
+                    });
+                    String dueFirst = String.format(Locale.ROOT, "%.0f requests/s due for %.0f s", generatedHalf, halfRound / 1e9);
+                    List<LoadLoops.Outcome> generationRounds = new ArrayList<>();
+                    long pacedPages = 0;
+                    long halfFallbacks = 0;
+                    for (int g = 1; g <= pacedRounds; g++) {
+                        String of = pacedRounds == 1 ? "" : " (round " + g + ")";
+                        warmJit(service, jit, clients, generatedHalf, firstPage, "paced generation round " + g);
+                        if (!service.drain(120_000)) log("after-answer work did not drain in 120 s");
+                        refill(pools, catalog, userIds, readsOf, poolEntries, seedThreads);
+                        settle(settleCores, "paced generation round " + g);
+                        long fallbacksBefore = service.fallbacks("deadline") + service.fallbacks("error");
+                        long turnBefore = turn.get();
+                        ServerSide before = ServerSide.of(service.metrics());
+                        LoadLoops.Outcome firstPages = LoadLoops.openLoop(clients, generatedHalf, 0, halfRound, 30 + g, firstPage);
+                        ServerSide done = ServerSide.of(service.metrics());
+                        long roundFallbacks = service.fallbacks("deadline") + service.fallbacks("error") - fallbacksBefore;
+                        halfFallbacks += roundFallbacks;
+                        pacedPages += turn.get() - turnBefore;
+                        generationRounds.add(firstPages);
+                        table.add(row("with generation, " + clients + " readers paced at " + (pacedGenerationRate > 0 ? "a fixed rate" : "half that rate")
+                                + " (open loop)" + of, firstPages, String.format(Locale.ROOT, "%s; generator fallbacks %d of %d first pages; %s", dueFirst,
+                                roundFallbacks, turn.get() - turnBefore, done.since(before))));
+                        if (!service.drain(120_000)) log("after-answer work did not drain in 120 s");
+                    }
+                    if (pacedRounds > 1) {
+                        table.add(row("with generation, paced, all " + pacedRounds + " rounds", merge(generationRounds),
+                                String.format(Locale.ROOT, "%s each; generator fallbacks %d of %d first pages", dueFirst, halfFallbacks, pacedPages),
+                                generationRounds.toArray(LoadLoops.Outcome[]::new)));
+                    }
                     double dropped = service.metrics().sum("feed_hydration_dropped_total", Map.of());
                     if (dropped > 0) log("hydration left out %.0f items (pins not found): the seed is wrong", dropped);
                 }
@@ -504,12 +536,15 @@ public final class FeedReadLoadHarness {
      * handed to the server, its SLO buckets), so a phase's client-side latency can be split into what
      * the service took and what HTTP, the clients and the JVM they share added. Counts include warm-up.
      */
-    private record ServerSide(List<PrometheusText.Bucket> buckets) {
+    private record ServerSide(List<PrometheusText.Bucket> buckets, long wallNanos, double cpuNanos, double jitMillis, double gcPauses,
+                              double gcPauseSeconds) {
         static ServerSide of(PrometheusText metrics) {
-            return new ServerSide(metrics.buckets("http_request_duration_seconds", Map.of("route", "/v1/users/{userId}/feed")));
+            return new ServerSide(metrics.buckets("http_request_duration_seconds", Map.of("route", "/v1/users/{userId}/feed")), System.nanoTime(),
+                    metrics.sum("process_cpu_time_ns_total", Map.of()), metrics.sum("jvm_compilation_time_ms_total", Map.of()),
+                    metrics.sum("jvm_gc_pause_seconds_count", Map.of()), metrics.sum("jvm_gc_pause_seconds_sum", Map.of()));
         }
 
-        /** "server side: x % within 5 ms, p99 within (a, b] ms" over the requests since {@code earlier}. */
+        /** "server side: x % within 5 ms, p99 within (a, b] ms; its JVM: cores, JIT ms, GC pauses" since {@code earlier} (warm-up included). */
         String since(ServerSide earlier) {
             if (buckets.isEmpty() || buckets.size() != earlier.buckets.size()) return "server side: no requests timed";
             double n = buckets.get(buckets.size() - 1).count() - earlier.buckets.get(buckets.size() - 1).count();
@@ -528,8 +563,10 @@ public final class FeedReadLoadHarness {
                 }
                 previousBound = bound;
             }
-            return String.format(Locale.ROOT, "server side: %.1f %% within 5 ms, p99 within (%s, %s] ms", 100 * within5,
-                    Report.ms(p99Low), p99High == Double.POSITIVE_INFINITY ? "∞" : Report.ms(p99High));
+            return String.format(Locale.ROOT, "server side: %.1f %% within 5 ms, p99 within (%s, %s] ms; its JVM: %.2f cores, JIT %.0f ms, "
+                    + "GC %.0f pauses, %.0f ms", 100 * within5, Report.ms(p99Low), p99High == Double.POSITIVE_INFINITY ? "∞" : Report.ms(p99High),
+                    (cpuNanos - earlier.cpuNanos) / (wallNanos - earlier.wallNanos), jitMillis - earlier.jitMillis, gcPauses - earlier.gcPauses,
+                    (gcPauseSeconds - earlier.gcPauseSeconds) * 1000);
         }
     }
 
@@ -607,19 +644,42 @@ public final class FeedReadLoadHarness {
     }
 
     /**
-     * Before a paced phase: its own load, untimed, in 2 s stretches until the JIT compiled for under 2 %
-     * of one (at most {@code maxS} s), and says how long that took.
+     * Before a paced phase: its own load, untimed, in 2 s stretches until the JIT (this JVM's, and the
+     * service's in its own) compiled for at most {@code jit.quietShare()} of one, and says how long that took.
      */
-    private static void warmJit(FeedService service, int maxS, int clients, double rate,
+    private static void warmJit(FeedService service, JitWarmup jit, int clients, double rate,
                                 java.util.function.Function<java.util.SplittableRandom, IngestHttp.Result> op, String phase) throws Exception {
-        if (maxS == 0) return;
+        if (jit.maxS() == 0) return;
         long stretch = 2_000_000_000L;
-        LoadLoops.JitWarmup w = LoadLoops.warmUntilJitQuiet(service::compileMillis, Math.max(1, maxS / 2), 0.02, () -> {
+        LoadLoops.JitWarmup w = LoadLoops.warmUntilJitQuiet(service::compileMillis, Math.max(1, jit.maxS() / 2), jit.quietShare(), () -> {
             LoadLoops.openLoop(clients, rate, 0, stretch, 7, op);
             return stretch;
         });
         log("before %s: %s", phase, w.describe("2 s stretches"));
     }
+
+    /** The feed table's regions on the primary: store files, memstore, compaction (a page reads every store file of its region). */
+    private static String storeFiles(Connection primary) {
+        try (org.apache.hadoop.hbase.client.Admin admin = primary.getAdmin()) {
+            int regions = 0;
+            int files = 0;
+            long memstoreBytes = 0;
+            for (org.apache.hadoop.hbase.ServerName server : admin.getRegionServers()) {
+                for (org.apache.hadoop.hbase.RegionMetrics r : admin.getRegionMetrics(server, HBaseClusters.MATERIALIZED_FEED)) {
+                    regions++;
+                    files += r.getStoreFileCount();
+                    memstoreBytes += (long) r.getMemStoreSize().get(org.apache.hadoop.hbase.Size.Unit.BYTE);
+                }
+            }
+            return String.format(Locale.ROOT, "%s on the primary: %d regions, %d store files, memstore %.1f MB, compaction %s",
+                    HBaseClusters.MATERIALIZED_FEED, regions, files, memstoreBytes / 1e6, admin.getCompactionState(HBaseClusters.MATERIALIZED_FEED));
+        } catch (java.io.IOException e) {
+            return "region metrics unavailable: " + e.getMessage();
+        }
+    }
+
+    /** At most {@code maxS} seconds of untimed load before a paced phase, until the JIT compiled for at most {@code quietShare} of a stretch. */
+    private record JitWarmup(int maxS, double quietShare) {}
 
     /** Waits for a quiet stack before a paced phase ({@link CpuMeter#settle}) and says how long it took. */
     private static void settle(double cores, String phase) throws InterruptedException {

@@ -34,22 +34,31 @@ final class AppSpec implements ServerSpec {
     private final String module;
     private final String mainClass;
     private final URI baseUrl;
+    private final String heap;
     private final Map<String, String> properties;
 
-    AppSpec(StackLayout layout, String name, String role, String module, String mainClass, URI baseUrl, Map<String, String> properties) {
+    AppSpec(StackLayout layout, String name, String role, String module, String mainClass, URI baseUrl, String heap,
+            Map<String, String> properties) {
         this.layout = layout;
         this.name = name;
         this.role = role;
         this.module = module;
         this.mainClass = mainClass;
         this.baseUrl = baseUrl;
+        this.heap = heap;
         this.properties = Map.copyOf(properties);
+    }
+
+    /** The app's heap, {@code <name>.heap} (default 256m): the feed-service, which allocates per page read, gets more. */
+    private static String heap(PinfeedConfig config, String name) {
+        return config.get(name + ".heap", "256m");
     }
 
     /** An HTTP service: health on its main address (config key {@code httpKey}). */
     static AppSpec httpService(StackLayout layout, PinfeedConfig config, String name, String role, String module, String mainClass,
                                String httpKey, Map<String, String> properties) {
-        return new AppSpec(layout, name, role, module, mainClass, URI.create("http://" + config.hostPort(httpKey) + "/"), properties);
+        return new AppSpec(layout, name, role, module, mainClass, URI.create("http://" + config.hostPort(httpKey) + "/"), heap(config, name),
+                properties);
     }
 
     /** A stream processor: health and metrics on its admin address (config key {@code <name>.admin.http}). */
@@ -61,7 +70,7 @@ final class AppSpec implements ServerSpec {
     static AppSpec processor(StackLayout layout, PinfeedConfig config, String name, String role, String module, String mainClass,
                              Map<String, String> properties) {
         return new AppSpec(layout, name, role, module, mainClass, URI.create("http://" + config.hostPort(name + ".admin.http") + "/"),
-                properties);
+                heap(config, name), properties);
     }
 
     @Override public String name() { return name; }
@@ -78,7 +87,8 @@ final class AppSpec implements ServerSpec {
 
     @Override
     public List<String> command() {
-        JavaCommand java = JavaCommand.withHeap("256m")
+        // HBase's opens for every app: without them the HBase client (feed-service, fan-out, worker) compares bytes the slow way.
+        JavaCommand java = JavaCommand.withHeap(heap).flags(JavaCommand.HBASE_OPENS)
                 .logTo(logFile(), "INFO", Log4jConfig.file(layout))
                 .property("pinfeed.root", layout.root());
         properties.forEach(java::property);

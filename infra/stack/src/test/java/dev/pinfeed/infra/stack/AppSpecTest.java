@@ -2,10 +2,36 @@ package dev.pinfeed.infra.stack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.pinfeed.config.PinfeedConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Properties;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-/** Readiness detail: the failing dependencies a 503 names. */
+/** An app's command line; readiness detail: the failing dependencies a 503 names. */
 class AppSpecTest {
+
+    @Test
+    void anAppsHeapComesFromItsHeapKeyAndEveryAppGetsHBasesOpens(@TempDir Path root) throws Exception {
+        Files.createDirectories(root.resolve("feed-service/target"));
+        Files.writeString(root.resolve("feed-service/target/classpath.txt"), "lib.jar");
+        Properties values = new Properties();
+        values.setProperty("feed.http", "127.0.0.1:8081");
+        values.setProperty("feed-service.heap", "1g");
+        values.setProperty("materializer.admin.http", "127.0.0.1:8092");
+        StackLayout layout = new StackLayout(root, root.resolve("home"));
+
+        AppSpec feedService = AppSpec.httpService(layout, PinfeedConfig.of(values), "feed-service", "Feed service", "feed-service",
+                "dev.pinfeed.feedservice.FeedServiceServer", "feed.http", Map.of());
+        AppSpec materializer = AppSpec.processor(layout, PinfeedConfig.of(values), "materializer", "Canonical store", "feed-service",
+                "dev.pinfeed.materializer.MaterializerMain");
+
+        assertThat(feedService.command()).contains("-Xms1g", "-Xmx1g").doesNotContain("-Xmx256m")
+                .containsAll(JavaCommand.HBASE_OPENS).endsWith("dev.pinfeed.feedservice.FeedServiceServer");
+        assertThat(materializer.command()).contains("-Xmx256m").containsAll(JavaCommand.HBASE_OPENS);
+    }
 
     @Test
     void namesTheFailingChecksOfAHealthProblem() {
