@@ -24,8 +24,8 @@ import dev.pinfeed.feedstore.Source;
 import dev.pinfeed.feedstore.hbase.HBaseClusters;
 import dev.pinfeed.feedstore.hbase.MaterializedKeys;
 import dev.pinfeed.feedstore.hbase.SpeculativeHBaseStores;
-import dev.pinfeed.feedstore.redis.RedisLastReadStore;
 import dev.pinfeed.feedstore.redis.LastReadKeys;
+import dev.pinfeed.feedstore.redis.RedisLastReadStore;
 import dev.pinfeed.followergraph.redis.GraphConnections;
 import dev.pinfeed.followergraph.redis.RedisGraphStore;
 import dev.pinfeed.followergraph.redis.RedisShardMap;
@@ -51,7 +51,6 @@ import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntFunction;
@@ -128,7 +127,7 @@ public final class FeedReadLoadHarness {
         if (pacedRounds < 1) throw new IllegalArgumentException("--paced-rounds must be at least 1");
         // The seeding, the closed loops and the refills leave HBase flushing and the standby replicating for seconds after them.
         double settleCores = CpuMeter.settleCores(args);
-        // This JVM is the readers and the service: the paced paths compile for 10+ s after the closed loops (0: no JIT warm-up).
+        // The readers' JVM and the service's: the paced paths compile for 10+ s after the closed loops (0: no JIT warm-up).
         int jitWarmupS = intArg(args, "--jit-warmup-max-s", 60);
         if (jitWarmupS < 0) throw new IllegalArgumentException("--jit-warmup-max-s must be at least 0: " + jitWarmupS);
         // Quiet: the JIT (the readers' and the service's) compiled for at most this share of a stretch, in tenths of a per cent. At 2 %
