@@ -259,9 +259,10 @@ public final class FeedReadLoadHarness {
                         settle(settleCores, "paced round " + round + ", in process");
                         table.add(row("in process: HomeFeed.read of the second page, " + clients + " callers paced at that rate (open loop)" + of,
                                 LoadLoops.openLoop(clients, paced, warm, measure, 70 + round, inProcess), due));
+                        // Before the warm-up: the first look through HBase's Admin API compiled for seconds, in a measured round when it came after.
+                        log("before paced round %d, HTTP: %s", round, storeFiles(primary));
                         warmJit(service, jit, clients, paced, secondPage, "paced round " + round + ", HTTP");
                         settle(settleCores, "paced round " + round + ", HTTP");
-                        log("before paced round %d, HTTP: %s", round, storeFiles(primary));
                         ServerSide before = ServerSide.of(service.metrics());
                         LoadLoops.Outcome served = LoadLoops.openLoop(clients, paced, warm, measure, 50 + round, secondPage);
                         table.add(row("materialized only, " + clients + " readers paced at " + (pacedRate > 0 ? "a fixed rate" : "half that rate")
