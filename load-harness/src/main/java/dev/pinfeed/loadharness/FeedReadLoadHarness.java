@@ -38,6 +38,7 @@ import dev.pinfeed.mysqlshards.ShardDataSources;
 import dev.pinfeed.mysqlshards.query.ShardedDb;
 import dev.pinfeed.redismasters.RedisMasterConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
 import java.net.http.HttpClient;
 import java.time.Clock;
 import java.time.Duration;
@@ -56,6 +57,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import org.HdrHistogram.Histogram;
+import org.apache.hadoop.hbase.RegionMetrics;
+import org.apache.hadoop.hbase.ServerName;
+import org.apache.hadoop.hbase.Size;
+import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
@@ -134,7 +139,7 @@ public final class FeedReadLoadHarness {
         // the service in its own JVM still spent twice the CPU per page of a later round (it had compiled 40-60 ms in it).
         int jitQuietPermille = intArg(args, "--jit-quiet-permille", 5);
         if (jitQuietPermille < 0) throw new IllegalArgumentException("--jit-quiet-permille must be at least 0: " + jitQuietPermille);
-        JitWarmup jit = new JitWarmup(jitWarmupS, jitQuietPermille / 1000.0);
+        JitQuietRule jit = new JitQuietRule(jitWarmupS, jitQuietPermille / 1000.0);
         // A feed-service running in its own JVM (./pinfeed start feed-service), as deployed; empty: one in this JVM, as its main assembles it.
         String serviceUrl = stringArg(args, "--service-url", "");
         if (feedItems < 2 * limit) throw new IllegalArgumentException("--feed-items must be at least 2 x --limit (the cursor reads the second page)");
@@ -278,8 +283,7 @@ public final class FeedReadLoadHarness {
                         table.add(line);
                     }
 
-                    long deadlineBefore = service.fallbacks("deadline");
-                    long errorsBefore = service.fallbacks("error");
+                    Fallbacks closedBefore = service.fallbacks();
                     AtomicLong turn = new AtomicLong();
                     AtomicIntegerArray readsOf = new AtomicIntegerArray(users);
                     List<LoadLoops.Outcome> rounds = new ArrayList<>();
@@ -297,8 +301,9 @@ public final class FeedReadLoadHarness {
                         log("round %d: %,d requests; drained and refilled %d pools in %.1f s", rounds.size(), rounds.get(rounds.size() - 1).requests(),
                                 refilled, (System.nanoTime() - r0) / 1e9);
                     }
-                    long fallbacks = service.fallbacks("deadline") - deadlineBefore;
-                    long errors = service.fallbacks("error") - errorsBefore;
+                    Fallbacks closed = service.fallbacks().since(closedBefore);
+                    long fallbacks = closed.late();
+                    long errors = closed.failed();
                     LoadLoops.Outcome generated = merge(rounds);
                     // Fallbacks are counted over every first page, the warm-up's included: the same denominator.
                     table.add(row("with generation: GET /v1/users/{id}/feed?limit=" + limit + " (first page)", generated, String.format(Locale.ROOT,
@@ -324,12 +329,12 @@ public final class FeedReadLoadHarness {
                         if (!service.drain(120_000)) log("after-answer work did not drain in 120 s");
                         refill(pools, catalog, userIds, readsOf, poolEntries, seedThreads);
                         settle(settleCores, "paced generation round " + g);
-                        long fallbacksBefore = service.fallbacks("deadline") + service.fallbacks("error");
+                        Fallbacks fallbacksBefore = service.fallbacks();
                         long turnBefore = turn.get();
                         ServerSide before = ServerSide.of(service.metrics());
                         LoadLoops.Outcome firstPages = LoadLoops.openLoop(clients, generatedHalf, 0, halfRound, 30 + g, firstPage);
                         ServerSide done = ServerSide.of(service.metrics());
-                        long roundFallbacks = service.fallbacks("deadline") + service.fallbacks("error") - fallbacksBefore;
+                        long roundFallbacks = service.fallbacks().since(fallbacksBefore).total();
                         halfFallbacks += roundFallbacks;
                         pacedPages += turn.get() - turnBefore;
                         generationRounds.add(firstPages);
@@ -612,8 +617,11 @@ public final class FeedReadLoadHarness {
             return PrometheusText.parse(metricsPage.get());
         }
 
-        long fallbacks(String reason) {
-            return (long) metrics().sum("feed_generator_fallbacks_total", Map.of("reason", reason));
+        /** The generator's fallbacks so far, both reasons from one read of the page. */
+        Fallbacks fallbacks() {
+            PrometheusText m = metrics();
+            return new Fallbacks((long) m.sum("feed_generator_fallbacks_total", Map.of("reason", "deadline")),
+                    (long) m.sum("feed_generator_fallbacks_total", Map.of("reason", "error")));
         }
 
         /**
@@ -650,7 +658,7 @@ public final class FeedReadLoadHarness {
      * Before a paced phase: its own load, untimed, in 2 s stretches until the JIT (this JVM's, and the
      * service's in its own) compiled for at most {@code jit.quietShare()} of one, and says how long that took.
      */
-    private static void warmJit(FeedService service, JitWarmup jit, int clients, double rate,
+    private static void warmJit(FeedService service, JitQuietRule jit, int clients, double rate,
                                 java.util.function.Function<java.util.SplittableRandom, IngestHttp.Result> op, String phase) throws Exception {
         if (jit.maxS() == 0) return;
         long stretch = 2_000_000_000L;
@@ -663,26 +671,37 @@ public final class FeedReadLoadHarness {
 
     /** The feed table's regions on the primary: store files, memstore, compaction (a page reads every store file of its region). */
     private static String storeFiles(Connection primary) {
-        try (org.apache.hadoop.hbase.client.Admin admin = primary.getAdmin()) {
+        try (Admin admin = primary.getAdmin()) {
             int regions = 0;
             int files = 0;
             long memstoreBytes = 0;
-            for (org.apache.hadoop.hbase.ServerName server : admin.getRegionServers()) {
-                for (org.apache.hadoop.hbase.RegionMetrics r : admin.getRegionMetrics(server, HBaseClusters.MATERIALIZED_FEED)) {
+            for (ServerName server : admin.getRegionServers()) {
+                for (RegionMetrics r : admin.getRegionMetrics(server, HBaseClusters.MATERIALIZED_FEED)) {
                     regions++;
                     files += r.getStoreFileCount();
-                    memstoreBytes += (long) r.getMemStoreSize().get(org.apache.hadoop.hbase.Size.Unit.BYTE);
+                    memstoreBytes += (long) r.getMemStoreSize().get(Size.Unit.BYTE);
                 }
             }
             return String.format(Locale.ROOT, "%s on the primary: %d regions, %d store files, memstore %.1f MB, compaction %s",
                     HBaseClusters.MATERIALIZED_FEED, regions, files, memstoreBytes / 1e6, admin.getCompactionState(HBaseClusters.MATERIALIZED_FEED));
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return "region metrics unavailable: " + e.getMessage();
         }
     }
 
     /** At most {@code maxS} seconds of untimed load before a paced phase, until the JIT compiled for at most {@code quietShare} of a stretch. */
-    private record JitWarmup(int maxS, double quietShare) {}
+    private record JitQuietRule(int maxS, double quietShare) {}
+
+    /** The generator's fallbacks: late (past its deadline) and failed. */
+    private record Fallbacks(long late, long failed) {
+        Fallbacks since(Fallbacks earlier) {
+            return new Fallbacks(late - earlier.late, failed - earlier.failed);
+        }
+
+        long total() {
+            return late + failed;
+        }
+    }
 
     /** Waits for a quiet stack before a paced phase ({@link CpuMeter#settle}) and says how long it took. */
     private static void settle(double cores, String phase) throws InterruptedException {
