@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * One of pinfeed's own services (ingest-api, feed-service, the stream processors), run from its
@@ -49,9 +50,14 @@ final class AppSpec implements ServerSpec {
         this.properties = Map.copyOf(properties);
     }
 
+    private static final Pattern HEAP_SIZE = Pattern.compile("[1-9][0-9]*[kKmMgG]?");
+
     /** The app's heap, {@code <name>.heap} (default 256m): the feed-service, which allocates per page read, gets more. */
     private static String heap(PinfeedConfig config, String name) {
-        return config.get(name + ".heap", "256m");
+        String heap = config.get(name + ".heap", "256m");
+        // Refused here, naming the key: the JVM would only say "Invalid initial heap size" in the app's console log.
+        if (!HEAP_SIZE.matcher(heap).matches()) throw new IllegalArgumentException(name + ".heap must be a heap size like 256m or 1g: '" + heap + "'");
+        return heap;
     }
 
     /** An HTTP service: health on its main address (config key {@code httpKey}). */

@@ -1,6 +1,7 @@
 package dev.pinfeed.infra.stack;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.pinfeed.config.PinfeedConfig;
 import java.nio.file.Files;
@@ -31,6 +32,18 @@ class AppSpecTest {
         assertThat(feedService.command()).contains("-Xms1g", "-Xmx1g").doesNotContain("-Xmx256m")
                 .containsAll(JavaCommand.HBASE_OPENS).endsWith("dev.pinfeed.feedservice.FeedServiceServer");
         assertThat(materializer.command()).contains("-Xmx256m").containsAll(JavaCommand.HBASE_OPENS);
+    }
+
+    @Test
+    void aHeapThatIsNoHeapSizeIsRefusedNamingItsKey(@TempDir Path root) {
+        Properties values = new Properties();
+        values.setProperty("feed.http", "127.0.0.1:8081");
+        values.setProperty("feed-service.heap", "lots");
+        StackLayout layout = new StackLayout(root, root.resolve("home"));
+
+        assertThatThrownBy(() -> AppSpec.httpService(layout, PinfeedConfig.of(values), "feed-service", "Feed service", "feed-service",
+                "dev.pinfeed.feedservice.FeedServiceServer", "feed.http", Map.of()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("feed-service.heap must be a heap size like 256m or 1g: 'lots'");
     }
 
     @Test
