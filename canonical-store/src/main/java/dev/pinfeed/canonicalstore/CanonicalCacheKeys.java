@@ -1,6 +1,6 @@
 package dev.pinfeed.canonicalstore;
 
-import dev.pinfeed.followergraph.sharded.VirtualShards;
+import dev.pinfeed.redisshards.VirtualShards;
 
 /**
  * Redis keys of the canonical store's caches (seed 002's application-layer join: board → pin ids,
@@ -33,7 +33,7 @@ public final class CanonicalCacheKeys {
     }
 
     private static String base(long objectId) {
-        return PREFIX + "{v" + shardOf(objectId) + "}:";
+        return PREFIX + VirtualShards.tag(objectId) + ":";
     }
 
     public static String pin(long pinId) {

@@ -19,11 +19,9 @@ import dev.pinfeed.feedstore.Source;
 import dev.pinfeed.feedstore.SpeculativeSettings;
 import dev.pinfeed.feedstore.hbase.HBaseClusters;
 import dev.pinfeed.feedstore.hbase.HBaseMaterializedFeedStore;
-import dev.pinfeed.feedstore.redis.RedisLastReadStore;
-import dev.pinfeed.redismasters.RedisMasterConfig;
 import dev.pinfeed.feedstore.hbase.HBasePoolStore;
 import dev.pinfeed.feedstore.hbase.SpeculativeHBaseStores;
-import dev.pinfeed.followergraph.redis.RedisGraphStore;
+import dev.pinfeed.feedstore.redis.RedisLastReadStore;
 import dev.pinfeed.followergraph.sharded.InMemoryGraphStore;
 import dev.pinfeed.httpkit.Meters;
 import dev.pinfeed.httpkit.RunningHttpApp;
@@ -33,6 +31,8 @@ import dev.pinfeed.infra.stacktestkit.StackExtension;
 import dev.pinfeed.infra.stacktestkit.TestStack;
 import dev.pinfeed.mysqlshards.ShardDataSources;
 import dev.pinfeed.mysqlshards.query.ShardedDb;
+import dev.pinfeed.redismasters.RedisMasterConfig;
+import dev.pinfeed.redisshards.RedisShards;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -88,7 +88,7 @@ class FeedReadsDuringHBaseOutageIT {
                     Duration.ofSeconds(1), meters));
             FeedMetrics metrics = new FeedMetrics(meters);
             CanonicalReads reads = new CachedCanonicalReads(new MysqlCanonicalReads(db),
-                    new RedisCanonicalCache(redis, () -> RedisGraphStore.defaultShardMap(stack.config()), Duration.ofMinutes(10)), metrics,
+                    new RedisCanonicalCache(redis, () -> RedisShards.defaultShardMap(stack.config()), Duration.ofMinutes(10)), metrics,
                     CachedCanonicalReads.DEFAULT_LIST_SIZE);
             MysqlCanonicalSeed seed = new MysqlCanonicalSeed(db, (id, keys) -> {}); // fresh ids: no cache holds them
 
@@ -113,7 +113,7 @@ class FeedReadsDuringHBaseOutageIT {
 
             HomeFeedThreads threads = closing(open, HomeFeedThreads.from(stack.config()));
             RedisLastReadStore lastReads = closing(open, RedisLastReadStore.connect(RedisMasterConfig.fixed(stack.config().redisInstances()),
-                    () -> RedisGraphStore.defaultShardMap(stack.config()), stack.keyPrefix("outage-reads"), Duration.ofMillis(500)));
+                    () -> RedisShards.defaultShardMap(stack.config()), stack.keyPrefix("outage-reads"), Duration.ofMillis(500)));
             HomeFeed homeFeed = FeedServiceServer.homeFeed(stack.config(), HomeFeedSettings.from(stack.config()), hbase.pools(),
                     hbase.materializedFeed(), lastReads, reads, new InMemoryGraphStore(), threads, metrics, Clock.systemUTC());
             RunningHttpApp app = closing(open, FeedServiceServer.app(stack.config(), new InMemoryGraphStore(), reads, homeFeed, meters, Map.of())

@@ -6,7 +6,6 @@ import dev.pinfeed.canonicalstore.mysql.MysqlCanonicalReads;
 import dev.pinfeed.canonicalstore.mysql.MysqlCanonicalWriter;
 import dev.pinfeed.canonicalstore.redis.RedisCacheInvalidator;
 import dev.pinfeed.eventsschema.EventTopics;
-import dev.pinfeed.followergraph.redis.RedisGraphStore;
 import dev.pinfeed.idallocator.ShardedId;
 import dev.pinfeed.infra.stacktestkit.StackExtension;
 import dev.pinfeed.infra.stacktestkit.TestStack;
@@ -16,6 +15,7 @@ import dev.pinfeed.materializer.MaterializerMain;
 import dev.pinfeed.materializer.MaterializerTopics;
 import dev.pinfeed.mysqlshards.ShardDataSources;
 import dev.pinfeed.mysqlshards.query.ShardedDb;
+import dev.pinfeed.redisshards.RedisShards;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.List;
@@ -46,7 +46,7 @@ class IngestDuringMysqlOutageIT {
                     ingest.topics.topic(EventTopics.PINS), ingest.topics.topic(EventTopics.LIKES));
             MysqlCanonicalWriter writer = processors.closing(new MysqlCanonicalWriter(db));
             RedisCacheInvalidator invalidator = processors.closing(RedisCacheInvalidator.connect(stack.config().redisInstances(),
-                    () -> RedisGraphStore.defaultShardMap(stack.config())));
+                    () -> RedisShards.defaultShardMap(stack.config())));
             SimpleMeterRegistry loopMeters = processors.consume(MaterializerMain.NAME, topics.all(),
                     new MaterializerHandler(new EventPlanner(), writer, invalidator, topics, new SimpleMeterRegistry()));
 

@@ -29,6 +29,7 @@ import dev.pinfeed.mysqlshards.ShardDataSources;
 import dev.pinfeed.mysqlshards.query.ShardedDb;
 import dev.pinfeed.processorruntime.ProcessMain;
 import dev.pinfeed.redismasters.RedisMasterClients;
+import dev.pinfeed.redisshards.RedisShards;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.security.SecureRandom;
 import java.sql.Connection;
@@ -118,7 +119,7 @@ public final class FeedServiceServer {
             HostPort http = config.hostPort(HTTP);
             CuratorFramework zk = ctx.step("connecting to ZooKeeper " + config.appZookeeper(), ctx::curator);
             GraphConnections graph = ctx.closeOnExit(ctx.step("opening the follower graph in Redis",
-                    () -> GraphConnections.open(config, zk, GraphConnections.keyPrefix(config))));
+                    () -> GraphConnections.open(config, zk, RedisShards.keyPrefix(config))));
             RedisMasterClients redis = ctx.closeOnExit(RedisCanonicalCache.clients(graph.masters(),
                     Duration.ofMillis(config.getInt("feed.cache.timeout-ms", 250)), config.getInt("feed.handler-threads", 32)));
             MysqlShardConfig mysqlShards = ctx.closeOnExit(ctx.step("reading the MySQL shard map", () -> MysqlShardConfig.watch(zk, config)));
@@ -140,7 +141,7 @@ public final class FeedServiceServer {
             health.put("hbase", hbase::pingEither);
             PoolStore pools = hbase.pools();
             MaterializedFeedStore feeds = hbase.materializedFeed();
-            LastReadStore lastReads = ctx.closeOnExit(RedisLastReadStore.open(config, graph));
+            LastReadStore lastReads = ctx.closeOnExit(RedisLastReadStore.open(config, graph.redis(), graph.store().keys().prefix()));
             HomeFeedThreads threads = ctx.closeOnExit(HomeFeedThreads.from(config).bindTo(ctx.meters()));
             HomeFeed homeFeed = homeFeed(config, HomeFeedSettings.from(config), pools, feeds, lastReads, reads, graph.store(), threads, metrics, Clock.systemUTC());
             // Registered last, so it closes first: no request runs on closed stores (then the post-answer writes drain).

@@ -14,11 +14,8 @@ import dev.pinfeed.canonicalstore.reads.CanonicalSeed;
 import dev.pinfeed.canonicalstore.reads.ForwardingCanonicalRows;
 import dev.pinfeed.canonicalstore.redis.RedisCanonicalCache;
 import dev.pinfeed.config.PinfeedConfig;
-import dev.pinfeed.followergraph.redis.RedisGraphStore;
-import dev.pinfeed.followergraph.redis.RedisShardMap;
 import dev.pinfeed.followergraph.sharded.InMemoryGraphStore;
 import dev.pinfeed.httpkit.Meters;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import dev.pinfeed.idallocator.ObjectType;
 import dev.pinfeed.idallocator.ShardedId;
 import dev.pinfeed.infra.stacktestkit.StackExtension;
@@ -26,6 +23,9 @@ import dev.pinfeed.infra.stacktestkit.TestStack;
 import dev.pinfeed.mysqlshards.ShardDataSources;
 import dev.pinfeed.mysqlshards.query.ShardedDb;
 import dev.pinfeed.mysqlshards.query.Update;
+import dev.pinfeed.redisshards.RedisShardMap;
+import dev.pinfeed.redisshards.RedisShards;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.Collection;
@@ -68,7 +68,7 @@ class CanonicalReadsHttpIT extends CanonicalReadsHttpContract {
         sources = ShardDataSources.from(s.config(), "canonical-http-it", 8);
         db = new ShardedDb(sources);
         redis = RedisCanonicalCache.clients(s.config().redisInstances(), Duration.ofSeconds(2), 8);
-        shards = RedisGraphStore.defaultShardMap(s.config());
+        shards = RedisShards.defaultShardMap(s.config());
     }
 
     @AfterAll

@@ -20,10 +20,8 @@ import dev.pinfeed.feedstore.PoolStore;
 import dev.pinfeed.feedstore.Source;
 import dev.pinfeed.feedstore.hbase.HBaseClusters;
 import dev.pinfeed.feedstore.hbase.HBaseMaterializedFeedStore;
-import dev.pinfeed.feedstore.redis.RedisLastReadStore;
-import dev.pinfeed.redismasters.RedisMasterConfig;
 import dev.pinfeed.feedstore.hbase.HBasePoolStore;
-import dev.pinfeed.followergraph.redis.RedisGraphStore;
+import dev.pinfeed.feedstore.redis.RedisLastReadStore;
 import dev.pinfeed.followergraph.sharded.InMemoryGraphStore;
 import dev.pinfeed.httpkit.Meters;
 import dev.pinfeed.idallocator.ObjectType;
@@ -32,6 +30,8 @@ import dev.pinfeed.infra.stacktestkit.StackExtension;
 import dev.pinfeed.infra.stacktestkit.TestStack;
 import dev.pinfeed.mysqlshards.ShardDataSources;
 import dev.pinfeed.mysqlshards.query.ShardedDb;
+import dev.pinfeed.redismasters.RedisMasterConfig;
+import dev.pinfeed.redisshards.RedisShards;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
@@ -68,13 +68,13 @@ class HomeFeedHttpIT {
     private final HBasePoolStore pools = new HBasePoolStore(hbase, HBaseClusters.PRIMARY);
     private final HBaseMaterializedFeedStore feeds = new HBaseMaterializedFeedStore(hbase, HBaseClusters.PRIMARY);
     private final CanonicalReads reads = new CachedCanonicalReads(new MysqlCanonicalReads(db),
-            new RedisCanonicalCache(redis, () -> RedisGraphStore.defaultShardMap(stack.config()), Duration.ofMinutes(10)), metrics,
+            new RedisCanonicalCache(redis, () -> RedisShards.defaultShardMap(stack.config()), Duration.ofMinutes(10)), metrics,
             CachedCanonicalReads.DEFAULT_LIST_SIZE);
     /** Fresh ids only, written before anything reads them: no cache holds them, so nothing to invalidate. */
     private final CanonicalSeed seed = new MysqlCanonicalSeed(db, (id, keys) -> {});
     /** Waits up to 5 s for a replica (500 ms in the service): the view's test checks the replicated path, on a loaded CI box too. */
     private final RedisLastReadStore lastReads = RedisLastReadStore.connect(RedisMasterConfig.fixed(stack.config().redisInstances()),
-            () -> RedisGraphStore.defaultShardMap(stack.config()), stack.keyPrefix("homefeed-http"), Duration.ofSeconds(5));
+            () -> RedisShards.defaultShardMap(stack.config()), stack.keyPrefix("homefeed-http"), Duration.ofSeconds(5));
     private final HomeFeedThreads threads = new HomeFeedThreads(2, 1000);
     private final List<FeedAppClient> apps = new ArrayList<>();
 

@@ -8,6 +8,7 @@ import dev.pinfeed.processorruntime.BatchHandler;
 import dev.pinfeed.processorruntime.ConsumerLoop;
 import dev.pinfeed.processorruntime.ProcessMain;
 import dev.pinfeed.processorruntime.ReplicationBarrier;
+import dev.pinfeed.redisshards.RedisShards;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.List;
@@ -46,7 +47,7 @@ public final class GraphProcessorMain {
             ctx.step("serving the admin endpoint", ctx::serveAdmin);
             CuratorFramework zk = ctx.step("connecting to ZooKeeper " + ctx.config().appZookeeper(), ctx::curator);
             GraphConnections graph = ctx.closeOnExit(ctx.step("opening the follower graph in Redis",
-                    () -> GraphConnections.open(ctx.config(), zk, GraphConnections.keyPrefix(ctx.config()))));
+                    () -> GraphConnections.open(ctx.config(), zk, RedisShards.keyPrefix(ctx.config()))));
             for (String instance : graph.store().instances()) ctx.readiness(instance, () -> graph.store().ping(instance));
             List<String> topics = ctx.config().list("graph.processor.topics").isEmpty() ? TOPICS : ctx.config().list("graph.processor.topics");
             ctx.consume(ConsumerLoop.Settings.of(NAME, ctx.config().get("graph.processor.group", GROUP), topics),

@@ -12,6 +12,7 @@ import dev.pinfeed.followergraph.UserRelation;
 import dev.pinfeed.followergraph.redis.RedisGraphStore;
 import dev.pinfeed.infra.stacktestkit.StackExtension;
 import dev.pinfeed.infra.stacktestkit.TestStack;
+import dev.pinfeed.redisshards.RedisShards;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -34,7 +35,7 @@ class GraphProcessorIT {
         long t = GraphScenarios.T0;
         try (KafkaFixtures kafka = new KafkaFixtures(stack);
              RedisGraphStore graph = RedisGraphStore.connect(stack.config().redisInstances(),
-                     () -> RedisGraphStore.defaultShardMap(stack.config()), stack.keyPrefix("graph-proc"))) {
+                     () -> RedisShards.defaultShardMap(stack.config()), stack.keyPrefix("graph-proc"))) {
             kafka.publish(new GraphCommand.FollowUser(stack.freshId(), t, a, b));
             byte[] key = Long.toString(a).getBytes(StandardCharsets.UTF_8);
             kafka.publishRaw(kafka.follows, key, "not avro".getBytes(StandardCharsets.UTF_8));

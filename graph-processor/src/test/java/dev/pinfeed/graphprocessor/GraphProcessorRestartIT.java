@@ -10,6 +10,7 @@ import dev.pinfeed.followergraph.redis.RedisGraphStore;
 import dev.pinfeed.infra.stacktestkit.ChildJvm;
 import dev.pinfeed.infra.stacktestkit.StackExtension;
 import dev.pinfeed.infra.stacktestkit.TestStack;
+import dev.pinfeed.redisshards.RedisShards;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -36,7 +37,7 @@ class GraphProcessorRestartIT {
         int port = ChildJvm.freePort();
         try (KafkaFixtures kafka = new KafkaFixtures(stack);
              RedisGraphStore graph = RedisGraphStore.connect(stack.config().redisInstances(),
-                     () -> RedisGraphStore.defaultShardMap(stack.config()), prefix)) {
+                     () -> RedisShards.defaultShardMap(stack.config()), prefix)) {
             Map<String, String> props = Map.of("graph.processor.group", stack.uniqueName("graph_restart"),
                     "graph.processor.topics", kafka.follows + "," + kafka.boards, "graph.redis.key-prefix", prefix,
                     "graph-processor.admin.http", "127.0.0.1:" + port);

@@ -9,9 +9,10 @@ import dev.pinfeed.followergraph.GraphModel;
 import dev.pinfeed.followergraph.GraphScenarios;
 import dev.pinfeed.followergraph.GraphScenarios.Scenario;
 import dev.pinfeed.followergraph.redis.RedisGraphStore;
-import dev.pinfeed.followergraph.redis.RedisShardMap;
 import dev.pinfeed.infra.stacktestkit.StackExtension;
 import dev.pinfeed.infra.stacktestkit.TestStack;
+import dev.pinfeed.redisshards.RedisShardMap;
+import dev.pinfeed.redisshards.RedisShards;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -33,7 +34,7 @@ class GraphRebuildIT {
         List<GraphCommand> deliveries = scenario.deliveries().stream().map(c -> GraphScenarios.shifted(c, offset)).toList();
         List<Long> users = GraphScenarios.USERS.stream().map(u -> u + offset).toList();
         List<Long> boards = GraphScenarios.boards().stream().map(b -> b + offset).toList();
-        Supplier<RedisShardMap> shards = () -> RedisGraphStore.defaultShardMap(stack.config());
+        Supplier<RedisShardMap> shards = () -> RedisShards.defaultShardMap(stack.config());
         GraphModel model = new GraphModel();
         deliveries.forEach(model::apply);
 

@@ -20,10 +20,11 @@ import dev.pinfeed.feedstore.redis.RedisLastReadStore;
 import dev.pinfeed.followergraph.GraphCommand;
 import dev.pinfeed.followergraph.GraphStore;
 import dev.pinfeed.followergraph.redis.RedisGraphStore;
-import dev.pinfeed.followergraph.redis.RedisShardMap;
 import dev.pinfeed.idallocator.ObjectType;
 import dev.pinfeed.idallocator.ShardedId;
 import dev.pinfeed.redismasters.RedisMasterConfig;
+import dev.pinfeed.redisshards.RedisShardMap;
+import dev.pinfeed.redisshards.RedisShards;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -199,7 +200,7 @@ public final class FanoutLoadHarness {
                 smallAuthors, smallFollowers, intervalMs, pins, chunks, partitions);
 
         SchemaRegistryClient registry = new CachingSchemaRegistryClient(new HttpSchemaRegistryClient(config.schemaRegistryUrl()));
-        RedisShardMap shards = RedisGraphStore.defaultShardMap(config);
+        RedisShardMap shards = RedisShards.defaultShardMap(config);
         Map<String, RedisClient> redis = RedisCanonicalCache.clients(config.redisInstances(), Duration.ofSeconds(2), 2);
         List<String> rows = new ArrayList<>();
         List<String> notes = new ArrayList<>();

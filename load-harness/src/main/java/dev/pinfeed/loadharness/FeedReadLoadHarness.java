@@ -26,10 +26,7 @@ import dev.pinfeed.feedstore.hbase.MaterializedKeys;
 import dev.pinfeed.feedstore.hbase.SpeculativeHBaseStores;
 import dev.pinfeed.feedstore.redis.LastReadKeys;
 import dev.pinfeed.feedstore.redis.RedisLastReadStore;
-import dev.pinfeed.followergraph.redis.GraphConnections;
 import dev.pinfeed.followergraph.redis.RedisGraphStore;
-import dev.pinfeed.followergraph.redis.RedisShardMap;
-import dev.pinfeed.followergraph.sharded.VirtualShards;
 import dev.pinfeed.httpkit.Meters;
 import dev.pinfeed.httpkit.RunningHttpApp;
 import dev.pinfeed.idallocator.ObjectType;
@@ -37,6 +34,9 @@ import dev.pinfeed.idallocator.ShardedId;
 import dev.pinfeed.mysqlshards.ShardDataSources;
 import dev.pinfeed.mysqlshards.query.ShardedDb;
 import dev.pinfeed.redismasters.RedisMasterConfig;
+import dev.pinfeed.redisshards.RedisShardMap;
+import dev.pinfeed.redisshards.RedisShards;
+import dev.pinfeed.redisshards.VirtualShards;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.net.http.HttpClient;
@@ -156,7 +156,7 @@ public final class FeedReadLoadHarness {
         ShardDataSources sources = ShardDataSources.from(config, "bench-feed-read", 16);
         ShardedDb db = new ShardedDb(sources);
         Map<String, RedisClient> redis = RedisCanonicalCache.clients(config.redisInstances(), Duration.ofMillis(250), 32);
-        RedisShardMap shards = RedisGraphStore.defaultShardMap(config);
+        RedisShardMap shards = RedisShards.defaultShardMap(config);
         BenchSeed seed = new BenchSeed(db);
         PrometheusMeterRegistry metrics = Meters.newRegistry();
         FeedMetrics feedMetrics = new FeedMetrics(metrics);
@@ -367,7 +367,7 @@ public final class FeedReadLoadHarness {
                 for (RedisClient c : redis.values()) lastReadKeys += GraphLoadHarness.deletePrefix(c, lastReadPrefix);
                 if (!serviceUrl.isEmpty()) {
                     // The service in its own JVM keeps its users' last reads under the graph's prefix: the seeded users' are removed one by one.
-                    LastReadKeys serviceKeys = new LastReadKeys(GraphConnections.keyPrefix(config));
+                    LastReadKeys serviceKeys = new LastReadKeys(RedisShards.keyPrefix(config));
                     for (long u : userIds) {
                         if (u != 0) lastReadKeys += redis.get(shards.instanceOf(VirtualShards.of(u))).del(serviceKeys.lastRead(u));
                     }

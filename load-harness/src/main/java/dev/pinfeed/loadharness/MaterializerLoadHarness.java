@@ -12,7 +12,6 @@ import dev.pinfeed.events.PinCreated;
 import dev.pinfeed.events.PinLiked;
 import dev.pinfeed.events.PinUnliked;
 import dev.pinfeed.events.UserCreated;
-import dev.pinfeed.followergraph.redis.RedisGraphStore;
 import dev.pinfeed.idallocator.ObjectType;
 import dev.pinfeed.idallocator.ShardedId;
 import dev.pinfeed.materializer.EventPlanner;
@@ -23,6 +22,7 @@ import dev.pinfeed.mysqlshards.ShardDataSources;
 import dev.pinfeed.mysqlshards.query.ShardedDb;
 import dev.pinfeed.processorruntime.InputRecord;
 import dev.pinfeed.processorruntime.Outcomes;
+import dev.pinfeed.redisshards.RedisShards;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -78,7 +78,7 @@ public final class MaterializerLoadHarness {
         try (ShardDataSources sources = ShardDataSources.from(config, "canonical-bench", 4);
              ShardedDb db = new ShardedDb(sources);
              MysqlCanonicalWriter writer = new MysqlCanonicalWriter(db);
-             RedisCacheInvalidator cache = RedisCacheInvalidator.connect(config.redisInstances(), () -> RedisGraphStore.defaultShardMap(config))) {
+             RedisCacheInvalidator cache = RedisCacheInvalidator.connect(config.redisInstances(), () -> RedisShards.defaultShardMap(config))) {
             MaterializerHandler handler = new MaterializerHandler(new EventPlanner(), writer, cache, topics, new SimpleMeterRegistry());
             int shardCount = db.shardCount();
             long runBase = (Instant.now().getEpochSecond() & 0x7FFF) << 20; // 36-bit local ids: run (15 bits) | index (20 bits)

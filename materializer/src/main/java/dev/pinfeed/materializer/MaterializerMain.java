@@ -3,13 +3,12 @@ package dev.pinfeed.materializer;
 import dev.pinfeed.canonicalstore.mysql.MysqlCanonicalWriter;
 import dev.pinfeed.canonicalstore.redis.RedisCacheInvalidator;
 import dev.pinfeed.config.PinfeedConfig;
-import dev.pinfeed.followergraph.redis.RedisShardConfig;
 import dev.pinfeed.mysqlshards.MysqlShardConfig;
 import dev.pinfeed.mysqlshards.ShardDataSources;
 import dev.pinfeed.mysqlshards.query.ShardedDb;
 import dev.pinfeed.processorruntime.ConsumerLoop;
 import dev.pinfeed.processorruntime.ProcessMain;
-import dev.pinfeed.redismasters.RedisMasterConfig;
+import dev.pinfeed.redisshards.RedisShards;
 import java.time.Duration;
 import java.util.Map;
 import org.apache.curator.framework.CuratorFramework;
@@ -39,9 +38,8 @@ public final class MaterializerMain {
                     config.getInt("materializer.mysql.pool-size", 4), Map.of()));
             ShardedDb db = ctx.closeOnExit(new ShardedDb(sources));
             MysqlCanonicalWriter writer = ctx.closeOnExit(new MysqlCanonicalWriter(db));
-            RedisShardConfig redisShards = ctx.closeOnExit(ctx.step("reading the Redis shard map", () -> RedisCacheInvalidator.graphShards(config, zk)));
-            RedisMasterConfig redisMasters = ctx.closeOnExit(ctx.step("reading the Redis masters", () -> RedisMasterConfig.watch(config, zk)));
-            RedisCacheInvalidator cache = ctx.closeOnExit(RedisCacheInvalidator.connect(redisMasters, redisShards));
+            RedisShards redis = ctx.closeOnExit(ctx.step("reading the Redis shard and master maps", () -> RedisShards.open(config, zk)));
+            RedisCacheInvalidator cache = ctx.closeOnExit(RedisCacheInvalidator.connect(redis.masters(), redis.shards()));
 
             // Asked at each probe, so a shard move or failover is followed.
             for (String host : shardMap.current().hosts()) {

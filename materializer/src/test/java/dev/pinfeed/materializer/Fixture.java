@@ -1,6 +1,8 @@
 package dev.pinfeed.materializer;
 
 import dev.pinfeed.canonicalstore.CacheInvalidator;
+import dev.pinfeed.canonicalstore.CanonicalRows;
+import dev.pinfeed.canonicalstore.mysql.CanonicalSnapshot;
 import dev.pinfeed.canonicalstore.mysql.MysqlCanonicalWriter;
 import dev.pinfeed.canonicalstore.redis.RedisCacheInvalidator;
 import dev.pinfeed.config.PinfeedConfig;
@@ -11,18 +13,16 @@ import dev.pinfeed.eventsschema.DeadLetters;
 import dev.pinfeed.eventsschema.EventTopics;
 import dev.pinfeed.eventsschema.HttpSchemaRegistryClient;
 import dev.pinfeed.eventsschema.SchemaRegistryClient;
-import dev.pinfeed.followergraph.redis.RedisGraphStore;
 import dev.pinfeed.idallocator.ObjectType;
 import dev.pinfeed.idallocator.ShardedId;
 import dev.pinfeed.infra.stacktestkit.TestStack;
-import dev.pinfeed.materializer.verify.CanonicalRows;
-import dev.pinfeed.materializer.verify.CanonicalSnapshot;
 import dev.pinfeed.mysqlshards.ShardDataSources;
 import dev.pinfeed.mysqlshards.query.ShardedDb;
 import dev.pinfeed.processorruntime.BatchHandler;
 import dev.pinfeed.processorruntime.ConsumerLoop;
 import dev.pinfeed.processorruntime.DeadLetterWriter;
 import dev.pinfeed.processorruntime.KafkaClients;
+import dev.pinfeed.redisshards.RedisShards;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -79,7 +79,7 @@ final class Fixture implements AutoCloseable {
         sources = ShardDataSources.from(config, "canonical-it", 4);
         db = new ShardedDb(sources);
         writer = new MysqlCanonicalWriter(db);
-        cache = RedisCacheInvalidator.connect(config.redisInstances(), () -> RedisGraphStore.defaultShardMap(config));
+        cache = RedisCacheInvalidator.connect(config.redisInstances(), () -> RedisShards.defaultShardMap(config));
     }
 
     /**

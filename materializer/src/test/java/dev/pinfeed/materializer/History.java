@@ -1,9 +1,9 @@
 package dev.pinfeed.materializer;
 
+import dev.pinfeed.canonicalstore.CanonicalRows;
+import dev.pinfeed.canonicalstore.mysql.CanonicalSnapshot;
 import dev.pinfeed.idallocator.ObjectType;
-import dev.pinfeed.materializer.verify.CanonicalRows;
-import dev.pinfeed.materializer.verify.CanonicalSnapshot;
-import dev.pinfeed.materializer.verify.CanonicalOracle;
+import dev.pinfeed.materializer.oracle.CanonicalOracle;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

@@ -3,8 +3,8 @@ package dev.pinfeed.materializer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.pinfeed.canonicalstore.CanonicalRows;
 import dev.pinfeed.infra.stacktestkit.ChildJvm;
-import dev.pinfeed.materializer.verify.CanonicalRows;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.pinfeed.canonicalstore.CanonicalLayout;
+import dev.pinfeed.canonicalstore.CanonicalRows;
 import dev.pinfeed.events.UserFollowed;
 import dev.pinfeed.eventsschema.DeadLetters;
 import dev.pinfeed.idallocator.ObjectType;
-import dev.pinfeed.materializer.verify.CanonicalRows;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;

@@ -6,14 +6,14 @@ import static org.awaitility.Awaitility.await;
 import dev.pinfeed.canonicalstore.CacheInvalidation;
 import dev.pinfeed.canonicalstore.CacheInvalidator;
 import dev.pinfeed.canonicalstore.CanonicalCacheKeys;
+import dev.pinfeed.canonicalstore.CanonicalRows;
 import dev.pinfeed.canonicalstore.redis.RedisCacheInvalidator;
 import dev.pinfeed.config.HostPort;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.config.StoreUnavailableException;
-import dev.pinfeed.followergraph.redis.RedisGraphStore;
 import dev.pinfeed.idallocator.ObjectType;
-import dev.pinfeed.materializer.verify.CanonicalRows;
 import dev.pinfeed.processorruntime.ConsumerLoop;
+import dev.pinfeed.redisshards.RedisShards;
 import io.micrometer.core.instrument.Counter;
 import java.net.ServerSocket;
 import java.time.Duration;
@@ -44,7 +44,7 @@ class RedisOutageIT extends FixtureIT {
         HostPort nowhere = new HostPort("127.0.0.1", closed);
         List<PinfeedConfig.ReplicatedHost> fake = f.config.redisInstances().stream()
                 .map(h -> new PinfeedConfig.ReplicatedHost(h.name(), nowhere, null)).toList();
-        down = RedisCacheInvalidator.connect(fake, () -> RedisGraphStore.defaultShardMap(f.config));
+        down = RedisCacheInvalidator.connect(fake, () -> RedisShards.defaultShardMap(f.config));
     }
 
     @AfterEach

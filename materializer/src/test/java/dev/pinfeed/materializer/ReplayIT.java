@@ -3,7 +3,7 @@ package dev.pinfeed.materializer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.pinfeed.materializer.verify.CanonicalRows;
+import dev.pinfeed.canonicalstore.CanonicalRows;
 import dev.pinfeed.processorruntime.ConsumerLoop;
 import java.time.Duration;
 import java.util.HashMap;

@@ -23,8 +23,8 @@ import dev.pinfeed.feedservice.homefeed.HomeFeed;
 import dev.pinfeed.feedservice.homefeed.HomeFeedSettings;
 import dev.pinfeed.feedstore.hbase.HBaseClusters;
 import dev.pinfeed.feedstore.hbase.HBaseMaterializedFeedStore;
-import dev.pinfeed.feedstore.redis.RedisLastReadStore;
 import dev.pinfeed.feedstore.hbase.HBasePoolStore;
+import dev.pinfeed.feedstore.redis.RedisLastReadStore;
 import dev.pinfeed.feedstore.scoring.WeightedScorer;
 import dev.pinfeed.feedworker.FeedWorker;
 import dev.pinfeed.feedworker.WorkerMetrics;
@@ -120,7 +120,7 @@ final class Pipeline implements AutoCloseable {
 
         CuratorFramework zk = closing(CuratorClients.connected(config, 20));
         graph = closing(GraphConnections.open(config, zk, stack.keyPrefix("e2e-graph")));
-        lastReads = closing(RedisLastReadStore.open(config, graph));
+        lastReads = closing(RedisLastReadStore.open(config, graph.redis(), graph.store().keys().prefix()));
         ShardDataSources mysql = closing(ShardDataSources.from(config, "e2e", 8));
         ShardedDb db = closing(new ShardedDb(mysql));
         Map<String, RedisClient> redis = RedisCanonicalCache.clients(config.redisInstances(), Duration.ofMillis(250), 8);

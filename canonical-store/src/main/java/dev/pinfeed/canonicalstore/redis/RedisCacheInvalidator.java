@@ -5,12 +5,10 @@ import dev.pinfeed.canonicalstore.CacheInvalidator;
 import dev.pinfeed.canonicalstore.CanonicalCacheKeys;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.config.StoreUnavailableException;
-import dev.pinfeed.followergraph.redis.RedisCalls;
-import dev.pinfeed.followergraph.redis.RedisGraphStore;
-import dev.pinfeed.followergraph.redis.RedisShardConfig;
-import dev.pinfeed.followergraph.redis.RedisShardMap;
 import dev.pinfeed.redismasters.RedisMasterClients;
 import dev.pinfeed.redismasters.RedisMasterConfig;
+import dev.pinfeed.redisshards.RedisCalls;
+import dev.pinfeed.redisshards.RedisShardMap;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -21,8 +19,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
-import java.util.stream.Collectors;
-import org.apache.curator.framework.CuratorFramework;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.RedisClient;
 
@@ -53,16 +49,6 @@ public final class RedisCacheInvalidator implements CacheInvalidator, AutoClosea
         // Short timeouts: a batch waits on this, and a failure only parks its records for a retry.
         return new RedisCacheInvalidator(RedisMasterClients.open(masters, new RedisMasterClients.Settings("pinfeed-canonical-cache",
                 Duration.ofSeconds(1), Duration.ofSeconds(2), 4)), shards);
-    }
-
-    /**
-     * The graph's live shard map (znode {@code graph.redis.shards.znode}, seeded with the even split of
-     * {@code redis.instances}) on the caller's ZooKeeper client; close it after the invalidator.
-     */
-    public static RedisShardConfig graphShards(PinfeedConfig config, CuratorFramework zk) throws Exception {
-        Set<String> names = config.redisInstances().stream().map(PinfeedConfig.ReplicatedHost::name).collect(Collectors.toSet());
-        return RedisShardConfig.watch(zk, config.get("graph.redis.shards.znode", RedisShardConfig.ZNODE),
-                RedisGraphStore.defaultShardMap(config), names);
     }
 
     public Set<String> instances() {

@@ -1,18 +1,18 @@
 package dev.pinfeed.canonicalstore.mysql;
 
 import dev.pinfeed.canonicalstore.CanonicalCacheKeys;
-import dev.pinfeed.canonicalstore.reads.CachedCanonicalReads;
 import dev.pinfeed.canonicalstore.reads.CacheListener;
+import dev.pinfeed.canonicalstore.reads.CachedCanonicalReads;
 import dev.pinfeed.canonicalstore.reads.CanonicalReads;
 import dev.pinfeed.canonicalstore.reads.CanonicalReadsContract;
 import dev.pinfeed.canonicalstore.reads.CanonicalSeed;
 import dev.pinfeed.canonicalstore.redis.RedisCanonicalCache;
-import dev.pinfeed.followergraph.redis.RedisGraphStore;
-import dev.pinfeed.followergraph.redis.RedisShardMap;
 import dev.pinfeed.infra.stacktestkit.StackExtension;
 import dev.pinfeed.infra.stacktestkit.TestStack;
 import dev.pinfeed.mysqlshards.ShardDataSources;
 import dev.pinfeed.mysqlshards.query.ShardedDb;
+import dev.pinfeed.redisshards.RedisShardMap;
+import dev.pinfeed.redisshards.RedisShards;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -42,7 +42,7 @@ class MysqlCanonicalReadsIT {
         sources = ShardDataSources.from(s.config(), "canonical-reads-it", 8);
         db = new ShardedDb(sources);
         redis = RedisCanonicalCache.clients(s.config().redisInstances(), Duration.ofSeconds(2), 8);
-        shards = RedisGraphStore.defaultShardMap(s.config());
+        shards = RedisShards.defaultShardMap(s.config());
     }
 
     @AfterAll

@@ -5,6 +5,7 @@ import dev.pinfeed.feedstore.redis.RedisLastReadStore;
 import dev.pinfeed.followergraph.redis.GraphConnections;
 import dev.pinfeed.processorruntime.KafkaClients;
 import dev.pinfeed.processorruntime.ProcessMain;
+import dev.pinfeed.redisshards.RedisShards;
 import org.apache.curator.framework.CuratorFramework;
 
 /**
@@ -28,9 +29,9 @@ public final class FanoutStreamsMain {
             ctx.step("serving the admin endpoint", ctx::serveAdmin);
             CuratorFramework zk = ctx.step("connecting to ZooKeeper " + ctx.config().appZookeeper(), ctx::curator);
             GraphConnections graph = ctx.closeOnExit(ctx.step("opening the follower graph in Redis",
-                    () -> GraphConnections.open(ctx.config(), zk, GraphConnections.keyPrefix(ctx.config()))));
+                    () -> GraphConnections.open(ctx.config(), zk, RedisShards.keyPrefix(ctx.config()))));
             for (String instance : graph.store().instances()) ctx.readiness(instance, () -> graph.store().ping(instance));
-            RedisLastReadStore lastReads = ctx.closeOnExit(RedisLastReadStore.open(ctx.config(), graph));
+            RedisLastReadStore lastReads = ctx.closeOnExit(RedisLastReadStore.open(ctx.config(), graph.redis(), graph.store().keys().prefix()));
             FanoutStreamsApp app = ctx.closeOnExit(ctx.step("starting Kafka Streams application " + settings.applicationId(),
                     () -> FanoutStreamsApp.start(settings, ctx.config().kafkaBootstrap(), ctx.config().get(KafkaClients.INSTANCE, "0"),
                             ctx.registry(), graph.store(), lastReads, ctx.meters(),

@@ -12,8 +12,8 @@ import dev.pinfeed.eventsschema.EventTopics;
 import dev.pinfeed.eventsschema.HttpSchemaRegistryClient;
 import dev.pinfeed.eventsschema.SchemaRegistryClient;
 import dev.pinfeed.fanoutstreams.FanoutSettings;
-import dev.pinfeed.followergraph.GraphCommand;
 import dev.pinfeed.feedstore.redis.RedisLastReadStore;
+import dev.pinfeed.followergraph.GraphCommand;
 import dev.pinfeed.followergraph.redis.GraphConnections;
 import dev.pinfeed.infra.stacktestkit.TestStack;
 import dev.pinfeed.processorruntime.KafkaClients;
@@ -42,7 +42,6 @@ import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
  * What the fan-out ITs share on the shared stack: fresh topics and application id, a graph under a
@@ -81,7 +80,7 @@ final class StackFixtures implements AutoCloseable {
         producer = new KafkaProducer<>(KafkaClients.producer(stack.config(), "fanout-it"), new ByteArraySerializer(), new ByteArraySerializer());
         zk = CuratorClients.connected(stack.config(), 20);
         graph = GraphConnections.open(stack.config(), zk, keyPrefix);
-        lastReads = RedisLastReadStore.open(stack.config(), graph);
+        lastReads = RedisLastReadStore.open(stack.config(), graph.redis(), graph.store().keys().prefix());
     }
 
     FanoutSettings settings(java.nio.file.Path stateDir) {

@@ -1,10 +1,11 @@
 package dev.pinfeed.feedstore.redis;
 
-import dev.pinfeed.followergraph.sharded.GraphKeys;
+import dev.pinfeed.redisshards.VirtualShards;
+
 
 /**
  * The last-read keys, on the follower graph's Redis instances; nothing else formats them. A user's key
- * carries his virtual shard's hash tag ({@link GraphKeys#tag}), so it lives on the instance of his
+ * carries his virtual shard's hash tag ({@link VirtualShards#tag}), so it lives on the instance of his
  * graph keys and moves with them.
  *
  * <pre>
@@ -18,10 +19,10 @@ public final class LastReadKeys {
     private final String prefix;
 
     public LastReadKeys(String prefix) {
-        this.prefix = GraphKeys.checkedPrefix(prefix);
+        this.prefix = VirtualShards.checkedPrefix(prefix);
     }
 
     public String lastRead(long user) {
-        return prefix + GraphKeys.tag(user) + ":fs:u:" + user + ":lr";
+        return prefix + VirtualShards.tag(user) + ":fs:u:" + user + ":lr";
     }
 }

@@ -2,12 +2,12 @@ package dev.pinfeed.feedstore.redis;
 
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.feedstore.LastReadStore;
-import dev.pinfeed.followergraph.redis.GraphConnections;
-import dev.pinfeed.followergraph.redis.RedisCalls;
-import dev.pinfeed.followergraph.redis.RedisShardMap;
-import dev.pinfeed.followergraph.sharded.VirtualShards;
 import dev.pinfeed.redismasters.RedisMasterClients;
 import dev.pinfeed.redismasters.RedisMasterConfig;
+import dev.pinfeed.redisshards.RedisCalls;
+import dev.pinfeed.redisshards.RedisShardMap;
+import dev.pinfeed.redisshards.RedisShards;
+import dev.pinfeed.redisshards.VirtualShards;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -56,12 +56,11 @@ public final class RedisLastReadStore implements LastReadStore {
     }
 
     /**
-     * On the graph's instances (following failovers) and live shard map, under the graph's key prefix; a record
-     * waits up to {@code feed.last-read.replica-wait-ms} (default 500) for a replica.
+     * On the sharded instances (following failovers and the live shard map), under {@code keyPrefix} (the
+     * graph's); a record waits up to {@code feed.last-read.replica-wait-ms} (default 500) for a replica.
      */
-    public static RedisLastReadStore open(PinfeedConfig config, GraphConnections graph) {
-        return connect(graph.masters(), graph.shards(), graph.store().keys().prefix(),
-                Duration.ofMillis(config.getInt("feed.last-read.replica-wait-ms", 500)));
+    public static RedisLastReadStore open(PinfeedConfig config, RedisShards redis, String keyPrefix) {
+        return connect(redis.masters(), redis.shards(), keyPrefix, Duration.ofMillis(config.getInt("feed.last-read.replica-wait-ms", 500)));
     }
 
     public LastReadKeys keys() {

@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pinfeed.feedstore.LastReadStore;
 import dev.pinfeed.feedstore.LastReadStoreContract;
-import dev.pinfeed.followergraph.redis.RedisGraphStore;
-import dev.pinfeed.followergraph.redis.RedisShardMap;
-import dev.pinfeed.followergraph.sharded.VirtualShards;
 import dev.pinfeed.infra.stacktestkit.StackExtension;
 import dev.pinfeed.infra.stacktestkit.TestStack;
 import dev.pinfeed.redismasters.RedisMasterConfig;
+import dev.pinfeed.redisshards.RedisShardMap;
+import dev.pinfeed.redisshards.RedisShards;
+import dev.pinfeed.redisshards.VirtualShards;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -32,7 +32,7 @@ class RedisLastReadStoreIT extends LastReadStoreContract {
     @BeforeEach
     void connect(TestStack s) {
         stack = s;
-        shards = RedisGraphStore.defaultShardMap(s.config());
+        shards = RedisShards.defaultShardMap(s.config());
         store = RedisLastReadStore.connect(RedisMasterConfig.fixed(s.config().redisInstances()), () -> shards, s.keyPrefix("last-reads"),
                 Duration.ofSeconds(5));
     }

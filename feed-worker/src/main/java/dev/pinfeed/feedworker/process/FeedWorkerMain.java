@@ -25,6 +25,7 @@ import dev.pinfeed.processorruntime.ProcessContext;
 import dev.pinfeed.processorruntime.ProcessMain;
 import dev.pinfeed.processorruntime.ReplicationBarrier;
 import dev.pinfeed.redismasters.RedisMasterClients;
+import dev.pinfeed.redisshards.RedisShards;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -57,7 +58,7 @@ public final class FeedWorkerMain {
             ctx.step("serving the admin endpoint", ctx::serveAdmin);
             CuratorFramework zk = ctx.step("connecting to ZooKeeper " + config.appZookeeper(), ctx::curator);
             GraphConnections graph = ctx.closeOnExit(ctx.step("opening the follower graph in Redis",
-                    () -> GraphConnections.open(config, zk, GraphConnections.keyPrefix(config))));
+                    () -> GraphConnections.open(config, zk, RedisShards.keyPrefix(config))));
             for (String instance : graph.store().instances()) ctx.readiness(instance, () -> graph.store().ping(instance));
             RedisAffinityStore affinity = ctx.closeOnExit(RedisAffinityStore.connect(graph.masters(), graph.shards(),
                     RedisAffinityStore.keyPrefix(config)));

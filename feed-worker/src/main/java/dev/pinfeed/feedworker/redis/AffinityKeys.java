@@ -1,10 +1,11 @@
 package dev.pinfeed.feedworker.redis;
 
-import dev.pinfeed.followergraph.sharded.GraphKeys;
+import dev.pinfeed.redisshards.VirtualShards;
+
 
 /**
  * The worker's Redis keys, on the follower graph's instances; nothing else formats them. Both keys of
- * a user carry his virtual shard's hash tag ({@link GraphKeys#tag}), so they sit on the instance that
+ * a user carry his virtual shard's hash tag ({@link VirtualShards#tag}), so they sit on the instance that
  * holds his graph keys and one script updates them together.
  *
  * <pre>
@@ -18,15 +19,15 @@ public final class AffinityKeys {
     private final String prefix;
 
     public AffinityKeys(String prefix) {
-        this.prefix = GraphKeys.checkedPrefix(prefix);
+        this.prefix = VirtualShards.checkedPrefix(prefix);
     }
 
     public String liked(long user) {
-        return prefix + GraphKeys.tag(user) + ":fw:u:" + user + ":lk";
+        return prefix + VirtualShards.tag(user) + ":fw:u:" + user + ":lk";
     }
 
     public String affinity(long user) {
-        return prefix + GraphKeys.tag(user) + ":fw:u:" + user + ":af";
+        return prefix + VirtualShards.tag(user) + ":fw:u:" + user + ":af";
     }
 
     /** A pin or author id as a set member or hash field. */

@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.pinfeed.feedworker.AffinityStore;
 import dev.pinfeed.feedworker.AffinityStore.LikeChange;
 import dev.pinfeed.feedworker.AffinityStoreContract;
-import dev.pinfeed.followergraph.redis.RedisGraphStore;
-import dev.pinfeed.followergraph.redis.RedisShardMap;
-import dev.pinfeed.followergraph.sharded.VirtualShards;
 import dev.pinfeed.infra.stacktestkit.StackExtension;
 import dev.pinfeed.infra.stacktestkit.TestStack;
+import dev.pinfeed.redisshards.RedisShardMap;
+import dev.pinfeed.redisshards.RedisShards;
+import dev.pinfeed.redisshards.VirtualShards;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -31,7 +31,7 @@ class RedisAffinityStoreIT extends AffinityStoreContract {
     @BeforeEach
     void connect(TestStack s) {
         stack = s;
-        shards = RedisGraphStore.defaultShardMap(s.config());
+        shards = RedisShards.defaultShardMap(s.config());
         store = RedisAffinityStore.connect(s.config().redisInstances(), () -> shards, s.keyPrefix("affinity"));
     }
 

@@ -2,26 +2,22 @@ package dev.pinfeed.followergraph.redis;
 
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.redismasters.RedisMasterConfig;
-import java.util.Set;
-import java.util.stream.Collectors;
+import dev.pinfeed.redisshards.RedisShardConfig;
+import dev.pinfeed.redisshards.RedisShards;
 import org.apache.curator.framework.CuratorFramework;
 
 /**
- * What a graph process opens on the caller's application ZooKeeper client: the live shard map in it
- * (seeded from the configured instances), the live master of each instance (moved by a failover), and
- * the Redis store on both. Configuration keys (besides
- * the stack's): {@code graph.redis.key-prefix} (default empty), {@code graph.redis.shards.znode}
- * (default {@value RedisShardConfig#ZNODE}).
+ * What a graph process opens on the caller's application ZooKeeper client: the sharded Redis
+ * instances ({@link RedisShards}: the live shard and master maps) and the graph's store on them.
+ * Other Redis adapters of the process follow the same maps through {@link #redis()}.
  */
 public final class GraphConnections implements AutoCloseable {
 
-    private final RedisShardConfig shards;
-    private final RedisMasterConfig masters;
+    private final RedisShards redis;
     private final RedisGraphStore store;
 
-    private GraphConnections(RedisShardConfig shards, RedisMasterConfig masters, RedisGraphStore store) {
-        this.shards = shards;
-        this.masters = masters;
+    private GraphConnections(RedisShards redis, RedisGraphStore store) {
+        this.redis = redis;
         this.store = store;
     }
 
@@ -30,42 +26,36 @@ public final class GraphConnections implements AutoCloseable {
      * It stays the caller's: {@link #close()} leaves it open, and it must outlive these connections.
      */
     public static GraphConnections open(PinfeedConfig config, CuratorFramework zk, String keyPrefix) throws Exception {
-        Set<String> names = config.redisInstances().stream().map(PinfeedConfig.ReplicatedHost::name).collect(Collectors.toSet());
-        RedisShardConfig shards = RedisShardConfig.watch(zk, config.get("graph.redis.shards.znode", RedisShardConfig.ZNODE),
-                RedisGraphStore.defaultShardMap(config), names);
-        RedisMasterConfig masters = null;
+        RedisShards redis = RedisShards.open(config, zk);
         try {
-            masters = RedisMasterConfig.watch(config, zk);
-            return new GraphConnections(shards, masters, RedisGraphStore.connect(masters, shards, keyPrefix));
-        } catch (Exception | Error e) {
-            if (masters != null) masters.close();
-            shards.close();
+            return new GraphConnections(redis, RedisGraphStore.connect(redis, keyPrefix));
+        } catch (RuntimeException | Error e) {
+            redis.close();
             throw e;
         }
-    }
-
-    public static String keyPrefix(PinfeedConfig config) {
-        return config.get("graph.redis.key-prefix", "");
     }
 
     public RedisGraphStore store() {
         return store;
     }
 
+    /** The live shard and master maps the store follows. */
+    public RedisShards redis() {
+        return redis;
+    }
+
     public RedisShardConfig shards() {
-        return shards;
+        return redis.shards();
     }
 
-    /** The live instance → master map (znode {@value RedisMasterConfig#ZNODE_KEY}): other Redis adapters of the process follow it too. */
     public RedisMasterConfig masters() {
-        return masters;
+        return redis.masters();
     }
 
-    /** Closes the store and the shard-map watch; not the ZooKeeper client. */
+    /** Closes the store and the map watches; not the ZooKeeper client. */
     @Override
     public void close() {
         store.close();
-        masters.close();
-        shards.close();
+        redis.close();
     }
 }

@@ -3,6 +3,8 @@ package dev.pinfeed.followergraph.redis;
 import dev.pinfeed.config.StoreUnavailableException;
 import dev.pinfeed.followergraph.sharded.GraphBackend;
 import dev.pinfeed.redismasters.RedisMasterClients;
+import dev.pinfeed.redisshards.RedisCalls;
+import dev.pinfeed.redisshards.RedisShardMap;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;

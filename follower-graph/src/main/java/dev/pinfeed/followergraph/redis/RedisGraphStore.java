@@ -3,9 +3,11 @@ package dev.pinfeed.followergraph.redis;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.followergraph.sharded.GraphKeys;
 import dev.pinfeed.followergraph.sharded.ShardedGraphStore;
-import dev.pinfeed.followergraph.sharded.VirtualShards;
 import dev.pinfeed.redismasters.RedisMasterClients;
 import dev.pinfeed.redismasters.RedisMasterConfig;
+import dev.pinfeed.redisshards.RedisShardMap;
+import dev.pinfeed.redisshards.RedisShards;
+import dev.pinfeed.redisshards.VirtualShards;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -60,9 +62,9 @@ public final class RedisGraphStore extends ShardedGraphStore {
         return new RedisGraphStore(new RedisBackend(clients(masters), shards), new GraphKeys(keyPrefix));
     }
 
-    /** The even split of the shards over the configured instances: the seed of the ZooKeeper map. */
-    public static RedisShardMap defaultShardMap(PinfeedConfig config) {
-        return RedisShardMap.evenlyOver(config.redisInstances().stream().map(PinfeedConfig.ReplicatedHost::name).toList());
+    /** On the live shard and master maps of {@code redis} (both followed). */
+    public static RedisGraphStore connect(RedisShards redis, String keyPrefix) {
+        return connect(redis.masters(), redis.shards(), keyPrefix);
     }
 
     /** One pooled client per instance, on its current master, by instance name. */

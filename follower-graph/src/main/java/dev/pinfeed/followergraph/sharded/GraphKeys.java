@@ -1,5 +1,7 @@
 package dev.pinfeed.followergraph.sharded;
 
+import dev.pinfeed.redisshards.VirtualShards;
+
 /**
  * The Redis key scheme of the graph; nothing else formats keys. Every key of a user — and of the
  * boards he owns — carries his virtual shard as the hash tag {@code {v<shard>}}, so they live on one
@@ -31,31 +33,15 @@ public final class GraphKeys {
     private final String prefix;
 
     public GraphKeys(String prefix) {
-        this.prefix = checkedPrefix(prefix);
-    }
-
-    /**
-     * {@code prefix}, checked for use before a {@link #tag}: a brace in it would become the key's hash
-     * tag. Every key scheme on the graph's instances takes its prefix through this.
-     */
-    public static String checkedPrefix(String prefix) {
-        if (prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
-            throw new IllegalArgumentException("key prefix must not contain braces (it would become the hash tag): " + prefix);
-        }
-        return prefix;
+        this.prefix = VirtualShards.checkedPrefix(prefix);
     }
 
     public String prefix() {
         return prefix;
     }
 
-    /** The hash tag of a user's keys; also the tag of the boards he owns. */
-    public static String tag(long userId) {
-        return "{v" + VirtualShards.of(userId) + "}";
-    }
-
     private String user(long userId, String suffix) {
-        return prefix + tag(userId) + ":u:" + userId + ":" + suffix;
+        return prefix + VirtualShards.tag(userId) + ":u:" + userId + ":" + suffix;
     }
 
     public String followingExplicit(long user) {
@@ -103,15 +89,15 @@ public final class GraphKeys {
     }
 
     public String boardFollowers(long owner, long board) {
-        return prefix + tag(owner) + ":b:" + board + ":f";
+        return prefix + VirtualShards.tag(owner) + ":b:" + board + ":f";
     }
 
     public String boardUnfollowers(long owner, long board) {
-        return prefix + tag(owner) + ":b:" + board + ":u";
+        return prefix + VirtualShards.tag(owner) + ":b:" + board + ":u";
     }
 
     public String boardOwners(long board) {
-        return prefix + "{v" + VirtualShards.of(board) + "}:owners";
+        return prefix + VirtualShards.tag(board) + ":owners";
     }
 
     /** Field of {@link #pairVersions}: the pair's register sequence. */

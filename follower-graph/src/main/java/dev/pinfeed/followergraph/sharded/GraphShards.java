@@ -1,6 +1,7 @@
 package dev.pinfeed.followergraph.sharded;
 
 import dev.pinfeed.followergraph.sharded.GraphBackend.Reads;
+import dev.pinfeed.redisshards.VirtualShards;
 import java.util.Collection;
 import java.util.List;
 

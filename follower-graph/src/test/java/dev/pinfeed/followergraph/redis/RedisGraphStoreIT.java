@@ -2,6 +2,7 @@ package dev.pinfeed.followergraph.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.pinfeed.config.HostPort;
 import dev.pinfeed.config.PinfeedConfig;
@@ -17,12 +18,19 @@ import dev.pinfeed.followergraph.sharded.CrashingBackend;
 import dev.pinfeed.followergraph.sharded.GraphBackend;
 import dev.pinfeed.followergraph.sharded.GraphKeys;
 import dev.pinfeed.followergraph.sharded.ShardedGraphStore;
-import dev.pinfeed.followergraph.sharded.VirtualShards;
 import dev.pinfeed.infra.stacktestkit.StackExtension;
 import dev.pinfeed.infra.stacktestkit.TestStack;
 import dev.pinfeed.redismasters.RedisMasterConfig;
+import dev.pinfeed.redisshards.RedisShardConfig;
+import dev.pinfeed.redisshards.RedisShardMap;
+import dev.pinfeed.redisshards.RedisShards;
+import dev.pinfeed.redisshards.VirtualShards;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import redis.clients.jedis.Jedis;
@@ -35,7 +43,7 @@ class RedisGraphStoreIT extends GraphStoreContract {
 
     RedisGraphStoreIT(TestStack stack) {
         this.stack = stack;
-        this.shards = RedisGraphStore.defaultShardMap(stack.config());
+        this.shards = RedisShards.defaultShardMap(stack.config());
     }
 
     @Override
@@ -130,5 +138,25 @@ class RedisGraphStoreIT extends GraphStoreContract {
         // Newest user event (t=59) is an unfollow; newest board event (t=59) an unfollow: nothing left.
         GraphAssertions.assertSameGraph(model, graph, List.of(a, b), List.of(x), 2);
         assertThat(graph.relation(a, b)).isEqualTo(UserRelation.NONE);
+    }
+
+    @Test
+    void theStoreFollowsAnEditOfTheZnodeWithoutARestart(TestStack stack) throws Exception {
+        String path = "/it/" + stack.uniqueName("redis_shards");
+        RedisShardMap onFirst = RedisShardMap.parse("0-8191:redis001");
+        long a = stack.freshId(), b = stack.freshId();
+        try (CuratorFramework zk = TestZookeeper.connect(stack.config());
+             RedisShardConfig shards = RedisShardConfig.watch(zk, path, onFirst, Set.of("redis001", "redis002"));
+             RedisGraphStore graph = RedisGraphStore.connect(stack.config().redisInstances(), shards, stack.keyPrefix("graph-zk"))) {
+            graph.apply(new GraphCommand.FollowUser(1, GraphScenarios.T0, a, b));
+            assertThat(graph.relation(a, b)).isEqualTo(UserRelation.EXPLICIT);
+
+            zk.setData().forPath(path, "0-8191:redis002".getBytes(StandardCharsets.UTF_8));
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(shards.get().instanceOf(0)).isEqualTo("redis002"));
+            assertThat(graph.relation(a, b)).as("reads go to the (empty) new instance").isEqualTo(UserRelation.NONE);
+
+            zk.setData().forPath(path, onFirst.format().getBytes(StandardCharsets.UTF_8));
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(graph.relation(a, b)).isEqualTo(UserRelation.EXPLICIT));
+        }
     }
 }

@@ -6,6 +6,8 @@ import dev.pinfeed.followergraph.GraphModel;
 import dev.pinfeed.followergraph.GraphScenarios;
 import dev.pinfeed.followergraph.GraphScenarios.Scenario;
 import dev.pinfeed.followergraph.GraphStore;
+import dev.pinfeed.redisshards.RedisShardMap;
+import dev.pinfeed.redisshards.RedisShards;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -23,7 +25,7 @@ class RedisGraphStorePropertyIT {
 
     @BeforeContainer
     static void attach() {
-        shards = RedisGraphStore.defaultShardMap(SharedStack.config());
+        shards = RedisShards.defaultShardMap(SharedStack.config());
     }
 
     @AfterContainer

@@ -7,6 +7,7 @@ import dev.pinfeed.config.HostPort;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.config.StoreUnavailableException;
 import dev.pinfeed.followergraph.GraphCommand;
+import dev.pinfeed.redisshards.RedisShardMap;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.util.List;

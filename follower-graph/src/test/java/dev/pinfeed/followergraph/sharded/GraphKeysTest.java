@@ -3,6 +3,7 @@ package dev.pinfeed.followergraph.sharded;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.pinfeed.redisshards.VirtualShards;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -20,7 +21,7 @@ class GraphKeysTest {
                 keys.boardFollowers(user, 77), keys.boardUnfollowers(user, 77));
         assertThat(all).allSatisfy(k -> assertThat(k).startsWith("p:" + tag + ":"));
         assertThat(all).doesNotHaveDuplicates();
-        assertThat(GraphKeys.tag(user)).isEqualTo(tag);
+        assertThat(VirtualShards.tag(user)).isEqualTo(tag);
     }
 
     @Test

@@ -8,6 +8,7 @@ import dev.pinfeed.followergraph.GraphCommand.FollowBoard;
 import dev.pinfeed.followergraph.GraphCommand.FollowUser;
 import dev.pinfeed.followergraph.GraphStore;
 import dev.pinfeed.followergraph.GraphStoreContract;
+import dev.pinfeed.redisshards.VirtualShards;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 

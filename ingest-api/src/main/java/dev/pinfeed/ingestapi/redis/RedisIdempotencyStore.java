@@ -1,11 +1,11 @@
 package dev.pinfeed.ingestapi.redis;
 
 import dev.pinfeed.config.StoreUnavailableException;
-import dev.pinfeed.followergraph.redis.RedisCalls;
 import dev.pinfeed.httpkit.HealthCheck;
 import dev.pinfeed.ingestapi.core.IdempotencyStore;
 import dev.pinfeed.redismasters.RedisMasterClients;
 import dev.pinfeed.redismasters.RedisMasterConfig;
+import dev.pinfeed.redisshards.RedisCalls;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;

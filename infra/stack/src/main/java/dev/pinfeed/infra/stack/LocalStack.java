@@ -3,20 +3,25 @@ package dev.pinfeed.infra.stack;
 import dev.pinfeed.clikit.Cli;
 import dev.pinfeed.config.HostPort;
 import dev.pinfeed.config.PinfeedConfig;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
+import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Collection;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
@@ -199,9 +204,35 @@ public final class LocalStack {
         startAndAwait(missing.stream().filter(s -> s instanceof SchemaRegistrySpec).toList());
         List<String> sick = unhealthyServers();
         if (!sick.isEmpty()) throw new IllegalStateException("not healthy after start: " + sick);
-        new Provisioner(config, layout.definitions(), progress).all();
+        provision();
         progress.accept(String.format(Locale.ROOT, "all servers healthy in %.1f s", (System.nanoTime() - t0) / 1e9));
         return missing.stream().map(ServerSpec::name).toList();
+    }
+
+    /** The operators' CLI (module operations), in a child JVM: the launcher only starts things, it does not link their code. */
+    static final String OPERATIONS_MODULE = "operations";
+    static final String OPERATIONS_MAIN = "dev.pinfeed.operations.OperationsCli";
+
+    /**
+     * Applies infra/definitions to the servers ({@code ./pinfeed provision}, run by the operations CLI in a child
+     * JVM with this process's configuration environment); its progress lines are passed on.
+     */
+    public void provision() throws Exception {
+        List<String> cmd = JavaCommand.cli().flags(JavaCommand.HBASE_OPENS).property("pinfeed.root", layout.root())
+                .run(layout.classpathOf(OPERATIONS_MODULE), OPERATIONS_MAIN, "provision", "--definitions", layout.definitions().toString());
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        p.getOutputStream().close();
+        Deque<String> last = new ArrayDeque<>();
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line; (line = r.readLine()) != null; ) {
+                if (line.startsWith("[pinfeed] ")) progress.accept(line.substring(10));
+                last.addLast(line);
+                if (last.size() > 5) last.removeFirst();
+            }
+        }
+        if (p.waitFor() != 0) {
+            throw new IllegalStateException("provisioning failed: " + String.join(" | ", last) + " (./pinfeed provision shows it again)");
+        }
     }
 
     private void startAndAwait(List<ServerSpec> toStart) {
@@ -344,7 +375,7 @@ public final class LocalStack {
                 byte[] tail = new byte[(int) (f.length() - from)];
                 f.seek(from);
                 f.readFully(tail);
-                lines = new String(tail, java.nio.charset.StandardCharsets.UTF_8).lines().toList();
+                lines = new String(tail, StandardCharsets.UTF_8).lines().toList();
             }
             for (int i = lines.size() - 1; i >= 0; i--) {
                 String l = lines.get(i);

@@ -1,13 +1,6 @@
 package dev.pinfeed.infra.stack;
 
 import dev.pinfeed.clikit.Cli;
-import dev.pinfeed.config.PinfeedConfig;
-import dev.pinfeed.config.zookeeper.CuratorClients;
-import dev.pinfeed.mysqlshards.MysqlFailover;
-import dev.pinfeed.mysqlshards.MysqlShardConfig;
-import dev.pinfeed.mysqlshards.MysqlShardMap;
-import dev.pinfeed.redismasters.RedisFailover;
-import dev.pinfeed.redismasters.RedisMasterConfig;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -15,12 +8,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.apache.curator.framework.CuratorFramework;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -37,7 +28,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "pinfeed", mixinStandardHelpOptions = true, version = "pinfeed stack launcher",
         description = "Runs the local stack: servers (Kafka, registry, HBase x2, MariaDB, Redis) and pinfeed's apps.",
         subcommands = {StackCli.Dev.class, StackCli.Up.class, StackCli.Stop.class, StackCli.Status.class, StackCli.Token.class,
-                StackCli.Start.class, StackCli.Restart.class, StackCli.Kill.class, StackCli.Provision.class, StackCli.Failover.class, StackCli.Logs.class,
+                StackCli.Start.class, StackCli.Restart.class, StackCli.Kill.class, StackCli.Logs.class,
                 StackCli.Kafka.class, CommandLine.HelpCommand.class})
 public final class StackCli implements Callable<Integer> {
 
@@ -283,47 +274,6 @@ public final class StackCli implements Callable<Integer> {
         @Override
         public Integer call() {
             stack().kill(serverArg(server));
-            return Cli.OK;
-        }
-    }
-
-    @Command(name = "provision", mixinStandardHelpOptions = true,
-            description = "Applies infra/definitions (topics, tables, shard schema, znodes) to the clusters PINFEED_CONFIG names.")
-    static final class Provision extends Sub {
-        @Override
-        public Integer call() throws Exception {
-            PinfeedConfig config = PinfeedConfig.load();
-            out().println("provisioning against " + config.source());
-            new Provisioner(config, StackLayout.discover().definitions(), this::say).all();
-            return Cli.OK;
-        }
-    }
-
-    @Command(name = "failover", mixinStandardHelpOptions = true,
-            description = {"Promotes the replica of a MySQL shard host or a Redis instance to master and points the live map in ZooKeeper at it",
-                    "(docs/operations.md, Failover). The services watching the map follow it without a restart."})
-    static final class Failover extends Sub {
-        @Parameters(paramLabel = "HOST", description = "A MySQL shard host of the map (e.g. mysql002) or a Redis instance (e.g. redis001).") String host;
-
-        @Override
-        public Integer call() throws Exception {
-            PinfeedConfig config = PinfeedConfig.load();
-            try (CuratorFramework zk = CuratorClients.start(config)) {
-                if (config.list("redis.instances").contains(host)) {
-                    RedisFailover.Report r = new RedisFailover(Duration.ofSeconds(30), this::say)
-                            .failover(zk, RedisMasterConfig.znode(config), host, config.redisInstances());
-                    out().printf(Locale.ROOT, "%s: %s promoted in %.1f s (old master %s %s; replication offset %d)%n", r.instance(), r.newMaster(),
-                            r.took().toMillis() / 1000.0, r.oldMaster(), r.fencedOldMaster() ? "fenced, now its replica" : "not answering",
-                            r.replicaOffset());
-                    if (!r.fencedOldMaster()) out().println("it has no replica now: restart the old server as its replica (docs/operations.md, Failover)");
-                    return Cli.OK;
-                }
-                MysqlFailover.Report r = MysqlFailover.from(config, this::say)
-                        .failover(zk, MysqlShardConfig.znode(config), host, MysqlShardMap.HostAddresses.from(config));
-                out().printf(Locale.ROOT, "%s: %s promoted in %.1f s (old master %s %s; applied up to GTID %s)%n", r.host(), r.newMaster(),
-                        r.took().toMillis() / 1000.0, r.oldMaster(), r.fencedOldMaster() ? "fenced read-only" : "not answering", r.appliedGtid());
-                out().println("it has no replica now: attach one (docs/operations.md, Failover) and set it in the map");
-            }
             return Cli.OK;
         }
     }

@@ -35,7 +35,7 @@ class StackCliTest {
     @Test
     void helpListsTheCommandsAndExitsZero() {
         assertThat(run("--help")).isZero();
-        assertThat(stdout()).contains("dev", "up", "stop", "status", "token", "start", "restart", "kill", "provision", "logs", "kafka");
+        assertThat(stdout()).contains("dev", "up", "stop", "status", "token", "start", "restart", "kill", "logs", "kafka");
         assertThat(run("help", "status")).isZero();
         assertThat(stdout()).contains("--json", "--servers");
         assertThat(stderr()).isEmpty();
@@ -43,7 +43,7 @@ class StackCliTest {
 
     @Test
     void everyCommandAnswersHelpWithoutTouchingTheStack() {
-        for (String command : List.of("dev", "up", "stop", "status", "token", "start", "restart", "kill", "provision", "logs", "kafka")) {
+        for (String command : List.of("dev", "up", "stop", "status", "token", "start", "restart", "kill", "logs", "kafka")) {
             out.reset();
             assertThat(run(command, "--help")).as(command).isZero();
             assertThat(stdout()).as(command).startsWith("Usage: pinfeed " + command);

@@ -1,10 +1,9 @@
 package dev.pinfeed.infra.stack;
 
-import static dev.pinfeed.infra.stack.FailoverFixtures.freePort;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pinfeed.config.HostPort;
-import dev.pinfeed.config.PinfeedConfig;
+import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -25,16 +24,16 @@ class WatchdogIT {
 
     @Test
     void aServerKilledWithKill9IsStartedAgainAndAnswersWithItsData() throws Exception {
-        StackLayout layout = new StackLayout(StackLayout.discover().root(), home);
-        LocalStack stack = new LocalStack(layout, PinfeedConfig.bundledLocal(), line -> {});
-        HostPort address = new HostPort("127.0.0.1", freePort());
-        ManagedProcess process = new ManagedProcess("watchdog-it-redis", layout);
-        RedisServerSpec spec = new RedisServerSpec(layout, process.name(), address, null);
+        HostPort address;
+        try (ServerSocket free = new ServerSocket(0)) {
+            address = new HostPort("127.0.0.1", free.getLocalPort());
+        }
+        SpareServer process = SpareServer.redis(home, "watchdog-it-redis", address, null);
         List<String> said = new ArrayList<>();
         Watchdog watchdog = new Watchdog(new Watchdog.Processes() {
             @Override
             public List<String> names() {
-                return List.of(spec.name());
+                return List.of(process.name());
             }
 
             @Override
@@ -45,14 +44,14 @@ class WatchdogIT {
             @Override
             public void start(String name) {
                 try {
-                    FailoverFixtures.start(stack, spec, process);
+                    process.start();
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
                 }
             }
         }, Clock.systemUTC(), said::add);
         try {
-            FailoverFixtures.start(stack, spec, process);
+            process.start();
             try (Jedis j = new Jedis(address.host(), address.port(), 5_000)) {
                 j.set("before-the-kill", "kept");
                 j.bgrewriteaof(); // on disk now, not only within AOF's one-second window
@@ -74,7 +73,7 @@ class WatchdogIT {
             try (Jedis j = new Jedis(address.host(), address.port(), 5_000)) {
                 assertThat(j.get("before-the-kill")).isEqualTo("kept");
             }
-            assertThat(said).singleElement().asString().startsWith(spec.name() + " is not running any more: starting it again");
+            assertThat(said).singleElement().asString().startsWith(process.name() + " is not running any more: starting it again");
         } finally {
             watchdog.close();
             process.stop(Duration.ofSeconds(5));

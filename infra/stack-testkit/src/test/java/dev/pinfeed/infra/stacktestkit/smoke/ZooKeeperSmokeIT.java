@@ -1,12 +1,10 @@
 package dev.pinfeed.infra.stacktestkit.smoke;
 
-import dev.pinfeed.config.zookeeper.CuratorClients;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.pinfeed.infra.stack.Provisioner;
+import dev.pinfeed.config.zookeeper.CuratorClients;
 import dev.pinfeed.infra.stacktestkit.StackExtension;
 import dev.pinfeed.infra.stacktestkit.TestStack;
-import dev.pinfeed.mysqlshards.MysqlShardMap;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -34,15 +32,6 @@ class ZooKeeperSmokeIT {
             zk.setData().forPath(path, bytes("v2"));
             assertThat(seen.poll(10, TimeUnit.SECONDS)).isEqualTo("NODE_CHANGED:v2");
             zk.delete().forPath(path);
-        }
-    }
-
-    @Test
-    void theLiveShardMapIsSeededInTheApplicationNamespace(TestStack stack) throws Exception {
-        try (CuratorFramework zk = CuratorClients.start(stack.config())) {
-            String map = new String(zk.getData().forPath(Provisioner.SHARD_MAP_ZNODE), StandardCharsets.UTF_8);
-            assertThat(MysqlShardMap.parse(map, MysqlShardMap.HostAddresses.from(stack.config())).shardCount())
-                    .isEqualTo(MysqlShardMap.from(stack.config()).shardCount());
         }
     }
 

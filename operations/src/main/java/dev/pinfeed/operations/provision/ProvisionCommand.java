@@ -1,0 +1,47 @@
+package dev.pinfeed.operations.provision;
+
+import dev.pinfeed.clikit.Cli;
+import dev.pinfeed.config.PinfeedConfig;
+import dev.pinfeed.operations.OperationsCli;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/** {@code ./pinfeed provision}: infra/definitions applied to the clusters the configuration names. */
+@Command(name = "provision", mixinStandardHelpOptions = true,
+        description = "Applies infra/definitions (topics, HBase tables and replication, shard databases, znodes) to the clusters PINFEED_CONFIG names. Idempotent.")
+public final class ProvisionCommand implements Callable<Integer> {
+
+    @ParentCommand OperationsCli root;
+    @Spec CommandSpec spec;
+
+    @Option(names = "--definitions", paramLabel = "DIR",
+            description = "The definitions directory (default: infra/definitions of the pinfeed checkout).")
+    Path definitions;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        Path dir = definitions != null ? definitions : defaultDefinitions();
+        if (!Files.isDirectory(dir)) throw Cli.usage(spec, "no definitions directory " + dir + " (--definitions DIR)");
+        PinfeedConfig config = root.config();
+        out.println("provisioning against " + config.source());
+        new Provisioner(config, dir, line -> {
+            out.println("[pinfeed] " + line);
+            out.flush();
+        }).all();
+        return Cli.OK;
+    }
+
+    /** {@code <pinfeed.root or PINFEED_ROOT or the working directory>/infra/definitions}. */
+    static Path defaultDefinitions() {
+        String root = System.getProperty("pinfeed.root", System.getenv("PINFEED_ROOT"));
+        return Path.of(root == null || root.isBlank() ? "." : root).resolve("infra").resolve("definitions").toAbsolutePath().normalize();
+    }
+}

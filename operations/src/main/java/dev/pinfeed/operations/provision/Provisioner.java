@@ -1,0 +1,334 @@
+package dev.pinfeed.operations.provision;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.pinfeed.config.PinfeedConfig;
+import dev.pinfeed.config.zookeeper.CuratorClients;
+import dev.pinfeed.config.Sha256;
+import dev.pinfeed.feedstore.hbase.HBaseClusters;
+import dev.pinfeed.mysqlshards.MysqlShardConfig;
+import dev.pinfeed.mysqlshards.MysqlShardMap;
+import java.io.IOException;
+import java.net.URI;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Consumer;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.hadoop.hbase.NamespaceDescriptor;
+import org.apache.hadoop.hbase.NamespaceNotFoundException;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.regionserver.BloomType;
+import org.apache.hadoop.hbase.replication.ReplicationPeerConfig;
+import org.apache.hadoop.hbase.replication.ReplicationPeerDescription;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.NewPartitions;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.config.ConfigResource;
+
+/**
+ * Applies infra/definitions (topics, HBase tables and replication, shard databases, application
+ * znodes) to whatever clusters the configuration names. Every step is idempotent, so it runs at
+ * every local-stack start and as {@code ./pinfeed provision} against real clusters.
+ */
+public final class Provisioner {
+
+    /** The znode (under the application namespace) holding the live shard map. */
+    public static final String SHARD_MAP_ZNODE = MysqlShardConfig.ZNODE;
+    static final String REPLICATION_PEER = "standby";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final PinfeedConfig config;
+    private final Path definitions;
+    private final Consumer<String> progress;
+
+    public Provisioner(PinfeedConfig config, Path definitions, Consumer<String> progress) {
+        this.config = config;
+        this.definitions = definitions;
+        this.progress = progress;
+    }
+
+    public void all() throws Exception {
+        kafkaTopics();
+        registryCompatibility();
+        hbaseTables(config.hbasePrimaryZookeeper(), true);
+        hbaseTables(config.hbaseStandbyZookeeper(), false);
+        hbaseReplication();
+        appZnodes();
+        mysqlShards();
+    }
+
+    private JsonNode definition(String file) {
+        try {
+            return JSON.readTree(definitions.resolve(file).toFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + definitions.resolve(file) + ": " + e.getMessage(), e);
+        }
+    }
+
+    // ---------------------------------------------------------------- Kafka
+
+    public void kafkaTopics() throws Exception {
+        Properties p = new Properties();
+        p.put("bootstrap.servers", config.kafkaBootstrap());
+        try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(p)) {
+            Set<String> existing = admin.listTopics().names().get();
+            int created = 0;
+            for (JsonNode t : definition("topics.json").path("topics")) {
+                String name = t.path("name").asText();
+                int partitions = t.path("partitions").asInt(1);
+                short rf = (short) t.path("replicationFactor").asInt(-1);
+                Map<String, String> configs = new HashMap<>();
+                t.path("configs").fields().forEachRemaining(e -> configs.put(e.getKey(), e.getValue().asText()));
+                if (!existing.contains(name)) {
+                    admin.createTopics(List.of(new NewTopic(name, Optional.of(partitions),
+                            rf < 0 ? Optional.empty() : Optional.of(rf)).configs(configs))).all().get();
+                    created++;
+                    continue;
+                }
+                TopicDescription d = admin.describeTopics(List.of(name)).allTopicNames().get().get(name);
+                if (d.partitions().size() < partitions) {
+                    admin.createPartitions(Map.of(name, NewPartitions.increaseTo(partitions))).all().get();
+                } else if (d.partitions().size() > partitions) {
+                    progress.accept("warning: topic " + name + " has " + d.partitions().size() + " partitions, definition says "
+                            + partitions + " (partitions never shrink)");
+                }
+                List<AlterConfigOp> ops = configs.entrySet().stream()
+                        .map(e -> new AlterConfigOp(new ConfigEntry(e.getKey(), e.getValue()), AlterConfigOp.OpType.SET)).toList();
+                if (!ops.isEmpty()) {
+                    admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, name), ops)).all().get();
+                }
+            }
+            progress.accept("kafka topics ready (" + created + " created)");
+        }
+    }
+
+    // ---------------------------------------------------------------- HBase
+
+    record TableDefinition(TableName name, List<ColumnFamilyDescriptor> families, List<String> replicatedFamilies) {}
+
+    List<TableDefinition> hbaseTableDefinitions() {
+        JsonNode root = definition("hbase-tables.json");
+        String ns = root.path("namespace").asText("default");
+        List<TableDefinition> tables = new ArrayList<>();
+        for (JsonNode t : root.path("tables")) {
+            List<ColumnFamilyDescriptor> families = new ArrayList<>();
+            List<String> replicated = new ArrayList<>();
+            for (JsonNode f : t.path("families")) {
+                boolean rep = f.path("replicated").asBoolean(false);
+                families.add(ColumnFamilyDescriptorBuilder.newBuilder(Bytes.toBytes(f.path("name").asText()))
+                        .setMaxVersions(f.path("maxVersions").asInt(1))
+                        .setBloomFilterType(BloomType.valueOf(f.path("bloom").asText("ROW")))
+                        .setScope(rep ? 1 : 0)
+                        .build());
+                if (rep) replicated.add(f.path("name").asText());
+            }
+            tables.add(new TableDefinition(TableName.valueOf(ns, t.path("name").asText()), families, replicated));
+        }
+        return tables;
+    }
+
+    /** Event schemas evolve BACKWARD_TRANSITIVE: a new schema must read every older version's data. */
+    static final String REGISTRY_COMPATIBILITY = "BACKWARD_TRANSITIVE";
+
+    /** Sets the registry's global compatibility level (Confluent REST API PUT /config; idempotent). */
+    public void registryCompatibility() throws Exception {
+        URI url = URI.create(config.schemaRegistryUrl().replaceAll("/+$", "") + "/config");
+        java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(url).timeout(java.time.Duration.ofSeconds(10))
+                        .header("Content-Type", "application/vnd.schemaregistry.v1+json")
+                        .PUT(java.net.http.HttpRequest.BodyPublishers.ofString("{\"compatibility\":\"" + REGISTRY_COMPATIBILITY + "\"}"))
+                        .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 200) {
+            throw new IllegalStateException("setting the registry's compatibility at " + url + " failed: HTTP " + r.statusCode() + " " + r.body());
+        }
+        progress.accept("schema registry: global compatibility " + REGISTRY_COMPATIBILITY);
+    }
+
+    public void hbaseTables(String zookeeper, boolean primary) throws IOException {
+        try (org.apache.hadoop.hbase.client.Connection c = ConnectionFactory.createConnection(
+                HBaseClusters.clientConfiguration(zookeeper)); Admin admin = c.getAdmin()) {
+            int created = 0;
+            for (TableDefinition t : hbaseTableDefinitions()) {
+                String ns = t.name().getNamespaceAsString();
+                try {
+                    admin.getNamespaceDescriptor(ns);
+                } catch (NamespaceNotFoundException e) {
+                    admin.createNamespace(NamespaceDescriptor.create(ns).build());
+                }
+                if (!admin.tableExists(t.name())) {
+                    admin.createTable(TableDescriptorBuilder.newBuilder(t.name()).setColumnFamilies(t.families()).build());
+                    created++;
+                }
+            }
+            progress.accept("hbase " + (primary ? "primary" : "standby") + " tables ready (" + created + " created)");
+        }
+    }
+
+    /** The primary ships the replicated families of the defined tables to the standby. */
+    public void hbaseReplication() throws IOException {
+        Map<TableName, List<String>> tableCfs = new HashMap<>();
+        for (TableDefinition t : hbaseTableDefinitions()) {
+            if (!t.replicatedFamilies().isEmpty()) tableCfs.put(t.name(), t.replicatedFamilies());
+        }
+        String standbyKey = clusterKey(config.hbaseStandbyZookeeper());
+        ReplicationPeerConfig peer = ReplicationPeerConfig.newBuilder().setClusterKey(standbyKey)
+                .setReplicateAllUserTables(false).setTableCFsMap(tableCfs).build();
+        try (org.apache.hadoop.hbase.client.Connection c = ConnectionFactory.createConnection(
+                HBaseClusters.clientConfiguration(config.hbasePrimaryZookeeper())); Admin admin = c.getAdmin()) {
+            Optional<ReplicationPeerDescription> existing = admin.listReplicationPeers().stream()
+                    .filter(d -> d.getPeerId().equals(REPLICATION_PEER)).findFirst();
+            if (existing.isEmpty()) {
+                admin.addReplicationPeer(REPLICATION_PEER, peer);
+            } else if (!existing.get().getPeerConfig().getTableCFsMap().keySet().equals(tableCfs.keySet())) {
+                admin.updateReplicationPeerConfig(REPLICATION_PEER, peer);
+            }
+            progress.accept("hbase replication primary -> standby ready (" + tableCfs.size() + " tables)");
+        }
+    }
+
+    /** {@code host1,host2:2181} → {@code host1,host2:2181:/hbase}, the form a replication peer takes. */
+    static String clusterKey(String zookeeperQuorum) {
+        String[] entries = zookeeperQuorum.split(",");
+        String port = entries[0].contains(":") ? entries[0].substring(entries[0].lastIndexOf(':') + 1) : "2181";
+        String hosts = String.join(",", Arrays.stream(entries).map(e -> e.replaceAll(":\\d+$", "")).toList());
+        return hosts + ":" + port + ":/hbase";
+    }
+
+    // ---------------------------------------------------------------- ZooKeeper (application config)
+
+    /**
+     * The live MySQL shard map znode: seeded from the configuration when absent, a legacy-form map
+     * rewritten as JSON (its ranges kept, addresses from the configuration), an operator's JSON edit
+     * kept. An unusable stored map is left alone with a warning (the servers are fine; services
+     * watching it refuse to start until it is fixed).
+     */
+    public void appZnodes() throws Exception {
+        try (CuratorFramework zk = CuratorClients.start(config)) {
+            if (!zk.blockUntilConnected(20, java.util.concurrent.TimeUnit.SECONDS)) {
+                throw new IllegalStateException("application ZooKeeper " + config.appZookeeper() + " does not answer");
+            }
+            String znode = "zookeeper /" + config.appZookeeperNamespace() + SHARD_MAP_ZNODE;
+            try {
+                MysqlShardConfig.Provisioned done = MysqlShardConfig.provision(zk, SHARD_MAP_ZNODE, MysqlShardMap.from(config),
+                        MysqlShardMap.HostAddresses.from(config));
+                progress.accept(znode + " ready (" + switch (done) {
+                    case SEEDED -> "seeded from mysql.shards";
+                    case UPGRADED -> "legacy text rewritten as JSON";
+                    case KEPT -> "kept";
+                } + ")");
+            } catch (IllegalStateException e) {
+                progress.accept("warning: " + e.getMessage());
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- MySQL shards
+
+    /**
+     * Creates every shard database of the shard map on its host's master with the tables of
+     * mysql-shard-schema.sql. A host whose recorded schema hash matches is skipped, so a warm
+     * start costs one query per host.
+     */
+    public void mysqlShards() throws Exception {
+        MysqlShardMap shards = MysqlShardMap.from(config);
+        String schema = Files.readString(definitions.resolve("mysql-shard-schema.sql"));
+        List<String> statements = splitStatements(schema);
+        String hash = Sha256.hex(shards.format() + "\n" + schema);
+        ExecutorService pool = Executors.newFixedThreadPool(config.mysqlHosts().size());
+        try {
+            List<Future<?>> work = new ArrayList<>();
+            for (PinfeedConfig.ReplicatedHost host : config.mysqlHosts()) {
+                work.add(pool.submit(() -> {
+                    provisionHost(host, shards.shardsOn(host.name()), statements, hash);
+                    return null;
+                }));
+            }
+            for (Future<?> f : work) f.get();
+        } finally {
+            pool.shutdown();
+        }
+    }
+
+    private void provisionHost(PinfeedConfig.ReplicatedHost host, List<Integer> shards, List<String> statements, String hash)
+            throws SQLException {
+        try (Connection c = DriverManager.getConnection(PinfeedConfig.mysqlJdbcUrl(host.master()), config.mysqlUser(), config.mysqlPassword());
+             Statement st = c.createStatement()) {
+            st.execute("CREATE DATABASE IF NOT EXISTS pinfeed_meta");
+            st.execute("CREATE TABLE IF NOT EXISTS pinfeed_meta.shard_schema (host VARCHAR(64) PRIMARY KEY, "
+                    + "schema_hash CHAR(64) NOT NULL, shard_count INT NOT NULL, applied_at TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP)");
+            try (PreparedStatement q = c.prepareStatement("SELECT schema_hash FROM pinfeed_meta.shard_schema WHERE host = ?")) {
+                q.setString(1, host.name());
+                try (ResultSet rs = q.executeQuery()) {
+                    if (rs.next() && rs.getString(1).equals(hash)) {
+                        progress.accept("mysql " + host.name() + ": " + shards.size() + " shard databases ready");
+                        return;
+                    }
+                }
+            }
+            int done = 0;
+            for (int shard : shards) {
+                String db = MysqlShardMap.databaseName(shard);
+                st.addBatch("CREATE DATABASE IF NOT EXISTS " + db);
+                for (String s : statements) {
+                    st.addBatch("USE " + db);
+                    st.addBatch(s);
+                }
+                if (++done % 128 == 0 || done == shards.size()) {
+                    st.executeBatch();
+                    if (done % 512 == 0 || done == shards.size()) {
+                        progress.accept("mysql " + host.name() + ": shard databases " + done + "/" + shards.size());
+                    }
+                }
+            }
+            try (PreparedStatement u = c.prepareStatement("REPLACE INTO pinfeed_meta.shard_schema (host, schema_hash, shard_count) VALUES (?, ?, ?)")) {
+                u.setString(1, host.name());
+                u.setString(2, hash);
+                u.setInt(3, shards.size());
+                u.executeUpdate();
+            }
+        }
+    }
+
+    static List<String> splitStatements(String sql) {
+        List<String> out = new ArrayList<>();
+        StringBuilder current = new StringBuilder();
+        for (String line : sql.split("\n")) {
+            String trimmed = line.trim();
+            if (trimmed.startsWith("--") || trimmed.isEmpty()) continue;
+            current.append(line).append('\n');
+            if (trimmed.endsWith(";")) {
+                out.add(current.toString().trim().replaceAll(";$", ""));
+                current.setLength(0);
+            }
+        }
+        if (!current.toString().isBlank()) out.add(current.toString().trim());
+        return out;
+    }
+}

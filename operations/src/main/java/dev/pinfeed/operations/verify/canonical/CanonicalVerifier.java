@@ -1,0 +1,91 @@
+package dev.pinfeed.operations.verify.canonical;
+
+import dev.pinfeed.canonicalstore.CanonicalChange;
+import dev.pinfeed.canonicalstore.CanonicalRows;
+import dev.pinfeed.canonicalstore.mysql.CanonicalSnapshot;
+import dev.pinfeed.eventsschema.DeadLetters;
+import dev.pinfeed.materializer.EventPlanner;
+import dev.pinfeed.materializer.MaterializerTopics;
+import dev.pinfeed.materializer.oracle.CanonicalOracle;
+import dev.pinfeed.mysqlshards.query.ShardedDb;
+import dev.pinfeed.processorruntime.RejectedRecordException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * Topics against shards: every event is planned ({@link EventPlanner}) into a {@link CanonicalOracle};
+ * the rows of the objects the events name are read from the shards ({@link CanonicalSnapshot}); the
+ * two are compared column by column ({@code ts} aside: the model has no clock).
+ */
+public final class CanonicalVerifier {
+
+    /** What the events were and how the store compares. */
+    public record Report(long events, Map<String, Long> skipped, int neverApplicable, int expectedRows, int storedRows,
+                         List<CanonicalRows.Difference> differences) {
+        public boolean clean() {
+            return differences.isEmpty();
+        }
+    }
+
+    private final EventPlanner planner = new EventPlanner();
+    private final MaterializerTopics topics;
+    private final List<EventPlanner.Plan> plans = new ArrayList<>();
+    private final Map<String, Long> skipped = new TreeMap<>();
+    private long events;
+
+    public CanonicalVerifier(MaterializerTopics topics) {
+        this.topics = topics;
+    }
+
+    /** One event as read from {@code topic}; what the materializer would reject is counted, not modelled. */
+    public void add(String topic, SpecificRecord event) {
+        events++;
+        if (!topics.carries(topic, event)) {
+            skip(DeadLetters.UNEXPECTED_EVENT);
+            return;
+        }
+        try {
+            plans.add(planner.plan(event));
+        } catch (RejectedRecordException e) {
+            skip(e.reason());
+        }
+    }
+
+    /** A record that did not decode (the materializer dead-letters it). */
+    public void undecodable() {
+        events++;
+        skip(DeadLetters.UNDECODABLE);
+    }
+
+    private void skip(String reason) {
+        skipped.merge(reason, 1L, Long::sum);
+    }
+
+    public Report compare(ShardedDb db) {
+        CanonicalOracle model = new CanonicalOracle();
+        List<EventPlanner.Plan> never = model.applyAll(plans);
+        CanonicalRows expected = model.rows();
+        CanonicalRows stored = CanonicalSnapshot.read(db, idsOf(plans), false);
+        return new Report(events, skipped, never.size(), expected.size(), stored.size(), expected.diff(stored, Set.of()));
+    }
+
+    /** Every object id the plans name (the objects whose rows are read). */
+    static Set<Long> idsOf(Collection<EventPlanner.Plan> plans) {
+        Set<Long> ids = new TreeSet<>();
+        for (EventPlanner.Plan p : plans) {
+            for (CanonicalChange c : p.changes()) {
+                ids.addAll(c.placedBy());
+                if (c instanceof CanonicalChange.PutMapping m) ids.add(m.to());
+                if (c instanceof CanonicalChange.DeactivateMapping m) ids.add(m.to());
+                if (c instanceof CanonicalChange.ReorderBoard r) ids.addAll(r.pinIds());
+            }
+        }
+        return ids;
+    }
+}

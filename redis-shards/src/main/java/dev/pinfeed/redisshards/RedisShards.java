@@ -1,0 +1,80 @@
+package dev.pinfeed.redisshards;
+
+import dev.pinfeed.config.PinfeedConfig;
+import dev.pinfeed.redismasters.RedisMasterConfig;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.apache.curator.framework.CuratorFramework;
+
+/**
+ * What a process opens to reach pinfeed's sharded Redis instances, on the caller's application
+ * ZooKeeper client: the live virtual shard → instance map (seeded from the configured instances) and
+ * the live master of each instance (moved by a failover). Every Redis adapter (graph, canonical caches,
+ * last reads, affinities, idempotency keys) follows both. Configuration keys (besides the stack's):
+ * {@code graph.redis.key-prefix} (the prefix of every key on these instances, default empty),
+ * {@code graph.redis.shards.znode} (default {@value RedisShardConfig#ZNODE}).
+ */
+public final class RedisShards implements AutoCloseable {
+
+    private final RedisShardConfig shards;
+    private final RedisMasterConfig masters;
+
+    private RedisShards(RedisShardConfig shards, RedisMasterConfig masters) {
+        this.shards = shards;
+        this.masters = masters;
+    }
+
+    /**
+     * {@code zk}: a started client in the application namespace ({@link PinfeedConfig#appZookeeperNamespace()}).
+     * It stays the caller's: {@link #close()} leaves it open, and it must outlive these watches.
+     */
+    public static RedisShards open(PinfeedConfig config, CuratorFramework zk) throws Exception {
+        RedisShardConfig shards = watchShards(config, zk);
+        try {
+            return new RedisShards(shards, RedisMasterConfig.watch(config, zk));
+        } catch (Exception | Error e) {
+            shards.close();
+            throw e;
+        }
+    }
+
+    /** Only the live shard map (processes that take their masters elsewhere). */
+    public static RedisShardConfig watchShards(PinfeedConfig config, CuratorFramework zk) throws Exception {
+        return RedisShardConfig.watch(zk, shardsZnode(config), defaultShardMap(config), instanceNames(config));
+    }
+
+    /** The znode of the live shard map. */
+    public static String shardsZnode(PinfeedConfig config) {
+        return config.get("graph.redis.shards.znode", RedisShardConfig.ZNODE);
+    }
+
+    /** The prefix of every pinfeed key on the instances ({@code graph.redis.key-prefix}, default empty). */
+    public static String keyPrefix(PinfeedConfig config) {
+        return VirtualShards.checkedPrefix(config.get("graph.redis.key-prefix", ""));
+    }
+
+    /** The even split of the shards over the configured instances: the seed of the ZooKeeper map. */
+    public static RedisShardMap defaultShardMap(PinfeedConfig config) {
+        return RedisShardMap.evenlyOver(config.redisInstances().stream().map(PinfeedConfig.ReplicatedHost::name).toList());
+    }
+
+    private static Set<String> instanceNames(PinfeedConfig config) {
+        return config.redisInstances().stream().map(PinfeedConfig.ReplicatedHost::name).collect(Collectors.toSet());
+    }
+
+    public RedisShardConfig shards() {
+        return shards;
+    }
+
+    /** The live instance → master map (znode {@value RedisMasterConfig#ZNODE_KEY}). */
+    public RedisMasterConfig masters() {
+        return masters;
+    }
+
+    /** Closes both watches; not the ZooKeeper client. */
+    @Override
+    public void close() {
+        masters.close();
+        shards.close();
+    }
+}

@@ -1,0 +1,47 @@
+package dev.pinfeed.redisshards;
+
+/**
+ * The one shard function of the keys on pinfeed's Redis instances (the follower graph, the canonical
+ * caches, last reads, affinities): any user or object id → one of 8192 virtual shards, and the hash
+ * tag {@code {v<shard>}} that places a key on its shard's instance (and would keep a user's keys in one
+ * Redis Cluster slot). The murmur3 finalizer spreads sequential and structured ids (time-sortable,
+ * sharded) evenly. Never change it on live data: every key would move (rebuild instead).
+ */
+public final class VirtualShards {
+
+    public static final int COUNT = 8192;
+
+    private VirtualShards() {}
+
+    public static int of(long id) {
+        long h = id;
+        h ^= h >>> 33;
+        h *= 0xff51afd7ed558ccdL;
+        h ^= h >>> 33;
+        h *= 0xc4ceb9fe1a85ec53L;
+        h ^= h >>> 33;
+        return (int) (h & (COUNT - 1));
+    }
+
+    /** The hash tag of {@code id}'s keys: {@code {v<shard>}}; nothing else formats it. */
+    public static String tag(long id) {
+        return tagOfShard(of(id));
+    }
+
+    /** The hash tag of every key of virtual shard {@code shard}. */
+    public static String tagOfShard(int shard) {
+        if (shard < 0 || shard >= COUNT) throw new IllegalArgumentException("no virtual shard " + shard);
+        return "{v" + shard + "}";
+    }
+
+    /**
+     * {@code prefix}, checked for use before a {@link #tag}: a brace in it would become the key's hash
+     * tag. Every key scheme on these instances takes its prefix through this.
+     */
+    public static String checkedPrefix(String prefix) {
+        if (prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
+            throw new IllegalArgumentException("key prefix must not contain braces (it would become the hash tag): " + prefix);
+        }
+        return prefix;
+    }
+}

@@ -1,0 +1,85 @@
+package dev.pinfeed.redisshards;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.pinfeed.config.PinfeedConfig;
+import dev.pinfeed.config.zookeeper.CuratorClients;
+import dev.pinfeed.infra.stacktestkit.StackExtension;
+import dev.pinfeed.infra.stacktestkit.TestStack;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Collectors;
+import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(StackExtension.class)
+class RedisShardConfigIT {
+
+    private static Set<String> instances(TestStack stack) {
+        return stack.config().redisInstances().stream().map(PinfeedConfig.ReplicatedHost::name).collect(Collectors.toSet());
+    }
+
+    private static CuratorFramework zk(TestStack stack) {
+        return CuratorClients.start(stack.config());
+    }
+
+    @Test
+    void seedsAnAbsentZnodeAndKeepsAnExistingOne(TestStack stack) throws Exception {
+        String path = "/it/" + stack.uniqueName("redis_shards");
+        RedisShardMap first = RedisShardMap.parse("0-8191:redis001");
+        try (CuratorFramework zk = zk(stack);
+             RedisShardConfig seeded = RedisShardConfig.watch(zk, path, first, instances(stack));
+             RedisShardConfig again = RedisShardConfig.watch(zk, path, RedisShardMap.parse("0-8191:redis002"), instances(stack))) {
+            assertThat(new String(zk.getData().forPath(path), StandardCharsets.UTF_8)).isEqualTo("0-8191:redis001");
+            assertThat(seeded.get()).isEqualTo(first);
+            assertThat(again.get()).as("an existing map wins over the seed").isEqualTo(first);
+        }
+    }
+
+    @Test
+    void anEditOfTheZnodeIsFollowedWithoutARestartAndABadOneRefused(TestStack stack) throws Exception {
+        String path = "/it/" + stack.uniqueName("redis_shards");
+        RedisShardMap onFirst = RedisShardMap.parse("0-8191:redis001");
+        RedisShardMap onSecond = RedisShardMap.parse("0-4095:redis002,4096-8191:redis001");
+        try (CuratorFramework zk = zk(stack);
+             RedisShardConfig shards = RedisShardConfig.watch(zk, path, onFirst, instances(stack))) {
+            CopyOnWriteArrayList<RedisShardMap> seen = new CopyOnWriteArrayList<>();
+            shards.onChange(seen::add);
+
+            zk.setData().forPath(path, "0-8191:redis002".getBytes(StandardCharsets.UTF_8));
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(shards.get().instanceOf(0)).isEqualTo("redis002"));
+
+            zk.setData().forPath(path, "0-8191:redis999".getBytes(StandardCharsets.UTF_8)); // refused: unknown instance
+            zk.setData().forPath(path, "not a map".getBytes(StandardCharsets.UTF_8));        // refused: does not parse
+            zk.setData().forPath(path, onSecond.format().getBytes(StandardCharsets.UTF_8));
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(shards.get()).isEqualTo(onSecond));
+            assertThat(seen).containsExactly(RedisShardMap.parse("0-8191:redis002"), onSecond);
+        }
+    }
+
+    @Test
+    void aStoredMapNamingAnUnknownInstanceStopsStartUp(TestStack stack) throws Exception {
+        String path = "/it/" + stack.uniqueName("redis_shards");
+        try (CuratorFramework zk = zk(stack)) {
+            zk.create().creatingParentsIfNeeded().forPath(path, "0-8191:nowhere".getBytes(StandardCharsets.UTF_8));
+            assertThatThrownBy(() -> RedisShardConfig.watch(zk, path, RedisShardMap.parse("0-8191:redis001"), instances(stack)))
+                    .hasMessageContaining("nowhere");
+        }
+    }
+
+    @Test
+    void aProcessSeedsTheApplicationZnodeFromTheConfiguredInstances(TestStack stack) throws Exception {
+        try (CuratorFramework zk = zk(stack);
+             RedisShards redis = RedisShards.open(stack.config(), zk)) {
+            String stored = new String(zk.getData().forPath(RedisShardConfig.ZNODE), StandardCharsets.UTF_8);
+            assertThat(RedisShardMap.parse(stored)).isEqualTo(redis.shards().get());
+            assertThat(redis.shards().get().instances()).isSubsetOf(instances(stack));
+            assertThat(redis.masters().get().instances()).containsAll(redis.shards().get().instances());
+        }
+    }
+}
