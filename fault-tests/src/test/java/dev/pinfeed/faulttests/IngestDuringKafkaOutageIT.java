@@ -33,6 +33,8 @@ class IngestDuringKafkaOutageIT {
 
     private static final Duration DOWN = Duration.ofSeconds(10);
     private static final int WRITERS = 4;
+    /** The producer's delivery timeout is 25 s (KafkaClients): a median refusal under this did not wait it out. */
+    private static final long REFUSED_WELL_BEFORE_DELIVERY_TIMEOUT_MS = 10_000;
 
     @Test
     void everyAcknowledgedPinIsInTheLogExactlyOnceAndIngestRecoversByItself(TestStack stack) throws Exception {
@@ -111,8 +113,12 @@ class IngestDuringKafkaOutageIT {
             assertThat(refused).as("answers while the broker was down").isNotEmpty()
                     .allSatisfy(s -> assertThat(s.status()).as(s.detail()).isIn(503, 429));
             assertThat(Samples.maxMs(refused)).as("slowest refusal (ms) within the publish timeout").isLessThan(publishTimeoutMs + 5_000);
-            // A caller learns fast that the log is unavailable: only requests caught in the first second wait.
-            assertThat(Samples.percentileMs(refused, 50)).as("median refusal (ms) while the broker was down").isLessThan(1_000);
+            // A caller learns fast that the log is unavailable: only requests caught in the first second wait,
+            // the others are refused at once (p50 7 ms in docs/benchmarks.md; 1 s max.block.ms at worst). The
+            // bound is far from that on a loaded box and far below the 25 s delivery timeout that every new
+            // request would wait out if refusals did not come before it (what this catches).
+            assertThat(Samples.percentileMs(refused, 50)).as("median refusal (ms) while the broker was down: well before the 25 s delivery timeout")
+                    .isLessThan(REFUSED_WELL_BEFORE_DELIVERY_TIMEOUT_MS);
             assertThat(refused.stream().filter(s -> s.status() == 503 && s.detail() != null && s.detail().contains("\"store\":\"kafka\"")).count())
                     .as("503s naming kafka while it was down").isPositive();
         }

@@ -36,6 +36,8 @@ class IngestDuringMysqlOutageIT {
     private static final Duration DOWN = Duration.ofSeconds(10);
     private static final String HEALTHY = "mysql001";
     private static final String KILLED = "mysql002";
+    /** Half the shard pools' 5 s connection timeout (ShardDataSources): a refusal faster than this did not wait it out. */
+    private static final Duration REFUSED_AT_ONCE = Duration.ofMillis(2_500);
 
     @Test
     void theOtherHostKeepsAnsweringTheKilledHostAnswers503AndTheMaterializerLosesNothing(TestStack stack) throws Exception {
@@ -105,8 +107,11 @@ class IngestDuringMysqlOutageIT {
                         assertThat(s.detail()).contains(KILLED);
                     });
             // A host known to be down is refused at once (one caller a second still waits the pool's timeout trying it).
-            long fast = killedRefusals.stream().filter(s -> s.latencyNanos() < 1_000_000_000L).count();
-            assertThat(fast).as("refusals for %s's shards answered within 1 s: %s", KILLED, Samples.histogram(killedRefusals))
+            // "At once" is p50 8 ms (docs/benchmarks.md); a caller that is not refused at once waits the pool's whole
+            // 5 s connection timeout, never less. Half of that separates the two with seconds to spare on a loaded box.
+            long fast = killedRefusals.stream().filter(s -> s.latencyNanos() < REFUSED_AT_ONCE.toNanos()).count();
+            assertThat(fast).as("refusals for %s's shards answered within %s (half the pool's 5 s connection timeout): %s", KILLED,
+                            REFUSED_AT_ONCE, Samples.histogram(killedRefusals))
                     .isGreaterThanOrEqualTo(killedRefusals.size() / 2 + 1);
             assertThat(found[0]).as("acknowledged pins with a row in MySQL").isEqualTo(acks.size());
         }

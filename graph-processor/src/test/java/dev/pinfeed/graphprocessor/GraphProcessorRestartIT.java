@@ -29,6 +29,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class GraphProcessorRestartIT {
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();
+    /** Half the consumers' session timeout (processor.session-timeout-ms, 30 s in KafkaClients). */
+    private static final Duration RESUMED_WITHIN = Duration.ofSeconds(15);
 
     @Test
     void aKilledProcessorResumesWithinSecondsAndItsAdminEndpointTellsHowItIs(TestStack stack) throws Exception {
@@ -67,14 +69,16 @@ class GraphProcessorRestartIT {
                 Duration resumed = Duration.ofNanos(applied - started);
                 System.out.printf("graph processor after kill -9: process up in %d ms, first record applied %d ms later%n",
                         jvmUp.toMillis(), resumed.toMillis());
-                // Was ~45 s in "(Re-)joining group" before static membership; now only the join round trips.
-                assertThat(resumed).as("resume once the process is up").isLessThan(Duration.ofSeconds(5));
+                // Was ~45 s in "(Re-)joining group" before static membership; now only the join round trips (~1.4 s,
+                // docs/architecture.md). A restart that waits out the dead member's 30 s session timeout must fail:
+                // the bound is half of it, ten times what was measured.
+                assertThat(resumed).as("resume once the process is up: well before the 30 s session timeout").isLessThan(RESUMED_WITHIN);
             }
         }
     }
 
     private static HttpResponse<String> get(int port, String path) throws Exception {
-        return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(5)).build(),
+        return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(30)).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 }

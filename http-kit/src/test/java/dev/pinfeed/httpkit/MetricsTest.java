@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** What {@code GET /metrics} exports through Micrometer: the names and labels dashboards know, plus JVM and server meters. */
-@Timeout(10)
+@Timeout(60) // a hang guard for a loaded box, not a timing
 class MetricsTest {
 
     /** One sample line of the text format 0.0.4: name, optional labels, value. */

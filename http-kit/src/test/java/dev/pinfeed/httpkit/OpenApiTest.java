@@ -13,7 +13,7 @@ import java.util.Locale;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-@Timeout(10)
+@Timeout(60) // a hang guard for a loaded box, not a timing
 class OpenApiTest {
 
     private static HttpApp app(String resource) {

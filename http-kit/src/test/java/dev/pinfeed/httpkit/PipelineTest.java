@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** Every rejection of the request pipeline, each a problem document that never reaches the handler. */
-@Timeout(15)
+@Timeout(120) // a hang guard for a loaded box, not a timing
 class PipelineTest {
 
     private static final String JSON = "application/json";
@@ -53,7 +53,7 @@ class PipelineTest {
                 })
                 .route("POST", "/v1/slow", r -> {
                     slowEntered.countDown();
-                    releaseSlow.await(10, TimeUnit.SECONDS);
+                    releaseSlow.await(60, TimeUnit.SECONDS); // held until the test releases it; bounded for a failed test
                     return Response.json(200, Map.of("slow", true));
                 })
                 .route("GET", "/v1/boom", r -> {
@@ -216,7 +216,7 @@ class PipelineTest {
         for (int i = 0; i < 2; i++) {
             blocked.add(TestHttp.sendAsync(running, "POST", "/v1/slow", "{}", AUTH));
         }
-        assertThat(slowEntered.await(5, TimeUnit.SECONDS)).as("both slow requests in flight").isTrue();
+        assertThat(slowEntered.await(30, TimeUnit.SECONDS)).as("both slow requests in flight").isTrue();
 
         HttpResponse<String> shed = send(running, "POST", "/v1/echo", "{}", AUTH);
         JsonNode body = assertProblem(shed, 429, "too-many-requests");
@@ -231,7 +231,7 @@ class PipelineTest {
 
         releaseSlow.countDown();
         for (CompletableFuture<HttpResponse<String>> future : blocked) {
-            assertThat(future.get(5, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+            assertThat(future.get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
         }
         assertThat(send(running, "POST", "/v1/echo", "{}", AUTH).statusCode()).isEqualTo(200);
     }

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-@Timeout(10)
+@Timeout(60) // a hang guard for a loaded box, not a timing
 class RoutingTest {
 
     private static final RouteOptions PUBLIC_WRITE = new RouteOptions(false, 1024, false);

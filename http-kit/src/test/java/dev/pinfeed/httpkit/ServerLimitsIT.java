@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** The other server limits, each with short settings: stalled bodies, unread responses, idle connections, connection count. */
-@Timeout(30)
+@Timeout(120)
 class ServerLimitsIT {
 
     private static HttpApp.Builder app(String name) {
@@ -111,7 +111,7 @@ class ServerLimitsIT {
 
                 idle.remove(0).close();
 
-                assertThat(readWithin(fourth, 5000).status()).isEqualTo(200);
+                assertThat(readWithin(fourth, 15_000).status()).isEqualTo(200);
             }
         } finally {
             for (Socket socket : idle) {

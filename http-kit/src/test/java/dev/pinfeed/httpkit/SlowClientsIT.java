@@ -28,11 +28,21 @@ import org.junit.jupiter.api.Timeout;
  * Slowloris and slow uploads hold neither server nor handler threads: while 500 connections sit on half a request
  * head and 50 trickle a 1 MiB body, ordinary reads and writes are answered promptly, and once the request-read
  * timeout has passed the server has closed every slow connection. Real sockets, no stack.
+ *
+ * <p>The read timeout is the production default (10 s), so the window in which every slow client is still held
+ * is wide on a loaded box. What breaks the contract shows up as seconds, not milliseconds: slow clients that pin
+ * threads make ordinary calls wait until the read timeout frees them (or, as with the JDK server this kit
+ * replaced, make each call take ~2.8 s, so that few calls fit in the window); connections that are never closed,
+ * or only by the 30 s idle timeout, miss the close bound.
  */
-@Timeout(30)
+@Timeout(120)
 class SlowClientsIT {
 
-    private static final Duration READ_TIMEOUT = Duration.ofSeconds(2);
+    private static final Duration READ_TIMEOUT = Duration.ofSeconds(10);
+    /** The slowest ordinary call: far above a loaded box's worst (calls take ms), half the read timeout that held threads would cost. */
+    private static final long PROMPT_MS = 5_000;
+    /** How soon after the read timeout every slow connection must be closed: well before the 30 s idle timeout. */
+    private static final long CLOSED_WITHIN_MS = READ_TIMEOUT.toMillis() + 10_000;
     private static final int HALF_HEADS = 500;
     private static final int TRICKLES = 50;
     private static final int CALLS = 50;
@@ -86,7 +96,9 @@ class SlowClientsIT {
                 whileAllSlowHeld += took[1] < READ_TIMEOUT.toMillis() ? 1 : 0;
             }
             Collections.sort(millis);
-            assertThat(millis.get(millis.size() - 1)).as("p100 of %s calls (ms): %s", millis.size(), millis).isLessThan(1000);
+            System.out.printf("[slow-clients] %d calls while slow clients were held: p50 %d ms, p100 %d ms%n", millis.size(),
+                    millis.get(millis.size() / 2), millis.get(millis.size() - 1));
+            assertThat(millis.get(millis.size() - 1)).as("p100 of %s calls (ms): %s", millis.size(), millis).isLessThan(PROMPT_MS);
             // Enough of them ran while every slow client was still held, so the latencies above say something.
             assertThat(whileAllSlowHeld).as("calls answered within %s ms of the slow clients' first bytes", READ_TIMEOUT.toMillis())
                     .isGreaterThanOrEqualTo(20);
@@ -101,7 +113,7 @@ class SlowClientsIT {
                 assertThat(answer.isEmpty() || answer.startsWith("HTTP/1.1 408 ")).as(answer).isTrue();
             }
             assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - slowStarted))
-                    .as("closed soon after the read timeout").isLessThan(READ_TIMEOUT.toMillis() + 5000);
+                    .as("closed soon after the read timeout").isLessThan(CLOSED_WITHIN_MS);
             // The server side agrees: only the callers' keep-alive connections, if any, remain.
             assertThat(app.meterRegistry().get("jetty.connections.current").gauge().value()).isLessThanOrEqualTo(20);
         } finally {
@@ -152,7 +164,7 @@ class SlowClientsIT {
 
     /** What the server sent before closing the connection (a reset counts as closed); fails if it stays open. */
     private static String readUntilClosed(Socket socket) throws IOException {
-        socket.setSoTimeout(8000);
+        socket.setSoTimeout((int) CLOSED_WITHIN_MS);
         InputStream in = socket.getInputStream();
         StringBuilder received = new StringBuilder();
         byte[] buffer = new byte[4096];

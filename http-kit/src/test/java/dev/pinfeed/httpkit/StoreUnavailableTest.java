@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** A store outage is a 503 naming the store (retry shortly); any other surprise stays a 500. */
-@Timeout(10)
+@Timeout(60) // a hang guard for a loaded box, not a timing
 class StoreUnavailableTest {
 
     private final List<LogEvent> logged = new CopyOnWriteArrayList<>();

@@ -26,7 +26,7 @@ final class TestHttp {
     static final ObjectMapper JSON = new ObjectMapper();
     static final HttpClient CLIENT = HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(2))
+            .connectTimeout(Duration.ofSeconds(10))
             .build();
 
     private TestHttp() {
@@ -48,7 +48,7 @@ final class TestHttp {
     static CompletableFuture<HttpResponse<String>> sendAsync(RunningHttpApp app, String method, String path, String body,
                                                               String... headers) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(app.baseUri() + path))
-                .timeout(Duration.ofSeconds(5))
+                .timeout(Duration.ofSeconds(30))
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
                         : HttpRequest.BodyPublishers.ofString(body));
         for (int i = 0; i < headers.length; i += 2) {
@@ -84,7 +84,7 @@ final class TestHttp {
 
         RawConnection(int port) throws IOException {
             socket = new Socket(InetAddress.getLoopbackAddress(), port);
-            socket.setSoTimeout(5000);
+            socket.setSoTimeout(15_000); // a hang guard: well past the 1 s limits the tests set, well before the 30 s idle default
             out = socket.getOutputStream();
             in = socket.getInputStream();
         }
@@ -119,10 +119,12 @@ final class TestHttp {
             return new RawResponse(status, headers, new String(body, StandardCharsets.UTF_8));
         }
 
-        /** True when the server has closed the connection (EOF or reset). */
+        /** True when the server has closed the connection (EOF or reset); false when it is still open after the read timeout. */
         boolean closedByServer() {
             try {
                 return in.read() == -1;
+            } catch (java.net.SocketTimeoutException stillOpen) {
+                return false; // nothing came and the connection is still open: not closed
             } catch (IOException e) {
                 return true;
             }

@@ -24,7 +24,14 @@ import org.junit.jupiter.api.Test;
  */
 class MissingReferenceIT extends FixtureIT {
 
-    private static final Duration GRACE = Duration.ofSeconds(3);
+    /**
+     * The test-shortened grace (60 s in production). The late pin is published 3 s into the run and must be applied
+     * before the grace runs out, which on a loaded box takes seconds (the like is retried with backoff up to 5 s):
+     * 15 s leaves it 12 s. The like that never gets its pin is still dead-lettered, 15 to 20 s after it was read.
+     */
+    private static final Duration GRACE = Duration.ofSeconds(15);
+    /** How long after the start the late pin is published: the like of {@code late} is waiting by then. */
+    private static final Duration PIN_LATE_BY = Duration.ofSeconds(3);
     @Test
     void aLikeWaitsForItsPinAndIsDeadLetteredWhenItNeverComesWhilePoisonIsSetAside() throws Exception {
         long owner = f.freshId(ObjectType.USER);
@@ -42,10 +49,10 @@ class MissingReferenceIT extends FixtureIT {
         f.publish(Events.user(after, t + 5));
 
         f.run(f.settings(f.stack.uniqueName("canonical_missing")).withWaitGrace(GRACE), f.handler(f.cache));
-        Thread.sleep(GRACE.toMillis() / 3); // the like of `late` is waiting by now
+        Thread.sleep(PIN_LATE_BY.toMillis()); // the like of `late` is waiting by now
         f.publish(Events.pin(late, board, owner, t + 6));
 
-        List<ConsumerRecord<byte[], byte[]>> dead = f.deadLettered(7, Duration.ofSeconds(30));
+        List<ConsumerRecord<byte[], byte[]>> dead = f.deadLettered(7, GRACE.plus(Duration.ofSeconds(60)));
         Map<String, List<String>> reasonsByTopic = dead.stream().collect(Collectors.groupingBy(
                 r -> Fixture.header(r, DeadLetters.HEADER_SOURCE_TOPIC), Collectors.mapping(Fixture::reason, Collectors.toList())));
         assertThat(reasonsByTopic.get(f.topics.users())).containsExactlyInAnyOrder(DeadLetters.UNDECODABLE);
@@ -58,7 +65,7 @@ class MissingReferenceIT extends FixtureIT {
         assertThat(Fixture.header(missing, DeadLetters.HEADER_ERROR)).contains("pin " + never);
         assertThat(dead).hasSize(7);
 
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
             CanonicalRows rows = f.snapshot(List.of(liker, late, never, after), false);
             assertThat(rows.table("user_likes_pins")).as("the like whose pin came late applied")
                     .containsOnlyKeys(CanonicalRows.mappingKey(liker, late));

@@ -168,7 +168,8 @@ final class Pipeline implements AutoCloseable {
         // raised for a loaded 2-core box: these tests are about the pipeline; the 50 ms default has its benchmark.
         threads = closing(new HomeFeedThreads(2, 1000));
         PrometheusMeterRegistry meters = Meters.newRegistry();
-        HomeFeed homeFeed = FeedServiceServer.homeFeed(config, HomeFeedSettings.from(config).withGeneratorDeadline(Duration.ofSeconds(5)),
+        // 30 s: a first page's pooled pins are asserted at once (no retry), so the generator must finish in time here.
+        HomeFeed homeFeed = FeedServiceServer.homeFeed(config, HomeFeedSettings.from(config).withGeneratorDeadline(Duration.ofSeconds(30)),
                 pools, feeds, lastReads, reads, graph.store(), threads, feedMetrics, Clock.systemUTC());
         feedService = FeedServiceServer.app(config, graph.store(), reads, homeFeed, meters, Map.of()).start("127.0.0.1", 0);
         open.add(feedService); // closed first (the list is closed in reverse), before the stores it reads
@@ -234,7 +235,7 @@ final class Pipeline implements AutoCloseable {
     /** {@code GET /v1/users/{user}/feed?limit=250}, 200 expected; the body. */
     JsonNode feed(long user) throws Exception {
         HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(feedService.baseUri() + "/v1/users/" + user + "/feed?limit=250"))
-                .timeout(Duration.ofSeconds(30)).GET().build(), HttpResponse.BodyHandlers.ofString());
+                .timeout(Duration.ofSeconds(60)).GET().build(), HttpResponse.BodyHandlers.ofString()); // past the 30 s generator deadline
         if (r.statusCode() != 200) throw new AssertionError("feed of " + user + ": " + r.statusCode() + " " + r.body());
         return JSON.readTree(r.body());
     }

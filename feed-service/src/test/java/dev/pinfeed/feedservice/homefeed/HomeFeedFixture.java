@@ -130,6 +130,15 @@ public final class HomeFeedFixture implements AutoCloseable {
         return feed(poolView, f -> f, c -> c, listener);
     }
 
+    /**
+     * A home feed whose generator reads the pools through {@code poolView} and whose first page waits at most
+     * {@code generatorDeadline} for it: for a generator the test holds back (the wait is then certain to pass),
+     * never for one that must finish in time.
+     */
+    public HomeFeed feed(UnaryOperator<PoolStore> poolView, Duration generatorDeadline) {
+        return feed(poolView, f -> f, c -> c, counts, settings.withGeneratorDeadline(generatorDeadline));
+    }
+
     /** A home feed that reads and writes the feed store and reads pins through these views (the generator and regenerator do not). */
     public HomeFeed feed(UnaryOperator<MaterializedFeedStore> feedView, UnaryOperator<CanonicalReads> canonicalView) {
         return feed(p -> p, feedView, canonicalView, counts);
@@ -137,6 +146,11 @@ public final class HomeFeedFixture implements AutoCloseable {
 
     private HomeFeed feed(UnaryOperator<PoolStore> poolView, UnaryOperator<MaterializedFeedStore> feedView,
                           UnaryOperator<CanonicalReads> canonicalView, HomeFeedListener listener) {
+        return feed(poolView, feedView, canonicalView, listener, settings);
+    }
+
+    private HomeFeed feed(UnaryOperator<PoolStore> poolView, UnaryOperator<MaterializedFeedStore> feedView,
+                          UnaryOperator<CanonicalReads> canonicalView, HomeFeedListener listener, HomeFeedSettings settings) {
         PoolRegenerator regenerator = new PoolRegenerator(pools, feeds, canonical, graph,
                 new WeightedScorer(WeightedScorer.Settings.defaults(), clock), settings);
         return new HomeFeed(pools, feedView.apply(feeds), lastReads, canonicalView.apply(canonical),

@@ -109,7 +109,7 @@ class FeedWorkerIT {
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
                     assertThat(pins(f.pools.storedRows(follower))).containsExactlyInAnyOrder(k1.pinId(), k2.pinId()));
             // The loop counts a record as applied when it settles it, just after the handler's writes are visible.
-            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(worker.applied()).isGreaterThanOrEqualTo(3));
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(worker.applied()).isGreaterThanOrEqualTo(3));
         }
     }
 
