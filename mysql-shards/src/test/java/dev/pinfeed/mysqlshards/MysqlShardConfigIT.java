@@ -38,7 +38,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(StackExtension.class)
 class MysqlShardConfigIT {
 
-    private static final Duration WAIT = Duration.ofSeconds(15);
+    private static final Duration WAIT = Duration.ofSeconds(45);
 
     private PinfeedConfig config;
     private MysqlShardMap configured;

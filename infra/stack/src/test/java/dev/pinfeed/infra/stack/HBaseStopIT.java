@@ -83,9 +83,9 @@ class HBaseStopIT {
 
     private static int negotiatedSessionTimeout(int zkPort, int asked) throws Exception {
         try (ZooKeeper client = new ZooKeeper("127.0.0.1:" + zkPort, asked, event -> {})) {
-            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
             while (!client.getState().isConnected()) {
-                assertThat(System.nanoTime()).as("no ZooKeeper session in 20 s").isLessThan(deadline);
+                assertThat(System.nanoTime()).as("no ZooKeeper session in 60 s").isLessThan(deadline);
                 Thread.sleep(50);
             }
             return client.getSessionTimeout();

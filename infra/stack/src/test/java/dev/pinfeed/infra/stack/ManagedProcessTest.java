@@ -36,7 +36,7 @@ class ManagedProcessTest {
 
             new ProcessBuilder("kill", "-9", Long.toString(child)).start().waitFor(10, TimeUnit.SECONDS);
 
-            await().atMost(Duration.ofSeconds(10)).until(() -> ProcStat.of(child).map(ProcStat::state).orElse('?') == 'Z');
+            await().atMost(Duration.ofSeconds(30)).until(() -> ProcStat.of(child).map(ProcStat::state).orElse('?') == 'Z');
             assertThat(ProcessHandle.of(child).map(ProcessHandle::isAlive)).as("the JDK still sees the zombie alive").contains(true);
             assertThat(managed.running()).isEmpty();
             managed.kill(); // nothing to kill: returns at once instead of waiting for a reap that never comes

@@ -23,7 +23,7 @@ class RedisSmokeIT {
             master.set(key, "durable");
         }
         try (Jedis replica = jedis(instance.replica())) {
-            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(replica.get(key)).isEqualTo("durable"));
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(replica.get(key)).isEqualTo("durable"));
         }
         // appendfsync everysec: let one fsync pass, then crash the server with no chance to save.
         await().pollDelay(Duration.ofMillis(1_500)).until(() -> true);
