@@ -185,7 +185,8 @@ public final class Progress implements AutoCloseable {
         return sb.toString();
     }
 
-    static String number(long n) {
+    /** A count with thin grouping spaces: 12 345. */
+    public static String number(long n) {
         return String.format(Locale.ROOT, "%,d", n).replace(',', ' ');
     }
 

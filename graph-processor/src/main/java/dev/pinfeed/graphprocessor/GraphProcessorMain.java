@@ -6,6 +6,7 @@ import dev.pinfeed.followergraph.redis.GraphConnections;
 import dev.pinfeed.followergraph.redis.RedisGraphStore;
 import dev.pinfeed.processorruntime.BatchHandler;
 import dev.pinfeed.processorruntime.ConsumerLoop;
+import dev.pinfeed.processorruntime.ProcessContext;
 import dev.pinfeed.processorruntime.ProcessMain;
 import dev.pinfeed.processorruntime.ReplicationBarrier;
 import dev.pinfeed.redisshards.RedisShards;
@@ -43,15 +44,21 @@ public final class GraphProcessorMain {
     }
 
     public static void main(String[] args) {
-        ProcessMain.run(NAME, ctx -> {
-            ctx.step("serving the admin endpoint", ctx::serveAdmin);
-            CuratorFramework zk = ctx.step("connecting to ZooKeeper " + ctx.config().appZookeeper(), ctx::curator);
-            GraphConnections graph = ctx.closeOnExit(ctx.step("opening the follower graph in Redis",
-                    () -> GraphConnections.open(ctx.config(), zk, RedisShards.keyPrefix(ctx.config()))));
-            for (String instance : graph.store().instances()) ctx.readiness(instance, () -> graph.store().ping(instance));
-            List<String> topics = ctx.config().list("graph.processor.topics").isEmpty() ? TOPICS : ctx.config().list("graph.processor.topics");
-            ctx.consume(ConsumerLoop.Settings.of(NAME, ctx.config().get("graph.processor.group", GROUP), topics),
-                    handler(graph.store(), ctx.config(), ctx.meters()));
-        });
+        ProcessMain.run(NAME, GraphProcessorMain::start);
+    }
+
+    /**
+     * What the graph processor opens and runs, in the context it is given: the live process's ({@link #main}), or a
+     * bounded one that applies a range of its topics ({@code ./pinfeed replay ... --to}, {@link ProcessContext#bounded}).
+     */
+    public static void start(ProcessContext ctx) throws Exception {
+        ctx.step("serving the admin endpoint", ctx::serveAdmin);
+        CuratorFramework zk = ctx.step("connecting to ZooKeeper " + ctx.config().appZookeeper(), ctx::curator);
+        GraphConnections graph = ctx.closeOnExit(ctx.step("opening the follower graph in Redis",
+                () -> GraphConnections.open(ctx.config(), zk, RedisShards.keyPrefix(ctx.config()))));
+        for (String instance : graph.store().instances()) ctx.readiness(instance, () -> graph.store().ping(instance));
+        List<String> topics = ctx.config().list("graph.processor.topics").isEmpty() ? TOPICS : ctx.config().list("graph.processor.topics");
+        ctx.consume(ConsumerLoop.Settings.of(NAME, ctx.config().get("graph.processor.group", GROUP), topics),
+                handler(graph.store(), ctx.config(), ctx.meters()));
     }
 }

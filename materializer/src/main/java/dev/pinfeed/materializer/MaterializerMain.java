@@ -7,6 +7,7 @@ import dev.pinfeed.mysqlshards.MysqlShardConfig;
 import dev.pinfeed.mysqlshards.ShardDataSources;
 import dev.pinfeed.mysqlshards.query.ShardedDb;
 import dev.pinfeed.processorruntime.ConsumerLoop;
+import dev.pinfeed.processorruntime.ProcessContext;
 import dev.pinfeed.processorruntime.ProcessMain;
 import dev.pinfeed.redisshards.RedisShards;
 import java.time.Duration;
@@ -29,28 +30,34 @@ public final class MaterializerMain {
     private MaterializerMain() {}
 
     public static void main(String[] args) {
-        ProcessMain.run(NAME, ctx -> {
-            PinfeedConfig config = ctx.config();
-            ctx.step("serving the admin endpoint", ctx::serveAdmin);
-            CuratorFramework zk = ctx.step("connecting to ZooKeeper " + config.appZookeeper(), ctx::curator);
-            MysqlShardConfig shardMap = ctx.closeOnExit(ctx.step("reading the MySQL shard map", () -> MysqlShardConfig.watch(zk, config)));
-            ShardDataSources sources = ctx.closeOnExit(ShardDataSources.from(config, shardMap, NAME,
-                    config.getInt("materializer.mysql.pool-size", 4), Map.of()));
-            ShardedDb db = ctx.closeOnExit(new ShardedDb(sources));
-            MysqlCanonicalWriter writer = ctx.closeOnExit(new MysqlCanonicalWriter(db));
-            RedisShards redis = ctx.closeOnExit(ctx.step("reading the Redis shard and master maps", () -> RedisShards.open(config, zk)));
-            RedisCacheInvalidator cache = ctx.closeOnExit(RedisCacheInvalidator.connect(redis.masters(), redis.shards()));
+        ProcessMain.run(NAME, MaterializerMain::start);
+    }
 
-            // Asked at each probe, so a shard move or failover is followed.
-            for (String host : shardMap.current().hosts()) {
-                ctx.readiness("mysql " + host, () -> writer.ping(shardMap.current().shardsOn(host).get(0)));
-            }
-            for (String instance : cache.instances()) ctx.readiness("redis " + instance, () -> cache.ping(instance));
+    /**
+     * What the materializer opens and runs, in the context it is given: the live process's ({@link #main}), or a
+     * bounded one that applies a range of its topics ({@code ./pinfeed replay ... --to}, {@link ProcessContext#bounded}).
+     */
+    public static void start(ProcessContext ctx) throws Exception {
+        PinfeedConfig config = ctx.config();
+        ctx.step("serving the admin endpoint", ctx::serveAdmin);
+        CuratorFramework zk = ctx.step("connecting to ZooKeeper " + config.appZookeeper(), ctx::curator);
+        MysqlShardConfig shardMap = ctx.closeOnExit(ctx.step("reading the MySQL shard map", () -> MysqlShardConfig.watch(zk, config)));
+        ShardDataSources sources = ctx.closeOnExit(ShardDataSources.from(config, shardMap, NAME,
+                config.getInt("materializer.mysql.pool-size", 4), Map.of()));
+        ShardedDb db = ctx.closeOnExit(new ShardedDb(sources));
+        MysqlCanonicalWriter writer = ctx.closeOnExit(new MysqlCanonicalWriter(db));
+        RedisShards redis = ctx.closeOnExit(ctx.step("reading the Redis shard and master maps", () -> RedisShards.open(config, zk)));
+        RedisCacheInvalidator cache = ctx.closeOnExit(RedisCacheInvalidator.connect(redis.masters(), redis.shards()));
 
-            MaterializerTopics topics = MaterializerTopics.from(config);
-            ConsumerLoop.Settings settings = ConsumerLoop.Settings.of(NAME, config.get("materializer.group", GROUP), topics.all())
-                    .withWaitGrace(Duration.ofSeconds(config.getInt("materializer.wait-grace-seconds", 60)));
-            ctx.consume(settings, new MaterializerHandler(new EventPlanner(), writer, cache, topics, ctx.meters()));
-        });
+        // Asked at each probe, so a shard move or failover is followed.
+        for (String host : shardMap.current().hosts()) {
+            ctx.readiness("mysql " + host, () -> writer.ping(shardMap.current().shardsOn(host).get(0)));
+        }
+        for (String instance : cache.instances()) ctx.readiness("redis " + instance, () -> cache.ping(instance));
+
+        MaterializerTopics topics = MaterializerTopics.from(config);
+        ConsumerLoop.Settings settings = ConsumerLoop.Settings.of(NAME, config.get("materializer.group", GROUP), topics.all())
+                .withWaitGrace(Duration.ofSeconds(config.getInt("materializer.wait-grace-seconds", 60)));
+        ctx.consume(settings, new MaterializerHandler(new EventPlanner(), writer, cache, topics, ctx.meters()));
     }
 }

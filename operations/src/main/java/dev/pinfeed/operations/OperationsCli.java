@@ -2,11 +2,17 @@ package dev.pinfeed.operations;
 
 import dev.pinfeed.clikit.Cli;
 import dev.pinfeed.config.PinfeedConfig;
+import dev.pinfeed.infra.stack.LocalStack;
 import dev.pinfeed.operations.failover.FailoverCommand;
 import dev.pinfeed.operations.provision.ProvisionCommand;
+import dev.pinfeed.operations.replay.LocalStackProcessors;
+import dev.pinfeed.operations.replay.OperatorProcessors;
+import dev.pinfeed.operations.replay.Processors;
+import dev.pinfeed.operations.replay.ReplayCommand;
 import dev.pinfeed.operations.verify.VerifyCommand;
 import dev.pinfeed.processorruntime.ProcessMain;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import picocli.CommandLine;
@@ -22,16 +28,22 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "pinfeed", mixinStandardHelpOptions = true, version = "pinfeed operations",
         description = "Operate a pinfeed deployment: provision, fail over, verify and repair, replay, dead letters.",
-        subcommands = {ProvisionCommand.class, FailoverCommand.class, VerifyCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {ProvisionCommand.class, FailoverCommand.class, VerifyCommand.class, ReplayCommand.class, CommandLine.HelpCommand.class})
 public final class OperationsCli implements Callable<Integer> {
 
     @Spec CommandSpec spec;
 
     private final Supplier<PinfeedConfig> configSource;
+    private final Processors processors;
     private PinfeedConfig config;
 
     OperationsCli(Supplier<PinfeedConfig> configSource) {
+        this(configSource, null);
+    }
+
+    private OperationsCli(Supplier<PinfeedConfig> configSource, Processors processors) {
         this.configSource = configSource;
+        this.processors = processors;
     }
 
     public static void main(String[] args) {
@@ -41,9 +53,53 @@ public final class OperationsCli implements Callable<Integer> {
 
     /** Runs one command line against the deployment {@code config} names; returns the exit code. */
     public static int run(Supplier<PinfeedConfig> config, PrintStream out, PrintStream err, String... args) {
-        CommandLine cmd = Cli.commandLine(new OperationsCli(config), out, err);
+        OperationsCli root = new OperationsCli(config);
+        return execute(root, Cli.commandLine(root, out, err), args);
+    }
+
+    /**
+     * {@link #run} with the processes of the views stopped and started by {@code processors} (tests and embedders
+     * that run processors of their own), whatever the configuration says.
+     */
+    public static int run(Supplier<PinfeedConfig> config, Processors processors, PrintStream out, PrintStream err, String... args) {
+        OperationsCli root = new OperationsCli(config, processors);
+        return execute(root, Cli.commandLine(root, out, err), args);
+    }
+
+    private static int execute(OperationsCli root, CommandLine cmd, String... args) {
         HelpTexts.install(cmd);
+        root.self = cmd;
         return Cli.execute(cmd, args);
+    }
+
+    private CommandLine self;
+
+    /** Runs another command line of this CLI (a replay's verification) with the same configuration and output. */
+    public int runNested(String... args) {
+        OperationsCli nested = new OperationsCli(this::config, processors);
+        CommandLine cmd = new CommandLine(nested);
+        cmd.setOut(self.getOut());
+        cmd.setErr(self.getErr());
+        cmd.setExitCodeExceptionMapper(self.getExitCodeExceptionMapper());
+        cmd.setParameterExceptionHandler(self.getParameterExceptionHandler());
+        cmd.setExecutionExceptionHandler(self.getExecutionExceptionHandler());
+        nested.self = cmd;
+        HelpTexts.install(cmd);
+        return cmd.execute(args);
+    }
+
+    /**
+     * Who stops and starts the processes of a view: {@code mode} local (the local stack's apps, {@code ./pinfeed dev}),
+     * operator (a deployment this command does not run: it asks and watches the consumer groups), or null: local when
+     * the configuration is the local stack's (no {@code PINFEED_CONFIG}), operator otherwise.
+     */
+    public Processors processors(String mode, PrintWriter out) {
+        if (processors != null) return processors;
+        boolean local = mode == null ? config().source().startsWith("classpath:") : mode.equals("local");
+        return local ? new LocalStackProcessors(LocalStack.fromEnvironment(line -> {
+            out.println("[pinfeed] " + line);
+            out.flush();
+        })) : new OperatorProcessors(out);
     }
 
     /** The configuration, loaded on first use. */

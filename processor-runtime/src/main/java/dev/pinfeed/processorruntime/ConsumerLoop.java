@@ -61,24 +61,46 @@ public final class ConsumerLoop implements Runnable, AutoCloseable {
      * @param bugAttempts attempts of a record failing with an unexpected exception before it is dead-lettered
      */
     public record Settings(String processor, String groupId, List<String> topics, Duration pollTimeout, int maxParked,
-                           Duration retryMin, Duration retryMax, int bugAttempts, Duration stallLimit, Duration waitGrace) {
+                           Duration retryMin, Duration retryMax, int bugAttempts, Duration stallLimit, Duration waitGrace,
+                           Map<TopicPartition, Range> bounds) {
 
         public static Settings of(String processor, String groupId, List<String> topics) {
             return new Settings(processor, groupId, List.copyOf(topics), Duration.ofMillis(200), 10_000,
-                    Duration.ofMillis(100), Duration.ofSeconds(5), 3, Duration.ofSeconds(60), Duration.ofSeconds(60));
+                    Duration.ofMillis(100), Duration.ofSeconds(5), 3, Duration.ofSeconds(60), Duration.ofSeconds(60), null);
         }
 
         public Settings withRetry(Duration min, Duration max) {
-            return new Settings(processor, groupId, topics, pollTimeout, maxParked, min, max, bugAttempts, stallLimit, waitGrace);
+            return new Settings(processor, groupId, topics, pollTimeout, maxParked, min, max, bugAttempts, stallLimit, waitGrace, bounds);
         }
 
         public Settings withMaxParked(int max) {
-            return new Settings(processor, groupId, topics, pollTimeout, max, retryMin, retryMax, bugAttempts, stallLimit, waitGrace);
+            return new Settings(processor, groupId, topics, pollTimeout, max, retryMin, retryMax, bugAttempts, stallLimit, waitGrace, bounds);
         }
 
         /** How long a record may wait for something it refers to ({@link Outcomes#waitFor}) before it is dead-lettered. */
         public Settings withWaitGrace(Duration grace) {
-            return new Settings(processor, groupId, topics, pollTimeout, maxParked, retryMin, retryMax, bugAttempts, stallLimit, grace);
+            return new Settings(processor, groupId, topics, pollTimeout, maxParked, retryMin, retryMax, bugAttempts, stallLimit, grace, bounds);
+        }
+
+        /**
+         * A bounded run (an operator's replay of a range): no consumer group, the given partitions read from each
+         * range's start to its end (exclusive), nothing committed; the loop ends once every record of the ranges
+         * is settled (applied or dead-lettered).
+         */
+        public Settings bounded(Map<TopicPartition, Range> ranges) {
+            return new Settings(processor, groupId, topics, pollTimeout, maxParked, retryMin, retryMax, bugAttempts, stallLimit, waitGrace,
+                    Map.copyOf(ranges));
+        }
+
+        public boolean isBounded() {
+            return bounds != null;
+        }
+    }
+
+    /** Offsets {@code [from, to)} of one partition. */
+    public record Range(long from, long to) {
+        public long size() {
+            return Math.max(0, to - from);
         }
     }
 
@@ -167,7 +189,45 @@ public final class ConsumerLoop implements Runnable, AutoCloseable {
     void subscribe() {
         running = true;
         lastPollMillis = clock.millis();
-        consumer.subscribe(settings.topics(), new Rebalance());
+        if (!settings.isBounded()) {
+            consumer.subscribe(settings.topics(), new Rebalance());
+            return;
+        }
+        List<TopicPartition> open = new ArrayList<>();
+        settings.bounds().forEach((tp, range) -> {
+            PartitionState state = new PartitionState();
+            state.position = range.from();
+            partitions.put(tp, state);
+            if (range.size() > 0) open.add(tp);
+        });
+        consumer.assign(open);
+        for (TopicPartition tp : open) consumer.seek(tp, settings.bounds().get(tp).from());
+        assigned = Set.copyOf(partitions.keySet());
+        joined = true;
+        if (boundedDone()) closing = true;
+    }
+
+    /** A bounded run: every record of the ranges settled for good (none parked below its range's end). */
+    private boolean boundedDone() {
+        for (Map.Entry<TopicPartition, PartitionState> e : partitions.entrySet()) {
+            if (e.getValue().frontier() < settings.bounds().get(e.getKey()).to()) return false;
+        }
+        return true;
+    }
+
+    /** A bounded run: records settled for good so far, over all its ranges. */
+    public long boundedSettled() {
+        long n = 0;
+        for (Map.Entry<TopicPartition, PartitionState> e : Map.copyOf(partitions).entrySet()) {
+            Range r = settings.bounds().get(e.getKey());
+            n += Math.max(0, Math.min(e.getValue().frontier(), r.to()) - r.from());
+        }
+        return n;
+    }
+
+    /** True once a bounded run has settled all its ranges (and the loop ended). */
+    public boolean finished() {
+        return stopped.getCount() == 0;
     }
 
     /** One turn: retry parked records if due, pause or resume, poll, apply, commit. */
@@ -177,8 +237,28 @@ public final class ConsumerLoop implements Runnable, AutoCloseable {
         List<ConsumerRecord<byte[], byte[]>> polled = new ArrayList<>();
         consumer.poll(settings.pollTimeout()).forEach(polled::add);
         lastPollMillis = clock.millis();
+        if (settings.isBounded()) polled = withinBounds(polled);
         handle(polled, false);
         commit(partitions.keySet());
+        if (settings.isBounded() && boundedDone()) closing = true;
+    }
+
+    /** A bounded run reads no further than its ranges: records past a range's end are dropped and their partition paused. */
+    private List<ConsumerRecord<byte[], byte[]>> withinBounds(List<ConsumerRecord<byte[], byte[]>> polled) {
+        List<ConsumerRecord<byte[], byte[]>> in = new ArrayList<>(polled.size());
+        Set<TopicPartition> past = new HashSet<>();
+        for (ConsumerRecord<byte[], byte[]> r : polled) {
+            TopicPartition tp = new TopicPartition(r.topic(), r.partition());
+            if (r.offset() < settings.bounds().get(tp).to()) in.add(r); else past.add(tp);
+        }
+        if (!past.isEmpty()) {
+            for (TopicPartition tp : past) {
+                PartitionState s = partitions.get(tp);
+                s.position = Math.max(s.position, settings.bounds().get(tp).to());
+            }
+            consumer.pause(past);
+        }
+        return in;
     }
 
     // ---------------------------------------------------------------- handling
@@ -340,6 +420,7 @@ public final class ConsumerLoop implements Runnable, AutoCloseable {
         toPause.removeAll(paused);
         Set<TopicPartition> toResume = new HashSet<>(paused);
         toResume.removeAll(holding);
+        if (settings.isBounded()) toResume.removeIf(tp -> partitions.get(tp).position >= settings.bounds().get(tp).to());
         if (!toPause.isEmpty()) {
             consumer.pause(toPause);
             LOG.warn("{}: {} records parked; pausing the partitions that hold them ({}) until they drain", settings.processor(),
@@ -362,6 +443,7 @@ public final class ConsumerLoop implements Runnable, AutoCloseable {
     // ---------------------------------------------------------------- offsets and rebalances
 
     private void commit(Collection<TopicPartition> which) {
+        if (settings.isBounded()) return; // no group: a bounded run leaves every group's offsets alone
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
         for (TopicPartition tp : which) {
             PartitionState s = partitions.get(tp);

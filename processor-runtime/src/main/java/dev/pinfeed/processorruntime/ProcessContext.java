@@ -27,6 +27,7 @@ import java.util.concurrent.Callable;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
@@ -59,11 +60,19 @@ public final class ProcessContext implements AutoCloseable {
     private String logHint = "";
     /** Consumer loops started so far (the first keeps the plain check names). */
     private int loops;
+    /** A bounded context's ranges (an operator's replay of a range), else null: a live process. */
+    private final Map<TopicPartition, ConsumerLoop.Range> bounds;
+    private final List<ConsumerLoop> loopsStarted = new ArrayList<>();
 
     ProcessContext(String name, PinfeedConfig config, Clock clock) {
+        this(name, config, clock, null);
+    }
+
+    private ProcessContext(String name, PinfeedConfig config, Clock clock, Map<TopicPartition, ConsumerLoop.Range> bounds) {
         this.name = name;
         this.config = config;
         this.clock = clock;
+        this.bounds = bounds == null ? null : Map.copyOf(bounds);
         // The admin endpoint answers while the start is still under way: not ready until it is done,
         // or a supervisor would count a process that is about to fail its next step as up.
         readiness.put("startup", () -> {
@@ -163,8 +172,9 @@ public final class ProcessContext implements AutoCloseable {
     }
 
     /** {@link #consume(ConsumerLoop.Settings, BatchHandler)} with consumer settings of this processor's own over {@link KafkaClients#consumer}. */
-    public ConsumerLoop consume(ConsumerLoop.Settings settings, BatchHandler handler, Properties consumerOverrides) {
-        Properties consumerSettings = KafkaClients.consumer(config, settings.groupId());
+    public ConsumerLoop consume(ConsumerLoop.Settings given, BatchHandler handler, Properties consumerOverrides) {
+        ConsumerLoop.Settings settings = bounds != null ? given.bounded(boundsOf(given.topics())) : given;
+        Properties consumerSettings = bounds != null ? KafkaClients.reader(config) : KafkaClients.consumer(config, settings.groupId());
         consumerSettings.putAll(consumerOverrides);
         KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerSettings, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         closeOnExit(new KafkaClientMetrics(consumer)).bindTo(meters);
@@ -178,6 +188,7 @@ public final class ProcessContext implements AutoCloseable {
         Thread thread = new Thread(loop, name + "-consumer" + suffix.replace(' ', '-'));
         thread.setUncaughtExceptionHandler((t, e) -> LOG.error("{}: consumer loop{} died", name, suffix, e));
         closeOnExit(loop);
+        loopsStarted.add(loop);
         thread.start();
         liveness("consumer-loop" + suffix, () -> {
             if (!loop.live()) throw new IllegalStateException("the consumer loop has not polled for " + settings.stallLimit().toSeconds() + " s");
@@ -194,9 +205,37 @@ public final class ProcessContext implements AutoCloseable {
         return loop;
     }
 
+    /**
+     * A context that runs a process's own start-up (its {@code start(ProcessContext)}) over a range of its topics
+     * instead of its consumer groups: every loop it starts reads {@code ranges} (those of its topics) with no group,
+     * commits nothing, and ends once the ranges are settled ({@link #awaitLoops}); its admin endpoint takes a spare
+     * port. For {@code ./pinfeed replay VIEW --to ...}: the same code as the live processor applies the range.
+     */
+    public static ProcessContext bounded(String name, PinfeedConfig config, Clock clock, Map<TopicPartition, ConsumerLoop.Range> ranges) {
+        return new ProcessContext(name, config, clock, ranges);
+    }
+
+    private Map<TopicPartition, ConsumerLoop.Range> boundsOf(List<String> topics) {
+        Map<TopicPartition, ConsumerLoop.Range> out = new LinkedHashMap<>();
+        bounds.forEach((tp, r) -> {
+            if (topics.contains(tp.topic())) out.put(tp, r);
+        });
+        return out;
+    }
+
+    /** The loops started so far (a bounded context's, to follow their progress). */
+    public List<ConsumerLoop> loops() {
+        return List.copyOf(loopsStarted);
+    }
+
+    /** Marks the start-up done (what {@link ProcessMain} does once the process's start returned). */
+    public void markStarted() {
+        started();
+    }
+
     /** Starts the admin endpoint at {@code <process>.admin.http} with the checks registered so far and later. */
     public RunningHttpApp serveAdmin() {
-        HostPort address = config.hostPort(name + ".admin.http");
+        HostPort address = bounds != null ? new HostPort("127.0.0.1", 0) : config.hostPort(name + ".admin.http");
         HttpApp.Builder app = HttpApp.builder(name).meterRegistry(meters);
         // Checks registered after this call still count: the endpoint reads the maps at each probe.
         app.liveness("process", () -> runAll(liveness));

@@ -51,45 +51,51 @@ public final class FeedWorkerMain {
     private FeedWorkerMain() {}
 
     public static void main(String[] args) {
-        ProcessMain.run(NAME, ctx -> {
-            PinfeedConfig config = ctx.config();
-            WorkerSettings settings = WorkerSettings.from(config);
-            WeightedScorer.Settings scoring = WeightedScorer.Settings.from(config);
-            ctx.step("serving the admin endpoint", ctx::serveAdmin);
-            CuratorFramework zk = ctx.step("connecting to ZooKeeper " + config.appZookeeper(), ctx::curator);
-            GraphConnections graph = ctx.closeOnExit(ctx.step("opening the follower graph in Redis",
-                    () -> GraphConnections.open(config, zk, RedisShards.keyPrefix(config))));
-            for (String instance : graph.store().instances()) ctx.readiness(instance, () -> graph.store().ping(instance));
-            RedisAffinityStore affinity = ctx.closeOnExit(RedisAffinityStore.connect(graph.masters(), graph.shards(),
-                    RedisAffinityStore.keyPrefix(config)));
+        ProcessMain.run(NAME, FeedWorkerMain::start);
+    }
 
-            Connection hbase = ctx.closeOnExit(ctx.step("connecting to HBase " + config.hbasePrimaryZookeeper(),
-                    () -> HBaseClusters.connect(config, HBaseClusters.PRIMARY)));
-            ctx.readiness(HBaseClusters.PRIMARY, () -> HBaseClusters.ping(hbase, HBaseClusters.PRIMARY));
-            HBasePoolStore pools = ctx.closeOnExit(new HBasePoolStore(hbase, HBaseClusters.PRIMARY));
-            HBaseMaterializedFeedStore feeds = new HBaseMaterializedFeedStore(hbase, HBaseClusters.PRIMARY);
+    /**
+     * What the feed worker opens and runs, in the context it is given: the live process's ({@link #main}), or a
+     * bounded one that applies a range of its topics ({@code ./pinfeed replay ... --to}, {@link ProcessContext#bounded}).
+     */
+    public static void start(ProcessContext ctx) throws Exception {
+        PinfeedConfig config = ctx.config();
+        WorkerSettings settings = WorkerSettings.from(config);
+        WeightedScorer.Settings scoring = WeightedScorer.Settings.from(config);
+        ctx.step("serving the admin endpoint", ctx::serveAdmin);
+        CuratorFramework zk = ctx.step("connecting to ZooKeeper " + config.appZookeeper(), ctx::curator);
+        GraphConnections graph = ctx.closeOnExit(ctx.step("opening the follower graph in Redis",
+                () -> GraphConnections.open(config, zk, RedisShards.keyPrefix(config))));
+        for (String instance : graph.store().instances()) ctx.readiness(instance, () -> graph.store().ping(instance));
+        RedisAffinityStore affinity = ctx.closeOnExit(RedisAffinityStore.connect(graph.masters(), graph.shards(),
+                RedisAffinityStore.keyPrefix(config)));
 
-            MysqlShardConfig mysqlShards = ctx.closeOnExit(ctx.step("watching the MySQL shard map", () -> MysqlShardConfig.watch(zk, config)));
-            ShardDataSources mysql = ctx.closeOnExit(ShardDataSources.from(config, mysqlShards, NAME,
-                    config.getInt("feed.worker.mysql.pool-size", 4), Map.of()));
-            ShardedDb db = ctx.closeOnExit(new ShardedDb(mysql));
-            RedisMasterClients cacheClients = RedisCanonicalCache.clients(graph.masters(), Duration.ofMillis(250), 4);
-            RedisCanonicalCache cache = ctx.closeOnExit(new RedisCanonicalCache(cacheClients, graph.shards(), Duration.ofSeconds(600)));
-            CanonicalReadsPins canonical = new CanonicalReadsPins(new CachedCanonicalReads(new MysqlCanonicalReads(db), cache,
-                    CacheListener.NONE, CachedCanonicalReads.DEFAULT_LIST_SIZE));
+        Connection hbase = ctx.closeOnExit(ctx.step("connecting to HBase " + config.hbasePrimaryZookeeper(),
+                () -> HBaseClusters.connect(config, HBaseClusters.PRIMARY)));
+        ctx.readiness(HBaseClusters.PRIMARY, () -> HBaseClusters.ping(hbase, HBaseClusters.PRIMARY));
+        HBasePoolStore pools = ctx.closeOnExit(new HBasePoolStore(hbase, HBaseClusters.PRIMARY));
+        HBaseMaterializedFeedStore feeds = new HBaseMaterializedFeedStore(hbase, HBaseClusters.PRIMARY);
 
-            FeedWorker worker = new FeedWorker(pools, feeds, graph.store(), canonical, affinity, new WeightedScorer(scoring, ctx.clock()),
-                    settings, ctx.clock(), new WorkerMetrics(ctx.meters()));
-            List<String> topics = config.list("feed.worker.topics").isEmpty() ? TOPICS : config.list("feed.worker.topics");
-            String group = config.get("feed.worker.group", GROUP);
-            // The handler dead-letters a record that waited settings.waitGrace(); the loop's own grace must never come first.
-            Duration loopGrace = settings.waitGrace().multipliedBy(2).plusMinutes(1);
-            ctx.consume(ConsumerLoop.Settings.of(NAME, group, topics).withWaitGrace(loopGrace),
-                    handler(worker, affinity, config, ctx), consumerOverrides(config));
-            // The bulk lane in a loop of its own: a big fan-out's later chunks never hold up other pins' first chunks.
-            ctx.consume(ConsumerLoop.Settings.of(NAME, bulkGroup(group), List.of(bulkLane(topics))).withWaitGrace(loopGrace),
-                    handler(worker, affinity, config, ctx), bulkConsumerOverrides(config));
-        });
+        MysqlShardConfig mysqlShards = ctx.closeOnExit(ctx.step("watching the MySQL shard map", () -> MysqlShardConfig.watch(zk, config)));
+        ShardDataSources mysql = ctx.closeOnExit(ShardDataSources.from(config, mysqlShards, NAME,
+                config.getInt("feed.worker.mysql.pool-size", 4), Map.of()));
+        ShardedDb db = ctx.closeOnExit(new ShardedDb(mysql));
+        RedisMasterClients cacheClients = RedisCanonicalCache.clients(graph.masters(), Duration.ofMillis(250), 4);
+        RedisCanonicalCache cache = ctx.closeOnExit(new RedisCanonicalCache(cacheClients, graph.shards(), Duration.ofSeconds(600)));
+        CanonicalReadsPins canonical = new CanonicalReadsPins(new CachedCanonicalReads(new MysqlCanonicalReads(db), cache,
+                CacheListener.NONE, CachedCanonicalReads.DEFAULT_LIST_SIZE));
+
+        FeedWorker worker = new FeedWorker(pools, feeds, graph.store(), canonical, affinity, new WeightedScorer(scoring, ctx.clock()),
+                settings, ctx.clock(), new WorkerMetrics(ctx.meters()));
+        List<String> topics = config.list("feed.worker.topics").isEmpty() ? TOPICS : config.list("feed.worker.topics");
+        String group = config.get("feed.worker.group", GROUP);
+        // The handler dead-letters a record that waited settings.waitGrace(); the loop's own grace must never come first.
+        Duration loopGrace = settings.waitGrace().multipliedBy(2).plusMinutes(1);
+        ctx.consume(ConsumerLoop.Settings.of(NAME, group, topics).withWaitGrace(loopGrace),
+                handler(worker, affinity, config, ctx), consumerOverrides(config));
+        // The bulk lane in a loop of its own: a big fan-out's later chunks never hold up other pins' first chunks.
+        ctx.consume(ConsumerLoop.Settings.of(NAME, bulkGroup(group), List.of(bulkLane(topics))).withWaitGrace(loopGrace),
+                handler(worker, affinity, config, ctx), bulkConsumerOverrides(config));
     }
 
     /** How long a batch that changed likes waits for each changed instance's replica before its offsets are committed anyway. */

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -77,6 +78,13 @@ final class AppSpec implements ServerSpec {
                              Map<String, String> properties) {
         return new AppSpec(layout, name, role, module, mainClass, URI.create("http://" + config.hostPort(name + ".admin.http") + "/"),
                 heap(config, name), properties);
+    }
+
+    /** The same app with {@code more} system properties (winning over its own). */
+    AppSpec withProperties(Map<String, String> more) {
+        Map<String, String> all = new LinkedHashMap<>(properties);
+        all.putAll(more);
+        return new AppSpec(layout, name, role, module, mainClass, baseUrl, heap, all);
     }
 
     @Override public String name() { return name; }

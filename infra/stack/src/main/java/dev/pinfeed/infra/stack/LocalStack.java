@@ -55,6 +55,14 @@ public final class LocalStack {
     private final Map<String, ManagedProcess> processes = new LinkedHashMap<>();
 
     public LocalStack(StackLayout layout, PinfeedConfig config, Consumer<String> progress) {
+        this(layout, config, progress, Map.of());
+    }
+
+    /**
+     * A stack whose apps also get {@code appProperties} as system properties: configuration keys that win over
+     * the environment's (tests run processors of their own on fresh topics and groups this way).
+     */
+    public LocalStack(StackLayout layout, PinfeedConfig config, Consumer<String> progress, Map<String, String> appProperties) {
         this.layout = layout;
         this.config = config;
         this.progress = progress;
@@ -87,6 +95,7 @@ public final class LocalStack {
                 "dev.pinfeed.fanoutstreams.kafka.FanoutStreamsMain", Map.of("fanout.state-dir", layout.dataPath("fanout-streams").toString())));
         add(AppSpec.processor(layout, config, "feed-worker", "Feed worker (fan-out, follows, likes → HBase pools)", "feed-worker",
                 "dev.pinfeed.feedworker.process.FeedWorkerMain"));
+        if (!appProperties.isEmpty()) apps().forEach(a -> add(((AppSpec) a).withProperties(appProperties)));
     }
 
     private List<ServerSpec> apps() {
@@ -167,6 +176,8 @@ public final class LocalStack {
         boolean server = !isApp(s);
         boolean expected = server || appsExpected || h.isPresent();
         if (h.isEmpty()) {
+            Optional<String> heldBy = heldBy(s.name());
+            if (heldBy.isPresent()) return new Row(s.name(), s.role(), s.endpoint(), Row.DOWN, null, null, "held down: " + heldBy.get(), false, server);
             return new Row(s.name(), s.role(), s.endpoint(), Row.DOWN, null, null, expected ? "not running" : null, expected, server);
         }
         ServerSpec.Health health = s.health();
@@ -300,7 +311,7 @@ public final class LocalStack {
      * from several threads or processes for the same server: one launches it, the others wait for it.
      */
     private void startOne(ServerSpec spec) {
-        hold(spec.name(), false);
+        release(spec.name());
         ManagedProcess process = processes.get(spec.name());
         long t0 = System.nanoTime();
         prepare(spec);
@@ -438,27 +449,58 @@ public final class LocalStack {
      */
     public void kill(String name) {
         spec(name);
-        hold(name, true);
+        hold(name, "killed on purpose by pid " + ProcessHandle.current().pid());
         processes.get(name).kill();
     }
 
-    /** Marks a server killed on purpose (a file under .pinfeed/run, seen by every process), or clears the mark. */
-    private void hold(String name, boolean held) {
+    /**
+     * Stops one server or app (SIGTERM, kill after its grace) and keeps it down: the dev watchdog leaves it
+     * alone and {@code ./pinfeed status} says why, until {@link #startServer} starts it again. For operators'
+     * commands that need a processor stopped for a while (a replay moving its consumer group).
+     */
+    public void stopAndHold(String name, String why) {
+        spec(name);
+        hold(name, why);
+        stop(List.of(name));
+    }
+
+    /** Marks a server held down (a file under .pinfeed/run, seen by every process) with the reason. */
+    private void hold(String name, String why) {
         Path mark = layout.runFile(name + ".held");
         try {
-            if (held) {
-                Files.createDirectories(mark.getParent());
-                Files.writeString(mark, "killed on purpose by pid " + ProcessHandle.current().pid() + "\n");
-            } else {
-                Files.deleteIfExists(mark);
-            }
+            Files.createDirectories(mark.getParent());
+            Files.writeString(mark, why + "\n");
         } catch (IOException e) {
-            throw new UncheckedIOException("marking " + name + (held ? " held down" : " no longer held down"), e);
+            throw new UncheckedIOException("marking " + name + " held down", e);
+        }
+    }
+
+    private void release(String name) {
+        try {
+            Files.deleteIfExists(layout.runFile(name + ".held"));
+        } catch (IOException e) {
+            throw new UncheckedIOException("marking " + name + " no longer held down", e);
         }
     }
 
     private boolean held(String name) {
         return Files.exists(layout.runFile(name + ".held"));
+    }
+
+    /** Why a server is held down, while it is. */
+    public Optional<String> heldBy(String name) {
+        try {
+            Path mark = layout.runFile(name + ".held");
+            return Files.exists(mark) ? Optional.of(Files.readString(mark).strip()) : Optional.empty();
+        } catch (IOException e) {
+            return Optional.of("(unreadable mark: " + e.getMessage() + ")");
+        }
+    }
+
+    /** Where a server or app keeps its data (not created): an app's state (the fan-out's Kafka Streams stores). */
+    public Path dataDirOf(String name) {
+        spec(name);
+        return layout.dataPath(name);
     }
 
     /**
