@@ -28,13 +28,15 @@ CREATE TABLE IF NOT EXISTS usernames (
 -- and read by feed-service. An object lives in the shard its 64-bit id names, keyed by its local id;
 -- `data` is the JSON its creator sent plus createdAt. A mapping lives on its from-object's shard,
 -- one table per direction (noun_verb_noun), ordered by `sequence` (creation time in ms: newer is
--- higher). Every write is an idempotent upsert, so any topic can be replayed.
+-- higher). Every write is an idempotent upsert, so any topic can be replayed. An object's `ts` is the
+-- time of the newest event applied to it (set by the materializer, not by the server's clock), so a
+-- replay leaves every row exactly as it was and ./pinfeed verify canonical can compare it.
 -- ---------------------------------------------------------------------------------------------
 
 CREATE TABLE IF NOT EXISTS users (
   local_id BIGINT NOT NULL PRIMARY KEY,
   data JSON NOT NULL,
-  ts TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3) ON UPDATE CURRENT_TIMESTAMP(3)
+  ts TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3)
 ) ENGINE=InnoDB;
 
 -- order_version: the version (occurredAt, eventId) of the BoardPinsReordered in force; an older one never wins.
@@ -42,21 +44,21 @@ CREATE TABLE IF NOT EXISTS boards (
   local_id BIGINT NOT NULL PRIMARY KEY,
   data JSON NOT NULL,
   order_version BINARY(16) NULL,
-  ts TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3) ON UPDATE CURRENT_TIMESTAMP(3)
+  ts TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3)
 ) ENGINE=InnoDB;
 
 -- A deleted pin keeps its row with "active": false in data (seed 002), so a replay of its create never revives it.
 CREATE TABLE IF NOT EXISTS pins (
   local_id BIGINT NOT NULL PRIMARY KEY,
   data JSON NOT NULL,
-  ts TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3) ON UPDATE CURRENT_TIMESTAMP(3)
+  ts TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3)
 ) ENGINE=InnoDB;
 
 -- Ready for comments; no event writes them yet.
 CREATE TABLE IF NOT EXISTS comments (
   local_id BIGINT NOT NULL PRIMARY KEY,
   data JSON NOT NULL,
-  ts TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3) ON UPDATE CURRENT_TIMESTAMP(3)
+  ts TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3)
 ) ENGINE=InnoDB;
 
 CREATE TABLE IF NOT EXISTS user_has_boards (

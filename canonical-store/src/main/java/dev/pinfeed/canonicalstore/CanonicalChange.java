@@ -32,9 +32,11 @@ public sealed interface CanonicalChange {
     /**
      * An object row (users, boards, pins, comments) if absent. An existing row is kept, unless it is a
      * placeholder (a tombstone written by a delete that arrived first: no createdAt): then it takes
-     * this JSON and stays inactive, so create-then-delete and delete-then-create end alike.
+     * this JSON and stays inactive, so create-then-delete and delete-then-create end alike. The row's
+     * {@code ts} is the time of the newest event applied to it ({@code occurredAtMillis}: the create's), so a
+     * replay leaves every row exactly as it was.
      */
-    record PutObject(String table, long id, String json) implements CanonicalChange {
+    record PutObject(String table, long id, String json, long occurredAtMillis) implements CanonicalChange {
         @Override
         public List<Long> placedBy() {
             return List.of(id);
@@ -52,8 +54,11 @@ public sealed interface CanonicalChange {
         }
     }
 
-    /** Seed 002's soft delete: the pin's JSON gets {@code "active": false}; absent, a tombstone is written (a later create never revives it). */
-    record DeletePin(long pinId, long boardId, long authorId) implements CanonicalChange {
+    /**
+     * Seed 002's soft delete: the pin's JSON gets {@code "active": false}; absent, a tombstone is written (a later
+     * create never revives it). The row's {@code ts} becomes the delete's time if that is newer.
+     */
+    record DeletePin(long pinId, long boardId, long authorId, long occurredAtMillis) implements CanonicalChange {
         public String tombstone() {
             return CanonicalLayout.Json.pinTombstone(pinId, boardId, authorId);
         }

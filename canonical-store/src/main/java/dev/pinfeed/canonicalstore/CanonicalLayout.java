@@ -3,6 +3,7 @@ package dev.pinfeed.canonicalstore;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.ByteBuffer;
+import java.time.Instant;
 
 /**
  * The canonical tables of every logical shard (infra/definitions/mysql-shard-schema.sql) and the JSON
@@ -21,6 +22,10 @@ public final class CanonicalLayout {
     public static final String COMMENTS = "comments";
     public static final String LOCAL_ID = "local_id";
     public static final String DATA = "data";
+    /**
+     * When the newest event applied to the row occurred (the create, a pin's delete, a board's winning reorder):
+     * a function of the events, not of when they were written, so a replay leaves it as it was ({@link #ts}).
+     */
     public static final String TS = "ts";
     /** boards: the version of the BoardPinsReordered in force ({@link #version}). */
     public static final String ORDER_VERSION = "order_version";
@@ -161,6 +166,11 @@ public final class CanonicalLayout {
         private static void putIfGiven(ObjectNode o, String field, String value) {
             if (value != null) o.put(field, value);
         }
+    }
+
+    /** The value of {@link #TS} for an event's time (a TIMESTAMP(3): millisecond precision, stored as UTC). */
+    public static Instant ts(long occurredAtMillis) {
+        return Instant.ofEpochMilli(occurredAtMillis);
     }
 
     /** The 16-byte version of an event: occurredAt then eventId, big-endian, so byte order is version order. */

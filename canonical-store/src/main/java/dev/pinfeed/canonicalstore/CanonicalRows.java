@@ -1,6 +1,7 @@
 package dev.pinfeed.canonicalstore;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -15,7 +16,7 @@ import java.util.TreeSet;
  * Canonical rows in a comparable form: table → row key (an object's id, a mapping's {@code from/to})
  * → column → value. Values are normalized so the store's rows and the reference model's compare
  * equal when they mean the same: numbers and flags as {@code long}, JSON as a tree (key order and
- * spacing do not matter), binary versions as hex.
+ * spacing do not matter), binary versions as hex, times as ISO instants (milliseconds).
  */
 public final class CanonicalRows {
 
@@ -99,7 +100,8 @@ public final class CanonicalRows {
         if (v instanceof Boolean b) return b ? 1L : 0L;
         if (v instanceof Number n) return n.longValue();
         if (v instanceof byte[] b) return HexFormat.of().formatHex(b);
-        return v.toString(); // timestamps
+        if (v instanceof Instant i) return i.toString();
+        return v.toString();
     }
 
     @Override

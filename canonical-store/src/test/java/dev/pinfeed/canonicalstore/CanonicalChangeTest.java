@@ -34,7 +34,7 @@ class CanonicalChangeTest {
 
     @Test
     void invalidationsFollowTheCacheKeyOwner() {
-        assertThat(new DeletePin(PIN, BOARD, USER).invalidations()).containsExactly(
+        assertThat(new DeletePin(PIN, BOARD, USER, 1).invalidations()).containsExactly(
                 CacheInvalidation.of(PIN, CanonicalCacheKeys.pin(PIN), CanonicalCacheKeys.pinLikes(PIN)));
         assertThat(new DeactivateMapping(Mapping.BOARD_HAS_PINS, BOARD, PIN, 1).invalidations()).containsExactly(
                 CacheInvalidation.of(BOARD, CanonicalCacheKeys.boardPins(BOARD, "newest"), CanonicalCacheKeys.boardPins(BOARD, "custom")));

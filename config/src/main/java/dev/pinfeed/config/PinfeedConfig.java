@@ -67,6 +67,17 @@ public final class PinfeedConfig {
         return new PinfeedConfig(values, Map.of(), new Properties(), "memory");
     }
 
+    /**
+     * This configuration with {@code overrides} winning over every source (as system properties do): a
+     * process's own settings on top of a deployment's (tests running processors on fresh topics and groups).
+     */
+    public PinfeedConfig with(Map<String, String> overrides) {
+        Properties merged = new Properties();
+        merged.putAll(system);
+        merged.putAll(overrides);
+        return new PinfeedConfig(file, env, merged, source);
+    }
+
     /** {@code kafka.bootstrap} → {@code PINFEED_KAFKA_BOOTSTRAP}. */
     public static String envName(String key) {
         return "PINFEED_" + key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');

@@ -60,7 +60,7 @@ public final class EventPlanner {
         if (event instanceof UserCreated e) {
             long user = check(e.getUserId(), ObjectType.USER, "userId");
             long at = e.getOccurredAt().toEpochMilli();
-            return new Plan(List.of(new PutObject(CanonicalLayout.USERS, user, Json.user(user, at, e.getUsername(), e.getDisplayName()))),
+            return new Plan(List.of(new PutObject(CanonicalLayout.USERS, user, Json.user(user, at, e.getUsername(), e.getDisplayName()), at)),
                     List.of());
         }
         if (event instanceof BoardCreated e) {
@@ -68,7 +68,7 @@ public final class EventPlanner {
             long owner = check(e.getOwnerId(), ObjectType.USER, "ownerId");
             long at = e.getOccurredAt().toEpochMilli();
             return new Plan(List.of(
-                    new PutObject(CanonicalLayout.BOARDS, board, Json.board(board, at, owner, e.getName(), e.getDescription())),
+                    new PutObject(CanonicalLayout.BOARDS, board, Json.board(board, at, owner, e.getName(), e.getDescription()), at),
                     new PutMapping(Mapping.USER_HAS_BOARDS, owner, board, at)), List.of());
         }
         if (event instanceof PinCreated e) {
@@ -77,7 +77,7 @@ public final class EventPlanner {
             long author = check(e.getAuthorId(), ObjectType.USER, "authorId");
             long at = e.getOccurredAt().toEpochMilli();
             return new Plan(List.of(
-                    new PutObject(CanonicalLayout.PINS, pin, Json.pin(pin, at, board, author, e.getDetails(), e.getLink(), e.getImageUrl())),
+                    new PutObject(CanonicalLayout.PINS, pin, Json.pin(pin, at, board, author, e.getDetails(), e.getLink(), e.getImageUrl()), at),
                     new PutMapping(Mapping.BOARD_HAS_PINS, board, pin, at),
                     new PutMapping(Mapping.USER_HAS_PINS, author, pin, at)),
                     List.of(CanonicalRef.object(CanonicalLayout.BOARDS, board)));
@@ -89,7 +89,7 @@ public final class EventPlanner {
             long at = e.getOccurredAt().toEpochMilli();
             // No reference needed: a delete that comes first leaves a tombstone the create cannot revive.
             return new Plan(List.of(
-                    new DeletePin(pin, board, author),
+                    new DeletePin(pin, board, author, at),
                     new DeactivateMapping(Mapping.BOARD_HAS_PINS, board, pin, at),
                     new DeactivateMapping(Mapping.USER_HAS_PINS, author, pin, at)), List.of());
         }

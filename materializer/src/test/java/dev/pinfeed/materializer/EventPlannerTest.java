@@ -76,7 +76,7 @@ class EventPlannerTest {
     void pinDeletedSoftDeletesWithoutNeedingAnything() {
         EventPlanner.Plan plan = planner.plan(Events.deleted(PIN, BOARD, USER, 4_000));
         assertThat(plan.needs()).isEmpty();
-        assertThat(plan.changes()).containsExactly(new DeletePin(PIN, BOARD, USER),
+        assertThat(plan.changes()).containsExactly(new DeletePin(PIN, BOARD, USER, 4_000),
                 new DeactivateMapping(Mapping.BOARD_HAS_PINS, BOARD, PIN, 4_000), new DeactivateMapping(Mapping.USER_HAS_PINS, USER, PIN, 4_000));
     }
 

@@ -47,23 +47,23 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * shared broker, a producer that publishes events the way producers do (registry, wire format, the
  * event's key), fresh sharded ids, the real shard pools and Redis, and consumer loops run in-process.
  */
-final class Fixture implements AutoCloseable {
+public final class Fixture implements AutoCloseable {
 
-    final TestStack stack;
-    final PinfeedConfig config;
-    final MaterializerTopics topics;
-    final String deadLetters;
+    public final TestStack stack;
+    public final PinfeedConfig config;
+    public final MaterializerTopics topics;
+    public final String deadLetters;
     final SchemaRegistryClient registry;
-    final ShardDataSources sources;
-    final ShardedDb db;
+    public final ShardDataSources sources;
+    public final ShardedDb db;
     final MysqlCanonicalWriter writer;
-    final RedisCacheInvalidator cache;
+    public final RedisCacheInvalidator cache;
     final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     private final KafkaProducer<String, SpecificRecord> events;
     private final KafkaProducer<byte[], byte[]> raw;
     private final List<AutoCloseable> running = new ArrayList<>();
 
-    Fixture(TestStack stack) throws Exception {
+    public Fixture(TestStack stack) throws Exception {
         this.stack = stack;
         this.config = stack.config();
         this.topics = new MaterializerTopics(stack.uniqueTopic("users"), stack.uniqueTopic("boards"), stack.uniqueTopic("pins"),
@@ -87,7 +87,7 @@ final class Fixture implements AutoCloseable {
      * into a local id (low 36 bits) and a shard (the bits above, scrambled by the local id: a bijection,
      * so no two fresh numbers share a (shard, local id) while they stay below 2^48).
      */
-    long freshId(ObjectType type) {
+    public long freshId(ObjectType type) {
         while (true) {
             long f = stack.freshId();
             long local = f & ShardedId.MAX_LOCAL_ID;
@@ -108,11 +108,11 @@ final class Fixture implements AutoCloseable {
         throw new IllegalArgumentException("no canonical topic for " + prod);
     }
 
-    void publish(SpecificRecord... list) throws Exception {
+    public void publish(SpecificRecord... list) throws Exception {
         publishAll(List.of(list));
     }
 
-    void publishAll(Collection<? extends SpecificRecord> list) throws Exception {
+    public void publishAll(Collection<? extends SpecificRecord> list) throws Exception {
         List<Future<?>> sent = new ArrayList<>();
         for (SpecificRecord e : list) sent.add(events.send(new ProducerRecord<>(topicOf(e), EventTopics.partitionKey(e), e)));
         events.flush();
@@ -128,16 +128,16 @@ final class Fixture implements AutoCloseable {
         raw.send(new ProducerRecord<>(topic, key.getBytes(StandardCharsets.UTF_8), value)).get();
     }
 
-    MaterializerHandler handler(CacheInvalidator invalidator) {
+    public MaterializerHandler handler(CacheInvalidator invalidator) {
         return new MaterializerHandler(new EventPlanner(), writer, invalidator, topics, meters);
     }
 
-    ConsumerLoop.Settings settings(String group) {
+    public ConsumerLoop.Settings settings(String group) {
         return ConsumerLoop.Settings.of("materializer", group, topics.all()).withRetry(Duration.ofMillis(100), Duration.ofMillis(500));
     }
 
     /** A consumer loop on its own thread (as ProcessContext.consume runs one), stopped at {@link #close}. */
-    ConsumerLoop run(ConsumerLoop.Settings settings, BatchHandler handler) {
+    public ConsumerLoop run(ConsumerLoop.Settings settings, BatchHandler handler) {
         KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(KafkaClients.consumer(config, settings.groupId()),
                 new ByteArrayDeserializer(), new ByteArrayDeserializer());
         KafkaProducer<byte[], byte[]> dlq = new KafkaProducer<>(KafkaClients.producer(config, settings.groupId() + "-dlq"),
@@ -152,7 +152,7 @@ final class Fixture implements AutoCloseable {
         return loop;
     }
 
-    CanonicalRows snapshot(Collection<Long> ids, boolean withTs) {
+    public CanonicalRows snapshot(Collection<Long> ids, boolean withTs) {
         return CanonicalSnapshot.read(db, ids, withTs);
     }
 

@@ -18,13 +18,13 @@ import org.apache.avro.specific.SpecificRecord;
  * A random mixed history under fresh ids: users, boards, pins, deletes, likes and unlikes with many
  * equal timestamps, reorders; plus the rows it must leave ({@link CanonicalOracle}).
  */
-final class History {
+public final class History {
 
-    final List<SpecificRecord> events = new ArrayList<>();
-    final Set<Long> ids = new TreeSet<>();
+    public final List<SpecificRecord> events = new ArrayList<>();
+    public final Set<Long> ids = new TreeSet<>();
 
     /** @param fresh a fresh id per type (Fixture::freshId) */
-    static History mixed(Function<ObjectType, Long> fresh, Random random, int users, int boards, int pins, int likes, int reorders) {
+    public static History mixed(Function<ObjectType, Long> fresh, Random random, int users, int boards, int pins, int likes, int reorders) {
         History h = new History();
         long t = 1_780_000_000_000L;
         List<Long> userIds = new ArrayList<>();
@@ -72,14 +72,14 @@ final class History {
     }
 
     /** The history in a random order (each topic then sees its events out of their natural order too). */
-    List<SpecificRecord> shuffled(Random random) {
+    public List<SpecificRecord> shuffled(Random random) {
         List<SpecificRecord> out = new ArrayList<>(events);
         Collections.shuffle(out, random);
         return out;
     }
 
     /** The rows the history must leave. */
-    CanonicalRows expected() {
+    public CanonicalRows expected() {
         EventPlanner planner = new EventPlanner();
         CanonicalOracle model = new CanonicalOracle();
         List<EventPlanner.Plan> never = model.applyAll(events.stream().map(planner::plan).toList());
@@ -87,7 +87,7 @@ final class History {
         return model.rows();
     }
 
-    static Supplier<Boolean> matches(Fixture f, History h, CanonicalRows expected) {
+    public static Supplier<Boolean> matches(Fixture f, History h, CanonicalRows expected) {
         return () -> CanonicalSnapshot.read(f.db, h.ids, false).equals(expected);
     }
 }

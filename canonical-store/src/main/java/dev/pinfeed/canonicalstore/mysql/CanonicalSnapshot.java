@@ -14,6 +14,8 @@ import dev.pinfeed.idallocator.ShardedId;
 import dev.pinfeed.mysqlshards.query.Row;
 import dev.pinfeed.mysqlshards.query.Select;
 import dev.pinfeed.mysqlshards.query.ShardedDb;
+import java.sql.Timestamp;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -80,7 +82,7 @@ public final class CanonicalSnapshot {
                     Map<String, Object> values = new LinkedHashMap<>();
                     values.put(CanonicalLayout.DATA, parse(r.getString(CanonicalLayout.DATA)));
                     if (board) values.put(CanonicalLayout.ORDER_VERSION, r.get(CanonicalLayout.ORDER_VERSION));
-                    if (withTs) values.put(CanonicalLayout.TS, r.get(CanonicalLayout.TS));
+                    if (withTs) values.put(CanonicalLayout.TS, instant(r.get(CanonicalLayout.TS)));
                     out.put(table, CanonicalRows.objectKey(idByLocal.get(shard).get(r.getLong(CanonicalLayout.LOCAL_ID))), values);
                 }
             });
@@ -117,6 +119,13 @@ public final class CanonicalSnapshot {
             if (part.isEmpty()) return out;
             out.add(part);
         }
+    }
+
+    /** A TIMESTAMP as the driver returns it, as an instant (what the layout's {@code ts} values are). */
+    private static Object instant(Object ts) {
+        if (ts instanceof Timestamp t) return t.toInstant();
+        if (ts instanceof LocalDateTime l) return Timestamp.valueOf(l).toInstant();
+        return ts;
     }
 
     private static Object parse(String json) {

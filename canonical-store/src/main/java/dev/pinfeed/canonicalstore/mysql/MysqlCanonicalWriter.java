@@ -11,6 +11,7 @@ import static dev.pinfeed.canonicalstore.CanonicalLayout.ORDER_VERSION;
 import static dev.pinfeed.canonicalstore.CanonicalLayout.PINS;
 import static dev.pinfeed.canonicalstore.CanonicalLayout.POSITION;
 import static dev.pinfeed.canonicalstore.CanonicalLayout.SEQUENCE;
+import static dev.pinfeed.canonicalstore.CanonicalLayout.TS;
 import static dev.pinfeed.canonicalstore.CanonicalLayout.VERSION;
 import static dev.pinfeed.mysqlshards.query.Condition.eq;
 import static dev.pinfeed.mysqlshards.query.Condition.in;
@@ -133,12 +134,13 @@ public final class MysqlCanonicalWriter implements AutoCloseable {
 
     private static List<Piece> pieces(CanonicalChange change) {
         if (change instanceof PutObject o) {
-            return List.of(row(o.id(), o.table(), Upsert.into(o.table(), LOCAL_ID, DATA).row(CanonicalIds.localOf(o.id()), o.json())
-                    .replacePlaceholder(DATA, Json.path(Json.CREATED_AT), Json.path(Json.ACTIVE), false)));
+            return List.of(row(o.id(), o.table(), Upsert.into(o.table(), LOCAL_ID, DATA, TS).row(CanonicalIds.localOf(o.id()), o.json(),
+                    CanonicalLayout.ts(o.occurredAtMillis())).replacePlaceholder(DATA, Json.path(Json.CREATED_AT), Json.path(Json.ACTIVE), false)
+                    .greatest(TS)));
         }
         if (change instanceof DeletePin d) {
-            return List.of(row(d.pinId(), PINS, Upsert.into(PINS, LOCAL_ID, DATA).row(CanonicalIds.localOf(d.pinId()), d.tombstone())
-                    .jsonSet(DATA, Json.path(Json.ACTIVE), false)));
+            return List.of(row(d.pinId(), PINS, Upsert.into(PINS, LOCAL_ID, DATA, TS).row(CanonicalIds.localOf(d.pinId()), d.tombstone(),
+                    CanonicalLayout.ts(d.occurredAtMillis())).jsonSet(DATA, Json.path(Json.ACTIVE), false).greatest(TS)));
         }
         if (change instanceof PutMapping m) {
             Mapping t = m.mapping();
@@ -199,7 +201,7 @@ public final class MysqlCanonicalWriter implements AutoCloseable {
     private static int reorder(HostWriter w, int shard, ReorderBoard r) throws SQLException {
         byte[] version = r.version();
         long local = CanonicalIds.localOf(r.boardId());
-        int newer = w.execute(shard, Update.table(BOARDS).set(ORDER_VERSION, version)
+        int newer = w.execute(shard, Update.table(BOARDS).set(ORDER_VERSION, version).atLeast(TS, CanonicalLayout.ts(r.occurredAtMillis()))
                 .where(eq(LOCAL_ID, local), or(isNull(ORDER_VERSION), lt(ORDER_VERSION, version))));
         if (newer == 0) return -1;
         Mapping bp = Mapping.BOARD_HAS_PINS;

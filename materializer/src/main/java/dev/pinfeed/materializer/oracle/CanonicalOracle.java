@@ -15,6 +15,7 @@ import dev.pinfeed.canonicalstore.CanonicalLayout.Json;
 import dev.pinfeed.canonicalstore.CanonicalLayout.Mapping;
 import dev.pinfeed.canonicalstore.CanonicalRef;
 import dev.pinfeed.canonicalstore.CanonicalRows;
+import dev.pinfeed.canonicalstore.mysql.CanonicalSnapshot;
 import dev.pinfeed.materializer.EventPlanner;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -29,7 +30,8 @@ import java.util.TreeMap;
  * difference. Rules: objects are put if absent (a tombstone takes a later create's fields and stays
  * inactive); a pin delete sets {@code active} false or leaves a tombstone; a mapping put sets the
  * create's sequence and keeps the flags; a deactivation clears {@code active}; likes and reorders are
- * last writer wins by (occurredAt, eventId).
+ * last writer wins by (occurredAt, eventId); an object's {@code ts} is the time of the newest event
+ * applied to it (a losing reorder does not count).
  */
 public final class CanonicalOracle {
 
@@ -38,6 +40,11 @@ public final class CanonicalOracle {
     private static final class ObjectRow {
         ObjectNode data;
         byte[] orderVersion;
+        long ts;
+
+        void applied(long occurredAtMillis) {
+            ts = Math.max(ts, occurredAtMillis);
+        }
     }
 
     private static final class MappingRow {
@@ -93,6 +100,7 @@ public final class CanonicalOracle {
             } else if (!row.data.has(Json.CREATED_AT)) {
                 row.data = parse(o.json()).put(Json.ACTIVE, false);
             }
+            row.applied(o.occurredAtMillis());
         } else if (change instanceof DeletePin d) {
             Map<Long, ObjectRow> pins = objects.computeIfAbsent(CanonicalLayout.PINS, t -> new TreeMap<>());
             ObjectRow row = pins.get(d.pinId());
@@ -103,6 +111,7 @@ public final class CanonicalOracle {
             } else {
                 row.data.put(Json.ACTIVE, false);
             }
+            row.applied(d.occurredAtMillis());
         } else if (change instanceof PutMapping m) {
             MappingRow row = mapping(m.mapping(), m.from(), m.to());
             if (row == null) {
@@ -142,6 +151,7 @@ public final class CanonicalOracle {
         byte[] v = r.version();
         if (board.orderVersion != null && Arrays.compareUnsigned(v, board.orderVersion) <= 0) return;
         board.orderVersion = v;
+        board.applied(r.occurredAtMillis());
         mappings.getOrDefault(Mapping.BOARD_HAS_PINS, Map.of()).forEach((pair, row) -> {
             if (pair.from() == r.boardId()) {
                 int i = r.pinIds().indexOf(pair.to());
@@ -161,13 +171,19 @@ public final class CanonicalOracle {
         return row;
     }
 
-    /** Every row, in the form {@link CanonicalSnapshot} reads from the store. */
+    /** Every row, in the form {@link CanonicalSnapshot} reads from the store (without {@code ts}). */
     public CanonicalRows rows() {
+        return rows(false);
+    }
+
+    /** Every row, with each object's {@code ts} when {@code withTs} (as {@link CanonicalSnapshot#read} with it). */
+    public CanonicalRows rows(boolean withTs) {
         CanonicalRows out = new CanonicalRows();
         objects.forEach((table, rows) -> rows.forEach((id, row) -> {
             Map<String, Object> columns = new LinkedHashMap<>();
             columns.put(CanonicalLayout.DATA, row.data);
             if (table.equals(CanonicalLayout.BOARDS)) columns.put(CanonicalLayout.ORDER_VERSION, row.orderVersion);
+            if (withTs) columns.put(CanonicalLayout.TS, CanonicalLayout.ts(row.ts));
             out.put(table, CanonicalRows.objectKey(id), columns);
         }));
         mappings.forEach((table, rows) -> rows.forEach((pair, row) -> {

@@ -62,7 +62,7 @@ public final class HostWriter {
         for (Map.Entry<String, List<List<Object>>> e : queued.entrySet()) {
             try (PreparedStatement ps = connection.prepareStatement(e.getKey())) {
                 for (List<Object> params : e.getValue()) {
-                    for (int i = 0; i < params.size(); i++) ps.setObject(i + 1, params.get(i));
+                    ShardedDb.bind(ps, params);
                     ps.addBatch();
                 }
                 ps.executeBatch();

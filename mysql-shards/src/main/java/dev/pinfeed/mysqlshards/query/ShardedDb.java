@@ -211,8 +211,12 @@ public final class ShardedDb implements AutoCloseable {
 
     static PreparedStatement prepare(Connection c, String sql, List<Object> params) throws SQLException {
         PreparedStatement ps = c.prepareStatement(sql);
-        for (int i = 0; i < params.size(); i++) ps.setObject(i + 1, params.get(i));
+        bind(ps, params);
         return ps;
+    }
+
+    static void bind(PreparedStatement ps, List<Object> params) throws SQLException {
+        for (int i = 0; i < params.size(); i++) ps.setObject(i + 1, params.get(i));
     }
 
     /** Rows of a result; with {@code shardColumn} 1 the first column is the shard number. */

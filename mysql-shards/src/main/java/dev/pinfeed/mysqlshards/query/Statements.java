@@ -1,5 +1,7 @@
 package dev.pinfeed.mysqlshards.query;
 
+import java.math.BigDecimal;
+import java.time.Instant;
 import java.util.List;
 
 /** SQL fragments shared by the statement builders. */
@@ -15,6 +17,21 @@ final class Statements {
         params.add(value instanceof Boolean b ? b.toString() : value);
         String bound = value instanceof Boolean ? "JSON_EXTRACT(?, '$')" : "?";
         return "JSON_SET(" + json + ", '" + Identifiers.jsonPath(path) + "', " + bound + ")";
+    }
+
+    /**
+     * The placeholder of one bound value, its parameter added to {@code params}: an {@link Instant} (a TIMESTAMP(3)
+     * column's value) as {@code FROM_UNIXTIME(?)} of its seconds with milliseconds, because the driver drops the
+     * fraction of a bound timestamp on MariaDB (it takes MariaDB's 5.5.5 version prefix for a server without
+     * fractional seconds); anything else as {@code ?}.
+     */
+    static String placeholder(Object value, List<Object> params) {
+        if (value instanceof Instant at) {
+            params.add(BigDecimal.valueOf(at.toEpochMilli(), 3));
+            return "FROM_UNIXTIME(?)";
+        }
+        params.add(value);
+        return "?";
     }
 
     static void where(StringBuilder sql, List<Condition> where, List<Object> params) {

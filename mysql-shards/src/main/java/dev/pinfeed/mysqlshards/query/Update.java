@@ -20,8 +20,14 @@ public final class Update implements Write {
     }
 
     public Update set(String column, Object value) {
-        assignments.add(Identifiers.name(column) + " = ?");
-        assignmentParams.add(value);
+        assignments.add(Identifiers.name(column) + " = " + Statements.placeholder(value, assignmentParams));
+        return this;
+    }
+
+    /** {@code column = GREATEST(column, value)}: the column keeps the greater of the two. */
+    public Update atLeast(String column, Object value) {
+        String c = Identifiers.name(column);
+        assignments.add(c + " = GREATEST(" + c + ", " + Statements.placeholder(value, assignmentParams) + ")");
         return this;
     }
 

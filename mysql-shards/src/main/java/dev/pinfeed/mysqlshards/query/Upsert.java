@@ -11,6 +11,8 @@ import java.util.List;
  *   <li>{@link #set(String, Object)} — set a column to a value on an existing row (e.g. {@code active = 0});</li>
  *   <li>{@link #overwrite(String)} — the column takes the inserted value;</li>
  *   <li>{@link #jsonSet} and {@link #replacePlaceholder} — a JSON column's field, or a placeholder row's JSON;</li>
+ *   <li>{@link #greatest(String)} — the column keeps the greater of its value and the inserted one (a
+ *       "newest event applied" time: replays and any order end alike);</li>
  *   <li>{@link #newerWins(String, String...)} — last writer wins by a version column: the listed
  *       columns take the new values only when the new version is greater, and the version keeps the
  *       greatest.</li>
@@ -81,6 +83,13 @@ public final class Upsert implements Write {
         return this;
     }
 
+    /** On an existing row the column keeps the greater of its value and the inserted one. */
+    public Upsert greatest(String column) {
+        String c = Identifiers.name(column);
+        onDuplicate.add(c + " = GREATEST(" + c + ", VALUES(" + c + "))");
+        return this;
+    }
+
     public Upsert newerWins(String versionColumn, String... columns) {
         String v = Identifiers.name(versionColumn);
         for (String column : columns) {
@@ -102,10 +111,11 @@ public final class Upsert implements Write {
         if (onDuplicate.isEmpty()) throw new IllegalStateException(table + ": say what an existing row does (keepExisting, set, newerWins)");
         StringBuilder sql = new StringBuilder("INSERT INTO ").append(database).append('.').append(table)
                 .append(" (").append(String.join(", ", columns)).append(") VALUES ");
-        String tuple = "(" + "?, ".repeat(columns.size() - 1) + "?)";
         for (int i = 0; i < rows.size(); i++) {
-            sql.append(i == 0 ? "" : ", ").append(tuple);
-            params.addAll(rows.get(i));
+            sql.append(i == 0 ? "(" : ", (");
+            List<Object> row = rows.get(i);
+            for (int c = 0; c < row.size(); c++) sql.append(c == 0 ? "" : ", ").append(Statements.placeholder(row.get(c), params));
+            sql.append(')');
         }
         sql.append(" ON DUPLICATE KEY UPDATE ").append(String.join(", ", onDuplicate));
         params.addAll(onDuplicateParams);

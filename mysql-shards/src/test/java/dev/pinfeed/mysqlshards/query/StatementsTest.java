@@ -130,4 +130,18 @@ class StatementsTest {
         assertThat(ShardingKey.range(1, 2).shards(4)).containsExactly(1, 2);
         assertThatThrownBy(() -> ShardingKey.one(9).shards(4)).hasMessageContaining("outside");
     }
+
+    @Test
+    void anInstantIsBoundAsSecondsWithMillisecondsSoNoDriverDropsTheFraction() {
+        List<Object> params = new ArrayList<>();
+        String sql = Upsert.into("pins", "local_id", "data", "ts").row(5L, "{}", java.time.Instant.ofEpochMilli(1_764_000_000_123L))
+                .greatest("ts").render("db00002", params);
+        assertThat(sql).isEqualTo("INSERT INTO db00002.pins (local_id, data, ts) VALUES (?, ?, FROM_UNIXTIME(?)) "
+                + "ON DUPLICATE KEY UPDATE ts = GREATEST(ts, VALUES(ts))");
+        assertThat(params).containsExactly(5L, "{}", new java.math.BigDecimal("1764000000.123"));
+        List<Object> up = new ArrayList<>();
+        assertThat(Update.table("boards").atLeast("ts", java.time.Instant.ofEpochMilli(2_000L)).where(Condition.eq("local_id", 1L))
+                .render("db00001", up)).isEqualTo("UPDATE db00001.boards SET ts = GREATEST(ts, FROM_UNIXTIME(?)) WHERE local_id = ?");
+        assertThat(up).containsExactly(new java.math.BigDecimal("2.000"), 1L);
+    }
 }

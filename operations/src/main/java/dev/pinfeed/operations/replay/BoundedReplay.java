@@ -76,18 +76,16 @@ final class BoundedReplay {
             ranges.merge(new TopicPartition(p.topic(), p.partition()), new ConsumerLoop.Range(p.target(), p.end()), (a, b) -> a);
         }
         long total = ranges.values().stream().mapToLong(ConsumerLoop.Range::size).sum();
-        boolean wasRunning = processors.running(view.app()).orElse(true);
-        say("stopping " + view.app() + " (" + processors.describe() + "); its groups keep their offsets");
-        processors.stop(view.app(), "replay " + view.name() + " of a range (pid " + ProcessHandle.current().pid() + ")");
         boolean complete;
-        try {
-            complete = applyRange(view, body, ranges, total);
-        } finally {
-            if (wasRunning) {
-                say("starting " + view.app() + " again");
-                processors.start(view.app());
+        ProcessorHold hold = new ProcessorHold(view, processors, kafka, false, clock, this::say, interruption::requested);
+        try (hold) {
+            if (!hold.stop("replay " + view.name() + " of a range (pid " + ProcessHandle.current().pid() + "); its groups keep their offsets")) {
+                howToResume = "interrupted before anything was applied; " + view.app() + (hold.wasRunning() ? " runs again" : " stays as it was");
+                return 130;
             }
+            complete = applyRange(view, body, ranges, total);
         }
+        boolean wasRunning = hold.wasRunning();
         if (!complete) {
             howToResume = "the range was applied in part; run the same replay again (applying a record twice changes nothing); "
                     + view.app() + (wasRunning ? " runs again" : " stays as it was");

@@ -35,11 +35,11 @@ import org.apache.kafka.common.errors.GroupIdNotFoundException;
  * group is empty), removing static members left behind by stopped processes (what Kafka's own reset tools do
  * with {@code --force}), and a Kafka Streams application's internal topics.
  */
-final class KafkaGroups implements AutoCloseable {
+public final class KafkaGroups implements AutoCloseable {
 
     /** A group as Kafka describes it: its state and its members' static instance ids (null for dynamic members). */
-    record Membership(String state, List<String> members, List<String> staticIds) {
-        boolean empty() {
+    public record Membership(String state, List<String> members, List<String> staticIds) {
+        public boolean empty() {
             return members.isEmpty();
         }
     }
@@ -48,12 +48,12 @@ final class KafkaGroups implements AutoCloseable {
 
     private final Admin admin;
 
-    KafkaGroups(Admin admin) {
+    public KafkaGroups(Admin admin) {
         this.admin = admin;
     }
 
     /** Every partition of {@code topics}, in topic then partition order; a missing topic is an {@link IllegalArgumentException}. */
-    List<TopicPartition> partitions(List<String> topics) {
+    public List<TopicPartition> partitions(List<String> topics) {
         Map<String, TopicDescription> described;
         try {
             described = get(admin.describeTopics(topics).allTopicNames());
@@ -67,17 +67,17 @@ final class KafkaGroups implements AutoCloseable {
         return out;
     }
 
-    Map<TopicPartition, Long> logStart(Collection<TopicPartition> partitions) {
+    public Map<TopicPartition, Long> logStart(Collection<TopicPartition> partitions) {
         return offsets(partitions, OffsetSpec.earliest());
     }
 
     /** The log end a {@code read_committed} consumer reads to (the last stable offset). */
-    Map<TopicPartition, Long> logEnd(Collection<TopicPartition> partitions) {
+    public Map<TopicPartition, Long> logEnd(Collection<TopicPartition> partitions) {
         return offsets(partitions, OffsetSpec.latest());
     }
 
     /** The offset of the first record at or after {@code at} in each partition; the log end where there is none. */
-    Map<TopicPartition, Long> offsetsAt(Collection<TopicPartition> partitions, Instant at) {
+    public Map<TopicPartition, Long> offsetsAt(Collection<TopicPartition> partitions, Instant at) {
         Map<TopicPartition, Long> found = offsets(partitions, OffsetSpec.forTimestamp(at.toEpochMilli()));
         Map<TopicPartition, Long> end = logEnd(partitions);
         Map<TopicPartition, Long> out = new HashMap<>();
@@ -98,7 +98,7 @@ final class KafkaGroups implements AutoCloseable {
     }
 
     /** The group's committed offsets (partitions it never committed are absent). */
-    Map<TopicPartition, Long> committed(String group) {
+    public Map<TopicPartition, Long> committed(String group) {
         Map<TopicPartition, OffsetAndMetadata> offsets = get(admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata());
         Map<TopicPartition, Long> out = new HashMap<>();
         offsets.forEach((tp, o) -> {
@@ -107,7 +107,7 @@ final class KafkaGroups implements AutoCloseable {
         return out;
     }
 
-    Membership membership(String group) {
+    public Membership membership(String group) {
         try {
             ConsumerGroupDescription d = get(admin.describeConsumerGroups(List.of(group)).describedGroups().get(group));
             List<String> members = new ArrayList<>();
@@ -128,32 +128,32 @@ final class KafkaGroups implements AutoCloseable {
      * Removes static members whose processes were stopped: a static member leaves its group only when its session
      * times out (a graceful close does not send a leave), and Kafka refuses to move the offsets of a non-empty group.
      */
-    void removeStaticMembers(String group, Collection<String> instanceIds) {
+    public void removeStaticMembers(String group, Collection<String> instanceIds) {
         if (instanceIds.isEmpty()) return;
         List<MemberToRemove> members = instanceIds.stream().map(MemberToRemove::new).toList();
         get(admin.removeMembersFromConsumerGroup(group, new RemoveMembersFromConsumerGroupOptions(members)).all());
     }
 
     /** Moves the group's offsets (Kafka refuses while the group has members). */
-    void moveOffsets(String group, Map<TopicPartition, Long> offsets) {
+    public void moveOffsets(String group, Map<TopicPartition, Long> offsets) {
         Map<TopicPartition, OffsetAndMetadata> to = new HashMap<>();
         offsets.forEach((tp, o) -> to.put(tp, new OffsetAndMetadata(o)));
         get(admin.alterConsumerGroupOffsets(group, to).all());
     }
 
     /** A Kafka Streams application's internal topics: {@code <application id>-...-changelog} and {@code -repartition}. */
-    List<String> internalTopics(String applicationId) {
+    public List<String> internalTopics(String applicationId) {
         Set<String> names = get(admin.listTopics().names());
         return names.stream().filter(n -> n.startsWith(applicationId + "-") && (n.endsWith("-changelog") || n.endsWith("-repartition")))
                 .sorted().toList();
     }
 
-    void deleteTopics(Collection<String> topics) {
+    public void deleteTopics(Collection<String> topics) {
         if (!topics.isEmpty()) get(admin.deleteTopics(topics).all());
     }
 
     /** Topics of {@code names} that exist now. */
-    Set<String> existing(Collection<String> names) {
+    public Set<String> existing(Collection<String> names) {
         Set<String> all = get(admin.listTopics().names());
         return names.stream().filter(all::contains).collect(Collectors.toSet());
     }

@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -81,14 +80,10 @@ public final class Replay {
             streamsReset(view, true);
             return 0;
         }
-        boolean wasRunning = processors.running(view.app()).orElse(true);
-        say("stopping " + view.app() + " (" + processors.describe() + ")");
-        processors.stop(view.app(), "replay " + view.name() + " from " + r.from() + " (pid " + ProcessHandle.current().pid() + ")");
-        boolean moved = false;
-        try {
-            if (!awaitGroupsEmpty(view, r.force())) {
-                restart(view, wasRunning);
-                return interrupted("interrupted before anything changed; " + view.app() + (wasRunning ? " runs again" : " stays as it was"));
+        ProcessorHold hold = new ProcessorHold(view, processors, kafka, r.force(), clock, this::say, interruption::requested);
+        try (hold) {
+            if (!hold.stop("replay " + view.name() + " from " + r.from() + " (pid " + ProcessHandle.current().pid() + ")")) {
+                return interrupted("interrupted before anything changed; " + view.app() + (hold.wasRunning() ? " runs again" : " stays as it was"));
             }
             // After the stop: the processor committed what it applied on its way out.
             plan = plan(view, r.from());
@@ -100,12 +95,9 @@ public final class Replay {
                         .forEach(p -> offsets.put(new TopicPartition(p.topic(), p.partition()), p.target()));
                 if (!offsets.isEmpty()) kafka.moveOffsets(g.id(), offsets);
             }
-            moved = true;
             say("moved " + view.groupIds() + " to " + r.from());
-        } finally {
-            if (!moved && !interruption.requested()) restart(view, wasRunning); // a failure before the move: leave things as they were
-        }
-        restart(view, wasRunning);
+        } // starts the processor again (if it ran), after the move or after a failure before it
+        boolean wasRunning = hold.wasRunning();
         if (!wasRunning) {
             say(view.app() + " was not running: it replays from these offsets when it starts (./pinfeed start " + view.app() + ")");
             return 0;
@@ -129,40 +121,6 @@ public final class Replay {
     /** What to tell the operator after a Ctrl-C, as of now. */
     String howToResume() {
         return interruptionMessage.isEmpty() ? "run the replay again: moving offsets is idempotent" : interruptionMessage;
-    }
-
-    private void restart(ReplayView view, boolean wasRunning) throws Exception {
-        if (wasRunning) {
-            say("starting " + view.app() + " again");
-            processors.start(view.app());
-        }
-    }
-
-    /** Waits until no group of the view has a member; static members of stopped processes are removed when we stopped them. */
-    private boolean awaitGroupsEmpty(ReplayView view, boolean force) throws InterruptedException {
-        boolean removeStatic = force || processors.running(view.app()).isPresent();
-        long noted = clock.millis();
-        while (true) {
-            if (interruption.requested()) return false;
-            List<String> busy = new ArrayList<>();
-            for (String group : view.groupIds()) {
-                KafkaGroups.Membership m = kafka.membership(group);
-                if (m.empty()) continue;
-                if (removeStatic && m.staticIds().size() == m.members().size()) {
-                    kafka.removeStaticMembers(group, m.staticIds());
-                    m = kafka.membership(group);
-                    if (m.empty()) continue;
-                }
-                busy.add(group + " " + m.members());
-            }
-            if (busy.isEmpty()) return true;
-            if (clock.millis() - noted > 10_000) {
-                noted = clock.millis();
-                say("still members in " + String.join("; ", busy) + (removeStatic ? "" : " (static members leave when their session "
-                        + "times out, processor.session-timeout-ms; --force removes them once every instance is stopped)"));
-            }
-            Thread.sleep(POLL.toMillis());
-        }
     }
 
     /** Waits until every group committed past the log end it had when the replay began; progress meanwhile. */

@@ -23,6 +23,11 @@ public final class VerifyCommand implements Callable<Integer> {
         return root.config();
     }
 
+    /** The CLI's root: who stops and starts the processors a repair holds. */
+    public OperationsCli root() {
+        return root;
+    }
+
     @Override
     public Integer call() {
         throw Cli.usage(spec, "say what to verify: " + String.join(", ", spec.subcommands().keySet()));
