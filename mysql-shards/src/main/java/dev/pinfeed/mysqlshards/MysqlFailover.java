@@ -12,6 +12,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Properties;
 import java.util.function.Consumer;
 import org.apache.curator.framework.CuratorFramework;
@@ -106,6 +107,7 @@ public final class MysqlFailover {
     }
 
     private String waitForGtid(Connection replica, String position) throws SQLException {
+        progress.accept("waiting (at most " + catchUp.toSeconds() + " s) for the replica to apply up to the master's GTID " + position);
         try (PreparedStatement ps = replica.prepareStatement("SELECT MASTER_GTID_WAIT(?, ?)")) {
             ps.setString(1, position);
             ps.setDouble(2, catchUp.toMillis() / 1000.0);
@@ -119,15 +121,26 @@ public final class MysqlFailover {
         return gtidCurrentPos(replica);
     }
 
+    /** While a wait lasts, a line this often says how far it is. */
+    private static final long NOTE_EVERY_NANOS = 2_000_000_000L;
+
     /** The master is gone: wait until the SQL thread has applied all the IO thread wrote to the relay log. */
     private String waitForRelayLog(Connection replica) throws SQLException {
-        long deadline = System.nanoTime() + catchUp.toNanos();
+        long start = System.nanoTime();
+        long deadline = start + catchUp.toNanos();
+        long nextNote = start + NOTE_EVERY_NANOS;
         while (true) {
             try (Statement st = replica.createStatement(); ResultSet rs = st.executeQuery("SHOW SLAVE STATUS")) {
                 if (!rs.next()) throw new IllegalStateException("the replica is not replicating (SHOW SLAVE STATUS is empty)");
                 boolean applied = rs.getString("Master_Log_File").equals(rs.getString("Relay_Master_Log_File"))
                         && rs.getLong("Read_Master_Log_Pos") == rs.getLong("Exec_Master_Log_Pos");
                 if (applied) return gtidCurrentPos(replica);
+                if (System.nanoTime() > nextNote) {
+                    nextNote = System.nanoTime() + NOTE_EVERY_NANOS;
+                    progress.accept(String.format(Locale.ROOT, "waiting for the replica to apply its relay log: %s at %d of %s at %d, %.0f s of %d s",
+                            rs.getString("Relay_Master_Log_File"), rs.getLong("Exec_Master_Log_Pos"), rs.getString("Master_Log_File"),
+                            rs.getLong("Read_Master_Log_Pos"), (System.nanoTime() - start) / 1e9, catchUp.toSeconds()));
+                }
                 String sqlError = rs.getString("Last_SQL_Error");
                 if (sqlError != null && !sqlError.isBlank()) throw new IllegalStateException("the replica's SQL thread failed: " + sqlError);
             }

@@ -99,11 +99,23 @@ public final class RedisFailover {
         }
     }
 
+    /** While a wait lasts, a line this often says how far it is. */
+    private static final long NOTE_EVERY_NANOS = 2_000_000_000L;
+
     private void awaitOffset(Jedis replica, long target) throws InterruptedException {
-        long deadline = System.nanoTime() + patience.toNanos();
+        long start = System.nanoTime();
+        long deadline = start + patience.toNanos();
+        long first = -1;
+        long nextNote = start + NOTE_EVERY_NANOS;
         while (true) {
             long applied = Long.parseLong(field(replica.info("replication"), "slave_repl_offset"));
             if (applied >= target) return;
+            if (first < 0) first = applied;
+            if (System.nanoTime() > nextNote) {
+                nextNote = System.nanoTime() + NOTE_EVERY_NANOS;
+                progress.accept(String.format(Locale.ROOT, "waiting for the replica: offset %d of %d (%d bytes to go), %.0f s of %d s",
+                        applied, target, target - applied, (System.nanoTime() - start) / 1e9, patience.toSeconds()));
+            }
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException(String.format(Locale.ROOT, "the replica reached offset %d of the master's %d in %s; "
                         + "not promoting it (the old master stays paused until the pause ends)", applied, target, patience));

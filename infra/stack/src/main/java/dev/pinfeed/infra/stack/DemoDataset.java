@@ -4,13 +4,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.pinfeed.clikit.Progress;
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,14 +38,20 @@ final class DemoDataset {
     private final URI feed;
     private final String token;
     private final Consumer<String> progress;
+    private final PrintWriter progressOut;
+    private final Progress.Mode mode;
     private final DemoPlan.Size size;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private Progress published;
 
-    DemoDataset(URI ingest, URI feed, String token, Consumer<String> progress, DemoPlan.Size size) {
+    /** {@code progress}: lines; {@code progressOut} and {@code mode}: the load's progress (one updating line on a terminal). */
+    DemoDataset(URI ingest, URI feed, String token, Consumer<String> progress, PrintWriter progressOut, Progress.Mode mode, DemoPlan.Size size) {
         this.ingest = ingest;
         this.feed = feed;
         this.token = token;
         this.progress = progress;
+        this.progressOut = progressOut;
+        this.mode = mode;
         this.size = size;
     }
 
@@ -52,6 +61,14 @@ final class DemoDataset {
 
     /** Publishes the dataset unless this data directory already has it; either way prints where to look. */
     void loadOnce(StackLayout layout) throws Exception {
+        try {
+            load(layout);
+        } finally {
+            if (published != null) published.close();
+        }
+    }
+
+    private void load(StackLayout layout) throws Exception {
         Path marker = marker(layout);
         if (Files.exists(marker)) {
             progress.accept("demo dataset already loaded (" + marker + ")");
@@ -60,8 +77,12 @@ final class DemoDataset {
         }
         long t0 = System.nanoTime();
         DemoPlan plan = new DemoPlan(size, SEED);
-        progress.accept(String.format(Locale.ROOT, "publishing the demo dataset: %d users, %d boards, %d pins, %d follows, %d likes ...",
-                plan.usernames.size(), plan.boards.size(), plan.pins.size(), plan.follows.size(), plan.likes.size()));
+        progress.accept(String.format(Locale.ROOT, "publishing the demo dataset: %d users, %d boards, %d pins, %d follows, %d likes "
+                        + "(Ctrl-C: the next ./pinfeed dev resumes it) ...", plan.usernames.size(), plan.boards.size(), plan.pins.size(),
+                plan.follows.size(), plan.likes.size()));
+        long total = plan.usernames.size() + plan.boards.size() + plan.follows.size() + plan.boardUnfollows.size() + plan.pins.size()
+                + plan.likes.size();
+        published = Progress.start(progressOut, mode, "[pinfeed] demo dataset", total, "events", Clock.systemUTC()).startTicker();
         List<String> users = ids(publish("users", plan.usernames.stream()
                 .map(name -> event("UserCreated").put("username", name).put("displayName", displayName(name))).toList()));
         List<String> boards = ids(publish("boards", plan.boards.stream()
@@ -91,6 +112,7 @@ final class DemoDataset {
                 "  a user:     curl '" + feed.resolve("/v1/users/by-username/" + plan.usernames.get(star)) + "'",
                 "  (the fan-out fills feeds in the background for a minute or two after the load)");
         Files.writeString(marker, String.join("\n", lines) + "\n");
+        published.done("published");
         progress.accept(String.format(Locale.ROOT, "demo dataset published in %.1f s:", (System.nanoTime() - t0) / 1e9));
         lines.forEach(progress);
     }
@@ -162,11 +184,11 @@ final class DemoDataset {
             chunk.addAll(events.subList(from, Math.min(events.size(), from + BATCH)));
             JsonNode answer = post("/v1/events", JSON.createObjectNode().set("events", chunk));
             for (JsonNode r : answer.get("results")) {
-                if (!r.get("status").asText().equals("accepted")) throw new IllegalStateException("demo dataset: event rejected: " + r);
+                if (!r.get("status").asText().equals("accepted")) throw new IllegalStateException("demo dataset: one of the " + what + " was rejected: " + r);
                 results.add(r);
             }
+            published.advance(chunk.size());
         }
-        progress.accept(String.format(Locale.ROOT, "  %-16s %6d published", what, events.size()));
         return results;
     }
 }

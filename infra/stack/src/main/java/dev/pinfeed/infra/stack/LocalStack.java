@@ -1,11 +1,13 @@
 package dev.pinfeed.infra.stack;
 
 import dev.pinfeed.clikit.Cli;
+import dev.pinfeed.clikit.Progress;
 import dev.pinfeed.config.HostPort;
 import dev.pinfeed.config.PinfeedConfig;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -399,9 +401,10 @@ public final class LocalStack {
     }
 
     /** Publishes the demo dataset through the running ingest-api, once per data directory. */
-    public void loadDemoDataset() throws Exception {
+    /** Publishes the demo dataset through ingest-api once per data directory, its progress on {@code progressOut}. */
+    public void loadDemoDataset(PrintWriter progressOut, Progress.Mode mode) throws Exception {
         new DemoDataset(URI.create(spec("ingest-api").endpoint()), URI.create(spec("feed-service").endpoint()), devToken(), progress,
-                DemoPlan.Size.DEFAULT).loadOnce(layout);
+                progressOut, mode, DemoPlan.Size.DEFAULT).loadOnce(layout);
     }
 
     /** Application, administrator and replication users on each master; each replica follows its master by GTID. */

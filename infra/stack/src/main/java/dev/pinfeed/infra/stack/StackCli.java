@@ -1,6 +1,7 @@
 package dev.pinfeed.infra.stack;
 
 import dev.pinfeed.clikit.Cli;
+import dev.pinfeed.clikit.Progress;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -132,7 +133,7 @@ public final class StackCli implements Callable<Integer> {
             List<String> problems = new ArrayList<>(stack.startApps());
             problems.addAll(awaitReady(stack));
             if (stack.isUp("ingest-api")) {
-                stack.loadDemoDataset();
+                stack.loadDemoDataset(out(), Progress.mode(false));
                 // The demo's burst can leave a processor briefly not ready (a store slow under the load): let it catch up.
                 if (problems.isEmpty()) problems.addAll(awaitReady(stack));
             } else {
