@@ -49,7 +49,8 @@ public sealed interface CanonicalChange {
 
         @Override
         public List<CacheInvalidation> invalidations() {
-            // Nothing caches users or boards yet; a pin's keys may hold a miss taken before it existed.
+            // Cached users and boards never change once created (and an absent object is never cached), so only a pin's
+            // keys need dropping: they may hold the tombstone a delete that arrived first wrote, which this create replaces.
             return table.equals(CanonicalLayout.PINS) ? List.of(pinKeys(id)) : List.of();
         }
     }

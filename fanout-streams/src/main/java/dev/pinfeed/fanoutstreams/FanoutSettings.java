@@ -22,7 +22,7 @@ import java.time.Duration;
  * @param readAheadPages pages one job may have read or in flight ahead of its turns ({@code fanout.read-ahead-pages}), so
  *                       one turn can send several of a big fan-out's chunks; 4 by default: a 100 k pin's chunks were out in
  *                       ~1 s against ~3 s at 1, its next pins were in their pools in 2.1-2.2 s against 2.5 s (medians of 9),
- *                       and small pins during it fared no worse (docs/benchmarks.md, seventh session). 1 holds a fan-out to
+ *                       and small pins during it fared no worse (docs/benchmarks.md, "Design choices, measured"). 1 holds a fan-out to
  *                       one chunk per turn: the choice when the worker cannot keep up with its chunks.
  */
 public record FanoutSettings(String applicationId, String inputTopic, String outputTopic, String deadLetterTopic,

@@ -54,7 +54,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import redis.clients.jedis.RedisClient;
 
 /**
- * Issue 12, item 3: the HBase primary killed with kill -9 for 60 s while readers call
+ * A fault of the suite: the HBase primary killed with kill -9 for 60 s while readers call
  * {@code GET /v1/users/{id}/feed} on feed-service's app (in this JVM, over {@link SpeculativeHBaseStores}
  * as FeedServiceServer.main wires it) and a writer adds pool entries to the primary, retrying each
  * write until it returns. Checked: reads keep answering 200 during the outage (availability and p99

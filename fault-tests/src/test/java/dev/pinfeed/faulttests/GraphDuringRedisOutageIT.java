@@ -45,7 +45,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Issue 12, item 3: the Redis master redis002 killed with kill -9 for ~10 s while follows and
+ * A fault of the suite: the Redis master redis002 killed with kill -9 for ~10 s while follows and
  * unfollows are published to a fresh follows topic (acknowledged = Kafka acknowledged, what ingest's
  * 202 means; not through ingest, whose id placement need not put users on both Redis instances) for a
  * graph processor in this JVM (fresh key prefix), and feed-service's graph route reads them. Users are

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Issue 12, item 3: the Kafka broker killed with kill -9 for ~10 s under ingest load. Four producers
+ * A fault of the suite: the Kafka broker killed with kill -9 for ~10 s under ingest load. Four producers
  * post pins with Idempotency-Keys and retry the same key on a refusal until a 202 (four more start
  * two seconds into the outage, while the first four wait on requests sent before it); a
  * {@code publish-unconfirmed} 503 is that key's final answer (the contract replays it for every retry),

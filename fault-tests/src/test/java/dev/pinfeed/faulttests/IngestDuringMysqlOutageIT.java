@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Issue 12, item 3: the master of MariaDB shard host mysql002 killed with kill -9 for ~10 s under
+ * A fault of the suite: the master of MariaDB shard host mysql002 killed with kill -9 for ~10 s under
  * ingest load, half of it for boards on mysql001's shards, half for boards on mysql002's. Checked:
  * pins on mysql001's shards keep answering 202; those on mysql002's answer 503 naming it; both recover
  * by themselves after the restart; a materializer running in this JVM on the fresh topics writes a row

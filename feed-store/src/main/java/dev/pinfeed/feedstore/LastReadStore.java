@@ -7,7 +7,7 @@ import java.util.Map;
  * When each user last read his home feed, for the fan-out's active-receiver policy: the feed service
  * records every first page, the fan-out asks about a whole page of receivers at once (100 000 of
  * them for a big author's pin). Kept apart from the feed's {@link GeneratorState} (HBase) so that
- * batch read is cheap: it was one HBase Get per receiver.
+ * batch read is cheap: in HBase it is one Get per receiver, on the region server the pool writes need.
  *
  * <p>Losing a record is safe: a user without one counts as active (he receives pins, as one who never
  * read does). The feed service records here before it saves the same read in the user's

@@ -85,7 +85,7 @@ import redis.clients.jedis.RedisClient;
  * Each big pin and each raw run starts once the stack has gone quiet ({@code --settle-cores-pct}): the standby
  * HBase replicating the previous phase's rows would otherwise take a share of the box from whichever came next.
  * Everything written is removed at the end (pool entries, graph and affinity keys, topics with the
- * streams app's internal ones, the state dir); the pools' size rows stay.
+ * streams app's internal ones, the state dir); the chunks' delivery marks stay.
  */
 public final class FanoutLoadHarness {
 

@@ -108,7 +108,7 @@ import redis.clients.jedis.RedisClient;
  * or failed: a first page served without new pins) are counted, since a first page that fell back costs
  * about what a materialized-only read does. Everything seeded is removed at the end (pool entries,
  * feed items, canonical rows and their cache keys, the views' last-read keys); the feed state rows
- * and pool size rows stay.
+ * stay.
  */
 public final class FeedReadLoadHarness {
 

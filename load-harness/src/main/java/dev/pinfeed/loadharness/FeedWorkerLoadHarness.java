@@ -54,10 +54,10 @@ import org.apache.kafka.common.serialization.StringSerializer;
  *       them off into the pools: entries/s from joining its group to the last chunk applied;</li>
  *   <li><b>raw</b> again, on a third set of users: the baseline brackets the worker run, so noise shows.</li>
  * </ol>
- * The table gives each phase's ratio to the mean of the two raw runs (issue 11's goal: worker ≥ 60 % of raw).
+ * The table gives each phase's ratio to the mean of the two raw runs (the goal: worker ≥ 60 % of raw).
  * The end-to-end figure through the fan-out as well (pin → Kafka Streams → chunks → worker → pools) is
  * {@link FanoutLoadHarness}'s big fan-out, against the same raw baseline.
- * Each phase writes to fresh users; every row written is removed at the end (the pools' size rows stay).
+ * Each phase writes to fresh users; every row written is removed at the end (the chunks' delivery marks stay).
  */
 public final class FeedWorkerLoadHarness {
 

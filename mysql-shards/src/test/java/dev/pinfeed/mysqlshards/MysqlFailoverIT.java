@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 12, item 4: a shard host's master is killed with kill -9 under a write load, {@link MysqlFailover}
+ * Failover of a MySQL shard host: its master is killed with kill -9 under a write load, {@link MysqlFailover}
  * promotes its replica and points the live shard map at it, and the writer — a {@link ShardDataSources}
  * watching the map, as every service does — goes on writing to the new master without a restart.
  * Every write acknowledged before or after the kill is on the new master (semi-synchronous

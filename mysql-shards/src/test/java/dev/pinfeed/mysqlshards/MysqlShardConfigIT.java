@@ -32,8 +32,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * The live MySQL shard map against the stack's ZooKeeper and MariaDB hosts. Each test watches a
  * znode of its own (never the stack's {@code /pinfeed/config/mysql-shards}, which other tests read).
- * Lives here, not in mysql-shards: infra-stack depends on mysql-shards, so mysql-shards cannot use
- * this test kit without a reactor cycle.
  */
 @ExtendWith(StackExtension.class)
 class MysqlShardConfigIT {

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The home feed end to end (issue 11, item 8): every write goes through ingest, every processor runs
+ * The home feed end to end: every write goes through ingest, every processor runs
  * in this JVM on fresh topics ({@link Pipeline}), and what a user sees is read from
  * {@code GET /v1/users/{id}/feed}. Where a test claims something did <em>not</em> happen, it first
  * waits for proof that the pipeline processed the event that could have made it happen (the same pin

@@ -27,7 +27,7 @@ import redis.clients.jedis.Jedis;
 import redis.clients.jedis.RedisClient;
 
 /**
- * Issue 12, item 4, for Redis: an instance's master is killed with kill -9 under a write load,
+ * Failover of a Redis instance: its master is killed with kill -9 under a write load,
  * {@link RedisFailover} promotes its replica and compare-and-sets the live master map, and the writer —
  * a {@link RedisMasterClients} following the map, as every service's Redis adapter does — goes on
  * writing to the new master without a restart. A write counts as acknowledged after the replication

@@ -43,10 +43,10 @@ public final class HBaseClusters {
 
     /**
      * Best effort: looks up where every region of pinfeed's tables lives, so the first reads and
-     * writes find the locations cached. Measured before this: the fan-out's first activity multi-get,
-     * issued while the demo load kept the 2-core box busy, spent its whole operation timeout on the
-     * meta lookup and failed ("Cannot get replica 0 location", 1 000 actions), and the process reported
-     * HBase unavailable. A cluster down at start is not an error here: reads report it when they run.
+     * writes find the locations cached. Without it, a first multi-get of 1 000 rows on a busy 2-core box
+     * can spend its whole operation timeout on the meta lookup and fail ("Cannot get replica 0
+     * location"), and the process report HBase unavailable. A cluster down at start is not an error
+     * here: reads report it when they run.
      */
     private static void locateRegions(Connection connection, String cluster) {
         for (TableName table : new TableName[] {POOLS, MATERIALIZED_FEED}) {

@@ -19,9 +19,9 @@ import org.apache.hadoop.hbase.client.Put;
  * {@code ~score} is {@code Long.MAX_VALUE - doubleToLongBits(score)}: for scores >= 0 the double's bits
  * grow with the score, so the inverted value sorts the best first; equal scores sort by pin id, and
  * pin ids are time-sortable, so the older pin comes first. The index row makes "one entry per (user,
- * pin)" checkable and lets a pin be removed without knowing its score. Kind 0x03 was a per-pool size
- * row (an HBase counter incremented per entry) until 2026-11-25: no longer written or read (writers
- * estimate sizes in memory, {@link PoolSizeEstimates}); rows left by older versions are ignored. A
+ * pin)" checkable and lets a pin be removed without knowing its score. Kind 0x03 is reserved: older
+ * versions kept a per-pool size row there (an HBase counter incremented per entry); nothing writes or
+ * reads it (writers estimate sizes in memory, {@link PoolSizeEstimates}) and such rows are ignored. A
  * marker row starts with a pin id, which is never a user id (ids carry their object type), so it is
  * in no user's range.
  */

@@ -25,8 +25,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Seed 003's sharded query API against the stack's real shard hosts, on the canonical tables under
- * fresh ids. Shards 7 and 100 live on mysql001, 3000 and 4095 on mysql002. Lives here, not in
- * mysql-shards: infra-stack depends on mysql-shards (see MysqlShardConfigIT).
+ * fresh ids. Shards 7 and 100 live on mysql001, 3000 and 4095 on mysql002.
  */
 @ExtendWith(StackExtension.class)
 class ShardedDbIT {
