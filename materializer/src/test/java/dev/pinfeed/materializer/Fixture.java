@@ -1,7 +1,7 @@
 package dev.pinfeed.materializer;
 
 import dev.pinfeed.canonicalstore.CacheInvalidator;
-import dev.pinfeed.canonicalstore.CanonicalRows;
+import dev.pinfeed.canonicalstore.ComparableRows;
 import dev.pinfeed.canonicalstore.mysql.CanonicalSnapshot;
 import dev.pinfeed.canonicalstore.mysql.MysqlCanonicalWriter;
 import dev.pinfeed.canonicalstore.redis.RedisCacheInvalidator;
@@ -152,7 +152,7 @@ public final class Fixture implements AutoCloseable {
         return loop;
     }
 
-    public CanonicalRows snapshot(Collection<Long> ids, boolean withTs) {
+    public ComparableRows snapshot(Collection<Long> ids, boolean withTs) {
         return CanonicalSnapshot.read(db, ids, withTs);
     }
 

@@ -1,6 +1,6 @@
 package dev.pinfeed.materializer;
 
-import dev.pinfeed.canonicalstore.CanonicalRows;
+import dev.pinfeed.canonicalstore.ComparableRows;
 import dev.pinfeed.canonicalstore.mysql.CanonicalSnapshot;
 import dev.pinfeed.idallocator.ObjectType;
 import dev.pinfeed.materializer.oracle.CanonicalOracle;
@@ -79,7 +79,7 @@ public final class History {
     }
 
     /** The rows the history must leave. */
-    public CanonicalRows expected() {
+    public ComparableRows expected() {
         EventPlanner planner = new EventPlanner();
         CanonicalOracle model = new CanonicalOracle();
         List<EventPlanner.Plan> never = model.applyAll(events.stream().map(planner::plan).toList());
@@ -87,7 +87,7 @@ public final class History {
         return model.rows();
     }
 
-    public static Supplier<Boolean> matches(Fixture f, History h, CanonicalRows expected) {
+    public static Supplier<Boolean> matches(Fixture f, History h, ComparableRows expected) {
         return () -> CanonicalSnapshot.read(f.db, h.ids, false).equals(expected);
     }
 }

@@ -3,7 +3,7 @@ package dev.pinfeed.materializer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.pinfeed.canonicalstore.CanonicalRows;
+import dev.pinfeed.canonicalstore.ComparableRows;
 import dev.pinfeed.infra.stacktestkit.ChildJvm;
 import java.time.Duration;
 import java.util.HashMap;
@@ -25,7 +25,7 @@ class KillMidBatchIT extends FixtureIT {
     void aKillNineMidBacklogLosesAndDuplicatesNothing() throws Exception {
         Random random = new Random(9);
         History h = History.mixed(f::freshId, random, 60, 100, 1500, 2500, 40);
-        CanonicalRows expected = h.expected();
+        ComparableRows expected = h.expected();
         f.publishAll(h.shuffled(random));
         long total = h.events.size();
 
@@ -60,7 +60,7 @@ class KillMidBatchIT extends FixtureIT {
             } catch (RuntimeException e) {
                 throw new AssertionError("the restarted materializer did not finish; its output:\n" + second.output(), e);
             }
-            CanonicalRows stored = f.snapshot(h.ids, false);
+            ComparableRows stored = f.snapshot(h.ids, false);
             assertThat(stored.diff(expected, java.util.Set.of())).as("rows differing from the model; child output:%n%s", second.output()).isEmpty();
             for (String table : expected.tableNames()) {
                 assertThat(stored.table(table)).as(table + " rows, each once").hasSameSizeAs(expected.table(table));

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.pinfeed.canonicalstore.CanonicalLayout;
-import dev.pinfeed.canonicalstore.CanonicalRows;
+import dev.pinfeed.canonicalstore.ComparableRows;
 import dev.pinfeed.events.UserFollowed;
 import dev.pinfeed.eventsschema.DeadLetters;
 import dev.pinfeed.idallocator.ObjectType;
@@ -66,11 +66,11 @@ class MissingReferenceIT extends FixtureIT {
         assertThat(dead).hasSize(7);
 
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-            CanonicalRows rows = f.snapshot(List.of(liker, late, never, after), false);
+            ComparableRows rows = f.snapshot(List.of(liker, late, never, after), false);
             assertThat(rows.table("user_likes_pins")).as("the like whose pin came late applied")
-                    .containsOnlyKeys(CanonicalRows.mappingKey(liker, late));
-            assertThat(rows.table("pin_liked_by_users")).containsOnlyKeys(CanonicalRows.mappingKey(late, liker));
-            assertThat(rows.table(CanonicalLayout.USERS)).as("events after the poison applied").containsKey(CanonicalRows.objectKey(after));
+                    .containsOnlyKeys(ComparableRows.mappingKey(liker, late));
+            assertThat(rows.table("pin_liked_by_users")).containsOnlyKeys(ComparableRows.mappingKey(late, liker));
+            assertThat(rows.table(CanonicalLayout.USERS)).as("events after the poison applied").containsKey(ComparableRows.objectKey(after));
         });
     }
 }

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.pinfeed.canonicalstore.CacheInvalidation;
 import dev.pinfeed.canonicalstore.CacheInvalidator;
 import dev.pinfeed.canonicalstore.CanonicalCacheKeys;
-import dev.pinfeed.canonicalstore.CanonicalRows;
+import dev.pinfeed.canonicalstore.ComparableRows;
 import dev.pinfeed.canonicalstore.redis.RedisCacheInvalidator;
 import dev.pinfeed.config.HostPort;
 import dev.pinfeed.config.PinfeedConfig;
@@ -82,7 +82,7 @@ class RedisOutageIT extends FixtureIT {
             ConsumerLoop loop = f.run(f.settings(f.stack.uniqueName("canonical_redis_down")), f.handler(swappable));
 
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-                assertThat(f.snapshot(List.of(liker), false).table("user_likes_pins")).containsKey(CanonicalRows.mappingKey(liker, pin));
+                assertThat(f.snapshot(List.of(liker), false).table("user_likes_pins")).containsKey(ComparableRows.mappingKey(liker, pin));
                 Counter retries = f.meters.find("pinfeed.retries").tag("store", instance).counter();
                 assertThat(retries).as("records parked under the Redis instance's name").isNotNull();
                 assertThat(retries.count()).isPositive();

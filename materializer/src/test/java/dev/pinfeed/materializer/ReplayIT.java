@@ -3,7 +3,7 @@ package dev.pinfeed.materializer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.pinfeed.canonicalstore.CanonicalRows;
+import dev.pinfeed.canonicalstore.ComparableRows;
 import dev.pinfeed.processorruntime.ConsumerLoop;
 import java.time.Duration;
 import java.util.HashMap;
@@ -27,12 +27,12 @@ class ReplayIT extends FixtureIT {
     void replayingEveryTopicFromTheStartChangesNoRow() throws Exception {
         Random random = new Random(20261124);
         History h = History.mixed(f::freshId, random, 30, 20, 150, 400, 25);
-        CanonicalRows expected = h.expected();
+        ComparableRows expected = h.expected();
         f.publishAll(h.shuffled(random));
 
         f.run(f.settings(f.stack.uniqueName("canonical_live")), f.handler(f.cache));
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() -> History.matches(f, h, expected).get());
-        CanonicalRows before = f.snapshot(h.ids, true);
+        ComparableRows before = f.snapshot(h.ids, true);
         assertThat(before.table("pins")).hasSize(150);
         assertThat(before.table("user_likes_pins")).isNotEmpty();
 
@@ -42,7 +42,7 @@ class ReplayIT extends FixtureIT {
                 s.retryMin(), s.retryMax(), s.bugAttempts(), s.stallLimit(), s.waitGrace(), s.bounds()), f.handler(f.cache));
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() -> caughtUp(replayGroup) && replay.parkedCount() == 0);
 
-        CanonicalRows after = f.snapshot(h.ids, true);
+        ComparableRows after = f.snapshot(h.ids, true);
         assertThat(after.diff(before, java.util.Set.of())).as("rows changed by the replay").isEmpty();
         assertThat(after).isEqualTo(before);
     }

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.pinfeed.canonicalstore.CanonicalIds;
 import dev.pinfeed.canonicalstore.CanonicalLayout;
 import dev.pinfeed.canonicalstore.CanonicalLayout.Mapping;
-import dev.pinfeed.canonicalstore.CanonicalRows;
+import dev.pinfeed.canonicalstore.ComparableRows;
 import dev.pinfeed.mysqlshards.query.Delete;
 import dev.pinfeed.mysqlshards.query.ShardedDb;
 import dev.pinfeed.mysqlshards.query.Upsert;
@@ -18,7 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Writes the fix of canonical rows that differ from what the events say ({@link CanonicalRows#diff}): a row
+ * Writes the fix of canonical rows that differ from what the events say ({@link ComparableRows#diff}): a row
  * missing or different takes exactly the expected columns, an extra row is deleted. Each fix is one idempotent
  * statement on the row's own shard (an object's, a mapping's from-object's), so a repair interrupted half way
  * is finished by running it again. The caller holds the materializer stopped meanwhile, or a fix could overwrite
@@ -29,8 +29,8 @@ public final class CanonicalRepair {
     private CanonicalRepair() {}
 
     /** Applies the fix of every difference (one statement each); returns how many fixes were written. */
-    public static int apply(ShardedDb db, List<CanonicalRows.Difference> differences) {
-        for (CanonicalRows.Difference d : differences) {
+    public static int apply(ShardedDb db, List<ComparableRows.Difference> differences) {
+        for (ComparableRows.Difference d : differences) {
             Optional<Mapping> mapping = mapping(d.table());
             if (mapping.isPresent()) {
                 fixMapping(db, mapping.get(), d);
@@ -41,11 +41,11 @@ public final class CanonicalRepair {
         return differences.size();
     }
 
-    private static int fixObject(ShardedDb db, CanonicalRows.Difference d) {
+    private static int fixObject(ShardedDb db, ComparableRows.Difference d) {
         long id = Long.parseLong(d.key());
         int shard = CanonicalIds.shardOf(id);
         long local = CanonicalIds.localOf(id);
-        if (d.kind() == CanonicalRows.Difference.Kind.EXTRA) {
+        if (d.kind() == ComparableRows.Difference.Kind.EXTRA) {
             return db.write(shard, Delete.from(d.table()).where(eq(CanonicalLayout.LOCAL_ID, local)));
         }
         Map<String, Object> want = d.expected();
@@ -64,12 +64,12 @@ public final class CanonicalRepair {
         return db.write(shard, u);
     }
 
-    private static int fixMapping(ShardedDb db, Mapping m, CanonicalRows.Difference d) {
+    private static int fixMapping(ShardedDb db, Mapping m, ComparableRows.Difference d) {
         String[] pair = d.key().split("/");
         long from = Long.parseLong(pair[0]);
         long to = Long.parseLong(pair[1]);
         int shard = CanonicalIds.shardOf(from);
-        if (d.kind() == CanonicalRows.Difference.Kind.EXTRA) {
+        if (d.kind() == ComparableRows.Difference.Kind.EXTRA) {
             return db.write(shard, Delete.from(m.table()).where(eq(m.from(), from), eq(m.to(), to)));
         }
         List<String> columns = new ArrayList<>(List.of(m.from(), m.to()));
@@ -88,7 +88,7 @@ public final class CanonicalRepair {
         return Optional.empty();
     }
 
-    /** A binary column as {@link CanonicalRows} compares it (hex), back to its bytes. */
+    /** A binary column as {@link ComparableRows} compares it (hex), back to its bytes. */
     private static byte[] bytes(Object hex) {
         return hex == null ? null : HexFormat.of().parseHex((String) hex);
     }

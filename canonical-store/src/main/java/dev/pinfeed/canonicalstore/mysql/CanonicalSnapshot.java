@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.pinfeed.canonicalstore.CanonicalIds;
 import dev.pinfeed.canonicalstore.CanonicalLayout;
 import dev.pinfeed.canonicalstore.CanonicalLayout.Mapping;
-import dev.pinfeed.canonicalstore.CanonicalRows;
+import dev.pinfeed.canonicalstore.ComparableRows;
 import dev.pinfeed.idallocator.InvalidIdException;
 import dev.pinfeed.idallocator.ObjectType;
 import dev.pinfeed.idallocator.ShardedId;
@@ -42,7 +42,7 @@ public final class CanonicalSnapshot {
     private CanonicalSnapshot() {}
 
     /** The rows of {@code ids} (users, boards and pins; other ids are ignored); with {@code withTs} also each object's {@code ts}. */
-    public static CanonicalRows read(ShardedDb db, Collection<Long> ids, boolean withTs) {
+    public static ComparableRows read(ShardedDb db, Collection<Long> ids, boolean withTs) {
         Map<ObjectType, Map<Integer, List<Long>>> byType = new HashMap<>();
         for (long id : new TreeSet<>(ids)) {
             ShardedId d;
@@ -54,7 +54,7 @@ public final class CanonicalSnapshot {
             if (d.shard() >= db.shardCount()) continue;
             byType.computeIfAbsent(d.type(), t -> new TreeMap<>()).computeIfAbsent(d.shard(), s -> new ArrayList<>()).add(id);
         }
-        CanonicalRows out = new CanonicalRows();
+        ComparableRows out = new ComparableRows();
         for (ObjectType type : List.of(ObjectType.USER, ObjectType.BOARD, ObjectType.PIN)) {
             Map<Integer, List<Long>> shards = byType.getOrDefault(type, Map.of());
             readObjects(db, CanonicalIds.tableOf(type), shards, withTs, out);
@@ -63,7 +63,7 @@ public final class CanonicalSnapshot {
         return out;
     }
 
-    private static void readObjects(ShardedDb db, String table, Map<Integer, List<Long>> shards, boolean withTs, CanonicalRows out) {
+    private static void readObjects(ShardedDb db, String table, Map<Integer, List<Long>> shards, boolean withTs, ComparableRows out) {
         boolean board = table.equals(CanonicalLayout.BOARDS);
         List<String> columns = new ArrayList<>(List.of(CanonicalLayout.LOCAL_ID, CanonicalLayout.DATA));
         if (board) columns.add(CanonicalLayout.ORDER_VERSION);
@@ -83,13 +83,13 @@ public final class CanonicalSnapshot {
                     values.put(CanonicalLayout.DATA, parse(r.getString(CanonicalLayout.DATA)));
                     if (board) values.put(CanonicalLayout.ORDER_VERSION, r.get(CanonicalLayout.ORDER_VERSION));
                     if (withTs) values.put(CanonicalLayout.TS, instant(r.get(CanonicalLayout.TS)));
-                    out.put(table, CanonicalRows.objectKey(idByLocal.get(shard).get(r.getLong(CanonicalLayout.LOCAL_ID))), values);
+                    out.put(table, ComparableRows.objectKey(idByLocal.get(shard).get(r.getLong(CanonicalLayout.LOCAL_ID))), values);
                 }
             });
         }
     }
 
-    private static void readMappings(ShardedDb db, Mapping m, Map<Integer, List<Long>> shards, CanonicalRows out) {
+    private static void readMappings(ShardedDb db, Mapping m, Map<Integer, List<Long>> shards, ComparableRows out) {
         List<String> columns = new ArrayList<>(List.of(m.from(), m.to(), CanonicalLayout.SEQUENCE));
         if (m.hasActive()) columns.add(CanonicalLayout.ACTIVE);
         if (m == Mapping.BOARD_HAS_PINS) columns.add(CanonicalLayout.POSITION);
@@ -101,7 +101,7 @@ public final class CanonicalSnapshot {
                 for (Row r : rows) {
                     Map<String, Object> values = new LinkedHashMap<>();
                     for (String c : columns.subList(2, columns.size())) values.put(c, r.get(c));
-                    out.put(m.table(), CanonicalRows.mappingKey(r.getLong(m.from()), r.getLong(m.to())), values);
+                    out.put(m.table(), ComparableRows.mappingKey(r.getLong(m.from()), r.getLong(m.to())), values);
                 }
             });
         }

@@ -14,7 +14,7 @@ import dev.pinfeed.canonicalstore.CanonicalLayout;
 import dev.pinfeed.canonicalstore.CanonicalLayout.Json;
 import dev.pinfeed.canonicalstore.CanonicalLayout.Mapping;
 import dev.pinfeed.canonicalstore.CanonicalRef;
-import dev.pinfeed.canonicalstore.CanonicalRows;
+import dev.pinfeed.canonicalstore.ComparableRows;
 import dev.pinfeed.canonicalstore.mysql.CanonicalSnapshot;
 import dev.pinfeed.materializer.EventPlanner;
 import java.util.ArrayList;
@@ -172,19 +172,19 @@ public final class CanonicalOracle {
     }
 
     /** Every row, in the form {@link CanonicalSnapshot} reads from the store (without {@code ts}). */
-    public CanonicalRows rows() {
+    public ComparableRows rows() {
         return rows(false);
     }
 
     /** Every row, with each object's {@code ts} when {@code withTs} (as {@link CanonicalSnapshot#read} with it). */
-    public CanonicalRows rows(boolean withTs) {
-        CanonicalRows out = new CanonicalRows();
+    public ComparableRows rows(boolean withTs) {
+        ComparableRows out = new ComparableRows();
         objects.forEach((table, rows) -> rows.forEach((id, row) -> {
             Map<String, Object> columns = new LinkedHashMap<>();
             columns.put(CanonicalLayout.DATA, row.data);
             if (table.equals(CanonicalLayout.BOARDS)) columns.put(CanonicalLayout.ORDER_VERSION, row.orderVersion);
             if (withTs) columns.put(CanonicalLayout.TS, CanonicalLayout.ts(row.ts));
-            out.put(table, CanonicalRows.objectKey(id), columns);
+            out.put(table, ComparableRows.objectKey(id), columns);
         }));
         mappings.forEach((table, rows) -> rows.forEach((pair, row) -> {
             Map<String, Object> columns = new LinkedHashMap<>();
@@ -195,7 +195,7 @@ public final class CanonicalOracle {
                 columns.put(CanonicalLayout.LIKED, row.liked);
                 columns.put(CanonicalLayout.VERSION, row.version);
             }
-            out.put(table.table(), CanonicalRows.mappingKey(pair.from(), pair.to()), columns);
+            out.put(table.table(), ComparableRows.mappingKey(pair.from(), pair.to()), columns);
         }));
         return out;
     }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.pinfeed.canonicalstore.CanonicalLayout;
-import dev.pinfeed.canonicalstore.CanonicalRows;
+import dev.pinfeed.canonicalstore.ComparableRows;
 import dev.pinfeed.idallocator.ObjectType;
 import dev.pinfeed.materializer.EventPlanner;
 import dev.pinfeed.materializer.Events;
@@ -31,13 +31,13 @@ class CanonicalOracleTest {
 
     private final EventPlanner planner = new EventPlanner();
 
-    private CanonicalRows rowsOf(List<? extends SpecificRecord> events) {
+    private ComparableRows rowsOf(List<? extends SpecificRecord> events) {
         CanonicalOracle model = new CanonicalOracle();
         model.applyAll(events.stream().map(planner::plan).toList());
         return model.rows();
     }
 
-    private static Map<String, Object> row(CanonicalRows rows, String table, String key) {
+    private static Map<String, Object> row(ComparableRows rows, String table, String key) {
         return rows.table(table).get(key);
     }
 
@@ -46,15 +46,15 @@ class CanonicalOracleTest {
         List<SpecificRecord> inOrder = List.of(Events.user(USER, 1), Events.board(BOARD, USER, 2), Events.pin(PIN, BOARD, USER, 3),
                 Events.deleted(PIN, BOARD, USER, 9));
         List<SpecificRecord> deleteFirst = List.of(inOrder.get(3), inOrder.get(0), inOrder.get(1), inOrder.get(2));
-        CanonicalRows a = rowsOf(inOrder);
+        ComparableRows a = rowsOf(inOrder);
         assertThat(rowsOf(deleteFirst)).isEqualTo(a);
-        JsonNode pin = (JsonNode) row(a, CanonicalLayout.PINS, CanonicalRows.objectKey(PIN)).get(CanonicalLayout.DATA);
+        JsonNode pin = (JsonNode) row(a, CanonicalLayout.PINS, ComparableRows.objectKey(PIN)).get(CanonicalLayout.DATA);
         assertThat(pin.get("active").asBoolean(true)).isFalse();
         assertThat(pin.get("details").asText()).as("the create's fields are kept").isEqualTo("details of " + PIN);
-        assertThat(row(a, "board_has_pins", CanonicalRows.mappingKey(BOARD, PIN)))
+        assertThat(row(a, "board_has_pins", ComparableRows.mappingKey(BOARD, PIN)))
                 .as("the create's sequence wins over the delete's stand-in").containsEntry("sequence", 3L).containsEntry("active", 0L)
                 .containsEntry("position", null);
-        assertThat(row(a, "user_has_pins", CanonicalRows.mappingKey(USER, PIN))).containsEntry("active", 0L);
+        assertThat(row(a, "user_has_pins", ComparableRows.mappingKey(USER, PIN))).containsEntry("active", 0L);
     }
 
     @Test
@@ -65,13 +65,13 @@ class CanonicalOracleTest {
         var likeAgainSameMs = Events.liked(USER2, PIN, 20); // later event id, same ms: wins over the unlike
         List<SpecificRecord> events = new ArrayList<>(setup);
         events.addAll(List.of(likeAgainSameMs, unlike, like));
-        CanonicalRows rows = rowsOf(events);
-        assertThat(row(rows, "user_likes_pins", CanonicalRows.mappingKey(USER2, PIN))).containsEntry("liked", 1L).containsEntry("sequence", 20L);
-        assertThat(row(rows, "pin_liked_by_users", CanonicalRows.mappingKey(PIN, USER2))).containsEntry("liked", 1L);
+        ComparableRows rows = rowsOf(events);
+        assertThat(row(rows, "user_likes_pins", ComparableRows.mappingKey(USER2, PIN))).containsEntry("liked", 1L).containsEntry("sequence", 20L);
+        assertThat(row(rows, "pin_liked_by_users", ComparableRows.mappingKey(PIN, USER2))).containsEntry("liked", 1L);
 
         List<SpecificRecord> withoutLast = new ArrayList<>(setup);
         withoutLast.addAll(List.of(unlike, like));
-        assertThat(row(rowsOf(withoutLast), "user_likes_pins", CanonicalRows.mappingKey(USER2, PIN))).containsEntry("liked", 0L);
+        assertThat(row(rowsOf(withoutLast), "user_likes_pins", ComparableRows.mappingKey(USER2, PIN))).containsEntry("liked", 0L);
     }
 
     @Test
@@ -80,10 +80,10 @@ class CanonicalOracleTest {
         var newer = Events.reordered(BOARD, USER, 60, List.of(PIN2));
         List<SpecificRecord> events = List.of(newer, older, Events.user(USER, 1), Events.board(BOARD, USER, 2),
                 Events.pin(PIN, BOARD, USER, 3), Events.pin(PIN2, BOARD, USER, 4));
-        CanonicalRows rows = rowsOf(events);
-        assertThat(row(rows, "board_has_pins", CanonicalRows.mappingKey(BOARD, PIN2))).containsEntry("position", 0L);
-        assertThat(row(rows, "board_has_pins", CanonicalRows.mappingKey(BOARD, PIN))).containsEntry("position", null);
-        assertThat(row(rows, CanonicalLayout.BOARDS, CanonicalRows.objectKey(BOARD)).get("order_version"))
+        ComparableRows rows = rowsOf(events);
+        assertThat(row(rows, "board_has_pins", ComparableRows.mappingKey(BOARD, PIN2))).containsEntry("position", 0L);
+        assertThat(row(rows, "board_has_pins", ComparableRows.mappingKey(BOARD, PIN))).containsEntry("position", null);
+        assertThat(row(rows, CanonicalLayout.BOARDS, ComparableRows.objectKey(BOARD)).get("order_version"))
                 .isEqualTo(java.util.HexFormat.of().formatHex(CanonicalLayout.version(60, newer.getEventId())));
     }
 
@@ -131,7 +131,7 @@ class CanonicalOracleTest {
     void theRowsDependOnlyOnTheSetOfEvents(@ForAll long seed, @ForAll @IntRange(min = 0, max = 10) int repeats) {
         Random random = new Random(seed);
         List<SpecificRecord> events = history(random);
-        CanonicalRows expected = rowsOf(events);
+        ComparableRows expected = rowsOf(events);
         List<SpecificRecord> shuffled = new ArrayList<>(events);
         for (int i = 0; i < repeats; i++) shuffled.add(events.get(random.nextInt(events.size())));
         Collections.shuffle(shuffled, random);
@@ -141,12 +141,12 @@ class CanonicalOracleTest {
 
     @Test
     void rowsCompareByMeaningAndNameEachDifference() {
-        CanonicalRows expected = rowsOf(List.of(Events.user(USER, 1), Events.board(BOARD, USER, 2)));
-        CanonicalRows actual = new CanonicalRows();
+        ComparableRows expected = rowsOf(List.of(Events.user(USER, 1), Events.board(BOARD, USER, 2)));
+        ComparableRows actual = new ComparableRows();
         expected.table("users").forEach((k, v) -> actual.put("users", k, v));
-        actual.put("user_has_boards", CanonicalRows.mappingKey(USER, BOARD), Map.of("sequence", 3));
-        actual.put("user_has_boards", CanonicalRows.mappingKey(USER, 99), Map.of("sequence", 3));
-        List<CanonicalRows.Difference> diff = expected.diff(actual, Set.of());
+        actual.put("user_has_boards", ComparableRows.mappingKey(USER, BOARD), Map.of("sequence", 3));
+        actual.put("user_has_boards", ComparableRows.mappingKey(USER, 99), Map.of("sequence", 3));
+        List<ComparableRows.Difference> diff = expected.diff(actual, Set.of());
         assertThat(diff).extracting(d -> d.table() + " " + d.kind()).containsExactly("boards MISSING", "user_has_boards DIFFERS",
                 "user_has_boards EXTRA");
         assertThat(diff.get(1).columns()).containsExactly("sequence");

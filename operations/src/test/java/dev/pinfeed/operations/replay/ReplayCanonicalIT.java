@@ -3,7 +3,7 @@ package dev.pinfeed.operations.replay;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.pinfeed.canonicalstore.CanonicalRows;
+import dev.pinfeed.canonicalstore.ComparableRows;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.infra.stack.LocalStack;
 import dev.pinfeed.infra.stack.StackLayout;
@@ -110,10 +110,10 @@ class ReplayCanonicalIT {
     /** Every published history's rows are exactly its expected rows (nothing lost, nothing extra, nothing twice). */
     private static boolean allApplied(Fixture f, List<History> published) {
         List<Long> ids = new ArrayList<>();
-        CanonicalRows expected = new CanonicalRows();
+        ComparableRows expected = new ComparableRows();
         for (History h : published) {
             ids.addAll(h.ids);
-            CanonicalRows e = h.expected();
+            ComparableRows e = h.expected();
             e.tableNames().forEach(t -> e.table(t).forEach((k, columns) -> expected.put(t, k, columns)));
         }
         return f.snapshot(ids, false).equals(expected);

@@ -1,7 +1,7 @@
 package dev.pinfeed.operations.verify.canonical;
 
 import dev.pinfeed.canonicalstore.CanonicalChange;
-import dev.pinfeed.canonicalstore.CanonicalRows;
+import dev.pinfeed.canonicalstore.ComparableRows;
 import dev.pinfeed.canonicalstore.mysql.CanonicalSnapshot;
 import dev.pinfeed.eventsschema.DeadLetters;
 import dev.pinfeed.materializer.EventPlanner;
@@ -28,7 +28,7 @@ public final class CanonicalVerifier {
 
     /** What the events were and how the store compares. */
     public record Report(long events, Map<String, Long> skipped, int neverApplicable, int expectedRows, int storedRows,
-                         List<CanonicalRows.Difference> differences) {
+                         List<ComparableRows.Difference> differences) {
         public boolean clean() {
             return differences.isEmpty();
         }
@@ -77,8 +77,8 @@ public final class CanonicalVerifier {
     public Report compare(ShardedDb db) {
         CanonicalOracle model = new CanonicalOracle();
         List<EventPlanner.Plan> never = model.applyAll(plans);
-        CanonicalRows expected = model.rows(true);
-        CanonicalRows stored = CanonicalSnapshot.read(db, idsOf(plans), true);
+        ComparableRows expected = model.rows(true);
+        ComparableRows stored = CanonicalSnapshot.read(db, idsOf(plans), true);
         return new Report(events, skipped, never.size(), expected.size(), stored.size(), expected.diff(stored, Set.of()));
     }
 

@@ -1,6 +1,6 @@
 package dev.pinfeed.operations.verify.canonical;
 
-import dev.pinfeed.canonicalstore.CanonicalRows;
+import dev.pinfeed.canonicalstore.ComparableRows;
 import dev.pinfeed.canonicalstore.mysql.CanonicalRepair;
 import dev.pinfeed.clikit.Interruption;
 import dev.pinfeed.clikit.Progress;
@@ -164,8 +164,8 @@ public final class VerifyCanonicalCommand implements Callable<Integer> {
             out.printf("%d events refer to rows no event creates (missing-reference: the materializer dead-letters them)%n", r.neverApplicable());
         }
         out.printf("rows expected %d, stored %d%n", r.expectedRows(), r.storedRows());
-        Map<String, List<CanonicalRows.Difference>> byTable = new TreeMap<>();
-        for (CanonicalRows.Difference diff : r.differences()) byTable.computeIfAbsent(diff.table(), t -> new ArrayList<>()).add(diff);
+        Map<String, List<ComparableRows.Difference>> byTable = new TreeMap<>();
+        for (ComparableRows.Difference diff : r.differences()) byTable.computeIfAbsent(diff.table(), t -> new ArrayList<>()).add(diff);
         byTable.forEach((table, diffs) -> {
             out.printf("%s: %d differences%n", table, diffs.size());
             diffs.stream().limit(maxPrinted).forEach(diff -> out.println("  " + diff));

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.pinfeed.canonicalstore.CanonicalIds;
-import dev.pinfeed.canonicalstore.CanonicalRows;
+import dev.pinfeed.canonicalstore.ComparableRows;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.idallocator.ObjectType;
 import dev.pinfeed.idallocator.ShardedId;
@@ -43,7 +43,7 @@ class VerifyCanonicalIT {
             try (InProcessProcessor materializer = new InProcessProcessor(MaterializerMain.NAME,
                     () -> f.run(f.settings(group), f.handler(f.cache))).start()) {
                 f.publishAll(h.shuffled(random));
-                CanonicalRows expected = h.expected();
+                ComparableRows expected = h.expected();
                 await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).until(() -> History.matches(f, h, expected).get());
                 PinfeedConfig config = f.config.with(Map.of("materializer.group", group));
                 String[] verify = {"verify", "canonical", "--users-topic", f.topics.users(), "--boards-topic", f.topics.boards(),
@@ -51,7 +51,7 @@ class VerifyCanonicalIT {
                 CliRun clean = CliRun.of(config, materializer, verify);
                 assertThat(clean.code()).as(clean.out()).isZero();
                 assertThat(clean.out()).contains("0 differences");
-                CanonicalRows before = f.snapshot(h.ids, true);
+                ComparableRows before = f.snapshot(h.ids, true);
 
                 long user = h.ids.stream().filter(id -> ShardedId.decode(id).type() == ObjectType.USER).findFirst().orElseThrow();
                 long pin = h.ids.stream().filter(id -> ShardedId.decode(id).type() == ObjectType.PIN).findFirst().orElseThrow();

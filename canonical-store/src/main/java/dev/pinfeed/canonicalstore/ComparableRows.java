@@ -18,7 +18,7 @@ import java.util.TreeSet;
  * equal when they mean the same: numbers and flags as {@code long}, JSON as a tree (key order and
  * spacing do not matter), binary versions as hex, times as ISO instants (milliseconds).
  */
-public final class CanonicalRows {
+public final class ComparableRows {
 
     /** One row that differs: missing (expected, not stored), extra (stored, not expected), or with different columns. */
     public record Difference(String table, String key, Kind kind, List<String> columns, Map<String, Object> expected, Map<String, Object> actual) {
@@ -67,7 +67,7 @@ public final class CanonicalRows {
     }
 
     /** This (expected) against {@code actual}, table by table; columns named in {@code ignored} are not compared. */
-    public List<Difference> diff(CanonicalRows actual, Set<String> ignored) {
+    public List<Difference> diff(ComparableRows actual, Set<String> ignored) {
         List<Difference> out = new ArrayList<>();
         Set<String> names = new TreeSet<>(tables.keySet());
         names.addAll(actual.tables.keySet());
@@ -106,7 +106,7 @@ public final class CanonicalRows {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof CanonicalRows r && r.tables.equals(tables);
+        return o instanceof ComparableRows r && r.tables.equals(tables);
     }
 
     @Override
