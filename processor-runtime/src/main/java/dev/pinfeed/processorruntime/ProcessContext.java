@@ -1,6 +1,5 @@
 package dev.pinfeed.processorruntime;
 
-import dev.pinfeed.config.HostPort;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.config.zookeeper.CuratorClients;
 import dev.pinfeed.eventsschema.AvroEventDeserializer;
@@ -235,12 +234,14 @@ public final class ProcessContext implements AutoCloseable {
 
     /** Starts the admin endpoint at {@code <process>.admin.http} with the checks registered so far and later. */
     public RunningHttpApp serveAdmin() {
-        HostPort address = bounds != null ? new HostPort("127.0.0.1", 0) : config.hostPort(name + ".admin.http");
+        // A bounded run beside the live process (which may hold the admin port) takes a spare one.
+        String host = bounds != null ? "127.0.0.1" : config.hostPort(name + ".admin.http").host();
+        int port = bounds != null ? 0 : config.hostPort(name + ".admin.http").port();
         HttpApp.Builder app = HttpApp.builder(name).meterRegistry(meters);
         // Checks registered after this call still count: the endpoint reads the maps at each probe.
         app.liveness("process", () -> runAll(liveness));
         app.healthCheck(name, () -> runAll(readiness));
-        admin = closeOnExit(app.build().start(address.host(), address.port()));
+        admin = closeOnExit(app.build().start(host, port));
         describe("admin " + admin.baseUri());
         return admin;
     }

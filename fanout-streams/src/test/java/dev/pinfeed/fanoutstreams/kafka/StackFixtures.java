@@ -47,24 +47,24 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * What the fan-out ITs share on the shared stack: fresh topics and application id, a graph under a
  * fresh key prefix, pin events published as ingest does, and the committed output read back.
  */
-final class StackFixtures implements AutoCloseable {
+public final class StackFixtures implements AutoCloseable {
 
-    final TestStack stack;
-    final String pins;
-    final String chunks;
-    final String deadLetters;
-    final String applicationId;
-    final String keyPrefix;
-    final SchemaRegistryClient registry;
-    final CuratorFramework zk;
-    final GraphConnections graph;
+    public final TestStack stack;
+    public final String pins;
+    public final String chunks;
+    public final String deadLetters;
+    public final String applicationId;
+    public final String keyPrefix;
+    public final SchemaRegistryClient registry;
+    public final CuratorFramework zk;
+    public final GraphConnections graph;
     /** The last reads the fan-out asks about, under the graph's key prefix (as in production). */
-    final RedisLastReadStore lastReads;
+    public final RedisLastReadStore lastReads;
     private final KafkaProducer<byte[], byte[]> producer;
     private final AvroEventSerializer serializer;
     private final AtomicLong version = new AtomicLong(System.currentTimeMillis());
 
-    StackFixtures(TestStack stack) throws Exception {
+    public StackFixtures(TestStack stack) throws Exception {
         this.stack = stack;
         pins = stack.uniqueTopic("fanout-pins");
         chunks = stack.uniqueTopic("fanout-chunks");
@@ -88,7 +88,7 @@ final class StackFixtures implements AutoCloseable {
     }
 
     /** Board {@code board} of {@code owner}, and {@code n} fresh users following {@code owner}; returns them. */
-    List<Long> authorWithFollowers(long owner, long board, int n) throws Exception {
+    public List<Long> authorWithFollowers(long owner, long board, int n) throws Exception {
         apply(List.of(new GraphCommand.CreateBoard(version.incrementAndGet(), Instant.now().toEpochMilli(), board, owner)));
         List<Long> followers = new ArrayList<>(n);
         List<GraphCommand> follows = new ArrayList<>(n);
@@ -121,12 +121,12 @@ final class StackFixtures implements AutoCloseable {
         return version.incrementAndGet();
     }
 
-    PinCreated pinCreated(long pin, long board, long author) {
+    public PinCreated pinCreated(long pin, long board, long author) {
         long id = version.incrementAndGet();
         return new PinCreated(id, Instant.now(), author, pin, board, author, "it pin " + pin, null, null);
     }
 
-    void publish(SpecificRecord event) throws Exception {
+    public void publish(SpecificRecord event) throws Exception {
         publishRaw(EventTopics.partitionKey(event), serializer.serialize(pins, event));
     }
 
@@ -135,7 +135,7 @@ final class StackFixtures implements AutoCloseable {
     }
 
     /** A read_committed reader of the chunk topic and its bulk lane from their start, outside any group. */
-    KafkaConsumer<byte[], byte[]> chunkReader() {
+    public KafkaConsumer<byte[], byte[]> chunkReader() {
         return reader(chunks, EventTopics.bulkLaneOf(chunks));
     }
 
@@ -154,7 +154,7 @@ final class StackFixtures implements AutoCloseable {
     }
 
     /** The committed chunks, read with {@code reader} until {@code done} holds for those read so far, or the deadline. */
-    List<FanoutChunk> readChunks(KafkaConsumer<byte[], byte[]> reader, List<FanoutChunk> soFar, Predicate<List<FanoutChunk>> done,
+    public List<FanoutChunk> readChunks(KafkaConsumer<byte[], byte[]> reader, List<FanoutChunk> soFar, Predicate<List<FanoutChunk>> done,
                                  Duration timeout) {
         AvroEventDeserializer decoder = new AvroEventDeserializer(registry);
         long deadline = System.nanoTime() + timeout.toNanos();
@@ -174,7 +174,7 @@ final class StackFixtures implements AutoCloseable {
      * True once the last chunk of each pin's ADD was read, and every chunk before it: a pin's first chunk
      * and its later ones travel on two topics (the bulk lane), so the last may be read before the first.
      */
-    static Predicate<List<FanoutChunk>> lastChunksOf(long... pins) {
+    public static Predicate<List<FanoutChunk>> lastChunksOf(long... pins) {
         return read -> {
             for (long p : pins) {
                 Optional<FanoutChunk> last = read.stream().filter(c -> c.getPinId() == p && c.getLastChunk()).findAny();
@@ -188,7 +188,7 @@ final class StackFixtures implements AutoCloseable {
     }
 
     /** Each receiver of {@code pin} with the sources he was named with (a list: a repeat shows as two). */
-    static Map<Long, List<FanoutSource>> receiversOf(List<FanoutChunk> chunks, long pin) {
+    public static Map<Long, List<FanoutSource>> receiversOf(List<FanoutChunk> chunks, long pin) {
         Map<Long, List<FanoutSource>> out = new HashMap<>();
         for (FanoutChunk c : chunks) {
             if (c.getPinId() != pin) continue;
