@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -87,8 +88,8 @@ public final class DeadLetterSummary {
             table(sb, rows);
             sb.append('\n');
         }
-        sb.append(String.format("%s%s: %d dead letters, %d redriven, %d failed again after redrive%n", topic, scope, total(), redriven(),
-                failedAgain()));
+        sb.append(String.format(Locale.ROOT, "%s%s: %s, %d redriven, %d failed again after redrive%n", topic, scope,
+                DeadLetterView.deadLetters(total()), redriven(), failedAgain()));
         List<List<String>> rows = new ArrayList<>();
         rows.add(List.of("PROCESSOR", "SOURCE TOPIC", "REASON", "COUNT", "REDRIVEN", "FAILED AGAIN", "OLDEST", "NEWEST"));
         for (Group g : groups.values()) {

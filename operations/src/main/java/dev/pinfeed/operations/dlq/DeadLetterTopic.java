@@ -1,7 +1,10 @@
 package dev.pinfeed.operations.dlq;
 
+import dev.pinfeed.clikit.Progress;
 import dev.pinfeed.eventsschema.DeadLetters;
 import dev.pinfeed.operations.kafka.TopicRanges;
+import java.io.PrintWriter;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
@@ -52,6 +55,23 @@ public final class DeadLetterTopic {
     /** Calls {@code each} with every dead letter of {@code range}, partition by partition in offset order. */
     public long read(Range range, Consumer<DeadLetter> each) {
         return ranges.read(range.from(), range.to(), r -> each.accept(DeadLetter.of(r)));
+    }
+
+    /**
+     * {@link #read(Range, Consumer)} showing its progress on {@code err}: a line when it takes more than a second (then
+     * every few seconds), and a last line with the count.
+     */
+    public long read(Range range, PrintWriter err, Clock clock, Consumer<DeadLetter> each) {
+        long started = clock.millis();
+        try (Progress progress = Progress.start(err, Progress.mode(false), "reading " + topic, range.records(), "dead letters", clock)) {
+            long n = read(range, d -> {
+                each.accept(d);
+                progress.advance(1);
+                if (clock.millis() - started >= 1_000) progress.tick();
+            });
+            progress.done(null);
+            return n;
+        }
     }
 
     /** The dead letters of {@code ids} the topic still holds (an id beyond a partition's end, or purged, is left out). */

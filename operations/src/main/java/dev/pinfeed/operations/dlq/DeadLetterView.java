@@ -26,6 +26,11 @@ public final class DeadLetterView {
 
     private DeadLetterView() {}
 
+    /** {@code 1 dead letter}, {@code 3 dead letters}. */
+    public static String deadLetters(long n) {
+        return n + (n == 1 ? " dead letter" : " dead letters");
+    }
+
     /** What became of it: failed again after a redrive, redriven ({@code entry} from the redrive log), or not redriven. */
     public static String state(DeadLetter d, RedriveLog.Entry entry) {
         if (d.failedAgainAfterRedrive()) return "failed again after redrive of " + d.redrivenFrom().orElseThrow();

@@ -1,7 +1,6 @@
 package dev.pinfeed.operations.dlq;
 
 import dev.pinfeed.clikit.Cli;
-import dev.pinfeed.clikit.Progress;
 import dev.pinfeed.operations.kafka.TopicRanges;
 import java.io.PrintWriter;
 import java.time.Instant;
@@ -38,15 +37,7 @@ final class DlqListCommand implements Callable<Integer> {
             DeadLetterTopic topic = new DeadLetterTopic(ranges, dlq.topic());
             DeadLetterTopic.Range range = topic.range(from);
             DeadLetterSummary summary = new DeadLetterSummary(topic.name(), selection, dlq.redrivesIfAny(ranges, err), ids);
-            try (Progress progress = Progress.start(err, Progress.mode(false), "reading " + topic.name(), range.records(), "dead letters",
-                    dlq.clock())) {
-                topic.read(range, d -> {
-                    summary.add(d);
-                    progress.advance(1);
-                    progress.tick();
-                });
-                progress.done(null);
-            }
+            topic.read(range, err, dlq.clock(), summary::add);
             out.print(json ? summary.json() + System.lineSeparator() : summary.text());
         }
         out.flush();

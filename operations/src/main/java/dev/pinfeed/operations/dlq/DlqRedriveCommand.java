@@ -8,6 +8,7 @@ import dev.pinfeed.eventsschema.DeadLetters;
 import dev.pinfeed.operations.kafka.TopicRanges;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -15,6 +16,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -103,21 +106,14 @@ final class DlqRedriveCommand implements Callable<Integer> {
             selected.addAll(found.values());
             return selected;
         }
-        DeadLetterTopic.Range range = topic.range(selection.since());
-        try (Progress progress = Progress.start(err, Progress.mode(false), "reading " + topic.name(), range.records(), "dead letters",
-                dlq.clock())) {
-            topic.read(range, d -> {
-                if (selection.matches(d)) selected.add(d);
-                progress.advance(1);
-                progress.tick();
-            });
-            progress.done(selected.size() + " selected");
-        }
+        topic.read(topic.range(selection.since()), err, dlq.clock(), d -> {
+            if (selection.matches(d)) selected.add(d);
+        });
         return selected;
     }
 
     private static void printPlan(PrintWriter out, String topic, Selection selection, RedrivePlan plan) {
-        out.printf("%s, %s: %d dead letters%n", topic, selection.describe(), plan.selected());
+        out.printf("%s, %s: %s%n", topic, selection.describe(), DeadLetterView.deadLetters(plan.selected()));
         if (!plan.toRedrive().isEmpty()) out.printf("  %d to redrive %s%n", plan.toRedrive().size(), plan.bySourceTopic());
         if (!plan.alreadyRedriven().isEmpty()) out.printf("  %d already redriven, skipped%n", plan.alreadyRedriven().size());
         if (!plan.failedAgain().isEmpty()) {
@@ -136,21 +132,32 @@ final class DlqRedriveCommand implements Callable<Integer> {
                 + "; run the same command again to redrive the rest (dead letters already redriven are skipped)");
         try (interruption;
              Progress progress = Progress.start(err, Progress.mode(false), "redrive", todo.size(), "dead letters", dlq.clock())) {
-            for (int i = 0; i < todo.size(); i += BATCH) {
-                if (interruption.requested()) {
-                    out.printf("interrupted: redriven %d of %d%n", done.get(), todo.size());
-                    return EXIT_INTERRUPTED;
-                }
-                List<DeadLetter> batch = todo.subList(i, Math.min(todo.size(), i + BATCH));
-                redriver.send(batch, dlq.clock().instant());
+            boolean complete = inBatches(todo, BATCH, batch -> {
+                redriver.send(batch, dlq.clock().instant().truncatedTo(ChronoUnit.MILLIS));
                 done.addAndGet(batch.size());
                 progress.advance(batch.size());
                 progress.tick();
+            }, interruption::requested);
+            if (!complete) {
+                out.printf("interrupted: redriven %d of %d%n", done.get(), todo.size());
+                return EXIT_INTERRUPTED;
             }
             progress.done(done.get() + " redriven");
         }
-        out.printf("redriven %d dead letters %s%n", done.get(), plan.bySourceTopic());
+        out.printf("redriven %s %s%n", DeadLetterView.deadLetters(done.get()), plan.bySourceTopic());
         return Cli.OK;
+    }
+
+    /**
+     * Hands {@code todo} to {@code send} {@code size} at a time, in order, until all went or {@code stop} says so
+     * (asked before each batch: a batch once begun is finished). Returns whether all went.
+     */
+    static boolean inBatches(List<DeadLetter> todo, int size, Consumer<List<DeadLetter>> send, BooleanSupplier stop) {
+        for (int i = 0; i < todo.size(); i += size) {
+            if (stop.getAsBoolean()) return false;
+            send.accept(todo.subList(i, Math.min(todo.size(), i + size)));
+        }
+        return true;
     }
 
     private static String ids(List<DeadLetter> letters) {

@@ -42,8 +42,8 @@ public record PurgePlan(String topic, Instant before, List<Partition> partitions
             }
         }
         if (goes() == 0) sb.append("nothing to purge\n");
-        else if (dryRun) sb.append(String.format(Locale.ROOT, "dry run: %d dead letters would be purged; nothing was deleted%n", goes()));
-        else sb.append(String.format(Locale.ROOT, "purged %d dead letters%n", goes()));
+        else if (dryRun) sb.append("dry run: ").append(DeadLetterView.deadLetters(goes())).append(" would be purged; nothing was deleted\n");
+        else sb.append("purged ").append(DeadLetterView.deadLetters(goes())).append('\n');
         return sb.toString();
     }
 }

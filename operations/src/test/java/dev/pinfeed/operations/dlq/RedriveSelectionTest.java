@@ -9,10 +9,12 @@ import dev.pinfeed.eventsschema.DeadLetters;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.IntStream;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
 import org.junit.jupiter.api.Test;
@@ -106,6 +108,20 @@ class RedriveSelectionTest {
         assertThat(entries.get(a)).isEqualTo(new RedriveLog.Entry(a, "likes-2@5", T0));
         assertThat(entries.get(DeadLetterId.parse("2:2")).redrivenTo()).as("unreadable, still counted as redriven").isEqualTo("(unknown)");
         assertThat(new String(RedriveLog.key("pinfeed.dead-letter.v1", a), StandardCharsets.UTF_8)).isEqualTo("pinfeed.dead-letter.v1/0:1");
+    }
+
+    @Test
+    void aRedriveGoesInBatchesAndAStopRequestEndsItBetweenTwo() {
+        List<DeadLetter> todo = IntStream.range(0, 250).mapToObj(i -> like("0:" + i, T0)).toList();
+        List<List<DeadLetter>> sent = new ArrayList<>();
+
+        assertThat(DlqRedriveCommand.inBatches(todo, 100, sent::add, () -> false)).isTrue();
+        assertThat(sent).extracting(List::size).containsExactly(100, 100, 50);
+        assertThat(sent.stream().flatMap(List::stream)).containsExactlyElementsOf(todo);
+
+        sent.clear();
+        assertThat(DlqRedriveCommand.inBatches(todo, 100, sent::add, () -> sent.size() == 1)).as("stopped").isFalse();
+        assertThat(sent).singleElement().isEqualTo(todo.subList(0, 100));
     }
 
     @Test
