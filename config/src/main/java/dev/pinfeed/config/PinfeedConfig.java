@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.TreeSet;
 
 /**
  * Where every server lives. Values come from a properties file (the bundled local-stack file unless
@@ -68,14 +69,14 @@ public final class PinfeedConfig {
     }
 
     /**
-     * This configuration with {@code overrides} winning over every source (as system properties do): a
-     * process's own settings on top of a deployment's (tests running processors on fresh topics and groups).
+     * This configuration with {@code values} winning over every other source: a test's fresh topics, or one
+     * command's settings, on top of the deployment's configuration.
      */
-    public PinfeedConfig with(Map<String, String> overrides) {
-        Properties merged = new Properties();
-        merged.putAll(system);
-        merged.putAll(overrides);
-        return new PinfeedConfig(file, env, merged, source);
+    public PinfeedConfig withOverrides(Map<String, String> values) {
+        Properties top = new Properties();
+        for (String key : system.stringPropertyNames()) top.setProperty(key, system.getProperty(key));
+        values.forEach(top::setProperty);
+        return new PinfeedConfig(file, env, top, source + " (overriding " + String.join(", ", new TreeSet<>(values.keySet())) + ")");
     }
 
     /** {@code kafka.bootstrap} → {@code PINFEED_KAFKA_BOOTSTRAP}. */

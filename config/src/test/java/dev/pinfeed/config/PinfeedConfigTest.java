@@ -24,6 +24,24 @@ class PinfeedConfigTest {
     }
 
     @Test
+    void overridesWinOverEverySourceAndLeaveTheOriginalAlone() {
+        Properties file = new Properties();
+        file.setProperty("kafka.bootstrap", "file:1");
+        file.setProperty("dead-letter.topic", "file-dlq");
+        Properties sys = new Properties();
+        sys.setProperty("schema.registry.url", "http://sys");
+        PinfeedConfig config = new PinfeedConfig(file, Map.of("PINFEED_DEAD_LETTER_TOPIC", "env-dlq"), sys, "t");
+
+        PinfeedConfig overridden = config.withOverrides(Map.of("dead-letter.topic", "it-dlq"));
+
+        assertThat(overridden.get("dead-letter.topic", "x")).isEqualTo("it-dlq");
+        assertThat(overridden.kafkaBootstrap()).isEqualTo("file:1");
+        assertThat(overridden.schemaRegistryUrl()).isEqualTo("http://sys");
+        assertThat(config.get("dead-letter.topic", "x")).isEqualTo("env-dlq");
+        assertThat(overridden.source()).contains("dead-letter.topic");
+    }
+
+    @Test
     void bundledLocalConfigDescribesEveryEndpoint() {
         PinfeedConfig config = PinfeedConfig.bundledLocal();
         assertThat(config.mysqlHosts()).extracting(PinfeedConfig.ReplicatedHost::name).containsExactly("mysql001", "mysql002");

@@ -18,10 +18,20 @@ public record FanoutJob(FanoutAction action, long eventId, long occurredAt, long
                         long pinCreatedAt, int nextChunkIndex, String cursor, boolean exhausted, List<Receiver> buffered,
                         int failures, Origin origin) {
 
-    /** Where the pin event was read, and its raw bytes. */
-    public record Origin(String topic, int partition, long offset, byte[] key, byte[] value) {
-        public static final Origin UNKNOWN = new Origin("", -1, -1, null, null);
+    /**
+     * Where the pin event was read, its raw bytes and its headers: a dead letter carries the record as it was
+     * read, headers included (a redriven event's redrive header must reach its second dead letter).
+     */
+    public record Origin(String topic, int partition, long offset, byte[] key, byte[] value, List<Header> headers) {
+        public static final Origin UNKNOWN = new Origin("", -1, -1, null, null, List.of());
+
+        public Origin {
+            headers = List.copyOf(headers);
+        }
     }
+
+    /** One header of the pin event, in its order. */
+    public record Header(String name, byte[] value) {}
 
     public FanoutJob {
         buffered = List.copyOf(buffered);

@@ -73,7 +73,7 @@ public record FanoutSettings(String applicationId, String inputTopic, String out
                 config.get("fanout.application-id", d.applicationId()),
                 config.get("fanout.input-topic", d.inputTopic()),
                 config.get("fanout.output-topic", d.outputTopic()),
-                config.get("fanout.dead-letter-topic", d.deadLetterTopic()),
+                config.get("fanout.dead-letter-topic", DeadLetters.topic(config)),
                 config.getInt("fanout.chunk-size", d.chunkSize()),
                 config.getInt("fanout.active-days", d.activeDays()),
                 config.getInt("fanout.steps-per-turn", d.stepsPerTurn()),

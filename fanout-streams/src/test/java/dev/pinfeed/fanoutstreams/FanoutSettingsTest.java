@@ -42,6 +42,13 @@ class FanoutSettingsTest {
     }
 
     @Test
+    void theDeadLetterTopicFollowsTheProcessorsUnlessTheFanOutNamesItsOwn() {
+        assertThat(FanoutSettings.from(config(DeadLetters.TOPIC_KEY, "ops-dlq")).deadLetterTopic()).isEqualTo("ops-dlq");
+        assertThat(FanoutSettings.from(config(DeadLetters.TOPIC_KEY, "ops-dlq", "fanout.dead-letter-topic", "own")).deadLetterTopic())
+                .isEqualTo("own");
+    }
+
+    @Test
     void aChunkMustFitOneGraphPageAndTheOtherLimitsMustBePositive() {
         assertThatThrownBy(() -> FanoutSettings.from(config("fanout.chunk-size", "0"))).hasMessageContaining("fanout.chunk-size");
         assertThatThrownBy(() -> FanoutSettings.from(config("fanout.chunk-size", "10001"))).hasMessageContaining("fanout.chunk-size");

@@ -3,6 +3,7 @@ package dev.pinfeed.operations;
 import dev.pinfeed.clikit.Cli;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.infra.stack.LocalStack;
+import dev.pinfeed.operations.dlq.DlqCommand;
 import dev.pinfeed.operations.failover.FailoverCommand;
 import dev.pinfeed.operations.provision.ProvisionCommand;
 import dev.pinfeed.operations.replay.LocalStackProcessors;
@@ -28,7 +29,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "pinfeed", mixinStandardHelpOptions = true, version = "pinfeed operations",
         description = "Operate a pinfeed deployment: provision, fail over, verify and repair, replay, dead letters.",
-        subcommands = {ProvisionCommand.class, FailoverCommand.class, VerifyCommand.class, ReplayCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {ProvisionCommand.class, FailoverCommand.class, VerifyCommand.class, ReplayCommand.class, DlqCommand.class,
+                CommandLine.HelpCommand.class})
 public final class OperationsCli implements Callable<Integer> {
 
     @Spec CommandSpec spec;

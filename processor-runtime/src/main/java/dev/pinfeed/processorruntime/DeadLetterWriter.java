@@ -15,7 +15,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Copies a refused record to {@link DeadLetters#TOPIC} with the reason and its origin in headers.
+ * Copies a refused record to the dead-letter topic ({@link DeadLetters#topic}) with the reason and its origin
+ * in headers, keeping its own headers (a redriven record's {@link DeadLetters#HEADER_REDRIVE_FROM} among them).
  * Sent synchronously and retried until Kafka takes it: the consumer commits past the record only
  * after this returns, so a dead letter is never lost.
  */

@@ -162,7 +162,7 @@ public final class ProcessContext implements AutoCloseable {
 
     /**
      * A consumer loop on its own thread, with its consumer and dead-letter producer built from
-     * {@link KafkaClients} and bound to the meter registry (consumer lag per partition:
+     * {@link KafkaClients} (dead letters to {@link DeadLetters#topic}) and bound to the meter registry (consumer lag per partition:
      * {@code kafka_consumer_fetch_manager_records_lag_max}). Its liveness and readiness join the
      * admin endpoint's.
      */
@@ -179,7 +179,7 @@ public final class ProcessContext implements AutoCloseable {
         closeOnExit(new KafkaClientMetrics(consumer)).bindTo(meters);
         KafkaProducer<byte[], byte[]> dlq = new KafkaProducer<>(KafkaClients.producer(config, settings.groupId() + "-dead-letters"),
                 new ByteArraySerializer(), new ByteArraySerializer());
-        DeadLetterWriter deadLetters = closeOnExit(new DeadLetterWriter(dlq, DeadLetters.TOPIC, settings.groupId(), settings.processor(), meters));
+        DeadLetterWriter deadLetters = closeOnExit(new DeadLetterWriter(dlq, DeadLetters.topic(config), settings.groupId(), settings.processor(), meters));
         closeOnExit(new KafkaClientMetrics(dlq)).bindTo(meters);
         ConsumerLoop loop = new ConsumerLoop(consumer, new AvroEventDeserializer(registry()), handler, deadLetters, settings, clock, meters);
         // A process's second and later loops (feed-worker's bulk lane) get their checks under their group's name.

@@ -18,18 +18,21 @@ import org.apache.kafka.common.serialization.Serializer;
 
 /**
  * The one owner of the job store's layout. Key: the pin id (Kafka's 8-byte big-endian long, so the
- * store iterates pins in id order: the round-robin walks that order). Value: version 1 =
+ * store iterates pins in id order: the round-robin walks that order). Value: version 2 =
  * <pre>
- * 0x01 action(1: 0 ADD, 1 REMOVE) eventId(8) occurredAt(8) pinId(8) boardId(8) authorId(8) pinCreatedAt(8)
+ * 0x02 action(1: 0 ADD, 1 REMOVE) eventId(8) occurredAt(8) pinId(8) boardId(8) authorId(8) pinCreatedAt(8)
  * nextChunkIndex(4) exhausted(1) hasCursor(1) [cursor(utf)] failures(4)
  * buffered count(4) then per receiver userId(8) viaOwner(1)
  * origin: topic(utf) partition(4) offset(8) key(len 4, -1 = null, bytes) value(len 4, -1 = null, bytes)
+ *         header count(4) then per header name(utf) value(len 4, -1 = null, bytes)
  * </pre>
- * The store's changelog carries these bytes, so a new layout must read version 1 too.
+ * Version 1 is the same without the origin's headers (read as none). The store's changelog carries these
+ * bytes, so a new layout must read every older one.
  */
 public final class FanoutJobCodec {
 
-    private static final byte VERSION = 1;
+    private static final byte VERSION = 2;
+    private static final byte VERSION_WITHOUT_HEADERS = 1;
 
     public static final Serde<Long> KEY_SERDE = Serdes.Long();
     public static final Serde<FanoutJob> VALUE_SERDE = Serdes.serdeFrom(
@@ -65,6 +68,11 @@ public final class FanoutJobCodec {
             out.writeLong(o.offset());
             writeBytes(out, o.key());
             writeBytes(out, o.value());
+            out.writeInt(o.headers().size());
+            for (FanoutJob.Header h : o.headers()) {
+                out.writeUTF(h.name());
+                writeBytes(out, h.value());
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e); // a byte array does not fail
         }
@@ -74,7 +82,9 @@ public final class FanoutJobCodec {
     public static FanoutJob decode(byte[] bytes) {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
             byte version = in.readByte();
-            if (version != VERSION) throw new IllegalArgumentException("unknown fan-out job layout version " + version);
+            if (version != VERSION && version != VERSION_WITHOUT_HEADERS) {
+                throw new IllegalArgumentException("unknown fan-out job layout version " + version);
+            }
             FanoutAction action = in.readByte() == 0 ? FanoutAction.ADD : FanoutAction.REMOVE;
             long eventId = in.readLong();
             long occurredAt = in.readLong();
@@ -89,7 +99,17 @@ public final class FanoutJobCodec {
             int n = in.readInt();
             List<Receiver> buffered = new ArrayList<>(n);
             for (int i = 0; i < n; i++) buffered.add(new Receiver(in.readLong(), in.readBoolean()));
-            FanoutJob.Origin origin = new FanoutJob.Origin(in.readUTF(), in.readInt(), in.readLong(), readBytes(in), readBytes(in));
+            String topic = in.readUTF();
+            int partition = in.readInt();
+            long offset = in.readLong();
+            byte[] key = readBytes(in);
+            byte[] value = readBytes(in);
+            List<FanoutJob.Header> headers = new ArrayList<>();
+            if (version >= VERSION) {
+                int count = in.readInt();
+                for (int i = 0; i < count; i++) headers.add(new FanoutJob.Header(in.readUTF(), readBytes(in)));
+            }
+            FanoutJob.Origin origin = new FanoutJob.Origin(topic, partition, offset, key, value, headers);
             return new FanoutJob(action, eventId, occurredAt, pinId, boardId, authorId, pinCreatedAt, next,
                     cursor, exhausted, buffered, failures, origin);
         } catch (IOException e) {

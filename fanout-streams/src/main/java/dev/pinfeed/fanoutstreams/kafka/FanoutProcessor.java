@@ -20,6 +20,8 @@ import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -127,8 +129,10 @@ final class FanoutProcessor implements Processor<String, SourceEvent, Object, Ob
     private FanoutJob.Origin origin(Record<String, SourceEvent> record) {
         RecordMetadata m = context.recordMetadata().orElse(null);
         byte[] key = record.key() == null ? null : record.key().getBytes(StandardCharsets.UTF_8);
-        return m == null ? new FanoutJob.Origin("", -1, -1, key, record.value().raw())
-                : new FanoutJob.Origin(m.topic(), m.partition(), m.offset(), key, record.value().raw());
+        List<FanoutJob.Header> headers = new ArrayList<>();
+        for (Header h : record.headers()) headers.add(new FanoutJob.Header(h.key(), h.value()));
+        return m == null ? new FanoutJob.Origin("", -1, -1, key, record.value().raw(), headers)
+                : new FanoutJob.Origin(m.topic(), m.partition(), m.offset(), key, record.value().raw(), headers);
     }
 
     /** One punctuation: round-robin steps over the pending jobs within the turn's budget. */
@@ -237,10 +241,16 @@ final class FanoutProcessor implements Processor<String, SourceEvent, Object, Ob
         FanoutJob.Origin o = job.origin();
         String error = job.action() + " fan-out stopped after chunk " + (job.nextChunkIndex() - 1) + ": " + e;
         context.forward(new Record<>(o.key(), o.value(), clock.millis(),
-                DeadLetterWriter.headers(null, DeadLetters.PROCESSING_ERROR, error, o.topic(), o.partition(), o.offset(),
+                DeadLetterWriter.headers(originalHeaders(o), DeadLetters.PROCESSING_ERROR, error, o.topic(), o.partition(), o.offset(),
                         settings.applicationId())), DEAD_LETTERS);
         metrics.deadLettered(DeadLetters.PROCESSING_ERROR);
         done(job);
+    }
+
+    private static RecordHeaders originalHeaders(FanoutJob.Origin origin) {
+        RecordHeaders headers = new RecordHeaders();
+        for (FanoutJob.Header h : origin.headers()) headers.add(h.name(), h.value());
+        return headers;
     }
 
     private void done(FanoutJob job) {

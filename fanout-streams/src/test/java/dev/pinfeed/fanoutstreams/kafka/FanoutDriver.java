@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.Executor;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -95,6 +96,12 @@ final class FanoutDriver implements AutoCloseable {
 
     void raw(String key, byte[] value) {
         pins.pipeInput(key, value);
+    }
+
+    /** An event with record headers (a redriven record's, say). */
+    void publish(SpecificRecord event, Headers headers) {
+        pins.pipeInput(new TestRecord<>(EventTopics.partitionKey(event), serializer.serialize(settings.inputTopic(), event), headers,
+                (Instant) null));
     }
 
     /** One punctuation. */

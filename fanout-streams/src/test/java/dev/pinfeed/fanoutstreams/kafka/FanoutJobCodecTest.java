@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.pinfeed.events.FanoutAction;
 import dev.pinfeed.fanoutstreams.FanoutJob;
 import dev.pinfeed.followergraph.Receiver;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -15,7 +16,8 @@ class FanoutJobCodecTest {
     void aJobInProgressSurvivesTheRoundTrip() {
         FanoutJob job = new FanoutJob(FanoutAction.REMOVE, 11, 12, 13, 14, 15, 16, 7, "c:opaque|42", false,
                 List.of(new Receiver(100, true), new Receiver(101, false)), 2,
-                new FanoutJob.Origin("pinfeed.pins.v1", 3, 99, "13".getBytes(), new byte[] {0, 1, 2}));
+                new FanoutJob.Origin("pinfeed.pins.v1", 3, 99, "13".getBytes(), new byte[] {0, 1, 2},
+                        List.of(new FanoutJob.Header("pinfeed.dlq.redrive.from", "0:41".getBytes()), new FanoutJob.Header("empty", null))));
 
         FanoutJob back = FanoutJobCodec.decode(FanoutJobCodec.encode(job));
 
@@ -33,6 +35,21 @@ class FanoutJobCodecTest {
         assertThat(back.origin().key()).isNull();
         assertThat(back.origin().value()).isNull();
         assertThat(back).usingRecursiveComparison().isEqualTo(job);
+    }
+
+    @Test
+    void aJobStoredBeforeOriginsHadHeadersStillReads() {
+        FanoutJob job = new FanoutJob(FanoutAction.ADD, 11, 12, 13, 14, 15, 16, 2, null, false, List.of(), 0,
+                new FanoutJob.Origin("pinfeed.pins.v1", 1, 7, "13".getBytes(), new byte[] {5}, List.of()));
+        byte[] current = FanoutJobCodec.encode(job);
+        // Version 1: the same bytes without the trailing header count.
+        byte[] version1 = Arrays.copyOf(current, current.length - Integer.BYTES);
+        version1[0] = 1;
+
+        FanoutJob back = FanoutJobCodec.decode(version1);
+
+        assertThat(back).usingRecursiveComparison().isEqualTo(job);
+        assertThat(back.origin().headers()).isEmpty();
     }
 
     @Test

@@ -64,7 +64,7 @@ class BoundedReplayIT {
                 }
                 assertThat(f.snapshot(h.ids, true).size()).isZero();
 
-                PinfeedConfig config = f.config.with(Map.of("materializer.group", group, "materializer.topic.users", f.topics.users(),
+                PinfeedConfig config = f.config.withOverrides(Map.of("materializer.group", group, "materializer.topic.users", f.topics.users(),
                         "materializer.topic.boards", f.topics.boards(), "materializer.topic.pins", f.topics.pins(),
                         "materializer.topic.likes", f.topics.likes()));
                 int starts = materializer.starts();

@@ -49,7 +49,7 @@ class ReplayCanonicalIT {
             Map<String, String> overrides = Map.of("materializer.topic.users", f.topics.users(), "materializer.topic.boards", f.topics.boards(),
                     "materializer.topic.pins", f.topics.pins(), "materializer.topic.likes", f.topics.likes(), "materializer.group", group,
                     "materializer.admin.http", "127.0.0.1:" + SpareZooKeeper.freePort(), "processor.max-poll-records", "50");
-            PinfeedConfig config = f.config.with(overrides);
+            PinfeedConfig config = f.config.withOverrides(overrides);
             LocalStack apps = new LocalStack(new StackLayout(StackLayout.discover().root(), home), config, line -> System.err.println("[apps] " + line),
                     overrides);
             Random random = new Random(5);

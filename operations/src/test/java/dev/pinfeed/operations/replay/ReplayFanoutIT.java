@@ -51,7 +51,7 @@ class ReplayFanoutIT {
             props.put("graph.redis.key-prefix", f.keyPrefix);
             props.put(KafkaClients.INSTANCE, "replay-it");
             props.put(FanoutStreamsMain.NAME + ".admin.http", "127.0.0.1:" + ChildJvm.freePort());
-            var config = stack.config().with(props);
+            var config = stack.config().withOverrides(props);
             List<FanoutChunk> read = new ArrayList<>();
             try (ChildJvmProcessor fanout = new ChildJvmProcessor(FanoutStreamsMain.NAME, FanoutStreamsMain.class.getName(), props, stateDir);
                  KafkaConsumer<byte[], byte[]> out = f.chunkReader()) {

@@ -1,18 +1,14 @@
 package dev.pinfeed.operations.verify.canonical;
 
 import dev.pinfeed.config.PinfeedConfig;
-import dev.pinfeed.processorruntime.KafkaClients;
-import java.time.Duration;
+import dev.pinfeed.operations.kafka.TopicRanges;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * Reads topics, partition by partition in offset order, with no consumer group (nobody's offsets move): from
@@ -22,7 +18,7 @@ public final class TopicHistory {
 
     private TopicHistory() {}
 
-    /** Calls {@code each} with every record of {@code topics} from offset 0; returns the end offsets it read to. */
+    /** Calls {@code each} with every record of {@code topics} from their beginning; returns the end offsets it read to. */
     public static Map<TopicPartition, Long> read(PinfeedConfig config, List<String> topics, BiConsumer<String, ConsumerRecord<byte[], byte[]>> each) {
         return read(config, topics, Map.of(), each);
     }
@@ -33,30 +29,16 @@ public final class TopicHistory {
      */
     public static Map<TopicPartition, Long> read(PinfeedConfig config, List<String> topics, Map<TopicPartition, Long> from,
                                                  BiConsumer<String, ConsumerRecord<byte[], byte[]>> each) {
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(KafkaClients.reader(config), new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
+        try (TopicRanges ranges = TopicRanges.open(config)) {
             List<TopicPartition> partitions = new ArrayList<>();
             for (String topic : topics) {
-                List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(15));
-                if (infos == null || infos.isEmpty()) throw new IllegalArgumentException("no topic " + topic);
-                for (PartitionInfo p : infos) partitions.add(new TopicPartition(topic, p.partition()));
+                if (!ranges.exists(topic)) throw new IllegalArgumentException("no topic " + topic);
+                partitions.addAll(ranges.partitions(topic));
             }
-            Map<TopicPartition, Long> end = new HashMap<>(consumer.endOffsets(partitions, Duration.ofSeconds(15)));
-            List<TopicPartition> open = new ArrayList<>(partitions.stream().filter(tp -> end.get(tp) > from.getOrDefault(tp, 0L)).toList());
-            consumer.assign(open);
-            for (TopicPartition tp : open) {
-                if (from.containsKey(tp)) consumer.seek(tp, from.get(tp)); else consumer.seekToBeginning(List.of(tp));
-            }
-            while (!open.isEmpty()) {
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
-                    if (r.offset() < end.get(new TopicPartition(r.topic(), r.partition()))) each.accept(r.topic(), r);
-                }
-                List<TopicPartition> done = open.stream().filter(tp -> consumer.position(tp) >= end.get(tp)).toList();
-                if (!done.isEmpty()) {
-                    open.removeAll(done);
-                    consumer.assign(open);
-                }
-            }
+            Map<TopicPartition, Long> end = ranges.ends(partitions);
+            Map<TopicPartition, Long> start = new HashMap<>();
+            for (TopicPartition tp : partitions) start.put(tp, from.getOrDefault(tp, 0L));
+            ranges.read(start, end, r -> each.accept(r.topic(), r));
             return end;
         }
     }

@@ -45,7 +45,7 @@ class VerifyCanonicalIT {
                 f.publishAll(h.shuffled(random));
                 ComparableRows expected = h.expected();
                 await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).until(() -> History.matches(f, h, expected).get());
-                PinfeedConfig config = f.config.with(Map.of("materializer.group", group));
+                PinfeedConfig config = f.config.withOverrides(Map.of("materializer.group", group));
                 String[] verify = {"verify", "canonical", "--users-topic", f.topics.users(), "--boards-topic", f.topics.boards(),
                         "--pins-topic", f.topics.pins(), "--likes-topic", f.topics.likes()};
                 CliRun clean = CliRun.of(config, materializer, verify);
