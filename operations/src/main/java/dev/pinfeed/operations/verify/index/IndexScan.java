@@ -31,6 +31,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.IntFunction;
 import java.util.stream.IntStream;
 
 /**
@@ -114,7 +115,7 @@ final class IndexScan {
      * {@value #SHARDS_PER_HOST} shards), handing every row to {@code each}; false when stopped.
      */
     private boolean scan(int shards, Select query, Progress progress, BooleanSupplier stop, Consumer<Row> each) {
-        for (List<Integer> batch : batches(IntStream.range(0, shards).boxed().toList())) {
+        for (List<Integer> batch : batches(IntStream.range(0, shards).boxed().toList(), db::hostOf)) {
             if (stop.getAsBoolean()) return false;
             Map<Integer, Select> perShard = new LinkedHashMap<>();
             for (int shard : batch) perShard.put(shard, query);
@@ -124,10 +125,10 @@ final class IndexScan {
         return true;
     }
 
-    /** The shards in batches holding up to {@value #SHARDS_PER_HOST} shards of each host. */
-    List<List<Integer>> batches(List<Integer> shards) {
+    /** The shards in batches holding up to {@value #SHARDS_PER_HOST} shards of each host ({@code hostOf}). */
+    static List<List<Integer>> batches(List<Integer> shards, IntFunction<String> hostOf) {
         Map<String, List<Integer>> byHost = new LinkedHashMap<>();
-        for (int s : shards) byHost.computeIfAbsent(db.hostOf(s), h -> new ArrayList<>()).add(s);
+        for (int s : shards) byHost.computeIfAbsent(hostOf.apply(s), h -> new ArrayList<>()).add(s);
         int longest = byHost.values().stream().mapToInt(List::size).max().orElse(0);
         List<List<Integer>> out = new ArrayList<>();
         for (int from = 0; from < longest; from += SHARDS_PER_HOST) {
