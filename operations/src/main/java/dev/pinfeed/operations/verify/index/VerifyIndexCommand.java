@@ -167,7 +167,7 @@ public final class VerifyIndexCommand implements Callable<Integer> {
                     published = topic.created(unbacked);
                 }
                 IndexReport report = IndexCheck.compare(s.claims(), s.users(), published, scope, UsernameShards::shardOf);
-                progress.done(report.differences().size() + " differences");
+                progress.done(report.differences().size() + (report.differences().size() == 1 ? " difference" : " differences"));
                 return new Checked(report, s.strayUserRows(), unbacked, s.claimsReadAt());
             }
         }
