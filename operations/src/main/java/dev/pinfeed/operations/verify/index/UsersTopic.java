@@ -31,11 +31,15 @@ final class UsersTopic {
         return topic;
     }
 
-    /** The UserCreated events of {@code userIds}; records that do not decode (the materializer dead-letters them) are passed over. */
-    List<Created> created(Set<Long> userIds) {
+    /**
+     * The UserCreated events of {@code userIds}; records that do not decode (the materializer dead-letters
+     * them) are passed over. {@code eachRecord} runs once per record read.
+     */
+    List<Created> created(Set<Long> userIds, Runnable eachRecord) {
         AvroEventDeserializer decoder = new AvroEventDeserializer(new CachingSchemaRegistryClient(new HttpSchemaRegistryClient(config.schemaRegistryUrl())));
         List<Created> out = new ArrayList<>();
         TopicHistory.read(config, List.of(topic), (t, record) -> {
+            eachRecord.run();
             if (record.value() == null) return;
             SpecificRecord event;
             try {

@@ -149,35 +149,47 @@ public final class VerifyIndexCommand implements Callable<Integer> {
 
         /** The check; null when stopped. {@code earlier}: a previous check, whose unbacked claims have already settled since its scan. */
         Checked check(Checked earlier) throws InterruptedException {
-            try (Progress progress = Progress.start(progressOut, Progress.mode(json), IndexReportFormat.TASK,
-                    scan.userShards() + scan.indexShards(), "shards", clock).startTicker()) {
-                IndexScan.Snapshot s = scan.read(scope, progress, stop::requested);
+            IndexScan.Snapshot s;
+            try (Progress progress = progress(IndexReportFormat.TASK, scan.userShards() + scan.indexShards(), "shards")) {
+                s = scan.read(scope, progress, stop::requested);
                 if (s == null) return null;
-                Set<Long> unbacked = IndexCheck.unbackedUserIds(s.claims(), s.users(), scope, UsernameShards::shardOf);
-                List<Created> published = List.of();
-                if (!unbacked.isEmpty()) {
-                    Instant since = earlier != null && earlier.unbacked().containsAll(unbacked) ? earlier.claimsReadAt() : s.claimsReadAt();
-                    Duration wait = IndexCheck.settleWait(since, clock.instant(), Duration.ofSeconds(settleSeconds));
-                    if (!wait.isZero()) {
-                        progress.note(unbacked.size() + " claims have no user row with their name; waiting " + wait.toSeconds()
-                                + " s so that any publish racing this check has ended (--settle-seconds)");
-                        if (!sleep(wait)) return null;
-                    }
-                    progress.note("looking for " + unbacked.size() + " users in " + topic.name());
-                    published = topic.created(unbacked);
-                }
-                IndexReport report = IndexCheck.compare(s.claims(), s.users(), published, scope, UsernameShards::shardOf);
-                progress.done(report.differences().size() + (report.differences().size() == 1 ? " difference" : " differences"));
-                return new Checked(report, s.strayUserRows(), unbacked, s.claimsReadAt());
+                progress.done(s.users().size() + " user rows, " + s.claims().size() + " claims");
             }
+            Set<Long> unbacked = IndexCheck.unbackedUserIds(s.claims(), s.users(), scope, UsernameShards::shardOf);
+            List<Created> published = List.of();
+            if (!unbacked.isEmpty()) {
+                Instant since = earlier != null && earlier.unbacked().containsAll(unbacked) ? earlier.claimsReadAt() : s.claimsReadAt();
+                Duration wait = IndexCheck.settleWait(since, clock.instant(), Duration.ofSeconds(settleSeconds));
+                if (!wait.isZero()) {
+                    // A claim read just now may belong to a publish still in flight: its UserCreated may not be in the log yet.
+                    try (Progress settling = progress(IndexReportFormat.TASK + ": settling " + unbacked.size()
+                            + " claims without their user row (--settle-seconds)", wait.toSeconds(), "s")) {
+                        if (!sleep(wait, settling)) return null;
+                        settling.done("");
+                    }
+                }
+                try (Progress reading = progress(IndexReportFormat.TASK + ": looking for " + unbacked.size() + " users in " + topic.name(),
+                        -1, "records")) {
+                    published = topic.created(unbacked, () -> reading.advance(1));
+                    reading.done(published.size() + " found");
+                }
+            }
+            IndexReport report = IndexCheck.compare(s.claims(), s.users(), published, scope, UsernameShards::shardOf);
+            return new Checked(report, s.strayUserRows(), unbacked, s.claimsReadAt());
         }
 
-        /** Sleeps {@code d}, waking to honour a stop request; false when stopped. */
-        private boolean sleep(Duration d) throws InterruptedException {
-            Instant end = clock.instant().plus(d);
+        private Progress progress(String task, long total, String unit) {
+            return Progress.start(progressOut, Progress.mode(json), task, total, unit, clock).startTicker();
+        }
+
+        /** Sleeps {@code d}, showing the seconds passed and waking to honour a stop request; false when stopped. */
+        private boolean sleep(Duration d, Progress progress) throws InterruptedException {
+            Instant start = clock.instant();
+            Instant end = start.plus(d);
             while (clock.instant().isBefore(end)) {
                 if (stop.requested()) return false;
                 Thread.sleep(Math.min(200, Math.max(1, Duration.between(clock.instant(), end).toMillis())));
+                progress.set(Duration.between(start, clock.instant()).toSeconds());
             }
             return !stop.requested();
         }
