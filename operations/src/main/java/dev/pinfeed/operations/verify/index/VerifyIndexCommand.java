@@ -57,7 +57,7 @@ public final class VerifyIndexCommand implements Callable<Integer> {
             description = "age a claim must have before a missing user row makes it an orphan (default ${DEFAULT-VALUE})") int settleSeconds;
 
     private final Clock clock = Clock.systemUTC();
-    private Phase phase = Phase.CHECK;
+    private volatile Phase phase = Phase.CHECK;
 
     /** Where a Ctrl-C found the command, for its resume hint. */
     private enum Phase { CHECK, REPAIR, RECHECK }
@@ -118,11 +118,11 @@ public final class VerifyIndexCommand implements Callable<Integer> {
     }
 
     private String howToResume() {
-        String again = "./pinfeed verify index" + (repair ? " --repair" : "");
+        String again = "./pinfeed " + String.join(" ", spec.root().commandLine().getParseResult().originalArgs());
         return switch (phase) {
             case CHECK -> "Nothing was written; run " + again + " again.";
             case REPAIR -> "The fixes written so far stay (each is conditional and idempotent); run " + again + " again.";
-            case RECHECK -> "The repair is written; run ./pinfeed verify index to check it.";
+            case RECHECK -> "The repair is written; run " + again.replace(" --repair", "") + " to check it.";
         };
     }
 
