@@ -92,11 +92,20 @@ final class IndexScan {
         return new Snapshot(claims, users, stray[0], clock.instant());
     }
 
-    /** The usernames of the rows of {@code userIds} now (a user without a row is absent; one without a username maps to null). */
+    /**
+     * The usernames of the rows of {@code userIds} now (a user without a row is absent; one without a
+     * username maps to null). An id that names no user on this map (a claim may hold any number) has no row.
+     */
     Map<Long, String> usernamesOf(Collection<Long> userIds) {
         Map<Integer, List<Long>> localsByShard = new TreeMap<>();
         for (long id : userIds) {
-            ShardedId s = ShardedId.decode(id);
+            ShardedId s;
+            try {
+                s = ShardedId.decode(id);
+            } catch (InvalidIdException notAnId) {
+                continue;
+            }
+            if (s.type() != ObjectType.USER || s.shard() >= db.shardCount()) continue;
             localsByShard.computeIfAbsent(s.shard(), k -> new ArrayList<>()).add(s.localId());
         }
         Map<Integer, Select> perShard = new LinkedHashMap<>();

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.pinfeed.canonicalstore.CanonicalLayout;
 import dev.pinfeed.canonicalstore.UsernameShards;
 import dev.pinfeed.canonicalstore.mysql.MysqlCanonicalReads;
+import dev.pinfeed.canonicalstore.reads.CanonicalUser;
 import dev.pinfeed.clikit.Progress;
 import dev.pinfeed.events.UserCreated;
 import dev.pinfeed.eventsschema.AvroEventSerializer;
@@ -38,8 +39,9 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
+import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -116,8 +118,10 @@ class VerifyIndexIT {
         String usersTopic = stack.uniqueTopic("users");
         stack.createTopics(Map.of(usersTopic, 2));
         publishUserCreated(usersTopic, pending, p + "_pending");
-        Map<String, OptionalLong> before = lookups(p, "_a", "_b", "_c", "_pending");
-        assertThat(before.get(p + "_a")).hasValue(a);
+        Map<String, Optional<CanonicalUser>> before = lookups(p, "_a", "_b", "_c", "_pending");
+        assertThat(before.get(p + "_a").map(CanonicalUser::id)).hasValue(a);
+        assertThat(before.get(p + "_b").map(CanonicalUser::id)).hasValue(b);
+        assertThat(before.get(p + "_pending")).as("no row yet").isEmpty();
 
         // The damage: an orphan (a claim for a user nobody creates), a lost claim, a claim moved to another
         // user, and a stray copy of a claim on a shard no read looks at.
@@ -159,6 +163,7 @@ class VerifyIndexIT {
 
         assertThat(lookups(p, "_a", "_b", "_c", "_pending")).isEqualTo(before);
         assertThat(reads.userIdByUsername(p + "_orphan")).isEmpty();
+        assertThat(reads.userIdByUsername(p + "_pending")).as("the published user's claim is kept").hasValue(pending);
         assertThat(db.select(Select.from(CanonicalLayout.USERNAMES).columns(CanonicalLayout.USER_ID)
                 .where(eq(CanonicalLayout.USERNAME, p + "_a")), ShardingKey.one(wrongShard))).as("the misplaced copy").isEmpty();
 
@@ -203,6 +208,8 @@ class VerifyIndexIT {
         long racer = freshUser(SHARD_A);
         claim(p + "_late", late);
         userRow(lost, p + "_lost", 1_000);
+        claim(p + "_junk", 7); // a claim may hold any number, even one that is no user id
+        claim(p + "_board", ShardedId.compose(SHARD_A, ObjectType.BOARD, 7));
         IndexCheck.Scope scope = new IndexCheck.Scope(p);
         IndexScan scan = new IndexScan(db, Clock.systemUTC());
         IndexScan.Snapshot s;
@@ -210,7 +217,8 @@ class VerifyIndexIT {
             s = scan.read(scope, progress, () -> false);
         }
         IndexReport report = IndexCheck.compare(s.claims(), s.users(), List.of(), scope, UsernameShards::shardOf);
-        assertThat(kinds(report)).containsExactlyInAnyOrder("ORPHAN " + p + "_late", "MISSING " + p + "_lost");
+        assertThat(kinds(report)).containsExactlyInAnyOrder("ORPHAN " + p + "_late", "MISSING " + p + "_lost", "ORPHAN " + p + "_junk",
+                "ORPHAN " + p + "_board");
 
         userRow(late, p + "_late", 2_000);
         claim(p + "_lost", racer);
@@ -221,6 +229,9 @@ class VerifyIndexIT {
         IndexRepair.Outcome outcome = new IndexRepair(db).apply(report.fixes(), scan.usernamesOf(recheck), () -> false);
 
         assertThat(outcome.count(IndexRepair.Result.LEFT_ALONE)).isEqualTo(2);
+        assertThat(outcome.count(IndexRepair.Result.WRITTEN)).isEqualTo(2);
+        assertThat(reads.userIdByUsername(p + "_junk")).isEmpty();
+        assertThat(reads.userIdByUsername(p + "_board")).isEmpty();
         assertThat(reads.userIdByUsername(p + "_late")).as("the late user keeps his name").hasValue(late);
         assertThat(reads.userIdByUsername(p + "_lost")).as("the claim made meanwhile stays").hasValue(racer);
     }
@@ -244,9 +255,10 @@ class VerifyIndexIT {
         throw new AssertionError("no " + kind + " difference for " + username + " in " + check);
     }
 
-    private static Map<String, OptionalLong> lookups(String prefix, String... suffixes) {
-        Map<String, OptionalLong> out = new java.util.TreeMap<>();
-        for (String s : suffixes) out.put(prefix + s, reads.userIdByUsername(prefix + s));
+    /** What GET /v1/users/by-username/{name} answers for each name (feed-service's read, uncached for users). */
+    private static Map<String, Optional<CanonicalUser>> lookups(String prefix, String... suffixes) {
+        Map<String, Optional<CanonicalUser>> out = new TreeMap<>();
+        for (String s : suffixes) out.put(prefix + s, reads.userByUsername(prefix + s));
         return out;
     }
 
