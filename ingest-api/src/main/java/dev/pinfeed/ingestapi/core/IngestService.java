@@ -50,6 +50,17 @@ import org.apache.avro.specific.SpecificRecord;
  * overload; UNAVAILABLE for a store that was down ({@code StoreUnavailableException} from an adapter,
  * naming the store; nothing published, safe to retry); UNCONFIRMED for an event Kafka did not
  * acknowledge. Anything else is a bug and is thrown, never reported as "safe to retry".
+ *
+ * <p>Why an UNCONFIRMED UserCreated keeps its username claim: Kafka's producer reports a batch that
+ * expired before any broker had it and one whose acknowledgement was lost with the same error, so the
+ * event may be in the log. Releasing the claim then could let another user take a name the log already
+ * gives this one: two users with one name, which no repair can undo without renaming one of them.
+ * Keeping it costs, when the event really was lost, an orphan claim (a name nobody can take, naming a
+ * user who never appears). Those are few: a log that is unreachable refuses new events before they
+ * enter the producer ({@code LogReachability}), and those claims are released at once; only events in
+ * flight when it went away are unconfirmed. {@code ./pinfeed verify index --repair} is the remedy: it
+ * deletes a claim only once its user has no row and no UserCreated in the users topic, after a settle
+ * time longer than a publish can take, and only while the claim still names that user.
  */
 public final class IngestService {
 
