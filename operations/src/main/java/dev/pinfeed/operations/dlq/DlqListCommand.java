@@ -1,6 +1,7 @@
 package dev.pinfeed.operations.dlq;
 
 import dev.pinfeed.clikit.Cli;
+import dev.pinfeed.clikit.TimeArgument;
 import dev.pinfeed.operations.kafka.TopicRanges;
 import java.io.PrintWriter;
 import java.time.Instant;

@@ -3,6 +3,7 @@ package dev.pinfeed.operations.dlq;
 import dev.pinfeed.clikit.Cli;
 import dev.pinfeed.clikit.Interruption;
 import dev.pinfeed.clikit.Progress;
+import dev.pinfeed.clikit.TimeArgument;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.eventsschema.DeadLetters;
 import dev.pinfeed.operations.kafka.TopicRanges;

@@ -43,8 +43,8 @@ public final class ReplayCommand implements Callable<Integer> {
         Position start;
         Optional<Position> end;
         try {
-            start = Position.parse(from, clock.instant());
-            end = to == null ? Optional.empty() : Optional.of(Position.parse(to, clock.instant()));
+            start = Position.parse(from, clock);
+            end = to == null ? Optional.empty() : Optional.of(Position.parse(to, clock));
         } catch (IllegalArgumentException e) {
             throw Cli.usage(spec, e.getMessage());
         }

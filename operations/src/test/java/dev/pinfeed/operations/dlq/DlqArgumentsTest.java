@@ -3,6 +3,7 @@ package dev.pinfeed.operations.dlq;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.pinfeed.clikit.TimeArgument;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;

@@ -3,12 +3,14 @@ package dev.pinfeed.operations.replay;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Clock;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 
 class PositionTest {
 
-    private static final Instant NOW = Instant.parse("2026-11-28T12:00:00Z");
+    private static final Clock NOW = Clock.fixed(Instant.parse("2026-11-28T12:00:00Z"), ZoneOffset.UTC);
 
     @Test
     void everyFormAnOperatorTypes() {
@@ -27,6 +29,7 @@ class PositionTest {
     void anythingElseIsRefusedNamingTheForms() {
         assertThatThrownBy(() -> Position.parse("yesterday", NOW)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'yesterday' is no position").hasMessageContaining("beginning").hasMessageContaining("-2h");
+        assertThat(Position.parse("2026-11-28T11:00:00+01:00", NOW)).isEqualTo(new Position.Time(Instant.parse("2026-11-28T10:00:00Z")));
         assertThatThrownBy(() -> Position.parse("-2w", NOW)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> Position.parse("-12", NOW)).isInstanceOf(IllegalArgumentException.class);
     }

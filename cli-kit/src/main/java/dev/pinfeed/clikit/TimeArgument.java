@@ -1,4 +1,4 @@
-package dev.pinfeed.operations.dlq;
+package dev.pinfeed.clikit;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
 public final class TimeArgument {
 
     private static final Pattern RELATIVE = Pattern.compile("-(\\d{1,9})([smhd])");
-    static final String FORMS = "an ISO-8601 instant (2026-11-28T10:00:00Z), a date (2026-11-28, UTC) or a time ago (-30m, -2h, -7d)";
+    public static final String FORMS = "an ISO-8601 instant (2026-11-28T10:00:00Z), a date (2026-11-28, UTC) or a time ago (-30m, -2h, -7d)";
 
     private TimeArgument() {}
 
