@@ -64,11 +64,16 @@ public final class PoolRegenerator {
 
     /** The entries {@link #regenerate} would write, one per pin (a pin of a followed user and board: followed_user); nothing is written. */
     public List<PoolEntry> plan(long userId) {
+        Set<Long> shown = new HashSet<>();
+        for (FeedPage.Positioned p : feeds.all(userId)) shown.add(p.item().pinId());
+        return plan(userId, shown);
+    }
+
+    /** {@link #plan}, leaving out {@code shown} instead of the pins of his materialized feed (for a feed about to be reset: none). */
+    public List<PoolEntry> plan(long userId, Set<Long> shown) {
         int n = settings.followees();
         int each = settings.pinsEach();
         if (n == 0 || each == 0) return List.of();
-        Set<Long> shown = new HashSet<>();
-        for (FeedPage.Positioned p : feeds.all(userId)) shown.add(p.item().pinId());
         List<CanonicalPin> ofUsers = new ArrayList<>();
         for (Edge e : graph.followingUsers(userId, null, n).items()) {
             if (e.explicit()) ofUsers.addAll(canonical.userPins(e.id(), null, each).items());

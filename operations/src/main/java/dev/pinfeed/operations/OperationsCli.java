@@ -3,6 +3,7 @@ package dev.pinfeed.operations;
 import dev.pinfeed.clikit.Cli;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.operations.failover.FailoverCommand;
+import dev.pinfeed.operations.feed.FeedCommand;
 import dev.pinfeed.operations.provision.ProvisionCommand;
 import dev.pinfeed.operations.verify.VerifyCommand;
 import dev.pinfeed.processorruntime.ProcessMain;
@@ -21,8 +22,8 @@ import picocli.CommandLine.Spec;
  * 1 failed (verify: differences found), 2 usage error; errors are one line on stderr.
  */
 @Command(name = "pinfeed", mixinStandardHelpOptions = true, version = "pinfeed operations",
-        description = "Operate a pinfeed deployment: provision, fail over, verify and repair, replay, dead letters.",
-        subcommands = {ProvisionCommand.class, FailoverCommand.class, VerifyCommand.class, CommandLine.HelpCommand.class})
+        description = "Operate a pinfeed deployment: provision, fail over, verify and repair, replay, dead letters, rebuild feeds.",
+        subcommands = {ProvisionCommand.class, FailoverCommand.class, VerifyCommand.class, FeedCommand.class, CommandLine.HelpCommand.class})
 public final class OperationsCli implements Callable<Integer> {
 
     @Spec CommandSpec spec;
