@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -27,12 +28,28 @@ public final class PinfeedConfig {
     private final Map<String, String> env;
     private final Properties system;
     private final String source;
+    private final Map<String, String> overrides;
 
     PinfeedConfig(Properties file, Map<String, String> env, Properties system, String source) {
+        this(file, env, system, source, Map.of());
+    }
+
+    private PinfeedConfig(Properties file, Map<String, String> env, Properties system, String source, Map<String, String> overrides) {
         this.file = file;
         this.env = env;
         this.system = system;
         this.source = source;
+        this.overrides = overrides;
+    }
+
+    /**
+     * This configuration with {@code key} set to {@code value} above every other source: for a test or a
+     * tool that points one key elsewhere (a fresh key prefix) and leaves the rest as configured.
+     */
+    public PinfeedConfig with(String key, String value) {
+        Map<String, String> o = new HashMap<>(overrides);
+        o.put(key, value);
+        return new PinfeedConfig(file, env, system, source, Map.copyOf(o));
     }
 
     /** The configuration this process should use, per {@code PINFEED_CONFIG} or the bundled local file. */
@@ -73,7 +90,8 @@ public final class PinfeedConfig {
     }
 
     public Optional<String> find(String key) {
-        String v = system.getProperty(key);
+        String v = overrides.get(key);
+        if (v == null) v = system.getProperty(key);
         if (v == null) v = env.get(envName(key));
         if (v == null) v = file.getProperty(key);
         return v == null || v.isBlank() ? Optional.empty() : Optional.of(v.trim());
