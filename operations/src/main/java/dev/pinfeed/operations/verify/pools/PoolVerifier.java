@@ -13,6 +13,8 @@ import dev.pinfeed.feedstore.scoring.Candidate;
 import dev.pinfeed.feedstore.scoring.PinFacts;
 import dev.pinfeed.feedstore.scoring.WeightedScorer;
 import dev.pinfeed.followergraph.GraphStore;
+import dev.pinfeed.idallocator.ObjectType;
+import dev.pinfeed.idallocator.ShardedId;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -130,7 +132,8 @@ public final class PoolVerifier {
         }
 
         private void readCanonicalAndGraph(Set<Long> pins) {
-            alive = pins.isEmpty() ? Map.of() : canonical.livePins(List.copyOf(pins));
+            List<Long> pinIds = pins.stream().filter(PoolVerifier::isPinId).toList(); // anything else is no live pin
+            alive = pinIds.isEmpty() ? Map.of() : canonical.livePins(pinIds);
             List<Long> boards = List.copyOf(new LinkedHashSet<>(alive.values().stream().map(CanonicalPin::boardId).toList()));
             followedBoards = new HashSet<>();
             for (int from = 0; from < boards.size(); from += GraphStore.MAX_BATCH) {
@@ -264,6 +267,14 @@ public final class PoolVerifier {
 
         private void count(String name, long n) {
             counts.merge(name, n, Long::sum);
+        }
+    }
+
+    private static boolean isPinId(long id) {
+        try {
+            return ShardedId.decode(id).type() == ObjectType.PIN;
+        } catch (IllegalArgumentException notAnId) {
+            return false;
         }
     }
 

@@ -237,6 +237,15 @@ class PoolVerifierTest {
     }
 
     @Test
+    void anEntryWhoseIdIsNoPinIdIsNoLivePin() {
+        PoolEntry junk = new PoolEntry(u, Source.FOLLOWED_USER, 1, 42, author, board, T0);
+        w.pools.upsert(List.of(junk));
+        UserCheck c = check();
+        assertThat(kinds(c)).containsExactly("deleted-pin 42");
+        assertThat(repairAndCheckAgain(c).differences()).isEmpty();
+    }
+
+    @Test
     void aBoardFollowerReceivesTheBoardsPinsWithoutFollowingItsAuthor() {
         long reader = w.user();
         long p = pin();
