@@ -57,38 +57,39 @@ public final class FeedRebuildCommand implements Callable<Integer> {
         PinfeedConfig config = feed.config();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter progressOut = json ? out : spec.commandLine().getErr();
-        boolean stopped;
-        try (HomeFeedStores stores = HomeFeedStores.open(config, !dryRun)) {
-            PoolRegenerator regenerator = new PoolRegenerator(stores.pools(), stores.feeds(), stores.canonical(), stores.graph(),
-                    new WeightedScorer(WeightedScorer.Settings.from(config), Clock.systemUTC()), RegenerationSettings.from(config));
-            FeedRebuilder rebuilder = new FeedRebuilder(stores.pools(), stores.pools(), stores.feeds(), regenerator);
-            CanonicalUserIds everyone = new CanonicalUserIds(stores.db());
-            Deque<Long> queue = new ArrayDeque<>(all ? List.of() : new LinkedHashSet<>(users));
-            long total = all ? everyone.count() : queue.size();
-            long cursor = after == null ? 0 : after;
-            try (Progress progress = Progress.start(progressOut, Progress.mode(json), dryRun ? "feed rebuild (dry run)" : "feed rebuild", total,
-                    "users", Clock.systemUTC()).startTicker();
-                 Interruption interruption = Interruption.install(spec.commandLine().getErr(), Duration.ofSeconds(30), this::resumeHint)) {
-                while (!interruption.requested()) {
-                    if (queue.isEmpty() && all) queue.addAll(everyone.after(cursor, PAGE));
-                    if (queue.isEmpty()) break;
-                    long user = queue.poll();
-                    FeedRebuilder.Outcome o = rebuilder.rebuild(user, dryRun);
-                    add(o);
-                    cursor = user;
-                    if (!all) line(out, o);
-                    progress.advance(1);
+        // Outermost: on Ctrl-C the JVM exits once this closes, so the summary is printed before.
+        try (Interruption interruption = Interruption.install(spec.commandLine().getErr(), Duration.ofSeconds(30), this::resumeHint)) {
+            try (HomeFeedStores stores = HomeFeedStores.open(config, !dryRun)) {
+                PoolRegenerator regenerator = new PoolRegenerator(stores.pools(), stores.feeds(), stores.canonical(), stores.graph(),
+                        new WeightedScorer(WeightedScorer.Settings.from(config), Clock.systemUTC()), RegenerationSettings.from(config));
+                FeedRebuilder rebuilder = new FeedRebuilder(stores.pools(), stores.pools(), stores.feeds(), regenerator);
+                CanonicalUserIds everyone = new CanonicalUserIds(stores.db());
+                Deque<Long> queue = new ArrayDeque<>(all ? List.of() : new LinkedHashSet<>(users));
+                long total = !all ? queue.size() : after == null ? everyone.count() : -1; // resumed: how many are left is not known
+                long cursor = after == null ? 0 : after;
+                try (Progress progress = Progress.start(progressOut, Progress.mode(json), dryRun ? "feed rebuild (dry run)" : "feed rebuild",
+                        total, "users", Clock.systemUTC()).startTicker()) {
+                    while (!interruption.requested()) {
+                        if (queue.isEmpty() && all) queue.addAll(everyone.after(cursor, PAGE));
+                        if (queue.isEmpty()) break;
+                        long user = queue.poll();
+                        FeedRebuilder.Outcome o = rebuilder.rebuild(user, dryRun);
+                        add(o);
+                        cursor = user;
+                        if (!all) line(out, o);
+                        progress.advance(1);
+                    }
+                    progress.done(summary());
                 }
-                stopped = interruption.requested();
-                progress.done(summary());
             }
+            boolean stopped = interruption.requested();
+            if (json) out.println("{\"task\":\"feed rebuild\",\"dryRun\":" + dryRun + ",\"users\":" + done + ",\"lastUser\":" + lastUser
+                    + ",\"poolEntriesBefore\":" + poolEntries + ",\"damagedPoolRowsBefore\":" + damagedRows + ",\"feedItemsBefore\":" + feedItems
+                    + ",\"pendingChunksBefore\":" + pendingChunks + ",\"regenerated\":" + regenerated + ",\"interrupted\":" + stopped + "}");
+            else out.println(summary());
+            out.flush();
+            return stopped ? INTERRUPTED : Cli.OK;
         }
-        if (json) out.println("{\"task\":\"feed rebuild\",\"dryRun\":" + dryRun + ",\"users\":" + done + ",\"lastUser\":" + lastUser
-                + ",\"poolEntriesBefore\":" + poolEntries + ",\"damagedPoolRowsBefore\":" + damagedRows + ",\"feedItemsBefore\":" + feedItems
-                + ",\"pendingChunksBefore\":" + pendingChunks + ",\"regenerated\":" + regenerated + ",\"interrupted\":" + stopped + "}");
-        else out.println(summary());
-        out.flush();
-        return stopped ? INTERRUPTED : Cli.OK;
     }
 
     private void add(FeedRebuilder.Outcome o) {

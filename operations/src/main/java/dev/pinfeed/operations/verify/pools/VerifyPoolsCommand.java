@@ -62,39 +62,38 @@ public final class VerifyPoolsCommand implements Callable<Integer> {
         Set<Long> chosen = all ? null : new TreeSet<>(users);
 
         Deliveries deliveries = new Deliveries(u -> chosen == null ? u > start : chosen.contains(u));
-        FanoutHistory.Summary history;
-        try (Progress reading = Progress.start(progressOut, mode, "reading " + topic, -1, "records", Clock.systemUTC()).startTicker()) {
-            history = FanoutHistory.read(config, topic, group, deliveries, () -> reading.advance(1));
-            reading.done(deliveries.count() + " deliveries to the users checked");
-        }
-        PoolCheckSettings settings = PoolCheckSettings.from(config);
         PoolsReport report = new PoolsReport(maxPrinted);
-        boolean stopped;
-        try (HomeFeedStores stores = HomeFeedStores.open(config, repair);
-             Progress progress = Progress.start(progressOut, mode, repair ? "verify and repair pools" : "verify pools",
-                     chosen == null ? -1 : chosen.size(), "users", Clock.systemUTC()).startTicker();
-             Interruption interruption = Interruption.install(spec.commandLine().getErr(), Duration.ofSeconds(30),
-                     () -> resumeHint(report))) {
-            PoolVerifier verifier = new PoolVerifier(stores.feeds(), stores.canonical(), stores.graph(), settings);
-            PoolRepairer repairer = new PoolRepairer(stores.pools(), stores.pools(), settings);
-            Iterator<PoolRows.UserRows> each = chosen == null ? new UsersInOrder(stores.pools(), deliveries.receivers(), start, PAGE)
-                    : chosen.stream().map(stores.pools()::rows).iterator();
-            while (each.hasNext() && !interruption.requested()) {
-                PoolRows.UserRows rows = each.next();
-                UserCheck check = verifier.check(rows, deliveries.to(rows.userId()));
-                UserCheck after = null;
-                if (repair && !check.clean()) {
-                    repairer.repair(check);
-                    after = verifier.check(stores.pools().rows(rows.userId()), deliveries.to(rows.userId()));
-                }
-                report.add(check, after);
-                progress.advance(1);
+        // Outermost: on Ctrl-C the JVM exits once this closes, so the report is printed before.
+        try (Interruption interruption = Interruption.install(spec.commandLine().getErr(), Duration.ofSeconds(30), () -> resumeHint(report))) {
+            FanoutHistory.Summary history;
+            try (Progress reading = Progress.start(progressOut, mode, "reading " + topic, -1, "records", Clock.systemUTC()).startTicker()) {
+                history = FanoutHistory.read(config, topic, group, deliveries, () -> reading.advance(1));
+                reading.done(deliveries.count() + " deliveries to the users checked");
             }
-            stopped = interruption.requested();
-            progress.done(report.found.total() + " differences");
+            PoolCheckSettings settings = PoolCheckSettings.from(config);
+            try (HomeFeedStores stores = HomeFeedStores.open(config, repair);
+                 Progress progress = Progress.start(progressOut, mode, repair ? "verify and repair pools" : "verify pools",
+                         chosen == null ? -1 : chosen.size(), "users", Clock.systemUTC()).startTicker()) {
+                PoolVerifier verifier = new PoolVerifier(stores.feeds(), stores.canonical(), stores.graph(), settings);
+                PoolRepairer repairer = new PoolRepairer(stores.pools(), stores.pools(), settings);
+                Iterator<PoolRows.UserRows> each = chosen == null ? new UsersInOrder(stores.pools(), deliveries.receivers(), start, PAGE)
+                        : chosen.stream().map(stores.pools()::rows).iterator();
+                while (!interruption.requested() && each.hasNext()) {
+                    PoolRows.UserRows rows = each.next();
+                    UserCheck check = verifier.check(rows, deliveries.to(rows.userId()));
+                    UserCheck afterRepair = null;
+                    if (repair && !check.clean()) {
+                        repairer.repair(check);
+                        afterRepair = verifier.check(stores.pools().rows(rows.userId()), deliveries.to(rows.userId()));
+                    }
+                    report.add(check, afterRepair);
+                    progress.advance(1);
+                }
+                progress.done(report.found.total() + " differences");
+            }
+            print(out, history, report);
+            if (interruption.requested()) return INTERRUPTED;
         }
-        print(out, history, report);
-        if (stopped) return INTERRUPTED;
         long left = repair ? report.afterRepair.total() : report.found.total();
         return left == 0 ? Cli.OK : Cli.FAILED;
     }
