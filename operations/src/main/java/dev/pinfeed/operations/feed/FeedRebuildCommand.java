@@ -27,8 +27,6 @@ import picocli.CommandLine.Spec;
                 "their materialized feeds (items, journal, generator state): their next read generates afresh."})
 public final class FeedRebuildCommand implements Callable<Integer> {
 
-    /** Exit code of a command stopped by Ctrl-C (128 + SIGINT). */
-    static final int INTERRUPTED = 130;
     /** Users listed from the canonical store per query with --all. */
     private static final int PAGE = 500;
 
@@ -88,7 +86,7 @@ public final class FeedRebuildCommand implements Callable<Integer> {
                     + ",\"pendingChunksBefore\":" + pendingChunks + ",\"regenerated\":" + regenerated + ",\"interrupted\":" + stopped + "}");
             else out.println(summary());
             out.flush();
-            return stopped ? INTERRUPTED : Cli.OK;
+            return stopped ? Cli.INTERRUPTED : Cli.OK;
         }
     }
 

@@ -48,7 +48,7 @@ import java.util.TreeSet;
  *       {@code feed.drop-below.<source>}). Else {@code missing}.</li>
  * </ol>
  * Scores are never compared with what the worker wrote (they depend on likes and affinities at scoring
- * time); a delivery's score for rules 3 is the worker's scorer at the time the chunk was written, with the
+ * time); a delivery's score for rule 3 is the worker's scorer at the time the chunk was written, with the
  * pin's likes now and affinity 0, the score a repair writes.
  *
  * <p>Every check also says its exact repair ({@link UserCheck}): an entry whose rows are damaged is written

@@ -30,8 +30,6 @@ import picocli.CommandLine.Spec;
                 "held (or shown, trimmed, dropped). Exit 0 when there is no difference (after --repair: none left), 1 when there are."})
 public final class VerifyPoolsCommand implements Callable<Integer> {
 
-    /** Exit code of a command stopped by Ctrl-C (128 + SIGINT). */
-    static final int INTERRUPTED = 130;
     /** Users read from the pools table per scan with --all. */
     private static final int PAGE = 200;
 
@@ -92,7 +90,7 @@ public final class VerifyPoolsCommand implements Callable<Integer> {
                 progress.done(report.found.total() + " differences");
             }
             print(out, history, report);
-            if (interruption.requested()) return INTERRUPTED;
+            if (interruption.requested()) return Cli.INTERRUPTED;
         }
         long left = repair ? report.afterRepair.total() : report.found.total();
         return left == 0 ? Cli.OK : Cli.FAILED;
