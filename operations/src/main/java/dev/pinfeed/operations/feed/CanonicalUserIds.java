@@ -1,6 +1,7 @@
 package dev.pinfeed.operations.feed;
 
 import static dev.pinfeed.mysqlshards.query.Condition.gt;
+import static dev.pinfeed.mysqlshards.query.Condition.le;
 
 import dev.pinfeed.canonicalstore.CanonicalLayout;
 import dev.pinfeed.idallocator.ObjectType;
@@ -28,7 +29,7 @@ final class CanonicalUserIds {
 
     /** How many users the shards hold. */
     long count() {
-        return db.count(Count.from(CanonicalLayout.USERS), ShardingKey.all());
+        return db.count(Count.from(CanonicalLayout.USERS).where(le(CanonicalLayout.LOCAL_ID, ShardedId.MAX_LOCAL_ID)), ShardingKey.all());
     }
 
     /** Up to {@code limit} user ids after {@code afterId} (0: from the first), ascending; empty when none follows. */
@@ -37,7 +38,9 @@ final class CanonicalUserIds {
         long local = afterId <= 0 ? 0 : ShardedId.decode(afterId).localId();
         List<Long> out = new ArrayList<>();
         for (; shard < db.shardCount() && out.size() < limit; shard++, local = 0) {
-            Select page = Select.from(CanonicalLayout.USERS).columns(CanonicalLayout.LOCAL_ID).where(gt(CanonicalLayout.LOCAL_ID, local))
+            // Rows whose local id no sharded id can hold (written by hand) are no user anyone can name: skipped.
+            Select page = Select.from(CanonicalLayout.USERS).columns(CanonicalLayout.LOCAL_ID)
+                    .where(gt(CanonicalLayout.LOCAL_ID, local), le(CanonicalLayout.LOCAL_ID, ShardedId.MAX_LOCAL_ID))
                     .orderBy(Order.asc(CanonicalLayout.LOCAL_ID)).limit(limit - out.size());
             for (Row r : db.select(page, ShardingKey.one(shard))) out.add(ShardedId.compose(shard, ObjectType.USER, r.getLong(CanonicalLayout.LOCAL_ID)));
         }
