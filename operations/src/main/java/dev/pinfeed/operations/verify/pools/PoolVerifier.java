@@ -43,9 +43,10 @@ import java.util.TreeSet;
  *   <li><b>every delivery he should still hold</b>: each ADD the fan-out delivered to him and the worker applied
  *       ({@link Deliveries}), of a pin still live that he still receives, is in his pools (any source), or in his
  *       materialized feed or journal (shown: the feed service took it out of the pools), or was cut by a trim
- *       (his pool of that source holds at least {@code feed.pool-trim-to} entries and the delivery's score is not
- *       above the lowest of them), or was dropped unseen by the content generator (its score is under
- *       {@code feed.drop-below.<source>}). Else {@code missing}.</li>
+ *       (his pool of that source, with the pins of that source he was shown, which left it when shown, holds at
+ *       least {@code feed.pool-trim-to} entries and the delivery's score is not above the lowest of them), or was
+ *       dropped unseen by the content generator (its score is under {@code feed.drop-below.<source>}). Else
+ *       {@code missing}.</li>
  * </ol>
  * Scores are never compared with what the worker wrote (they depend on likes and affinities at scoring
  * time); a delivery's score for rule 3 is the worker's scorer at the time the chunk was written, with the
@@ -222,7 +223,7 @@ public final class PoolVerifier {
                 pooled.add(e.pinId());
                 scores.computeIfAbsent(e.source(), s -> new ArrayList<>()).add(e.score());
             }
-            Set<Long> shown = null;
+            Set<Long> shown = null; // read once a delivery is not pooled
             for (Deliveries.Delivery d : new TreeMap<>(delivered).values()) {
                 if (!belongs(d.pinId())) {
                     count(WITHDRAWN, 1);
@@ -232,7 +233,7 @@ public final class PoolVerifier {
                     count(IN_POOLS, 1);
                     continue;
                 }
-                if (shown == null) shown = shown();
+                if (shown == null) shown = shown(scores);
                 if (shown.contains(d.pinId())) {
                     count(SHOWN, 1);
                     continue;
@@ -255,12 +256,17 @@ public final class PoolVerifier {
             }
         }
 
-        /** The pins of his materialized feed and of his journaled chunks. */
-        private Set<Long> shown() {
+        /**
+         * The pins of his materialized feed and of his journaled chunks; their scores join {@code scores} (by
+         * source): they were in his pools when a trim may have run.
+         */
+        private Set<Long> shown(Map<Source, List<Double>> scores) {
+            List<FeedItem> items = new ArrayList<>();
+            for (FeedPage.Positioned p : feeds.all(user)) items.add(p.item());
+            for (Chunk c : feeds.pending(user)) items.addAll(c.items());
             Set<Long> out = new HashSet<>();
-            for (FeedPage.Positioned p : feeds.all(user)) out.add(p.item().pinId());
-            for (Chunk c : feeds.pending(user)) {
-                for (FeedItem i : c.items()) out.add(i.pinId());
+            for (FeedItem i : items) {
+                if (out.add(i.pinId())) scores.computeIfAbsent(i.source(), s -> new ArrayList<>()).add(i.score());
             }
             return out;
         }

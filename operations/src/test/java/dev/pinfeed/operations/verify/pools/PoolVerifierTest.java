@@ -227,6 +227,21 @@ class PoolVerifierTest {
     }
 
     @Test
+    void pinsShownSinceATrimStillCountTowardsThePoolItCut() {
+        settings = new PoolCheckSettings(4, 3, WeightedScorer.Settings.defaults(), Map.of());
+        for (int i = 0; i < 2; i++) w.pools.upsert(List.of(entry(pin(), Source.FOLLOWED_USER, 5.0 + i)));
+        long low = pin();
+        deliveries.add(u, low, Source.FOLLOWED_USER, T0);
+        assertThat(kinds(check())).as("two pooled: no trim ran").containsExactly("missing " + low);
+
+        long shown = pin();
+        w.feeds.materialize(new Chunk(u, 10, List.of(new FeedItem(shown, Source.FOLLOWED_USER, 9.0, author, board))));
+        UserCheck c = check();
+        assertThat(c.differences()).as("two pooled and one shown since: the pool was at its bound").isEmpty();
+        assertThat(c.counts()).containsEntry(PoolVerifier.TRIMMED, 1L);
+    }
+
+    @Test
     void aDeliveryScoredUnderTheGeneratorsDropBarWasDroppedUnseen() {
         settings = new PoolCheckSettings(500, 450, WeightedScorer.Settings.defaults(), Map.of(Source.FOLLOWED_USER, 2.0));
         long p = pin();
