@@ -71,7 +71,12 @@ public final class FeedRebuildCommand implements Callable<Integer> {
                         if (queue.isEmpty() && all) queue.addAll(everyone.after(cursor, PAGE));
                         if (queue.isEmpty()) break;
                         long user = queue.poll();
-                        FeedRebuilder.Outcome o = rebuilder.rebuild(user, dryRun);
+                        FeedRebuilder.Outcome o;
+                        try {
+                            o = rebuilder.rebuild(user, dryRun);
+                        } catch (RuntimeException e) {
+                            throw new IllegalStateException("stopped at user " + user + ": " + Cli.firstLine(e) + "; " + resumeHint(), e);
+                        }
                         add(o);
                         cursor = user;
                         if (!all) line(out, o);

@@ -78,13 +78,17 @@ public final class VerifyPoolsCommand implements Callable<Integer> {
                         : chosen.stream().map(stores.pools()::rows).iterator();
                 while (!interruption.requested() && each.hasNext()) {
                     PoolRows.UserRows rows = each.next();
-                    UserCheck check = verifier.check(rows, deliveries.to(rows.userId()));
-                    UserCheck afterRepair = null;
-                    if (repair && !check.clean()) {
-                        repairer.repair(check);
-                        afterRepair = verifier.check(stores.pools().rows(rows.userId()), deliveries.to(rows.userId()));
+                    try {
+                        UserCheck check = verifier.check(rows, deliveries.to(rows.userId()));
+                        UserCheck afterRepair = null;
+                        if (repair && !check.clean()) {
+                            repairer.repair(check);
+                            afterRepair = verifier.check(stores.pools().rows(rows.userId()), deliveries.to(rows.userId()));
+                        }
+                        report.add(check, afterRepair);
+                    } catch (RuntimeException e) {
+                        throw new IllegalStateException("stopped at user " + rows.userId() + ": " + Cli.firstLine(e) + "; " + resumeHint(report), e);
                     }
-                    report.add(check, afterRepair);
                     progress.advance(1);
                 }
                 progress.done(report.found.total() + " differences");
