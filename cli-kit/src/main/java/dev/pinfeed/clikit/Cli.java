@@ -23,6 +23,8 @@ public final class Cli {
     public static final int OK = 0;
     public static final int FAILED = 1;
     public static final int USAGE = 2;
+    /** Stopped by Ctrl-C or SIGTERM at a consistent point ({@link Interruption}): 128 + SIGINT, as a shell reports it. */
+    public static final int INTERRUPTED = 130;
 
     private Cli() {}
 

@@ -36,6 +36,14 @@ public final class PinfeedConfig {
         this.source = source;
     }
 
+    /**
+     * This configuration with {@code key} set to {@code value} above every other source: for a test or a
+     * tool that points one key elsewhere (a fresh key prefix) and leaves the rest as configured.
+     */
+    public PinfeedConfig with(String key, String value) {
+        return withOverrides(Map.of(key, value));
+    }
+
     /** The configuration this process should use, per {@code PINFEED_CONFIG} or the bundled local file. */
     public static PinfeedConfig load() {
         String path = System.getProperty("pinfeed.config", System.getenv("PINFEED_CONFIG"));

@@ -42,6 +42,23 @@ class PinfeedConfigTest {
     }
 
     @Test
+    void withSetsOneKeyAboveEverySourceAndLeavesTheOriginalAsItWas() {
+        Properties file = new Properties();
+        file.setProperty("graph.redis.key-prefix", "file:");
+        file.setProperty("kafka.bootstrap", "file:1");
+        Properties sys = new Properties();
+        sys.setProperty("graph.redis.key-prefix", "sys:");
+        PinfeedConfig config = new PinfeedConfig(file, Map.of("PINFEED_GRAPH_REDIS_KEY_PREFIX", "env:"), sys, "t");
+        PinfeedConfig pointed = config.with("graph.redis.key-prefix", "it:x:").with("feed.pool-max", "7");
+
+        assertThat(pointed.get("graph.redis.key-prefix", "")).isEqualTo("it:x:");
+        assertThat(pointed.getInt("feed.pool-max", 500)).isEqualTo(7);
+        assertThat(pointed.kafkaBootstrap()).isEqualTo("file:1");
+        assertThat(config.get("graph.redis.key-prefix", "")).isEqualTo("sys:");
+        assertThat(config.find("feed.pool-max")).isEmpty();
+    }
+
+    @Test
     void bundledLocalConfigDescribesEveryEndpoint() {
         PinfeedConfig config = PinfeedConfig.bundledLocal();
         assertThat(config.mysqlHosts()).extracting(PinfeedConfig.ReplicatedHost::name).containsExactly("mysql001", "mysql002");

@@ -8,11 +8,11 @@ import dev.pinfeed.config.HostPort;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.contentgenerator.ContentGenerator;
 import dev.pinfeed.contentgenerator.GeneratorSettings;
+import dev.pinfeed.contentgenerator.PoolRegenerator;
 import dev.pinfeed.feedservice.homefeed.ChunkIds;
 import dev.pinfeed.feedservice.homefeed.HomeFeed;
 import dev.pinfeed.feedservice.homefeed.HomeFeedListener;
 import dev.pinfeed.feedservice.homefeed.HomeFeedSettings;
-import dev.pinfeed.feedservice.homefeed.PoolRegenerator;
 import dev.pinfeed.feedstore.LastReadStore;
 import dev.pinfeed.feedstore.MaterializedFeedStore;
 import dev.pinfeed.feedstore.PoolStore;
@@ -100,7 +100,7 @@ public final class FeedServiceServer {
     public static HomeFeed homeFeed(PinfeedConfig config, HomeFeedSettings settings, PoolStore pools, MaterializedFeedStore feeds,
                                     LastReadStore lastReads, CanonicalReads reads, GraphStore graph, HomeFeedThreads threads, HomeFeedListener listener, Clock clock) {
         PoolRegenerator regenerator = new PoolRegenerator(pools, feeds, reads, graph,
-                new WeightedScorer(WeightedScorer.Settings.from(config), clock), settings);
+                new WeightedScorer(WeightedScorer.Settings.from(config), clock), settings.regeneration());
         // The generations' pool reads share their (unbounded) pool: a generation waits on its second source's read.
         ContentGenerator generator = new ContentGenerator(pools, GeneratorSettings.from(config), threads.generation());
         return new HomeFeed(pools, feeds, lastReads, reads, generator, regenerator, settings, clock,

@@ -52,6 +52,12 @@ public interface MaterializedFeedStore extends AutoCloseable {
 
     Optional<GeneratorState> state(long userId);
 
+    /**
+     * Removes everything held for the user: his items, his journal (chunks not yet materialized) and his
+     * state, so his next first page starts as a new user's. Idempotent.
+     */
+    void reset(long userId);
+
     void saveState(long userId, GeneratorState state);
 
     @Override

@@ -80,6 +80,14 @@ public final class SpeculativeMaterializedFeedStore implements MaterializedFeedS
     }
 
     @Override
+    public void reset(long userId) {
+        reads.write(s -> {
+            s.reset(userId);
+            return null;
+        });
+    }
+
+    @Override
     public void saveState(long userId, GeneratorState state) {
         reads.write(s -> {
             s.saveState(userId, state);

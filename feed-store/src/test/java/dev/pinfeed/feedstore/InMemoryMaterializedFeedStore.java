@@ -81,6 +81,13 @@ public final class InMemoryMaterializedFeedStore implements MaterializedFeedStor
     }
 
     @Override
+    public synchronized void reset(long userId) {
+        journal.remove(userId);
+        items.remove(userId);
+        states.remove(userId);
+    }
+
+    @Override
     public synchronized void saveState(long userId, GeneratorState state) {
         states.put(userId, state);
     }

@@ -28,6 +28,26 @@ class InMemoryStoresTest {
     }
 
     @Nested
+    class Rows extends PoolRowsContract {
+        private final InMemoryPoolStore store = new InMemoryPoolStore();
+
+        @Override
+        protected PoolStore pools() {
+            return store;
+        }
+
+        @Override
+        protected PoolRows rows() {
+            return store;
+        }
+
+        @Override
+        protected long freshUser() {
+            return USERS.incrementAndGet();
+        }
+    }
+
+    @Nested
     class Materialized extends MaterializedFeedStoreContract {
         private final MaterializedFeedStore store = new InMemoryMaterializedFeedStore();
 

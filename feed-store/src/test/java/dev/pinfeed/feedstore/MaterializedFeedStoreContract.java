@@ -139,4 +139,21 @@ public abstract class MaterializedFeedStoreContract {
         assertThat(store().pendingAndState(next)).isEqualTo(new PendingAndState(List.of(chunk(next, 500, 9)),
                 Optional.of(new GeneratorState(40, 1_767_225_600_000L))));
     }
+
+    @Test
+    void resetRemovesTheUsersItemsJournalAndStateAndNoOneElses() {
+        long u = freshUser();
+        long next = freshUser(); // usually u + 1: his rows sort right after u's
+        store().materialize(chunk(u, 100, 1, 2, 3));
+        store().journal(chunk(u, 200, 4));
+        store().saveState(u, new GeneratorState(50, 1_767_225_600_000L, 3));
+        store().materialize(chunk(next, 100, 7));
+        store().saveState(next, new GeneratorState(40, 1_767_225_600_000L));
+        store().reset(u);
+        store().reset(u); // again: nothing left to remove
+        assertThat(store().all(u)).isEmpty();
+        assertThat(store().pendingAndState(u)).isEqualTo(new PendingAndState(List.of(), Optional.empty()));
+        assertThat(pins(store().read(next, null, 10))).containsExactly(7L);
+        assertThat(store().state(next)).contains(new GeneratorState(40, 1_767_225_600_000L));
+    }
 }

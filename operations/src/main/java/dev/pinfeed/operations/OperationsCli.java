@@ -5,6 +5,7 @@ import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.infra.stack.LocalStack;
 import dev.pinfeed.operations.dlq.DlqCommand;
 import dev.pinfeed.operations.failover.FailoverCommand;
+import dev.pinfeed.operations.feed.FeedCommand;
 import dev.pinfeed.operations.provision.ProvisionCommand;
 import dev.pinfeed.operations.replay.LocalStackProcessors;
 import dev.pinfeed.operations.replay.OperatorProcessors;
@@ -28,9 +29,9 @@ import picocli.CommandLine.Spec;
  * 1 failed (verify: differences found), 2 usage error; errors are one line on stderr.
  */
 @Command(name = "pinfeed", mixinStandardHelpOptions = true, version = "pinfeed operations",
-        description = "Operate a pinfeed deployment: provision, fail over, verify and repair, replay, dead letters.",
+        description = "Operate a pinfeed deployment: provision, fail over, verify and repair, replay, dead letters, rebuild feeds.",
         subcommands = {ProvisionCommand.class, FailoverCommand.class, VerifyCommand.class, ReplayCommand.class, DlqCommand.class,
-                CommandLine.HelpCommand.class})
+                FeedCommand.class, CommandLine.HelpCommand.class})
 public final class OperationsCli implements Callable<Integer> {
 
     @Spec CommandSpec spec;

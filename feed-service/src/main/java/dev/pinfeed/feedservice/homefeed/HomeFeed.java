@@ -1,10 +1,11 @@
 package dev.pinfeed.feedservice.homefeed;
 
-import dev.pinfeed.config.Futures;
-import dev.pinfeed.config.StoreUnavailableException;
 import dev.pinfeed.canonicalstore.reads.CanonicalPin;
 import dev.pinfeed.canonicalstore.reads.CanonicalReads;
+import dev.pinfeed.config.Futures;
+import dev.pinfeed.config.StoreUnavailableException;
 import dev.pinfeed.contentgenerator.ContentGenerator;
+import dev.pinfeed.contentgenerator.PoolRegenerator;
 import dev.pinfeed.feedstore.Chunk;
 import dev.pinfeed.feedstore.FeedItem;
 import dev.pinfeed.feedstore.FeedPage;

@@ -1,6 +1,8 @@
 package dev.pinfeed.feedservice.homefeed;
 
 import dev.pinfeed.config.PinfeedConfig;
+import dev.pinfeed.contentgenerator.PoolRegenerator;
+import dev.pinfeed.contentgenerator.RegenerationSettings;
 import java.time.Duration;
 
 /**
@@ -35,13 +37,17 @@ public record HomeFeedSettings(int chunkSize, int chunkMax, Duration generatorDe
 
     public static HomeFeedSettings from(PinfeedConfig config) {
         HomeFeedSettings d = defaults();
-        int poolMax = config.getInt("feed.pool-max", d.poolMax());
+        RegenerationSettings r = RegenerationSettings.from(config);
         return new HomeFeedSettings(config.getInt("feed.chunk-size", d.chunkSize()), config.getInt("feed.chunk-max", d.chunkMax()),
                 Duration.ofMillis(config.getInt("feed.generator-deadline-ms", (int) d.generatorDeadline().toMillis())),
                 config.getInt("feed.materialized-max", d.materializedMax()),
                 config.getInt("feed.active-days", config.getInt("fanout.active-days", d.activeDays())),
-                config.getInt("feed.regenerate.followees", d.regenFollowees()), config.getInt("feed.regenerate.pins-each", d.regenPinsEach()),
-                poolMax, config.getInt("feed.pool-trim-to", Math.max(1, poolMax * 9 / 10)));
+                r.followees(), r.pinsEach(), r.poolMax(), r.poolTrimTo());
+    }
+
+    /** What the {@link PoolRegenerator} of a returning user works with. */
+    public RegenerationSettings regeneration() {
+        return new RegenerationSettings(regenFollowees, regenPinsEach, poolMax, poolTrimTo);
     }
 
     /** The chunk size after a failed or late generation: seed 002's "as large as, or larger than, the last". */

@@ -1,16 +1,17 @@
 package dev.pinfeed.feedservice.homefeed;
 
 import dev.pinfeed.canonicalstore.reads.CanonicalReads;
-import dev.pinfeed.feedstore.MaterializedFeedStore;
-import dev.pinfeed.feedstore.MutableClock;
 import dev.pinfeed.canonicalstore.reads.InMemoryCanonicalReads;
 import dev.pinfeed.contentgenerator.ContentGenerator;
 import dev.pinfeed.contentgenerator.GeneratorSettings;
+import dev.pinfeed.contentgenerator.PoolRegenerator;
 import dev.pinfeed.feedstore.Chunk;
 import dev.pinfeed.feedstore.FeedItem;
 import dev.pinfeed.feedstore.InMemoryLastReadStore;
 import dev.pinfeed.feedstore.InMemoryMaterializedFeedStore;
 import dev.pinfeed.feedstore.InMemoryPoolStore;
+import dev.pinfeed.feedstore.MaterializedFeedStore;
+import dev.pinfeed.feedstore.MutableClock;
 import dev.pinfeed.feedstore.PoolEntry;
 import dev.pinfeed.feedstore.PoolStore;
 import dev.pinfeed.feedstore.Source;
@@ -26,9 +27,9 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
 
@@ -152,7 +153,7 @@ public final class HomeFeedFixture implements AutoCloseable {
     private HomeFeed feed(UnaryOperator<PoolStore> poolView, UnaryOperator<MaterializedFeedStore> feedView,
                           UnaryOperator<CanonicalReads> canonicalView, HomeFeedListener listener, HomeFeedSettings settings) {
         PoolRegenerator regenerator = new PoolRegenerator(pools, feeds, canonical, graph,
-                new WeightedScorer(WeightedScorer.Settings.defaults(), clock), settings);
+                new WeightedScorer(WeightedScorer.Settings.defaults(), clock), settings.regeneration());
         return new HomeFeed(pools, feedView.apply(feeds), lastReads, canonicalView.apply(canonical),
                 new ContentGenerator(poolView.apply(pools), GeneratorSettings.defaults()), regenerator,
                 settings, clock, new ChunkIds(clock, new Random(chunkSeq.incrementAndGet())), generation, later, listener);

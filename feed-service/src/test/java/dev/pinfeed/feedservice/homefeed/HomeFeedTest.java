@@ -9,6 +9,7 @@ import dev.pinfeed.canonicalstore.reads.CanonicalReads;
 import dev.pinfeed.config.StoreUnavailableException;
 import dev.pinfeed.contentgenerator.ContentGenerator;
 import dev.pinfeed.contentgenerator.GeneratorSettings;
+import dev.pinfeed.contentgenerator.PoolRegenerator;
 import dev.pinfeed.feedstore.FeedPage;
 import dev.pinfeed.feedstore.FeedPosition;
 import dev.pinfeed.feedstore.GeneratorState;
@@ -301,7 +302,7 @@ class HomeFeedTest {
         PoolStore down = outage.wrap(PoolStore.class, f.pools);
         HomeFeed duringOutage = new HomeFeed(down, f.feeds, f.lastReads, f.canonical, new ContentGenerator(f.pools, GeneratorSettings.defaults()),
                 new PoolRegenerator(down, f.feeds, f.canonical, f.graph, new WeightedScorer(WeightedScorer.Settings.defaults(), f.clock),
-                        f.settings), f.settings, f.clock, new ChunkIds(f.clock, new java.util.Random(7)), f.generation, f.later, f.counts);
+                        f.settings.regeneration()), f.settings, f.clock, new ChunkIds(f.clock, new java.util.Random(7)), f.generation, f.later, f.counts);
         outage.start();
         assertThat(pins(duringOutage.read(u, null, 25))).as("answered, not a 503; no new chunk of the pending chunk's pins").containsExactly(old);
         assertThat(f.feeds.pending(u)).hasSize(1);
@@ -348,6 +349,7 @@ class HomeFeedTest {
         long u = f.user();
         long author = f.user();
         long authorBoard = f.board(author);
+        f.graph.apply(new GraphCommand.CreateBoard(4, T0 - 10_000, authorBoard, author));
         long shownBefore = f.pin(authorBoard, author, T0 - 5_000);
         long newer = f.pin(authorBoard, author, T0 - 1_000);
         long owner = f.user();

@@ -26,6 +26,7 @@ import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Row;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
 
 /**
  * {@link MaterializedFeedStore} in HBase, rows per {@link MaterializedKeys}. Low volume and user
@@ -148,6 +149,18 @@ public final class HBaseMaterializedFeedStore implements MaterializedFeedStore {
         } catch (IOException e) {
             throw unavailable("reading the feed state", e);
         }
+    }
+
+    /** One key-only scan of the user's rows, then one batch of deletes. */
+    @Override
+    public void reset(long userId) {
+        byte[][] range = MaterializedKeys.userRange(userId);
+        List<Delete> deletes = new ArrayList<>();
+        for (Result r : scan(new Scan().withStartRow(range[0]).withStopRow(range[1]).setFilter(new KeyOnlyFilter()).setCaching(1000),
+                "reading the user's feed rows")) {
+            deletes.add(new Delete(r.getRow()));
+        }
+        delete(deletes, "resetting the user's feed");
     }
 
     private static GeneratorState stateOf(Result r) {

@@ -2,14 +2,16 @@ package dev.pinfeed.feedstore.hbase;
 
 import dev.pinfeed.config.StoreUnavailableException;
 import dev.pinfeed.feedstore.PoolEntry;
+import dev.pinfeed.feedstore.PoolRows;
 import dev.pinfeed.feedstore.PoolStore;
 import dev.pinfeed.feedstore.Source;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.IdentityHashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -44,9 +46,11 @@ import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
  * delivery, {@link #markDelivered}: one atomic marker write per chunk instead of a Get per entry), and
  * a pool is scanned only when it may be past its maximum. The bound holds per store instance: a pool
  * this instance has not written before is counted from 0, so another writer's or an earlier
- * process's entries can take it up to one maximum further before its first check here.
+ * process's entries can take it up to one maximum further before its first check here. As
+ * {@link PoolRows} it shows the rows as stored (orphans and index rows pointing at nothing included) for
+ * the operators' check and repair.
  */
-public final class HBasePoolStore implements PoolStore {
+public final class HBasePoolStore implements PoolStore, PoolRows {
 
     private final Connection connection;
     private final TableName table;
@@ -270,6 +274,92 @@ public final class HBasePoolStore implements PoolStore {
     public List<PoolEntry> storedRows(long userId) {
         byte[][] range = PoolKeys.userRange(userId);
         return scan(range[0], range[1], Integer.MAX_VALUE, new ArrayList<>());
+    }
+
+    /** One scan of the user's entry and index rows; nothing is cleaned up (on a replica too). */
+    @Override
+    public UserRows rows(long userId) {
+        byte[][] range = PoolKeys.userRowsRange(userId);
+        Scan scan = new Scan().withStartRow(range[0]).withStopRow(range[1]).addFamily(PoolKeys.FAMILY).setCaching(1000);
+        List<Result> rows = new ArrayList<>();
+        try (Table t = connection.getTable(table); ResultScanner rs = t.getScanner(scan)) {
+            for (Result r : rs) rows.add(r);
+        } catch (IOException e) {
+            throw unavailable("scanning a user's pool rows", e);
+        }
+        return classify(userId, rows);
+    }
+
+    /**
+     * One scan from the first row after {@code afterUserId}, grouping rows by user as they come (a user's
+     * entry rows, then his index rows); delivery markers (keyed by pin) between users are skipped.
+     */
+    @Override
+    public List<UserRows> rowsAfter(long afterUserId, int maxUsers) {
+        if (maxUsers < 1) throw new IllegalArgumentException("maxUsers must be >= 1: " + maxUsers);
+        Scan scan = new Scan().withStartRow(PoolKeys.firstRowAfterUser(afterUserId)).addFamily(PoolKeys.FAMILY).setCaching(1000);
+        List<UserRows> out = new ArrayList<>();
+        List<Result> rows = new ArrayList<>();
+        long current = 0;
+        try (Table t = connection.getTable(table); ResultScanner rs = t.getScanner(scan)) {
+            for (Result r : rs) {
+                byte[] row = r.getRow();
+                if (!PoolKeys.isEntryRow(row) && !PoolKeys.isIndexRow(row)) continue;
+                long user = PoolKeys.userOf(row);
+                if (user != current) {
+                    if (!rows.isEmpty()) out.add(classify(current, rows));
+                    rows = new ArrayList<>();
+                    if (out.size() == maxUsers) break;
+                    current = user;
+                }
+                rows.add(r);
+            }
+        } catch (IOException e) {
+            throw unavailable("scanning pool rows", e);
+        }
+        if (!rows.isEmpty()) out.add(classify(current, rows));
+        return out;
+    }
+
+    /** A user's entry and index rows sorted into live entries, orphan entry rows and dangling index rows. */
+    private static UserRows classify(long userId, List<Result> rows) {
+        Map<ByteBuffer, PoolEntry> entries = new LinkedHashMap<>();
+        List<byte[][]> indexes = new ArrayList<>();
+        for (Result r : rows) {
+            byte[] row = r.getRow();
+            if (PoolKeys.isEntryRow(row)) {
+                entries.put(ByteBuffer.wrap(row), PoolKeys.decodeEntry(row, r.getValue(PoolKeys.FAMILY, PoolKeys.ENTRY)));
+            } else if (PoolKeys.isIndexRow(row)) {
+                indexes.add(new byte[][] {row, r.getValue(PoolKeys.FAMILY, PoolKeys.INDEX)});
+            }
+        }
+        Set<ByteBuffer> pointedAt = new HashSet<>();
+        List<IndexRow> dangling = new ArrayList<>();
+        for (byte[][] index : indexes) {
+            ByteBuffer target = ByteBuffer.wrap(PoolKeys.entryRowOf(userId, PoolKeys.pinOfIndexRow(index[0]), index[1]));
+            if (entries.containsKey(target)) pointedAt.add(target);
+            else dangling.add(PoolKeys.decodeIndex(index[0], index[1]));
+        }
+        List<PoolEntry> live = new ArrayList<>();
+        List<PoolEntry> orphans = new ArrayList<>();
+        entries.forEach((row, entry) -> (pointedAt.contains(row) ? live : orphans).add(entry));
+        return new UserRows(userId, live, orphans, dangling);
+    }
+
+    @Override
+    public void deleteEntryRows(Collection<PoolEntry> rows) {
+        requireWritable();
+        List<Mutation> deletes = new ArrayList<>(rows.size());
+        for (PoolEntry e : rows) deletes.add(new Delete(PoolKeys.entryRow(e)));
+        write(deletes);
+    }
+
+    @Override
+    public void deleteIndexRows(long userId, Collection<Long> pinIds) {
+        requireWritable();
+        List<Mutation> deletes = new ArrayList<>(pinIds.size());
+        for (long pin : new LinkedHashSet<>(pinIds)) deletes.add(new Delete(PoolKeys.indexRow(userId, pin)));
+        write(deletes);
     }
 
     @Override

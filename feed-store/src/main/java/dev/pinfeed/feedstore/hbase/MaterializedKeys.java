@@ -93,6 +93,12 @@ public final class MaterializedKeys {
                         new MultiRowRangeFilter.RowRange(start, true, stop, false)))));
     }
 
+    /** Start (inclusive) and stop (exclusive) rows of everything held for the user: journal, items, state. */
+    static byte[][] userRange(long user) {
+        return new byte[][] {ByteBuffer.allocate(9).putLong(user).put(JOURNAL_KIND).array(),
+                ByteBuffer.allocate(9).putLong(user).put((byte) (STATE_KIND + 1)).array()};
+    }
+
     static boolean isJournalRow(byte[] row) {
         return row.length > 8 && row[8] == JOURNAL_KIND;
     }

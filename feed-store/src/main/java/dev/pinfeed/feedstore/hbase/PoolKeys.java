@@ -1,6 +1,7 @@
 package dev.pinfeed.feedstore.hbase;
 
 import dev.pinfeed.feedstore.PoolEntry;
+import dev.pinfeed.feedstore.PoolRows;
 import dev.pinfeed.feedstore.Source;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -102,6 +103,46 @@ public final class PoolKeys {
     static byte[][] userRange(long user) {
         return new byte[][] {ByteBuffer.allocate(9).putLong(user).put(ENTRY_KIND).array(),
                 ByteBuffer.allocate(9).putLong(user).put((byte) (ENTRY_KIND + 1)).array()};
+    }
+
+    /**
+     * Start (inclusive) and stop (exclusive) rows of everything stored for the user's pools: his entry
+     * rows, then his index rows.
+     */
+    static byte[][] userRowsRange(long user) {
+        return new byte[][] {ByteBuffer.allocate(9).putLong(user).put(ENTRY_KIND).array(),
+                ByteBuffer.allocate(9).putLong(user).put((byte) (INDEX_KIND + 1)).array()};
+    }
+
+    /** The first row of the users after {@code user}, in the table's order (user ids are positive). */
+    static byte[] firstRowAfterUser(long user) {
+        return ByteBuffer.allocate(8).putLong(user + 1).array();
+    }
+
+    static boolean isEntryRow(byte[] row) {
+        return row.length == 26 && row[8] == ENTRY_KIND;
+    }
+
+    static boolean isIndexRow(byte[] row) {
+        return row.length == 17 && row[8] == INDEX_KIND;
+    }
+
+    /** The user of an entry or index row. */
+    static long userOf(byte[] row) {
+        return ByteBuffer.wrap(row).getLong(0);
+    }
+
+    /** The pin of an index row. */
+    static long pinOfIndexRow(byte[] row) {
+        return ByteBuffer.wrap(row).getLong(9);
+    }
+
+    /** An index row as the place it names: the pool and the score of the entry it points at. */
+    static PoolRows.IndexRow decodeIndex(byte[] row, byte[] value) {
+        ByteBuffer v = ByteBuffer.wrap(value);
+        Source source = Source.ofCode(v.get());
+        double score = Double.longBitsToDouble(Long.MAX_VALUE - v.getLong());
+        return new PoolRows.IndexRow(userOf(row), pinOfIndexRow(row), source, score);
     }
 
     /** The pin of an entry row. */

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.pinfeed.feedstore.MaterializedFeedStore;
 import dev.pinfeed.feedstore.MaterializedFeedStoreContract;
 import dev.pinfeed.feedstore.PoolEntry;
+import dev.pinfeed.feedstore.PoolRows;
+import dev.pinfeed.feedstore.PoolRowsContract;
 import dev.pinfeed.feedstore.PoolStore;
 import dev.pinfeed.feedstore.PoolStoreContract;
 import dev.pinfeed.feedstore.Source;
@@ -192,6 +194,26 @@ class HBaseStoresIT {
                 assertThat(restarted.upsert(List.of(entry(u, Source.FOLLOWED_USER, 11, 11)), 5, 3)).isEqualTo(8);
                 assertThat(restarted.best(u, Source.FOLLOWED_USER, 100)).extracting(PoolEntry::pinId).containsExactly(11L, 10L, 9L);
             }
+        }
+    }
+
+    @Nested
+    class Rows extends PoolRowsContract {
+        private final HBasePoolStore store = new HBasePoolStore(connection, HBaseClusters.PRIMARY);
+
+        @Override
+        protected PoolStore pools() {
+            return store;
+        }
+
+        @Override
+        protected PoolRows rows() {
+            return store;
+        }
+
+        @Override
+        protected long freshUser() {
+            return stack.freshId();
         }
     }
 

@@ -1,0 +1,294 @@
+package dev.pinfeed.operations.verify.pools;
+
+import dev.pinfeed.canonicalstore.reads.CanonicalPin;
+import dev.pinfeed.canonicalstore.reads.CanonicalReads;
+import dev.pinfeed.feedstore.Chunk;
+import dev.pinfeed.feedstore.FeedItem;
+import dev.pinfeed.feedstore.FeedPage;
+import dev.pinfeed.feedstore.MaterializedFeedStore;
+import dev.pinfeed.feedstore.PoolEntry;
+import dev.pinfeed.feedstore.PoolRows;
+import dev.pinfeed.feedstore.Source;
+import dev.pinfeed.feedstore.scoring.Candidate;
+import dev.pinfeed.feedstore.scoring.PinFacts;
+import dev.pinfeed.feedstore.scoring.WeightedScorer;
+import dev.pinfeed.followergraph.GraphStore;
+import dev.pinfeed.idallocator.ObjectType;
+import dev.pinfeed.idallocator.ShardedId;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The oracle of {@code ./pinfeed verify pools}, one user at a time. His pools should hold:
+ * <ol>
+ *   <li><b>whole entries</b>: every entry row has the user's index row of its pin pointing at it, and every
+ *       index row points at an entry row; so one entry per (user, pin). Else {@code orphan-entry},
+ *       {@code dangling-index};</li>
+ *   <li><b>only entries he should have</b>: the pin is live in the canonical store (else {@code deleted-pin}) and
+ *       he receives it now: the follower graph says he follows its board, explicitly or through its author
+ *       without having unfollowed the board (else {@code extra}). The fan-out, backfills and regeneration put
+ *       pins in pools by this same rule, so it justifies every entry whatever wrote it;</li>
+ *   <li><b>every delivery he should still hold</b>: each ADD the fan-out delivered to him and the worker applied
+ *       ({@link Deliveries}), of a pin still live that he still receives, is in his pools (any source), or in his
+ *       materialized feed or journal (shown: the feed service took it out of the pools), or was cut by a trim
+ *       (his pool of that source, with the pins of that source he was shown, which left it when shown, holds at
+ *       least {@code feed.pool-trim-to} entries and the delivery's score is not above the lowest of them), or was
+ *       dropped unseen by the content generator (its score is under {@code feed.drop-below.<source>}). Else
+ *       {@code missing}.</li>
+ * </ol>
+ * Scores are never compared with what the worker wrote (they depend on likes and affinities at scoring
+ * time); a delivery's score for rule 3 is the worker's scorer at the time the chunk was written, with the
+ * pin's likes now and affinity 0, the score a repair writes.
+ *
+ * <p>Every check also says its exact repair ({@link UserCheck}): an entry whose rows are damaged is written
+ * again where it was if its pin belongs in his pools (an index row pointing nowhere gives its pool and
+ * score; a pin's orphan rows without an index row give their best row), its extra rows are deleted; entries
+ * that do not belong go; missing deliveries are upserted within the worker's bounds.
+ */
+public final class PoolVerifier {
+
+    /** Live entries checked. */
+    public static final String ENTRIES = "entries";
+    /** Distinct (user, pin) deliveries checked. */
+    public static final String DELIVERIES = "deliveries";
+    /** Deliveries found in the pools. */
+    public static final String IN_POOLS = "in-pools";
+    /** Deliveries found in the materialized feed or its journal. */
+    public static final String SHOWN = "shown";
+    /** Deliveries a trim may have cut. */
+    public static final String TRIMMED = "trimmed";
+    /** Deliveries the content generator drops unseen. */
+    public static final String DROPPED = "dropped";
+    /** Deliveries no longer expected: the pin was deleted or the user no longer receives it. */
+    public static final String WITHDRAWN = "withdrawn";
+
+    private final MaterializedFeedStore feeds;
+    private final CanonicalReads canonical;
+    private final GraphStore graph;
+    private final PoolCheckSettings settings;
+
+    public PoolVerifier(MaterializedFeedStore feeds, CanonicalReads canonical, GraphStore graph, PoolCheckSettings settings) {
+        this.feeds = feeds;
+        this.canonical = canonical;
+        this.graph = graph;
+        this.settings = settings;
+    }
+
+    /** Checks the user's rows against the deliveries to him ({@link Deliveries#to}). */
+    public UserCheck check(PoolRows.UserRows rows, Map<Long, Deliveries.Delivery> delivered) {
+        return new Check(rows, delivered).run();
+    }
+
+    private final class Check {
+        final long user;
+        final PoolRows.UserRows rows;
+        final Map<Long, Deliveries.Delivery> delivered;
+        final List<PoolDifference> differences = new ArrayList<>();
+        final Map<String, Long> counts = new LinkedHashMap<>();
+        final List<PoolEntry> restore = new ArrayList<>();
+        final List<PoolEntry> deleteRows = new ArrayList<>();
+        final Set<Long> remove = new TreeSet<>();
+        final List<PoolEntry> add = new ArrayList<>();
+        Map<Long, CanonicalPin> alive;
+        Set<Long> followedBoards;
+
+        Check(PoolRows.UserRows rows, Map<Long, Deliveries.Delivery> delivered) {
+            this.user = rows.userId();
+            this.rows = rows;
+            this.delivered = delivered;
+        }
+
+        UserCheck run() {
+            Map<Long, PoolEntry> live = new TreeMap<>();
+            rows.live().forEach(e -> live.put(e.pinId(), e));
+            Map<Long, List<PoolEntry>> orphans = new TreeMap<>();
+            rows.orphans().forEach(e -> orphans.computeIfAbsent(e.pinId(), p -> new ArrayList<>()).add(e));
+            Map<Long, PoolRows.IndexRow> dangling = new TreeMap<>();
+            rows.dangling().forEach(i -> dangling.put(i.pinId(), i));
+
+            Set<Long> pins = new LinkedHashSet<>(live.keySet());
+            pins.addAll(orphans.keySet());
+            pins.addAll(dangling.keySet());
+            pins.addAll(delivered.keySet());
+            readCanonicalAndGraph(pins);
+
+            List<PoolEntry> kept = new ArrayList<>();
+            damaged(live, orphans, dangling, kept);
+            live.values().forEach(e -> judge(e, true, kept));
+            count(ENTRIES, live.size());
+            deliveries(kept);
+            return new UserCheck(user, differences, counts, restore, deleteRows, List.copyOf(remove), add);
+        }
+
+        private void readCanonicalAndGraph(Set<Long> pins) {
+            List<Long> pinIds = pins.stream().filter(PoolVerifier::isPinId).toList(); // anything else is no live pin
+            alive = pinIds.isEmpty() ? Map.of() : canonical.livePins(pinIds);
+            List<Long> boards = List.copyOf(new LinkedHashSet<>(alive.values().stream().map(CanonicalPin::boardId).toList()));
+            followedBoards = new HashSet<>();
+            for (int from = 0; from < boards.size(); from += GraphStore.MAX_BATCH) {
+                followedBoards.addAll(graph.followedBoardsAmong(user, boards.subList(from, Math.min(boards.size(), from + GraphStore.MAX_BATCH))));
+            }
+        }
+
+        /** The pin is live and the user receives it. */
+        private boolean belongs(long pin) {
+            CanonicalPin p = alive.get(pin);
+            return p != null && followedBoards.contains(p.boardId());
+        }
+
+        /** Rule 1 and its repair: orphan rows and index rows pointing nowhere; an entry they stand for is judged by rule 2. */
+        private void damaged(Map<Long, PoolEntry> live, Map<Long, List<PoolEntry>> orphans, Map<Long, PoolRows.IndexRow> dangling,
+                             List<PoolEntry> kept) {
+            orphans.forEach((pin, rowsOfPin) -> {
+                PoolEntry current = live.get(pin);
+                for (PoolEntry o : rowsOfPin) {
+                    String detail = current != null
+                            ? "a second entry row (" + describe(o) + ") beside the live entry (" + describe(current) + ")"
+                            : "no index row points at it (" + describe(o) + ")";
+                    differences.add(new PoolDifference(PoolDifference.Kind.ORPHAN_ENTRY, user, pin, detail));
+                }
+            });
+            dangling.forEach((pin, index) -> differences.add(new PoolDifference(PoolDifference.Kind.DANGLING_INDEX, user, pin,
+                    "the index row names an entry (" + index.source().wireName() + ", score " + index.score() + ") that is not there")));
+
+            Set<Long> pins = new TreeSet<>(orphans.keySet());
+            pins.addAll(dangling.keySet());
+            for (long pin : pins) {
+                List<PoolEntry> rowsOfPin = orphans.getOrDefault(pin, List.of());
+                if (live.containsKey(pin)) {
+                    deleteRows.addAll(rowsOfPin); // second rows: the live entry stays as it is
+                    continue;
+                }
+                PoolEntry standsFor = rowsOfPin.stream().max(Comparator.comparingDouble(PoolEntry::score)
+                        .thenComparing(e -> e.source().code())).orElse(null);
+                if (standsFor == null) standsFor = fromIndex(dangling.get(pin));
+                if (standsFor != null && judge(standsFor, false, kept)) {
+                    restore.add(standsFor);
+                    for (PoolEntry o : rowsOfPin) {
+                        if (o != standsFor) deleteRows.add(o);
+                    }
+                } else {
+                    deleteRows.addAll(rowsOfPin);
+                    if (dangling.containsKey(pin)) remove.add(pin);
+                }
+            }
+        }
+
+        /** The entry an index row pointing nowhere stands for, its pin's facts from the canonical store; null for a pin not live. */
+        private PoolEntry fromIndex(PoolRows.IndexRow index) {
+            CanonicalPin p = alive.get(index.pinId());
+            if (p == null) return null;
+            return new PoolEntry(user, index.source(), index.score(), p.id(), p.authorId(), p.boardId(), createdAt(p));
+        }
+
+        /**
+         * Rule 2: true when the entry belongs in his pools (then it is kept); else a difference, and a live
+         * entry is removed (a damaged one's repair is decided by the caller).
+         */
+        private boolean judge(PoolEntry e, boolean isLive, List<PoolEntry> kept) {
+            CanonicalPin p = alive.get(e.pinId());
+            if (p == null) {
+                differences.add(new PoolDifference(PoolDifference.Kind.DELETED_PIN, user, e.pinId(),
+                        "an entry (" + describe(e) + ") of a pin the canonical store does not hold live"));
+            } else if (!followedBoards.contains(p.boardId())) {
+                differences.add(new PoolDifference(PoolDifference.Kind.EXTRA, user, e.pinId(), "an entry (" + describe(e)
+                        + ") of board " + p.boardId() + " by user " + p.authorId() + ", which he receives neither as the board's nor as its author's follower"));
+            } else {
+                kept.add(e);
+                return true;
+            }
+            if (isLive) remove.add(e.pinId());
+            return false;
+        }
+
+        /** Rule 3 over the pools as they are once repaired ({@code kept}). */
+        private void deliveries(List<PoolEntry> kept) {
+            count(DELIVERIES, delivered.size());
+            if (delivered.isEmpty()) return;
+            Set<Long> pooled = new HashSet<>();
+            Map<Source, List<Double>> scores = new EnumMap<>(Source.class);
+            for (PoolEntry e : kept) {
+                pooled.add(e.pinId());
+                scores.computeIfAbsent(e.source(), s -> new ArrayList<>()).add(e.score());
+            }
+            Set<Long> shown = null; // read once a delivery is not pooled
+            for (Deliveries.Delivery d : new TreeMap<>(delivered).values()) {
+                if (!belongs(d.pinId())) {
+                    count(WITHDRAWN, 1);
+                    continue;
+                }
+                if (pooled.contains(d.pinId())) {
+                    count(IN_POOLS, 1);
+                    continue;
+                }
+                if (shown == null) shown = shown(scores);
+                if (shown.contains(d.pinId())) {
+                    count(SHOWN, 1);
+                    continue;
+                }
+                CanonicalPin p = alive.get(d.pinId());
+                double score = new WeightedScorer(settings.scoring(), Clock.fixed(Instant.ofEpochMilli(d.deliveredAt()), ZoneOffset.UTC))
+                        .score(new Candidate(user, d.source(), new PinFacts(p.id(), p.boardId(), p.authorId(), createdAt(p)), 0, p.likes()));
+                if (score < settings.dropBelow().getOrDefault(d.source(), 0.0)) {
+                    count(DROPPED, 1);
+                    continue;
+                }
+                List<Double> pool = scores.getOrDefault(d.source(), List.of());
+                if (pool.size() >= settings.poolTrimTo() && score <= pool.stream().mapToDouble(Double::doubleValue).min().orElse(0)) {
+                    count(TRIMMED, 1);
+                    continue;
+                }
+                differences.add(new PoolDifference(PoolDifference.Kind.MISSING, user, d.pinId(), "delivered at "
+                        + Instant.ofEpochMilli(d.deliveredAt()) + " as " + d.source().wireName() + ", in neither his pools nor his feed"));
+                add.add(new PoolEntry(user, d.source(), score, p.id(), p.authorId(), p.boardId(), createdAt(p)));
+            }
+        }
+
+        /**
+         * The pins of his materialized feed and of his journaled chunks; their scores join {@code scores} (by
+         * source): they were in his pools when a trim may have run.
+         */
+        private Set<Long> shown(Map<Source, List<Double>> scores) {
+            List<FeedItem> items = new ArrayList<>();
+            for (FeedPage.Positioned p : feeds.all(user)) items.add(p.item());
+            for (Chunk c : feeds.pending(user)) items.addAll(c.items());
+            Set<Long> out = new HashSet<>();
+            for (FeedItem i : items) {
+                if (out.add(i.pinId())) scores.computeIfAbsent(i.source(), s -> new ArrayList<>()).add(i.score());
+            }
+            return out;
+        }
+
+        private void count(String name, long n) {
+            counts.merge(name, n, Long::sum);
+        }
+    }
+
+    private static boolean isPinId(long id) {
+        try {
+            return ShardedId.decode(id).type() == ObjectType.PIN;
+        } catch (IllegalArgumentException notAnId) {
+            return false;
+        }
+    }
+
+    private static long createdAt(CanonicalPin p) {
+        return p.createdAt() == null ? 0 : p.createdAt().toEpochMilli();
+    }
+
+    private static String describe(PoolEntry e) {
+        return e.source().wireName() + ", score " + e.score();
+    }
+}
