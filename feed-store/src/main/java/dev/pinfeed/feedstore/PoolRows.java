@@ -2,6 +2,7 @@ package dev.pinfeed.feedstore;
 
 import java.util.Collection;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The pools as stored, for the operators' check and repair ({@code ./pinfeed verify pools}): a pool entry
@@ -21,15 +22,18 @@ public interface PoolRows {
      * @param live     entries whose index row points at them: what readers serve, one per pin
      * @param orphans  entry rows no index row points at (an interrupted re-score leaves one; readers skip them)
      * @param dangling index rows pointing at no entry row
+     * @param shown    pins he was shown ({@link PoolStore#removeShown}) and that upserts therefore leave out
      */
-    record UserRows(long userId, List<PoolEntry> live, List<PoolEntry> orphans, List<IndexRow> dangling) {
+    record UserRows(long userId, List<PoolEntry> live, List<PoolEntry> orphans, List<IndexRow> dangling, Set<Long> shown) {
 
         public UserRows {
             live = List.copyOf(live);
             orphans = List.copyOf(orphans);
             dangling = List.copyOf(dangling);
+            shown = Set.copyOf(shown);
         }
 
+        /** No pool row (pins he was shown aside). */
         public boolean isEmpty() {
             return live.isEmpty() && orphans.isEmpty() && dangling.isEmpty();
         }
@@ -50,4 +54,7 @@ public interface PoolRows {
 
     /** Deletes the user's index rows of these pins, leaving every entry row as it is. Idempotent. */
     void deleteIndexRows(long userId, Collection<Long> pinIds);
+
+    /** Forgets which pins the user was shown (a feed rebuilt from scratch may show them again). Idempotent. */
+    void forgetShown(long userId);
 }

@@ -83,6 +83,16 @@ public interface PoolStore extends AutoCloseable {
     void remove(long userId, Collection<Long> pinIds);
 
     /**
+     * {@link #remove}s the entries of pins the user was just shown (they went into his feed) and remembers that he
+     * saw them, for as long as a replay of the fan-out could bring them back: a later upsert of such a pin that
+     * looks for his old entry (a replayed or repeated delivery, a follow's backfill, a regeneration) leaves it out,
+     * so a replay never shows him a pin twice. Idempotent. This default only removes.
+     */
+    default void removeShown(long userId, Collection<Long> pinIds) {
+        remove(userId, pinIds);
+    }
+
+    /**
      * {@link #remove} for many users at once (a deleted pin leaves thousands of pools). This default
      * calls {@link #remove} per user; stores override it with one batch.
      */

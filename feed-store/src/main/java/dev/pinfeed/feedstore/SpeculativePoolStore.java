@@ -46,6 +46,14 @@ public final class SpeculativePoolStore implements PoolStore {
     }
 
     @Override
+    public void removeShown(long userId, Collection<Long> pinIds) {
+        reads.write(s -> {
+            s.removeShown(userId, pinIds);
+            return null;
+        });
+    }
+
+    @Override
     public void remove(long userId, Collection<Long> pinIds) {
         reads.write(s -> {
             s.remove(userId, pinIds);

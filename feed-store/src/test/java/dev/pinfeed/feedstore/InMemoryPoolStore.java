@@ -38,6 +38,8 @@ public final class InMemoryPoolStore implements PoolStore, PoolRows {
     /** Index rows pointing at no entry row: user → pin → index row. */
     private final Map<Long, Map<Long, IndexRow>> dangling = new HashMap<>();
     private final Set<Delivery> delivered = new HashSet<>();
+    /** Pins each user was shown (no expiry here: the HBase store's marks last {@code SHOWN_TTL}). */
+    private final Map<Long, Set<Long>> shown = new HashMap<>();
 
     @Override
     public synchronized Set<Delivery> markDelivered(Collection<Delivery> deliveries) {
@@ -52,6 +54,7 @@ public final class InMemoryPoolStore implements PoolStore, PoolRows {
     @Override
     public synchronized void upsert(Collection<PoolEntry> entries) {
         for (PoolEntry e : entries) {
+            if (shown.getOrDefault(e.userId(), Set.of()).contains(e.pinId())) continue;
             orphans.remove(Row.of(e)); // the same row, now pointed at
             Map<Long, IndexRow> d = dangling.get(e.userId());
             if (d != null) d.remove(e.pinId());
@@ -65,6 +68,17 @@ public final class InMemoryPoolStore implements PoolStore, PoolRows {
         if (pool != null) pinIds.forEach(pool::remove);
         Map<Long, IndexRow> d = dangling.get(userId);
         if (d != null) pinIds.forEach(d::remove);
+    }
+
+    @Override
+    public synchronized void removeShown(long userId, Collection<Long> pinIds) {
+        remove(userId, pinIds);
+        shown.computeIfAbsent(userId, u -> new HashSet<>()).addAll(pinIds);
+    }
+
+    @Override
+    public synchronized void forgetShown(long userId) {
+        shown.remove(userId);
     }
 
     @Override
@@ -96,7 +110,8 @@ public final class InMemoryPoolStore implements PoolStore, PoolRows {
     @Override
     public synchronized UserRows rows(long userId) {
         List<PoolEntry> orphaned = orphans.values().stream().filter(e -> e.userId() == userId).toList();
-        return new UserRows(userId, all(userId), orphaned, List.copyOf(dangling.getOrDefault(userId, Map.of()).values()));
+        return new UserRows(userId, all(userId), orphaned, List.copyOf(dangling.getOrDefault(userId, Map.of()).values()),
+                shown.getOrDefault(userId, Set.of()));
     }
 
     @Override

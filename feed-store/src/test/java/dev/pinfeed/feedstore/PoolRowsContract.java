@@ -3,6 +3,7 @@ package dev.pinfeed.feedstore;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -67,7 +68,7 @@ public abstract class PoolRowsContract {
         assertThat(pools().best(u, Source.FOLLOWED_USER, 10)).isEmpty();
 
         pools().upsert(List.of(a)); // the same row, pointed at again
-        assertThat(rows().rows(u)).isEqualTo(new PoolRows.UserRows(u, List.of(a), List.of(), List.of()));
+        assertThat(rows().rows(u)).isEqualTo(new PoolRows.UserRows(u, List.of(a), List.of(), List.of(), Set.of()));
     }
 
     @Test
@@ -82,7 +83,7 @@ public abstract class PoolRowsContract {
         assertThat(rows.live()).containsExactly(rescored);
         assertThat(rows.orphans()).containsExactly(old);
         rows().deleteEntryRows(List.of(old));
-        assertThat(rows().rows(u)).isEqualTo(new PoolRows.UserRows(u, List.of(rescored), List.of(), List.of()));
+        assertThat(rows().rows(u)).isEqualTo(new PoolRows.UserRows(u, List.of(rescored), List.of(), List.of(), Set.of()));
     }
 
     @Test
@@ -94,9 +95,23 @@ public abstract class PoolRowsContract {
         rows().deleteEntryRows(List.of(a));
         rows().deleteIndexRows(u, List.of(2L));
         pools().remove(u, List.of(1L, 2L));
-        assertThat(rows().rows(u)).isEqualTo(new PoolRows.UserRows(u, List.of(), List.of(b), List.of()));
+        assertThat(rows().rows(u)).isEqualTo(new PoolRows.UserRows(u, List.of(), List.of(b), List.of(), Set.of()));
         rows().deleteEntryRows(List.of(b));
         assertThat(rows().rows(u).isEmpty()).isTrue();
+    }
+
+    @Test
+    void thePinsAUserWasShownAreListedUntilForgotten() {
+        long u = freshUser();
+        PoolEntry a = entry(u, Source.FOLLOWED_USER, 2.0, 1);
+        pools().upsert(List.of(a, entry(u, Source.FOLLOWED_USER, 1.0, 2)));
+        pools().removeShown(u, List.of(2L, 3L));
+        assertThat(rows().rows(u)).isEqualTo(new PoolRows.UserRows(u, List.of(a), List.of(), List.of(), Set.of(2L, 3L)));
+        rows().forgetShown(u);
+        rows().forgetShown(u); // again: nothing more
+        assertThat(rows().rows(u).shown()).isEmpty();
+        pools().upsert(List.of(entry(u, Source.FOLLOWED_USER, 1.0, 2)));
+        assertThat(rows().rows(u).live()).hasSize(2);
     }
 
     @Test
@@ -106,7 +121,7 @@ public abstract class PoolRowsContract {
         pools().upsert(List.of(a));
         rows().deleteEntryRows(List.of(a));
         pools().upsert(List.of(a));
-        assertThat(rows().rows(u)).isEqualTo(new PoolRows.UserRows(u, List.of(a), List.of(), List.of()));
+        assertThat(rows().rows(u)).isEqualTo(new PoolRows.UserRows(u, List.of(a), List.of(), List.of(), Set.of()));
     }
 
     @Test

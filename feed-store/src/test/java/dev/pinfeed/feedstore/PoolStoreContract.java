@@ -56,6 +56,22 @@ public abstract class PoolStoreContract {
     }
 
     @Test
+    void aPinShownToAUserIsLeftOutOfHisLaterUpsertsButNotOutOfOthers() {
+        long u = freshUser();
+        long other = freshUser();
+        PoolEntry shown = entry(u, Source.FOLLOWED_USER, 2.0, 1);
+        PoolEntry kept = entry(u, Source.FOLLOWED_USER, 1.0, 2);
+        store().upsert(List.of(shown, kept));
+        store().removeShown(u, List.of(1L));
+        assertThat(store().all(u)).containsExactly(kept);
+        store().upsert(List.of(entry(u, Source.FOLLOWED_BOARD, 5.0, 1))); // a replayed delivery, a backfill, a regeneration
+        store().upsert(List.of(entry(u, Source.FOLLOWED_USER, 2.0, 1)), e -> false, 10, 10);
+        assertThat(store().all(u)).as("never put back").containsExactly(kept);
+        store().upsert(List.of(entry(other, Source.FOLLOWED_USER, 2.0, 1)));
+        assertThat(pins(store().all(other))).as("another user still gets the pin").containsExactly(1L);
+    }
+
+    @Test
     void aDeliveryIsMarkedOnce() {
         long pin = freshUser(); // any id no other test used
         PoolStore.Delivery first = new PoolStore.Delivery(pin, 0);

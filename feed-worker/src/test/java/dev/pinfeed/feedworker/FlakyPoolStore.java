@@ -59,6 +59,12 @@ public final class FlakyPoolStore implements PoolStore {
     }
 
     @Override
+    public void removeShown(long userId, Collection<Long> pinIds) {
+        check();
+        delegate.removeShown(userId, pinIds);
+    }
+
+    @Override
     public void remove(long userId, Collection<Long> pinIds) {
         check();
         delegate.remove(userId, pinIds);

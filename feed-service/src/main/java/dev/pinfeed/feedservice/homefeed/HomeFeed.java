@@ -273,12 +273,15 @@ public final class HomeFeed {
 
     /**
      * Pools first, then the feed: while the journal entry exists a replay redoes both, and once it is
-     * gone the pins are out of the pools, so the generator never picks a pin already in the feed.
+     * gone the pins are out of the pools, so the generator never picks a pin already in the feed. The pools
+     * remember the pins shown, so a replayed delivery of one (an operator's replay) never puts it back.
      */
     private void complete(Chunk chunk, List<Long> alsoDropped) {
-        Set<Long> out = new LinkedHashSet<>(alsoDropped);
-        for (FeedItem i : chunk.items()) out.add(i.pinId());
-        pools.remove(chunk.userId(), out);
+        List<Long> shown = chunk.items().stream().map(FeedItem::pinId).toList();
+        pools.removeShown(chunk.userId(), shown);
+        Set<Long> dropped = new LinkedHashSet<>(alsoDropped);
+        shown.forEach(dropped::remove);
+        if (!dropped.isEmpty()) pools.remove(chunk.userId(), dropped);
         feeds.materialize(chunk);
     }
 

@@ -7,6 +7,7 @@ import dev.pinfeed.feedstore.PoolStore;
 import dev.pinfeed.feedstore.Source;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -57,6 +58,13 @@ public final class HBasePoolStore implements PoolStore, PoolRows {
     private final String cluster;
     private final BufferedMutator mutator; // null on a read-only replica
     private volatile PoolSizeEstimates sizes; // made by the first bounded upsert: only writers that bound pools need its 8 MiB
+
+    /**
+     * How long a pin the user was shown keeps being left out of his pools ({@link #removeShown}): longer than the
+     * fan-out topic keeps chunks (7 days) and as long as the fan-out's activity window (30 days), so neither a
+     * replay of the chunks nor of the pins within that window shows him a pin twice. A cell TTL ends each mark.
+     */
+    public static final Duration SHOWN_TTL = Duration.ofDays(30);
 
     /** Actions per client batch call: well within the client's operation timeout even on a loaded box. */
     private static final int SLICE = 10_000;
@@ -198,6 +206,10 @@ public final class HBasePoolStore implements PoolStore, PoolRows {
             if (!unseen.test(k.getValue()) || repeated.contains(k.getKey())) checked.add(k.getValue());
         }
         byte[][] index = indexValues(checked.size(), i -> checked.get(i).userId(), i -> checked.get(i).pinId());
+        boolean[] shown = shown(checked);
+        for (int i = 0; i < checked.size(); i++) {
+            if (shown[i]) latest.remove(new UserPin(checked.get(i).userId(), checked.get(i).pinId()));
+        }
         Map<PoolEntry, byte[]> oldIndex = new IdentityHashMap<>();
         for (int i = 0; i < checked.size(); i++) {
             if (index[i] != null) oldIndex.put(checked.get(i), index[i]);
@@ -240,6 +252,35 @@ public final class HBasePoolStore implements PoolStore, PoolRows {
             deletes.add(new Delete(PoolKeys.entryRowOf(user, pin, value)));
             deletes.add(new Delete(PoolKeys.indexRow(user, pin)));
         }
+        write(deletes);
+    }
+
+    /** Removes the entries and marks each pin shown to the user, for {@link #SHOWN_TTL}. */
+    @Override
+    public void removeShown(long userId, Collection<Long> pinIds) {
+        remove(userId, pinIds);
+        List<Mutation> marks = new ArrayList<>();
+        for (long pin : new HashSet<>(pinIds)) {
+            marks.add(new Put(PoolKeys.shownRow(userId, pin)).addColumn(PoolKeys.FAMILY, PoolKeys.SHOWN, new byte[] {1}).setTTL(SHOWN_TTL.toMillis()));
+        }
+        write(marks);
+    }
+
+    /** Which of {@code entries} are of pins their user was shown, in one batch read. */
+    private boolean[] shown(List<PoolEntry> entries) {
+        List<Get> gets = new ArrayList<>(entries.size());
+        for (PoolEntry e : entries) gets.add(new Get(PoolKeys.shownRow(e.userId(), e.pinId())).addColumn(PoolKeys.FAMILY, PoolKeys.SHOWN));
+        Object[] results = gets.isEmpty() ? new Object[0] : batch(gets, "reading which pins users were shown");
+        boolean[] out = new boolean[entries.size()];
+        for (int i = 0; i < out.length; i++) out[i] = !((Result) results[i]).isEmpty();
+        return out;
+    }
+
+    @Override
+    public void forgetShown(long userId) {
+        requireWritable();
+        List<Mutation> deletes = new ArrayList<>();
+        for (long pin : rows(userId).shown()) deletes.add(new Delete(PoolKeys.shownRow(userId, pin)));
         write(deletes);
     }
 
@@ -304,7 +345,7 @@ public final class HBasePoolStore implements PoolStore, PoolRows {
         try (Table t = connection.getTable(table); ResultScanner rs = t.getScanner(scan)) {
             for (Result r : rs) {
                 byte[] row = r.getRow();
-                if (!PoolKeys.isEntryRow(row) && !PoolKeys.isIndexRow(row)) continue;
+                if (!PoolKeys.isEntryRow(row) && !PoolKeys.isIndexRow(row) && !PoolKeys.isShownRow(row)) continue;
                 long user = PoolKeys.userOf(row);
                 if (user != current) {
                     if (!rows.isEmpty()) out.add(classify(current, rows));
@@ -325,12 +366,15 @@ public final class HBasePoolStore implements PoolStore, PoolRows {
     private static UserRows classify(long userId, List<Result> rows) {
         Map<ByteBuffer, PoolEntry> entries = new LinkedHashMap<>();
         List<byte[][]> indexes = new ArrayList<>();
+        Set<Long> shown = new HashSet<>();
         for (Result r : rows) {
             byte[] row = r.getRow();
             if (PoolKeys.isEntryRow(row)) {
                 entries.put(ByteBuffer.wrap(row), PoolKeys.decodeEntry(row, r.getValue(PoolKeys.FAMILY, PoolKeys.ENTRY)));
             } else if (PoolKeys.isIndexRow(row)) {
                 indexes.add(new byte[][] {row, r.getValue(PoolKeys.FAMILY, PoolKeys.INDEX)});
+            } else if (PoolKeys.isShownRow(row)) {
+                shown.add(PoolKeys.pinOfIndexRow(row));
             }
         }
         Set<ByteBuffer> pointedAt = new HashSet<>();
@@ -343,7 +387,7 @@ public final class HBasePoolStore implements PoolStore, PoolRows {
         List<PoolEntry> live = new ArrayList<>();
         List<PoolEntry> orphans = new ArrayList<>();
         entries.forEach((row, entry) -> (pointedAt.contains(row) ? live : orphans).add(entry));
-        return new UserRows(userId, live, orphans, dangling);
+        return new UserRows(userId, live, orphans, dangling, shown);
     }
 
     @Override

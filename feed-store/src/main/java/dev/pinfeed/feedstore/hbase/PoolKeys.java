@@ -16,6 +16,7 @@ import org.apache.hadoop.hbase.client.Put;
  * entry  user(8) 0x01 source(1) ~score(8) pin(8)   e = author(8) board(8) createdAt(8) score(8, double)
  * index  user(8) 0x02 pin(8)                       i = source(1) ~score(8)   (where the user's entry for the pin is)
  * marker pin(8)  0x04 chunk(4)                     d = 1   (this fan-out chunk of the pin was written to: PoolStore.markDelivered)
+ * shown  user(8) 0x05 pin(8)                       s = when(8)  (the user was shown the pin: PoolStore.removeShown; a cell TTL ends it)
  * </pre>
  * {@code ~score} is {@code Long.MAX_VALUE - doubleToLongBits(score)}: for scores >= 0 the double's bits
  * grow with the score, so the inverted value sorts the best first; equal scores sort by pin id, and
@@ -32,9 +33,11 @@ public final class PoolKeys {
     static final byte[] ENTRY = {'e'};
     static final byte[] INDEX = {'i'};
     static final byte[] DELIVERED = {'d'};
+    static final byte[] SHOWN = {'s'};
     private static final byte ENTRY_KIND = 1;
     private static final byte INDEX_KIND = 2;
     private static final byte DELIVERY_KIND = 4;
+    private static final byte SHOWN_KIND = 5;
 
     private PoolKeys() {}
 
@@ -78,6 +81,15 @@ public final class PoolKeys {
         return ByteBuffer.allocate(17).putLong(user).put(INDEX_KIND).putLong(pin).array();
     }
 
+    /** The row remembering that {@code user} was shown {@code pin}. */
+    static byte[] shownRow(long user, long pin) {
+        return ByteBuffer.allocate(17).putLong(user).put(SHOWN_KIND).putLong(pin).array();
+    }
+
+    static boolean isShownRow(byte[] row) {
+        return row.length == 17 && row[8] == SHOWN_KIND;
+    }
+
     static byte[] deliveryRow(long pin, int chunkIndex) {
         return ByteBuffer.allocate(13).putLong(pin).put(DELIVERY_KIND).putInt(chunkIndex).array();
     }
@@ -107,11 +119,11 @@ public final class PoolKeys {
 
     /**
      * Start (inclusive) and stop (exclusive) rows of everything stored for the user's pools: his entry
-     * rows, then his index rows.
+     * rows, his index rows, the pins he was shown.
      */
     static byte[][] userRowsRange(long user) {
         return new byte[][] {ByteBuffer.allocate(9).putLong(user).put(ENTRY_KIND).array(),
-                ByteBuffer.allocate(9).putLong(user).put((byte) (INDEX_KIND + 1)).array()};
+                ByteBuffer.allocate(9).putLong(user).put((byte) (SHOWN_KIND + 1)).array()};
     }
 
     /** The first row of the users after {@code user}, in the table's order (user ids are positive). */
@@ -132,7 +144,7 @@ public final class PoolKeys {
         return ByteBuffer.wrap(row).getLong(0);
     }
 
-    /** The pin of an index row. */
+    /** The pin of an index row or a shown row. */
     static long pinOfIndexRow(byte[] row) {
         return ByteBuffer.wrap(row).getLong(9);
     }

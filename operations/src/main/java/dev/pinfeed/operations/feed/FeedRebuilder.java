@@ -50,6 +50,7 @@ public final class FeedRebuilder {
         before.dangling().forEach(i -> indexed.add(i.pinId()));
         pools.remove(userId, indexed);
         rows.deleteEntryRows(before.orphans());
+        rows.forgetShown(userId); // a feed rebuilt from scratch may show them again
         feeds.reset(userId);
         long lastRead = state.map(GeneratorState::lastReadMillis).orElse(0L);
         if (lastRead > 0) feeds.saveState(userId, new GeneratorState(0, lastRead, 0)); // 0: the configured chunk size

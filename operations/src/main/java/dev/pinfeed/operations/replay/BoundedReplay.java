@@ -92,7 +92,7 @@ final class BoundedReplay {
             return 130;
         }
         if (!verify) return 0;
-        say("verifying: ./pinfeed verify " + view.verify());
+        say("verifying: ./pinfeed verify " + String.join(" ", view.verify()));
         return verifier.verify(view.verify());
     }
 

@@ -35,10 +35,10 @@ public final class Replay {
     /** What to replay. {@code force}: remove static members left in the groups without waiting for their sessions to expire. */
     public record Request(ReplayView view, Position from, boolean dryRun, boolean verify, boolean force) {}
 
-    /** Runs a {@code ./pinfeed verify} subcommand; returns its exit code. */
+    /** Runs a {@code ./pinfeed verify} command line (its arguments after {@code verify}); returns its exit code. */
     @FunctionalInterface
     public interface Verifier {
-        int verify(String view);
+        int verify(List<String> args);
     }
 
     private static final Duration POLL = Duration.ofMillis(500);
@@ -104,10 +104,10 @@ public final class Replay {
         }
         if (!awaitCaughtUp(view, plan)) {
             return interrupted(view.app() + " goes on replaying by itself. Follow it with ./pinfeed kafka consumer-groups --describe --group "
-                    + view.groupIds().get(0) + "; check it with ./pinfeed verify " + view.verify() + " once it caught up.");
+                    + view.groupIds().get(0) + "; check it with ./pinfeed verify " + String.join(" ", view.verify()) + " once it caught up.");
         }
         if (!r.verify()) return 0;
-        say("verifying: ./pinfeed verify " + view.verify());
+        say("verifying: ./pinfeed verify " + String.join(" ", view.verify()));
         return verifier.verify(view.verify());
     }
 

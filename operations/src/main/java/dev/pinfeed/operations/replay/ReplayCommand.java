@@ -9,6 +9,8 @@ import dev.pinfeed.processorruntime.KafkaClients;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
@@ -75,6 +77,10 @@ public final class ReplayCommand implements Callable<Integer> {
     }
 
     private Replay.Verifier verifier() {
-        return name -> root.runNested("verify", name);
+        return args -> {
+            List<String> line = new ArrayList<>(List.of("verify"));
+            line.addAll(args);
+            return root.runNested(line.toArray(String[]::new));
+        };
     }
 }

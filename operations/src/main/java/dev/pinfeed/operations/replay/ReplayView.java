@@ -14,12 +14,12 @@ import java.util.Optional;
 /**
  * A view an operator can replay: the app (process) that keeps it, the consumer groups it reads with and their
  * topics (from the same configuration keys the app reads), the Kafka Streams application where the view is
- * one, and the {@code ./pinfeed verify} subcommand that checks it.
+ * one, and the {@code ./pinfeed verify} command line that checks it.
  *
  * @param streams the Kafka Streams application id (its group, and the prefix of its internal topics), when it is one
  * @param stateDir where the Streams application keeps its local state ({@code <dir>/<application id>}), when it is one
  */
-public record ReplayView(String name, String app, List<Group> groups, Optional<String> streams, Optional<Path> stateDir, String verify) {
+public record ReplayView(String name, String app, List<Group> groups, Optional<String> streams, Optional<Path> stateDir, List<String> verify) {
 
     /** A consumer group of the view and the topics it reads. */
     public record Group(String id, List<String> topics) {}
@@ -32,21 +32,21 @@ public record ReplayView(String name, String app, List<Group> groups, Optional<S
                 List<String> topics = config.list("graph.processor.topics").isEmpty() ? GraphProcessorMain.TOPICS
                         : config.list("graph.processor.topics");
                 yield new ReplayView(name, GraphProcessorMain.NAME, List.of(new Group(config.get("graph.processor.group",
-                        GraphProcessorMain.GROUP), topics)), Optional.empty(), Optional.empty(), "graph");
+                        GraphProcessorMain.GROUP), topics)), Optional.empty(), Optional.empty(), List.of("graph"));
             }
             case "canonical" -> new ReplayView(name, MaterializerMain.NAME, List.of(new Group(config.get("materializer.group",
-                    MaterializerMain.GROUP), MaterializerTopics.from(config).all())), Optional.empty(), Optional.empty(), "canonical");
+                    MaterializerMain.GROUP), MaterializerTopics.from(config).all())), Optional.empty(), Optional.empty(), List.of("canonical"));
             case "pools" -> {
                 List<String> topics = config.list("feed.worker.topics").isEmpty() ? FeedWorkerMain.TOPICS : config.list("feed.worker.topics");
                 String group = config.get("feed.worker.group", FeedWorkerMain.GROUP);
                 yield new ReplayView(name, FeedWorkerMain.NAME, List.of(new Group(group, topics),
                         new Group(FeedWorkerMain.bulkGroup(group), List.of(FeedWorkerMain.bulkLane(topics)))), Optional.empty(),
-                        Optional.empty(), "pools");
+                        Optional.empty(), List.of("pools", "--all"));
             }
             case "fanout" -> {
                 FanoutSettings f = FanoutSettings.from(config);
                 yield new ReplayView(name, FanoutStreamsMain.NAME, List.of(new Group(f.applicationId(), List.of(f.inputTopic()))),
-                        Optional.of(f.applicationId()), Optional.of(f.stateDir()), "pools");
+                        Optional.of(f.applicationId()), Optional.of(f.stateDir()), List.of("pools", "--all"));
             }
             default -> throw new IllegalArgumentException("no view '" + name + "' (views: " + String.join(", ", NAMES) + ")");
         };

@@ -42,7 +42,8 @@ import java.util.TreeSet;
  *       pins in pools by this same rule, so it justifies every entry whatever wrote it;</li>
  *   <li><b>every delivery he should still hold</b>: each ADD the fan-out delivered to him and the worker applied
  *       ({@link Deliveries}), of a pin still live that he still receives, is in his pools (any source), or in his
- *       materialized feed or journal (shown: the feed service took it out of the pools), or was cut by a trim
+ *       materialized feed or journal, or among the pins the pools remember he was shown (the feed service took it
+ *       out of the pools when it showed it: {@code PoolStore#removeShown}), or was cut by a trim
  *       (his pool of that source, with the pins of that source he was shown, which left it when shown, holds at
  *       least {@code feed.pool-trim-to} entries and the delivery's score is not above the lowest of them), or was
  *       dropped unseen by the content generator (its score is under {@code feed.drop-below.<source>}). Else
@@ -268,6 +269,7 @@ public final class PoolVerifier {
             for (FeedItem i : items) {
                 if (out.add(i.pinId())) scores.computeIfAbsent(i.source(), s -> new ArrayList<>()).add(i.score());
             }
+            out.addAll(rows.shown()); // shown earlier, and since trimmed off his feed: the pools remember it
             return out;
         }
 

@@ -7,6 +7,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.NavigableSet;
 import java.util.NoSuchElementException;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -43,7 +44,7 @@ final class UsersInOrder implements Iterator<PoolRows.UserRows> {
         Long receiver = receivers.isEmpty() ? null : receivers.first();
         if (fromTable == null || (receiver != null && receiver < fromTable.userId())) {
             receivers.pollFirst(); // before the next user with rows: he has none
-            return new PoolRows.UserRows(receiver, List.of(), List.of(), List.of());
+            return new PoolRows.UserRows(receiver, List.of(), List.of(), List.of(), Set.of());
         }
         page.pollFirst();
         receivers.remove(fromTable.userId());

@@ -17,6 +17,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** The pools oracle and its repair over the stores in memory. */
@@ -104,7 +105,7 @@ class PoolVerifierTest {
         assertThat(kinds(c)).containsExactly("orphan-entry " + p);
         assertThat(c.differences().get(0).detail()).startsWith("no index row points at it");
         assertThat(repairAndCheckAgain(c).differences()).isEmpty();
-        assertThat(w.pools.rows(u)).isEqualTo(new PoolRows.UserRows(u, List.of(e), List.of(), List.of()));
+        assertThat(w.pools.rows(u)).isEqualTo(new PoolRows.UserRows(u, List.of(e), List.of(), List.of(), Set.of()));
     }
 
     @Test
@@ -121,7 +122,7 @@ class PoolVerifierTest {
         assertThat(c.differences().get(0).detail()).startsWith("a second entry row");
         assertThat(c.deleteRows()).containsExactly(old);
         assertThat(repairAndCheckAgain(c).differences()).isEmpty();
-        assertThat(w.pools.rows(u)).isEqualTo(new PoolRows.UserRows(u, List.of(current), List.of(), List.of()));
+        assertThat(w.pools.rows(u)).isEqualTo(new PoolRows.UserRows(u, List.of(current), List.of(), List.of(), Set.of()));
     }
 
     @Test
@@ -137,7 +138,7 @@ class PoolVerifierTest {
         UserCheck c = check();
         assertThat(kinds(c)).containsExactly("orphan-entry " + p, "orphan-entry " + p);
         assertThat(repairAndCheckAgain(c).differences()).isEmpty();
-        assertThat(w.pools.rows(u)).isEqualTo(new PoolRows.UserRows(u, List.of(high), List.of(), List.of()));
+        assertThat(w.pools.rows(u)).isEqualTo(new PoolRows.UserRows(u, List.of(high), List.of(), List.of(), Set.of()));
     }
 
     @Test

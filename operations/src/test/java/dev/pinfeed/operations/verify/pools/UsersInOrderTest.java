@@ -8,6 +8,7 @@ import dev.pinfeed.feedstore.PoolRows;
 import dev.pinfeed.feedstore.Source;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
@@ -43,7 +44,7 @@ class UsersInOrderTest {
     void aReceiverWithoutRowsComesWithEmptyRowsAndOneWithRowsWithHis() {
         rowOf(10);
         UsersInOrder it = new UsersInOrder(pools, new TreeSet<>(List.of(7L, 10L)), 0, 10);
-        assertThat(it.next()).isEqualTo(new PoolRows.UserRows(7, List.of(), List.of(), List.of()));
+        assertThat(it.next()).isEqualTo(new PoolRows.UserRows(7, List.of(), List.of(), List.of(), Set.of()));
         assertThat(it.next().live()).hasSize(1);
         assertThat(it.hasNext()).isFalse();
     }
