@@ -36,6 +36,8 @@ final class RedisBackend implements GraphBackend {
     private final Script cas = new Script(RedisScripts.CAS_REGISTER);
     private final Script apply = new Script(RedisScripts.APPLY);
     private final Script claim = new Script(RedisScripts.CLAIM_OWNER);
+    private final Script resetPair = new Script(RedisScripts.RESET_PAIR);
+    private final Script fixKey = new Script(RedisScripts.FIX_KEY);
 
     RedisBackend(RedisMasterClients clients, Supplier<RedisShardMap> shards) {
         this.clients = clients; // live: a failover swaps an instance's client (RedisMasterClients)
@@ -66,7 +68,10 @@ final class RedisBackend implements GraphBackend {
         }
 
         Object run(int shard, List<String> keys, List<String> args) {
-            String instance = instanceOf(shard);
+            return runOn(instanceOf(shard), keys, args);
+        }
+
+        Object runOn(String instance, List<String> keys, List<String> args) {
             RedisClient client = client(instance);
             return on(instance, () -> {
                 try {
@@ -117,6 +122,111 @@ final class RedisBackend implements GraphBackend {
         return Long.parseLong(text(claim.run(shard, List.of(ownersKey), List.of(Long.toString(board), Long.toString(owner)))));
     }
 
+    @Override
+    public PairReset resetPair(int shard, PairResetRequest q) {
+        List<String> keys = List.of(q.userRegisterKey(), q.boardRegisterKey(), q.seqKey());
+        List<String> args = new ArrayList<>(List.of(q.userField(), q.seqField(), q.appliedField(), Long.toString(q.floor())));
+        for (RegisterFix f : q.fixes()) {
+            int index = f.key().equals(q.userRegisterKey()) ? 1 : f.key().equals(q.boardRegisterKey()) ? 2 : 0;
+            if (index == 0) throw new IllegalArgumentException("register fix outside the pair: " + f.key());
+            args.add(Integer.toString(index));
+            args.add(f.field());
+            presence(args, f.observed());
+            presence(args, f.fixed());
+        }
+        List<?> reply = (List<?>) resetPair.run(shard, keys, args);
+        String user = text(reply.get(0));
+        List<?> flat = (List<?>) reply.get(1);
+        Map<String, String> boards = new LinkedHashMap<>();
+        for (int i = 0; i + 1 < flat.size(); i += 2) boards.put(text(flat.get(i)), text(flat.get(i + 1)));
+        PairRead read = new PairRead(user.isEmpty() ? null : user, boards, Long.parseLong(text(reply.get(2))));
+        return new PairReset(read, Integer.parseInt(text(reply.get(3))));
+    }
+
+    @Override
+    public int fixKey(String instance, KeyFix fix) {
+        List<String> args = new ArrayList<>(List.of(fix.type(), fix.deleteIfType() == null ? "" : fix.deleteIfType()));
+        for (MemberFix m : fix.members()) {
+            args.add(m.member());
+            presence(args, m.observed());
+            presence(args, m.fixed());
+        }
+        return Integer.parseInt(text(fixKey.runOn(instance, List.of(fix.key()), args)));
+    }
+
+    /** A nullable value as two script arguments: present (0/1) and the value. */
+    private static void presence(List<String> args, String value) {
+        args.add(value == null ? "0" : "1");
+        args.add(value == null ? "" : value);
+    }
+
+    @Override
+    public List<String> instances() {
+        return List.copyOf(clients.keySet());
+    }
+
+    @Override
+    public long keyCount(String instance) {
+        return on(instance, () -> client(instance).dbSize());
+    }
+
+    @Override
+    public ScanStep scan(String instance, String cursor, String pattern, int count) {
+        ScanResult<String> step = on(instance, () -> client(instance).scan(cursor, new ScanParams().match(pattern).count(count)));
+        return new ScanStep(step.getCursor(), step.getResult());
+    }
+
+    /** One pipeline: TYPE of each key and the read its expected type calls for (whose error reply is ignored when the type differs). */
+    @Override
+    public Map<String, Stored> read(String instance, List<KeyRead> reads) {
+        return on(instance, () -> {
+            Map<String, Stored> out = new LinkedHashMap<>();
+            try (Pipeline p = client(instance).pipelined()) {
+                List<Response<String>> types = new ArrayList<>();
+                List<Supplier<Map<String, String>>> contents = new ArrayList<>();
+                for (KeyRead r : reads) {
+                    types.add(p.type(r.key()));
+                    contents.add(switch (r.type()) {
+                        case "zset" -> {
+                            Response<List<Tuple>> z = p.zrangeWithScores(r.key(), 0, -1);
+                            yield () -> {
+                                Map<String, String> m = new LinkedHashMap<>();
+                                z.get().forEach(t -> m.put(t.getElement(), score(t.getScore())));
+                                return m;
+                            };
+                        }
+                        case "set" -> {
+                            Response<Set<String>> members = p.smembers(r.key());
+                            yield () -> {
+                                Map<String, String> m = new LinkedHashMap<>();
+                                members.get().forEach(member -> m.put(member, ""));
+                                return m;
+                            };
+                        }
+                        case "hash" -> {
+                            Response<Map<String, String>> h = p.hgetAll(r.key());
+                            yield h::get;
+                        }
+                        default -> throw new IllegalArgumentException("no graph key has type " + r.type());
+                    });
+                }
+                p.sync();
+                for (int i = 0; i < reads.size(); i++) {
+                    KeyRead r = reads.get(i);
+                    String type = types.get(i).get();
+                    if (type.equals("none")) out.put(r.key(), Stored.ABSENT);
+                    else out.put(r.key(), Stored.of(type, type.equals(r.type()) ? contents.get(i).get() : Map.of()));
+                }
+            }
+            return out;
+        });
+    }
+
+    /** A score in decimal: whole numbers (every score the graph writes) without a fraction. */
+    static String score(double d) {
+        return d == Math.rint(d) && Math.abs(d) < 1e15 ? Long.toString((long) d) : Double.toString(d);
+    }
+
     private static String text(Object o) {
         if (o instanceof byte[] b) return new String(b, StandardCharsets.UTF_8);
         return String.valueOf(o);
@@ -129,11 +239,6 @@ final class RedisBackend implements GraphBackend {
         } catch (java.security.NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    /** The instances' names. */
-    Set<String> instances() {
-        return clients.keySet();
     }
 
     /**
