@@ -72,7 +72,9 @@ class ArchitectureTest {
     /** Classes other modules may use although they sit in an internal package, each with the reason. */
     static final Map<String, String> EXPORTED_CLASSES = Map.of(
             "dev.pinfeed.followergraph.sharded.GraphKeys",
-            "the graph's key scheme, for tools that touch the keys directly (the load harness's raw Redis baseline)",
+            "the graph's key scheme, for tools that touch the keys directly (the load harness's raw Redis baseline, verify graph's report)",
+            "dev.pinfeed.followergraph.sharded.GraphKeyspace",
+            "what a live graph store hands its audit (dev.pinfeed.followergraph.audit): ./pinfeed verify graph passes the Redis store's",
             "dev.pinfeed.feedservice.homefeed.HomeFeedSettings",
             "FeedServiceServer.homeFeed takes them: a composition root other than the main (the load harness) passes them",
             "dev.pinfeed.feedservice.homefeed.FeedCursor",

@@ -67,6 +67,17 @@ public final class PinfeedConfig {
         return new PinfeedConfig(values, Map.of(), new Properties(), "memory");
     }
 
+    /**
+     * This configuration with {@code overrides} winning over every other source (system properties as of
+     * now, environment, file): a test's fresh topics, consumer group and key prefix on the shared stack.
+     */
+    public PinfeedConfig with(Map<String, String> overrides) {
+        Properties values = new Properties();
+        values.putAll(system);
+        values.putAll(overrides);
+        return new PinfeedConfig(file, env, values, source);
+    }
+
     /** {@code kafka.bootstrap} → {@code PINFEED_KAFKA_BOOTSTRAP}. */
     public static String envName(String key) {
         return "PINFEED_" + key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');

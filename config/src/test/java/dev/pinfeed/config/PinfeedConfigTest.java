@@ -24,6 +24,19 @@ class PinfeedConfigTest {
     }
 
     @Test
+    void overridesWinOverEverySourceAndLeaveTheOriginalAsItWas() {
+        Properties file = new Properties();
+        file.setProperty("graph.redis.key-prefix", "file:");
+        file.setProperty("kafka.bootstrap", "file:1");
+        PinfeedConfig config = new PinfeedConfig(file, Map.of("PINFEED_GRAPH_REDIS_KEY_PREFIX", "env:"), new Properties(), "t");
+
+        PinfeedConfig overridden = config.with(Map.of("graph.redis.key-prefix", "it:1:"));
+        assertThat(overridden.get("graph.redis.key-prefix", "")).isEqualTo("it:1:");
+        assertThat(overridden.kafkaBootstrap()).isEqualTo("file:1");
+        assertThat(config.get("graph.redis.key-prefix", "")).isEqualTo("env:");
+    }
+
+    @Test
     void bundledLocalConfigDescribesEveryEndpoint() {
         PinfeedConfig config = PinfeedConfig.bundledLocal();
         assertThat(config.mysqlHosts()).extracting(PinfeedConfig.ReplicatedHost::name).containsExactly("mysql001", "mysql002");

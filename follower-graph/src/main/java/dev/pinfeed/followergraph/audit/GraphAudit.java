@@ -30,8 +30,8 @@ import java.util.TreeSet;
  *       by the protocol's invariant ({@link SequenceDifference}), not against the oracle's numbers. A pair
  *       without registers may keep consistent sequences (a repair leaves them: removing a guard could let a
  *       stale writer through).</li>
- *   <li>{@link #recheck}: the same comparison, only for what an earlier pass found (after the oracle
- *       caught up with newer events).</li>
+ *   <li>{@link #observe} then {@link #recheck}: the same comparison, only for what an earlier pass found —
+ *       read again, then compared after the oracle caught up with the events published meanwhile.</li>
  *   <li>{@link #plan} and {@link #repair}: see {@link RepairPlan}.</li>
  * </ul>
  */
@@ -135,10 +135,11 @@ public final class GraphAudit {
     }
 
     /**
-     * The differences of {@code earlier} that are still there: their keys (and the sequence keys of their
-     * pairs) read again from the live graph and compared with the oracle as it is now.
+     * The live keys of what {@code earlier} found (their keys, and the sequence keys of their pairs), read
+     * again now. Read before the oracle catches up with newer events, so the oracle then knows every event
+     * these values can reflect: a difference left is never a newer live state the oracle has not seen.
      */
-    public Findings recheck(Findings earlier) {
+    public Observation observe(Findings earlier) {
         Map<String, Set<String>> reread = new TreeMap<>();
         for (KeyDifference d : earlier.keys()) reread.computeIfAbsent(d.instance(), i -> new TreeSet<>()).add(d.key());
         Set<Pair> pairs = new HashSet<>();
@@ -147,12 +148,21 @@ public final class GraphAudit {
             reread.computeIfAbsent(instanceOfUser(s.follower()), i -> new TreeSet<>()).add(keys.pairVersions(s.follower()));
             reread.computeIfAbsent(instanceOfUser(s.owner()), i -> new TreeSet<>()).add(keys.followeeVersions(s.owner()));
         }
+        Map<String, Map<String, Stored>> found = new TreeMap<>();
+        reread.forEach((instance, batch) -> found.put(instance, live.read(instance, batch)));
+        return new Observation(found, pairs, earlier.expectedKeys());
+    }
+
+    /** Live keys read again ({@link #observe}), for {@link #recheck}. */
+    public record Observation(Map<String, Map<String, Stored>> found, Set<Pair> pairs, long expectedKeys) {}
+
+    /** What of an observation still differs from the oracle as it is now. */
+    public Findings recheck(Observation observation) {
         List<KeyDifference> differences = new ArrayList<>();
         Sequences sequences = new Sequences();
-        reread.forEach((instance, batch) -> {
-            Map<String, Stored> found = live.read(instance, batch);
-            Map<String, Stored> wanted = expected.read(MemoryBackend.INSTANCE, batch);
-            for (String key : batch) {
+        observation.found().forEach((instance, found) -> {
+            Map<String, Stored> wanted = expected.read(MemoryBackend.INSTANCE, found.keySet());
+            for (String key : found.keySet()) {
                 GraphKeys.Key parsed = keys.parse(key).orElseThrow();
                 String home = live.instanceOf(parsed.shard());
                 if (parsed.kind() == Kind.PAIR_SEQUENCES && home.equals(instance)) sequences.registered(parsed.id(), wanted.get(key));
@@ -160,7 +170,7 @@ public final class GraphAudit {
                         .ifPresent(differences::add);
             }
         });
-        return new Findings(sorted(differences), sequences.check(pairs), Map.of(), earlier.expectedKeys());
+        return new Findings(sorted(differences), sequences.check(observation.pairs()), Map.of(), observation.expectedKeys());
     }
 
     private String instanceOfUser(long user) {
@@ -212,7 +222,8 @@ public final class GraphAudit {
         return out;
     }
 
-    record Pair(long follower, long owner) {}
+    /** A follower and the owner he follows (or whose boards he follows). */
+    public record Pair(long follower, long owner) {}
 
     /** The sequence fields of the pairs, gathered from both sides, then checked pair by pair. */
     private final class Sequences {

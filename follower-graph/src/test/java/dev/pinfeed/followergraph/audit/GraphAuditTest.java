@@ -201,6 +201,27 @@ class GraphAuditTest {
     }
 
     @Test
+    void aDifferenceOnlyANewerEventExplainsIsGoneOnceTheOracleCaughtUpWhileDamagePersists() {
+        standardGraph();
+        FollowUser newer = new FollowUser(30, T + 50, b2, a2);
+        live.apply(newer); // the live processor is ahead of the offsets the oracle read to
+        GraphDamage.set(live.keyspace(), keys.followingExplicit(a1), String.valueOf(b1), null);
+        Findings first = scan();
+        assertThat(first.keys()).extracting(KeyDifference::key).containsExactlyInAnyOrder(keys.followingExplicit(a1),
+                keys.followingExplicit(b2), keys.followersExplicit(a2), keys.userRegisters(b2));
+
+        GraphAudit audit = audit();
+        GraphAudit.Observation seen = audit.observe(first);
+        oracle.apply(newer); // caught up to offsets read after the observation
+        model.apply(newer);
+        Findings left = audit.recheck(seen);
+        assertThat(left.keys()).extracting(KeyDifference::key).containsExactly(keys.followingExplicit(a1));
+        assertThat(left.sequences()).isEmpty();
+        audit.repair(audit.plan(left), new GraphAudit.Listener() {});
+        repairAndCheck();
+    }
+
+    @Test
     void aRepairNeverTakesBackAnEventAppliedAfterTheAuditRead() {
         standardGraph();
         GraphDamage.set(live.keyspace(), keys.followingExplicit(a1), String.valueOf(b1), null);

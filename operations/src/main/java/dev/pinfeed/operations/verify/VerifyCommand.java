@@ -4,6 +4,7 @@ import dev.pinfeed.clikit.Cli;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.operations.OperationsCli;
 import dev.pinfeed.operations.verify.canonical.VerifyCanonicalCommand;
+import dev.pinfeed.operations.verify.graph.VerifyGraphCommand;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -13,7 +14,7 @@ import picocli.CommandLine.Spec;
 /** {@code ./pinfeed verify VIEW [--repair]}: a view against its oracle; exit 0 when they agree, 1 when not. */
 @Command(name = "verify", mixinStandardHelpOptions = true,
         description = "Compares a view with its oracle (the topics it is built from), prints a summary and the first differences; exit 1 on differences.",
-        subcommands = VerifyCanonicalCommand.class)
+        subcommands = {VerifyCanonicalCommand.class, VerifyGraphCommand.class})
 public final class VerifyCommand implements Callable<Integer> {
 
     @ParentCommand OperationsCli root;
