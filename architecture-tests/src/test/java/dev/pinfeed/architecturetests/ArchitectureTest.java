@@ -74,7 +74,7 @@ class ArchitectureTest {
             "dev.pinfeed.followergraph.sharded.GraphKeys",
             "the graph's key scheme, for tools that touch the keys directly (the load harness's raw Redis baseline, verify graph's report)",
             "dev.pinfeed.followergraph.sharded.GraphKeyspace",
-            "what a live graph store hands its audit (dev.pinfeed.followergraph.audit): ./pinfeed verify graph passes the Redis store's",
+            "what a live graph store hands its audit (dev.pinfeed.followergraph.audit): ./pinfeed verify graph passes the Redis store's on",
             "dev.pinfeed.feedservice.homefeed.HomeFeedSettings",
             "FeedServiceServer.homeFeed takes them: a composition root other than the main (the load harness) passes them",
             "dev.pinfeed.feedservice.homefeed.FeedCursor",

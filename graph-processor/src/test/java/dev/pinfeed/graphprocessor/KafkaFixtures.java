@@ -55,6 +55,17 @@ public final class KafkaFixtures implements AutoCloseable {
         events.send(new ProducerRecord<>(topic, EventTopics.partitionKey(event), event)).get();
     }
 
+    /** Publishes many at once (sends, then waits for every acknowledgement): demo-sized graphs. */
+    public void publishAll(java.util.Collection<GraphCommand> commands) throws Exception {
+        List<java.util.concurrent.Future<?>> sent = new java.util.ArrayList<>();
+        for (GraphCommand command : commands) {
+            SpecificRecord event = EventRecords.of(command);
+            String topic = EventTopics.topicFor(event).equals(EventTopics.BOARDS) ? boards : follows;
+            sent.add(events.send(new ProducerRecord<>(topic, EventTopics.partitionKey(event), event)));
+        }
+        for (java.util.concurrent.Future<?> f : sent) f.get();
+    }
+
     public void publishRaw(String topic, byte[] key, byte[] value) throws Exception {
         raw.send(new ProducerRecord<>(topic, key, value)).get();
     }

@@ -5,8 +5,8 @@ import java.util.Map;
 
 /**
  * What an audit found: the keys that differ from the oracle and the pairs whose sequences break the
- * invariant; how many graph keys each instance holds (a full scan; empty after a re-check) and how many
- * the oracle holds.
+ * invariant; how many graph keys each instance held and how many the oracle held at the full scan (a
+ * re-check carries the scan's counts).
  */
 public record Findings(List<KeyDifference> keys, List<SequenceDifference> sequences, Map<String, Long> graphKeysByInstance,
                        long expectedKeys) {

@@ -45,8 +45,11 @@ public final class GraphAudit {
         /** A scan of {@code instance} starts; it holds {@code keys} keys of every scheme. */
         default void scanning(String instance, long keys) {}
 
-        /** {@code keys} more keys of {@code instance} looked at (the graph's and others'). */
-        default void scanned(String instance, long keys) {}
+        /**
+         * One more SCAN step on {@code instance}: about {@code walked} more keys looked at, all schemes together
+         * (SCAN's COUNT is the number of keys a step walks, roughly), {@code graphKeys} of them the graph's.
+         */
+        default void scanned(String instance, long walked, long graphKeys) {}
 
         /** One more repair done (a pair or a key). */
         default void repaired() {}
@@ -112,7 +115,7 @@ public final class GraphAudit {
                     compare(instance, home, key, parsed, home.equals(instance) ? wanted.get(key) : Stored.ABSENT, found.get(key), sequences)
                             .ifPresent(differences::add);
                 }
-                listener.scanned(instance, step.keys().size());
+                listener.scanned(instance, BATCH, batch.size());
                 cursor = step.cursor();
             } while (!cursor.equals("0"));
         }
@@ -150,11 +153,11 @@ public final class GraphAudit {
         }
         Map<String, Map<String, Stored>> found = new TreeMap<>();
         reread.forEach((instance, batch) -> found.put(instance, live.read(instance, batch)));
-        return new Observation(found, pairs, earlier.expectedKeys());
+        return new Observation(found, pairs, earlier);
     }
 
-    /** Live keys read again ({@link #observe}), for {@link #recheck}. */
-    public record Observation(Map<String, Map<String, Stored>> found, Set<Pair> pairs, long expectedKeys) {}
+    /** Live keys read again ({@link #observe}) for {@link #recheck}, and the findings they were read for. */
+    public record Observation(Map<String, Map<String, Stored>> found, Set<Pair> pairs, Findings earlier) {}
 
     /** What of an observation still differs from the oracle as it is now. */
     public Findings recheck(Observation observation) {
@@ -170,7 +173,8 @@ public final class GraphAudit {
                         .ifPresent(differences::add);
             }
         });
-        return new Findings(sorted(differences), sequences.check(observation.pairs()), Map.of(), observation.expectedKeys());
+        return new Findings(sorted(differences), sequences.check(observation.pairs()), observation.earlier().graphKeysByInstance(),
+                observation.earlier().expectedKeys());
     }
 
     private String instanceOfUser(long user) {

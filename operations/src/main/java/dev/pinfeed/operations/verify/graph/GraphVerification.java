@@ -123,7 +123,10 @@ final class GraphVerification {
     /** A full scan, settled against the processor. */
     private Settled verify(GraphAudit audit) throws InterruptedException {
         phases.starting("scanning");
-        Findings found = audit.scan(scanListener());
+        Findings found;
+        try (ScanProgress scan = new ScanProgress()) {
+            found = audit.scan(scan);
+        }
         int rounds = 0;
         long lag = 0;
         while (!found.clean() && rounds < ROUNDS) {
@@ -139,27 +142,45 @@ final class GraphVerification {
         return new Settled(found, rounds, lag);
     }
 
-    private GraphAudit.Listener scanListener() {
-        return new GraphAudit.Listener() {
-            private Progress progress;
+    /** One progress line per instance scanned: the keys SCAN walked of the instance's total, and the graph's among them. */
+    private final class ScanProgress implements GraphAudit.Listener, AutoCloseable {
+        private Progress progress;
+        private long total;
+        private long graphKeys;
 
-            @Override
-            public void scanning(String instance, long keys) {
-                if (progress != null) progress.done("");
-                progress = progress("scanning " + instance, keys, "keys");
-            }
+        @Override
+        public void scanning(String instance, long keys) {
+            finish();
+            total = keys;
+            progress = progress("scanning " + instance, keys, "keys");
+        }
 
-            @Override
-            public void scanned(String instance, long keys) {
-                progress.advance(keys);
-                progress.tick();
-            }
+        @Override
+        public void scanned(String instance, long walked, long graph) {
+            progress.set(Math.min(total, progress.done() + walked)); // SCAN's walk is approximate: never past the total
+            graphKeys += graph;
+            progress.tick();
+        }
 
-            @Override
-            public boolean stopRequested() {
-                return stop.getAsBoolean();
-            }
-        };
+        @Override
+        public boolean stopRequested() {
+            return stop.getAsBoolean();
+        }
+
+        private void finish() {
+            if (progress == null) return;
+            progress.set(total);
+            progress.done(graphKeys + " graph keys");
+            progress.close();
+            progress = null;
+            graphKeys = 0;
+        }
+
+        @Override
+        public void close() {
+            if (stop.getAsBoolean() && progress != null) progress.close();
+            else finish();
+        }
     }
 
     /** Applies the records published since the oracle's offsets, up to the end offsets now; false when interrupted. */
@@ -167,6 +188,7 @@ final class GraphVerification {
         Map<TopicPartition, Long> end = topics.endOffsets();
         long total = 0;
         for (Map.Entry<TopicPartition, Long> e : end.entrySet()) total += Math.max(0, e.getValue() - applied.getOrDefault(e.getKey(), 0L));
+        if (total == 0) return true;
         GraphRebuild.Result result;
         try (Progress progress = progress(task, total, "records")) {
             result = topics.replay(applied, end, oracle, new GraphRebuild.Listener() {

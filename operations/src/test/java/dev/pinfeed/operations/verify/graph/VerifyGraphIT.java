@@ -4,10 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.pinfeed.config.HostPort;
-import dev.pinfeed.config.PinfeedConfig;
-import dev.pinfeed.config.zookeeper.CuratorClients;
 import dev.pinfeed.followergraph.GraphAssertions;
 import dev.pinfeed.followergraph.GraphCommand;
 import dev.pinfeed.followergraph.GraphCommand.CreateBoard;
@@ -15,39 +11,26 @@ import dev.pinfeed.followergraph.GraphCommand.FollowBoard;
 import dev.pinfeed.followergraph.GraphCommand.FollowUser;
 import dev.pinfeed.followergraph.GraphCommand.UnfollowBoard;
 import dev.pinfeed.followergraph.GraphCommand.UnfollowUser;
-import dev.pinfeed.followergraph.GraphModel;
 import dev.pinfeed.followergraph.GraphScenarios;
 import dev.pinfeed.followergraph.UserRelation;
-import dev.pinfeed.followergraph.redis.GraphConnections;
-import dev.pinfeed.followergraph.redis.RedisGraphStore;
 import dev.pinfeed.followergraph.sharded.GraphKeys;
 import dev.pinfeed.graphprocessor.GraphRebuild;
-import dev.pinfeed.graphprocessor.KafkaFixtures;
-import dev.pinfeed.graphprocessor.RunningProcessor;
 import dev.pinfeed.infra.stacktestkit.StackExtension;
 import dev.pinfeed.infra.stacktestkit.TestStack;
-import dev.pinfeed.operations.OperationsCli;
-import dev.pinfeed.redisshards.VirtualShards;
 import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.stream.Stream;
-import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import redis.clients.jedis.Jedis;
-import redis.clients.jedis.params.ScanParams;
-import redis.clients.jedis.resps.ScanResult;
 
 /**
  * {@code ./pinfeed verify graph [--repair]} against the real stack, on fresh topics, a fresh consumer group and
@@ -59,114 +42,7 @@ import redis.clients.jedis.resps.ScanResult;
 @ExtendWith(StackExtension.class)
 class VerifyGraphIT {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final long T = GraphScenarios.T0;
-
-    /** Fresh topics, group and prefix; the live store on them; a processor; the events and their model. */
-    private static final class Fixture implements AutoCloseable {
-        final TestStack stack;
-        final KafkaFixtures kafka;
-        final String prefix;
-        final String group;
-        final PinfeedConfig config;
-        final CuratorFramework zk;
-        final GraphConnections graph;
-        final RedisGraphStore live;
-        final GraphKeys keys;
-        final GraphModel model = new GraphModel();
-        final List<GraphCommand> published = new ArrayList<>();
-        final List<String> instances;
-        RunningProcessor processor;
-
-        Fixture(TestStack stack) throws Exception {
-            this.stack = stack;
-            kafka = new KafkaFixtures(stack);
-            prefix = stack.keyPrefix("verify-graph");
-            group = stack.uniqueName("verify_graph");
-            config = stack.config().with(Map.of("graph.processor.topics", kafka.follows + "," + kafka.boards,
-                    "graph.redis.key-prefix", prefix, "graph.processor.group", group));
-            zk = CuratorClients.start(config);
-            graph = GraphConnections.open(config, zk, prefix);
-            live = graph.store();
-            keys = live.keys();
-            instances = List.copyOf(live.instances());
-        }
-
-        String instanceOf(long id) {
-            return graph.shards().get().instanceOf(VirtualShards.of(id));
-        }
-
-        /** A fresh id whose keys live on {@code instance}. */
-        long idOn(String instance) {
-            long id;
-            do {
-                id = stack.freshId();
-            } while (!instanceOf(id).equals(instance));
-            return id;
-        }
-
-        void publish(GraphCommand... commands) throws Exception {
-            for (GraphCommand c : commands) {
-                kafka.publish(c);
-                model.apply(c);
-                published.add(c);
-            }
-        }
-
-        void startProcessor() {
-            processor = new RunningProcessor(kafka, live, group);
-        }
-
-        void stopProcessor() throws InterruptedException {
-            processor.close();
-            processor = null;
-        }
-
-        Run verify(String... args) {
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            ByteArrayOutputStream err = new ByteArrayOutputStream();
-            String[] all = Stream.concat(Stream.of("verify", "graph"), Stream.of(args)).toArray(String[]::new);
-            int code = OperationsCli.run(() -> config, new PrintStream(out, true, StandardCharsets.UTF_8),
-                    new PrintStream(err, true, StandardCharsets.UTF_8), all);
-            return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-        }
-
-        Jedis jedis(String instance) {
-            HostPort hp = graph.masters().get().masterOf(instance);
-            return new Jedis(hp.host(), hp.port());
-        }
-
-        @Override
-        public void close() throws Exception {
-            if (processor != null) processor.close();
-            graph.close();
-            zk.close();
-            kafka.close();
-        }
-    }
-
-    record Run(int code, String out, String err) {
-        /** The last JSON report named {@code name}. */
-        JsonNode report(String name) {
-            JsonNode found = null;
-            for (String line : out.split("\n")) {
-                if (!line.startsWith("{\"report\"")) continue;
-                try {
-                    JsonNode n = JSON.readTree(line);
-                    if (n.get("report").asText().equals(name)) found = n;
-                } catch (Exception e) {
-                    throw new AssertionError("not JSON: " + line, e);
-                }
-            }
-            assertThat(found).as("report %s in:\n%s\nstderr:\n%s", name, out, err).isNotNull();
-            return found;
-        }
-
-        @Override
-        public String toString() {
-            return "exit " + code + "\nstdout:\n" + out + "\nstderr:\n" + err;
-        }
-    }
 
     private static Set<String> keyDifferences(JsonNode report) {
         Set<String> out = new TreeSet<>();
@@ -183,7 +59,7 @@ class VerifyGraphIT {
 
     @Test
     void namesExactlyTheDamageThatReplayingDoesNotUndoAndRepairsIt(TestStack stack) throws Exception {
-        try (Fixture f = new Fixture(stack)) {
+        try (GraphFixture f = new GraphFixture(stack)) {
             String a = f.instances.get(0);
             String b = f.instances.get(f.instances.size() - 1);
             long a1 = f.idOn(a), a2 = f.idOn(a), a3 = f.idOn(a), b1 = f.idOn(b), b2 = f.idOn(b), b3 = f.idOn(b);
@@ -215,7 +91,7 @@ class VerifyGraphIT {
             await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> assertThat(f.processor.records()).isEqualTo(f.published.size() + 1));
             GraphAssertions.assertSameGraph(f.model, f.live, users, boards, 4);
 
-            Run clean = f.verify("--json");
+            GraphFixture.Run clean = f.verify("--json");
             assertThat(clean.code()).as("%s", clean).isZero();
             JsonNode first = clean.report("verify");
             assertThat(first.get("clean").asBoolean()).isTrue();
@@ -242,17 +118,7 @@ class VerifyGraphIT {
             expected.add("user-registers " + a + " " + f.keys.userRegisters(a3) + " different");
             Set<String> damageOnA = Set.copyOf(expected);
             // Instance b loses every key under the prefix (the flush of one instance, scoped to this test's keys).
-            List<String> deleted = new ArrayList<>();
-            try (Jedis j = f.jedis(b)) {
-                String cursor = ScanParams.SCAN_POINTER_START;
-                do {
-                    ScanResult<String> step = j.scan(cursor, new ScanParams().match(f.prefix + "*").count(1000));
-                    deleted.addAll(step.getResult());
-                    cursor = step.getCursor();
-                } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
-                deleted = deleted.stream().distinct().toList();
-                for (String k : deleted) j.del(k);
-            }
+            List<String> deleted = f.flush(b);
             assertThat(deleted).isNotEmpty();
             for (String k : deleted) {
                 GraphKeys.Key parsed = f.keys.parse(k).orElseThrow();
@@ -266,26 +132,26 @@ class VerifyGraphIT {
                 if (pair != null && (f.instanceOf(pair[0]).equals(b) || f.instanceOf(pair[1]).equals(b))) pairs.add(pair[0] + "->" + pair[1]);
             }
 
-            Run damaged = f.verify("--json", "--max-printed", "100000");
+            GraphFixture.Run damaged = f.verify("--json", "--max-printed", "100000");
             assertThat(damaged.code()).as("%s", damaged).isOne();
             JsonNode found = damaged.report("verify");
             assertThat(keyDifferences(found)).isEqualTo(expected);
             assertThat(sequenceDifferences(found)).isEqualTo(pairs);
             assertThat(found.get("differences").get("byKind").get("following-explicit").get(a).get("different").asInt()).isEqualTo(1);
             assertThat(found.get("differences").get("users").toString()).contains(String.valueOf(a2), String.valueOf(a1), String.valueOf(a3));
-            Run text = f.verify("--max-printed", "3");
+            GraphFixture.Run text = f.verify("--max-printed", "3");
             assertThat(text.code()).isOne();
             assertThat(text.out()).contains("following-explicit", "missing user " + a1, "user " + a2, "... ", "users involved:");
 
             // Re-applying every event does not undo damage whose register survived (the guards skip unchanged pairs):
             // the edge a2 -> a1, the forged register, and b3's board follow (b lost the pair's sequences, a did not).
             GraphRebuild.replay(stack.config().kafkaBootstrap(), List.of(f.kafka.follows, f.kafka.boards), f.kafka.decoder(), f.live, 2);
-            Run afterReplay = f.verify("--json", "--max-printed", "100000", "--wait", "30");
+            GraphFixture.Run afterReplay = f.verify("--json", "--max-printed", "100000", "--wait", "30");
             assertThat(afterReplay.code()).isOne();
             assertThat(keyDifferences(afterReplay.report("verify"))).containsAll(damageOnA);
             assertThat(f.live.relation(a2, a1)).isEqualTo(UserRelation.NONE);
 
-            Run repaired = f.verify("--repair", "--json");
+            GraphFixture.Run repaired = f.verify("--repair", "--json");
             assertThat(repaired.code()).as("%s", repaired).isZero();
             assertThat(repaired.report("repair").get("pairs").asInt()).isPositive();
             assertThat(repaired.report("verify after repair").get("clean").asBoolean()).isTrue();
@@ -311,7 +177,7 @@ class VerifyGraphIT {
 
     @Test
     void differencesOnlyEventsNewerThanTheOracleExplainAreNotReportedAndALaggingProcessorIsNamed(TestStack stack) throws Exception {
-        try (Fixture f = new Fixture(stack)) {
+        try (GraphFixture f = new GraphFixture(stack)) {
             long u = stack.freshId(), v = stack.freshId(), w = stack.freshId();
             f.publish(new FollowUser(stack.freshId(), T, u, v), new FollowUser(stack.freshId(), T + 1, v, w));
             f.startProcessor();
@@ -340,13 +206,13 @@ class VerifyGraphIT {
             // The processor stops; an event it never applies is a difference, reported with the processor's lag.
             f.stopProcessor();
             f.publish(new UnfollowUser(stack.freshId(), T + 3, u, v));
-            Run behind = f.verify("--json", "--wait", "2");
+            GraphFixture.Run behind = f.verify("--json", "--wait", "2");
             assertThat(behind.code()).as("%s", behind).isOne();
             JsonNode report = behind.report("verify");
             assertThat(report.get("processorLag").asLong()).isEqualTo(1);
             assertThat(keyDifferences(report)).contains("following-explicit " + f.instanceOf(u) + " " + f.keys.followingExplicit(u) + " extra");
             f.startProcessor();
-            Run caughtUp = f.verify("--wait", "60");
+            GraphFixture.Run caughtUp = f.verify("--wait", "60");
             assertThat(caughtUp.code()).as("%s", caughtUp).isZero();
 
             // Interrupted before its first repair step: exit 130, nothing written; the next run repairs.
@@ -371,7 +237,7 @@ class VerifyGraphIT {
     }
 
     /** The verification as the command wires it, with a hook at each phase and a stop signal. */
-    private static int run(Fixture f, GraphVerification.Phases phases, java.util.function.BooleanSupplier stop, boolean repair,
+    private static int run(GraphFixture f, GraphVerification.Phases phases, java.util.function.BooleanSupplier stop, boolean repair,
                            ByteArrayOutputStream out) throws Exception {
         PrintWriter text = new PrintWriter(out, true, StandardCharsets.UTF_8);
         PrintWriter progress = new PrintWriter(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
