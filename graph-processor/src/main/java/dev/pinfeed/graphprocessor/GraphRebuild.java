@@ -73,7 +73,7 @@ public final class GraphRebuild {
             List<TopicPartition> partitions = new ArrayList<>();
             for (String topic : topics) {
                 List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(30));
-                if (infos == null || infos.isEmpty()) throw new IllegalArgumentException("no topic " + topic);
+                if (infos == null || infos.isEmpty()) throw new IllegalStateException("no topic " + topic);
                 for (PartitionInfo p : infos) partitions.add(new TopicPartition(p.topic(), p.partition()));
             }
             return new LinkedHashMap<>(consumer.endOffsets(partitions, Duration.ofSeconds(30)));

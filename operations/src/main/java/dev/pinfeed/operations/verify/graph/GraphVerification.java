@@ -26,9 +26,9 @@ import org.apache.kafka.common.TopicPartition;
  *       difference is reported only if it persists through a re-check: wait until the processor's consumer
  *       group has committed past the topics' end offsets read at that moment (every event up to them applied),
  *       read the differing keys again, then catch the oracle up to the end offsets read after that read (so
- *       the oracle knows every event the values read can reflect), and compare again; up to
- *       {@value #ROUNDS} rounds while differences remain. A processor that does not get there within the wait
- *       is reported with its lag: what remains may then be events it has not applied yet.</li>
+ *       the oracle knows every event the values read can reflect), and compare again; up to {@value #ROUNDS}
+ *       rounds while differences remain and events keep arriving. A processor that does not get there within
+ *       the wait is reported with its lag: what remains may then be events it has not applied yet.</li>
  *   <li>With repair: the plan of {@link RepairPlan} (pairs recomputed through the write protocol, keys fixed
  *       member by member, each only where the key still holds what the last read saw), then the whole
  *       verification again, whose result is the exit code.</li>
@@ -46,7 +46,7 @@ final class GraphVerification {
     /** A pass's findings once settled against the processor: the re-checks it took and the processor's lag at the end. */
     record Settled(Findings findings, int rechecks, long processorLag) {}
 
-    /** Called at the start of each phase (scanning, re-checking, repairing): progress lines, and the tests' hook. */
+    /** Told at the start of each phase (scanning, re-checking, repairing): the integration test's hook, a no-op otherwise. */
     interface Phases {
         default void starting(String phase) {}
     }
@@ -134,10 +134,12 @@ final class GraphVerification {
             Map<TopicPartition, Long> target = topics.endOffsets();
             lag = awaitProcessor(target);
             GraphAudit.Observation seen = audit.observe(found);
+            long known = events.records;
             if (!catchUp("catching up with " + String.join(", ", topics.topics()))) throw new Stopped();
             found = audit.recheck(seen);
             rounds++;
             if (lag > 0) break; // the processor is behind: another round would wait for it again in vain
+            if (events.records == known) break; // nothing published since: the processor had applied all the oracle knows
         }
         return new Settled(found, rounds, lag);
     }
