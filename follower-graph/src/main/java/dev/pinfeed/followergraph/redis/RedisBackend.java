@@ -88,6 +88,11 @@ final class RedisBackend implements GraphBackend {
         List<?> reply = (List<?>) cas.run(shard,
                 List.of(q.registerKey(), q.userRegisterKey(), q.boardRegisterKey(), q.seqKey()),
                 List.of(q.field(), q.value(), q.userField(), q.seqField()));
+        return pairRead(reply);
+    }
+
+    /** A script's {user register or '', {board field, value, ...}, sequence, ...} as a pair's registers. */
+    private static PairRead pairRead(List<?> reply) {
         String user = text(reply.get(0));
         List<?> flat = (List<?>) reply.get(1);
         Map<String, String> boards = new LinkedHashMap<>();
@@ -135,12 +140,7 @@ final class RedisBackend implements GraphBackend {
             presence(args, f.fixed());
         }
         List<?> reply = (List<?>) resetPair.run(shard, keys, args);
-        String user = text(reply.get(0));
-        List<?> flat = (List<?>) reply.get(1);
-        Map<String, String> boards = new LinkedHashMap<>();
-        for (int i = 0; i + 1 < flat.size(); i += 2) boards.put(text(flat.get(i)), text(flat.get(i + 1)));
-        PairRead read = new PairRead(user.isEmpty() ? null : user, boards, Long.parseLong(text(reply.get(2))));
-        return new PairReset(read, Integer.parseInt(text(reply.get(3))));
+        return new PairReset(pairRead(reply), Integer.parseInt(text(reply.get(3))));
     }
 
     @Override
@@ -256,13 +256,12 @@ final class RedisBackend implements GraphBackend {
 
     /** Whether any instance holds a key matching {@code pattern} (SCAN, so it never blocks the server). */
     boolean anyKey(String pattern) {
-        for (Map.Entry<String, RedisClient> c : clients.entrySet()) {
+        for (String instance : instances()) {
             String cursor = ScanParams.SCAN_POINTER_START;
             do {
-                String from = cursor;
-                ScanResult<String> step = on(c.getKey(), () -> c.getValue().scan(from, new ScanParams().match(pattern).count(1000)));
-                if (!step.getResult().isEmpty()) return true;
-                cursor = step.getCursor();
+                ScanStep step = scan(instance, cursor, pattern, 1000);
+                if (!step.keys().isEmpty()) return true;
+                cursor = step.cursor();
             } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
         }
         return false;
