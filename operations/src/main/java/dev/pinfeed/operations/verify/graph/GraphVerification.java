@@ -107,7 +107,7 @@ final class GraphVerification {
                         return stop.getAsBoolean();
                     }
                 });
-                progress.done(outcome.pairs() + " pairs, " + outcome.keys() + " keys");
+                if (!outcome.stopped()) progress.done(outcome.pairs() + " pairs, " + outcome.keys() + " keys");
             }
             report.repaired(plan, outcome);
             if (outcome.stopped()) return INTERRUPTED;
@@ -205,7 +205,7 @@ final class GraphVerification {
                     return stop.getAsBoolean();
                 }
             });
-            progress.done(result.applied() + " applied");
+            if (!result.stopped()) progress.done(result.applied() + " applied");
         }
         applied = new HashMap<>(result.reached());
         events.add(result, applied);
