@@ -38,6 +38,17 @@ public final class GraphProcessorMain {
      * ({@link ReplicationBarrier}; {@code graph_unreplicated_batches_total{instance}}), so a Redis
      * failover ({@code ./pinfeed failover redis001}) loses nothing that was committed.
      */
+    /** The topics the processor consumes: {@code graph.processor.topics}, else {@link #TOPICS}. */
+    public static List<String> topics(PinfeedConfig config) {
+        List<String> configured = config.list("graph.processor.topics");
+        return configured.isEmpty() ? TOPICS : configured;
+    }
+
+    /** The processor's consumer group: {@code graph.processor.group}, else {@value #GROUP}. */
+    public static String group(PinfeedConfig config) {
+        return config.get("graph.processor.group", GROUP);
+    }
+
     public static BatchHandler handler(RedisGraphStore store, PinfeedConfig config, MeterRegistry meters) {
         return ReplicationBarrier.beforeCommit(BatchHandler.perRecord(new GraphEventHandler(store)), store::unreplicated,
                 Duration.ofMillis(config.getInt(REPLICA_WAIT_MS, 1_000)), meters, "graph_unreplicated_batches_total");
@@ -57,8 +68,7 @@ public final class GraphProcessorMain {
         GraphConnections graph = ctx.closeOnExit(ctx.step("opening the follower graph in Redis",
                 () -> GraphConnections.open(ctx.config(), zk, RedisShards.keyPrefix(ctx.config()))));
         for (String instance : graph.store().instances()) ctx.readiness(instance, () -> graph.store().ping(instance));
-        List<String> topics = ctx.config().list("graph.processor.topics").isEmpty() ? TOPICS : ctx.config().list("graph.processor.topics");
-        ctx.consume(ConsumerLoop.Settings.of(NAME, ctx.config().get("graph.processor.group", GROUP), topics),
+        ctx.consume(ConsumerLoop.Settings.of(NAME, group(ctx.config()), topics(ctx.config())),
                 handler(graph.store(), ctx.config(), ctx.meters()));
     }
 }

@@ -1,88 +1,117 @@
 package dev.pinfeed.graphprocessor;
 
-import dev.pinfeed.clikit.Cli;
-import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.config.StoreUnavailableException;
-import dev.pinfeed.config.zookeeper.CuratorClients;
-import dev.pinfeed.eventsschema.AvroEventDeserializer;
-import dev.pinfeed.eventsschema.CachingSchemaRegistryClient;
-import dev.pinfeed.eventsschema.EventTopics;
-import dev.pinfeed.eventsschema.HttpSchemaRegistryClient;
+import dev.pinfeed.eventsschema.DeadLetters;
 import dev.pinfeed.followergraph.GraphStore;
 import dev.pinfeed.followergraph.InvalidCommandException;
-import dev.pinfeed.followergraph.redis.GraphConnections;
-import dev.pinfeed.followergraph.redis.RedisGraphStore;
 import dev.pinfeed.processorruntime.InputRecord;
 import dev.pinfeed.processorruntime.KafkaClients;
-import dev.pinfeed.processorruntime.ProcessMain;
 import dev.pinfeed.processorruntime.RejectedRecordException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.avro.specific.SpecificRecord;
-import org.apache.curator.framework.CuratorFramework;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Deserializer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import picocli.CommandLine;
 
 /**
- * Rebuilds the whole graph from the topics: every record of the follow and board topics, from the
- * beginning to the end offsets seen at start, applied to an empty target. The topics keep events
- * forever ({@code retention.ms=-1}), and the graph is a function of the set of events — not of their
- * order — so this converges to what the live processor built, and may apply records in parallel.
- * Records the live processor dead-lettered are skipped and counted here.
- *
- * <p>{@code java -cp ... dev.pinfeed.graphprocessor.GraphRebuild --prefix <key prefix> [--threads N] [--force]}:
- * into the configured Redis instances under that prefix; refuses a target that already holds keys
- * unless {@code --force}.
+ * Applies a range of the graph topics to a store, as the processor would: every record of every partition
+ * from given offsets (or the beginning) to given end offsets, without a consumer group (nobody's offsets
+ * move). The graph is a function of the set of events, not of their order, so replaying the topics into an
+ * empty store rebuilds the graph the live processor built, records may be applied in parallel, and a range
+ * may be applied after an earlier one (how {@code ./pinfeed verify graph} catches its oracle up). Records
+ * the processor dead-letters are not applied here either; they are counted by reason.
  */
 public final class GraphRebuild {
 
-    public record Result(long records, long applied, long ignored, long rejected, Duration took) {}
+    /** How a replay reports its progress, and is asked to stop (between two batches). */
+    public interface Listener {
+        /** {@code records} more records read (applied, ignored or rejected). */
+        default void read(long records) {}
+
+        default boolean stopRequested() {
+            return false;
+        }
+    }
+
+    /**
+     * What a replay did: records read; applied; ignored (they share a graph topic without changing the
+     * graph); rejected by dead-letter reason; the offset reached per partition (everything before it
+     * applied; equal to the end asked for unless stopped).
+     */
+    public record Result(long records, long applied, long ignored, Map<String, Long> rejected, Map<TopicPartition, Long> reached,
+                         boolean stopped, Duration took) {
+        public long rejectedTotal() {
+            return rejected.values().stream().mapToLong(Long::longValue).sum();
+        }
+    }
 
     private GraphRebuild() {}
 
-    /** Replays {@code topics} into {@code target} with {@code threads} writers; returns once the end offsets are reached. */
+    /** Replays {@code topics} from the beginning to their end offsets now into {@code target}, with {@code threads} writers. */
     public static Result replay(String bootstrap, List<String> topics, Deserializer<SpecificRecord> decoder, GraphStore target, int threads)
             throws InterruptedException {
-        long start = System.nanoTime();
-        Properties c = KafkaClients.reader(bootstrap);
-        AtomicLong applied = new AtomicLong();
-        AtomicLong ignored = new AtomicLong();
-        AtomicLong rejected = new AtomicLong();
-        long records = 0;
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        return replay(bootstrap, Map.of(), endOffsets(bootstrap, topics), decoder, target, threads, new Listener() {});
+    }
+
+    /** Every partition of {@code topics} with its end offset now; a topic that does not exist is an error. */
+    public static Map<TopicPartition, Long> endOffsets(String bootstrap, List<String> topics) {
+        try (KafkaConsumer<byte[], byte[]> consumer = consumer(bootstrap)) {
             List<TopicPartition> partitions = new ArrayList<>();
             for (String topic : topics) {
-                for (PartitionInfo p : consumer.partitionsFor(topic, Duration.ofSeconds(30))) {
-                    partitions.add(new TopicPartition(p.topic(), p.partition()));
-                }
+                List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(30));
+                if (infos == null || infos.isEmpty()) throw new IllegalStateException("no topic " + topic);
+                for (PartitionInfo p : infos) partitions.add(new TopicPartition(p.topic(), p.partition()));
             }
-            consumer.assign(partitions); // no group: a rebuild neither reads nor moves the live processor's offsets
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
-            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
+            return new LinkedHashMap<>(consumer.endOffsets(partitions, Duration.ofSeconds(30)));
+        }
+    }
+
+    /**
+     * Applies every record of the partitions of {@code to}, from the offset in {@code from} (the beginning
+     * when absent) up to, not including, the offset in {@code to}; returns once every partition got there,
+     * or at the first batch boundary after {@code listener} asked to stop.
+     */
+    public static Result replay(String bootstrap, Map<TopicPartition, Long> from, Map<TopicPartition, Long> to,
+                                Deserializer<SpecificRecord> decoder, GraphStore target, int threads, Listener listener)
+            throws InterruptedException {
+        long start = System.nanoTime();
+        Tally tally = new Tally();
+        long records = 0;
+        Map<TopicPartition, Long> reached = new LinkedHashMap<>();
+        to.forEach((tp, end) -> reached.put(tp, Math.min(end, from.getOrDefault(tp, 0L))));
+        boolean stopped = false;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try (KafkaConsumer<byte[], byte[]> consumer = consumer(bootstrap)) {
+            List<TopicPartition> open = new ArrayList<>(to.keySet().stream().filter(tp -> from.getOrDefault(tp, 0L) < to.get(tp)).toList());
+            consumer.assign(open);
+            for (TopicPartition tp : open) {
+                if (from.containsKey(tp)) consumer.seek(tp, from.get(tp));
+                else consumer.seekToBeginning(List.of(tp));
+            }
+            while (!open.isEmpty()) {
+                if (listener.stopRequested()) {
+                    stopped = true;
+                    break;
+                }
                 List<Callable<Void>> batch = new ArrayList<>();
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
-                    if (r.offset() >= end.get(new TopicPartition(r.topic(), r.partition()))) continue;
-                    records++;
+                    if (r.offset() >= to.get(new TopicPartition(r.topic(), r.partition()))) continue;
                     batch.add(() -> {
-                        apply(decoder, target, r, applied, ignored, rejected);
+                        apply(decoder, target, r, tally);
                         return null;
                     });
                 }
@@ -90,81 +119,62 @@ public final class GraphRebuild {
                     try {
                         f.get();
                     } catch (ExecutionException e) {
-                        throw new IllegalStateException("rebuild failed: " + e.getCause(), e.getCause());
+                        throw new IllegalStateException("replay failed: " + e.getCause().getMessage(), e.getCause());
                     }
+                }
+                records += batch.size();
+                listener.read(batch.size());
+                for (TopicPartition tp : open) reached.put(tp, Math.min(to.get(tp), consumer.position(tp)));
+                List<TopicPartition> done = open.stream().filter(tp -> reached.get(tp) >= to.get(tp)).toList();
+                if (!done.isEmpty()) {
+                    open.removeAll(done);
+                    consumer.assign(open);
                 }
             }
         } finally {
             pool.shutdownNow();
         }
-        return new Result(records, applied.get(), ignored.get(), rejected.get(), Duration.ofNanos(System.nanoTime() - start));
+        return new Result(records, tally.applied.get(), tally.ignored.get(), Map.copyOf(tally.rejected), reached, stopped,
+                Duration.ofNanos(System.nanoTime() - start));
     }
 
-    private static void apply(Deserializer<SpecificRecord> decoder, GraphStore target, ConsumerRecord<byte[], byte[]> r,
-                              AtomicLong applied, AtomicLong ignored, AtomicLong rejected) {
+    private static KafkaConsumer<byte[], byte[]> consumer(String bootstrap) {
+        return new KafkaConsumer<>(KafkaClients.reader(bootstrap), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    private static final class Tally {
+        final AtomicLong applied = new AtomicLong();
+        final AtomicLong ignored = new AtomicLong();
+        final Map<String, Long> rejected = new ConcurrentHashMap<>();
+
+        void reject(String reason) {
+            rejected.merge(reason, 1L, Long::sum);
+        }
+    }
+
+    private static void apply(Deserializer<SpecificRecord> decoder, GraphStore target, ConsumerRecord<byte[], byte[]> r, Tally tally) {
         SpecificRecord event;
         try {
-            event = decoder.deserialize(r.topic(), r.value());
+            event = r.value() == null ? null : decoder.deserialize(r.topic(), r.value());
         } catch (StoreUnavailableException e) {
-            throw e; // the registry is down: the rebuild fails rather than skip records
+            throw e; // the registry is down: the replay fails rather than skip records
         } catch (RuntimeException e) {
-            rejected.incrementAndGet(); // the live processor dead-lettered it too
-            return;
+            event = null;
         }
         if (event == null) {
-            rejected.incrementAndGet();
+            tally.reject(DeadLetters.UNDECODABLE); // the live processor dead-lettered it too
             return;
         }
         try {
+            boolean changesTheGraph = GraphEvents.toCommand(event).isPresent();
             new GraphEventHandler(target).apply(new InputRecord(r, event));
-            if (GraphEvents.toCommand(event).isPresent()) applied.incrementAndGet(); else ignored.incrementAndGet();
+            if (changesTheGraph) tally.applied.incrementAndGet(); else tally.ignored.incrementAndGet();
+        } catch (GraphEvents.UnexpectedEventException e) {
+            tally.reject(DeadLetters.UNEXPECTED_EVENT);
+        } catch (InvalidCommandException e) {
+            tally.reject(DeadLetters.INVALID);
         } catch (RejectedRecordException e) {
-            rejected.incrementAndGet();
-        }
-    }
-
-    public static void main(String[] args) {
-        ProcessMain.configureLogging();
-        System.exit(Cli.execute(new Command(), System.out, System.err, args));
-    }
-
-    /** {@code graph-rebuild --prefix P [--threads N] [--force]}. */
-    @CommandLine.Command(name = "graph-rebuild", mixinStandardHelpOptions = true,
-            description = "Replays the follows and boards topics from the beginning into an empty Redis key space.")
-    static final class Command implements Callable<Integer> {
-        @CommandLine.Option(names = "--prefix", required = true, paramLabel = "PREFIX",
-                description = "Key prefix of the target ('' for the bare instances).")
-        String prefix;
-
-        @CommandLine.Option(names = "--threads", paramLabel = "N", defaultValue = "4", description = "Writers (default: ${DEFAULT-VALUE}).")
-        int threads;
-
-        @CommandLine.Option(names = "--force", description = "Rebuild into a key space that already holds keys.")
-        boolean force;
-
-        @CommandLine.Spec
-        CommandLine.Model.CommandSpec spec;
-
-        @Override
-        public Integer call() throws Exception {
-            if (threads < 1 || threads > 64) throw Cli.usage(spec, "--threads " + threads + " is out of range 1-64");
-            PinfeedConfig config = PinfeedConfig.load();
-            try (CuratorFramework zk = CuratorClients.start(config);
-                 GraphConnections connections = GraphConnections.open(config, zk, prefix)) {
-                RedisGraphStore target = connections.store();
-                if (!force && !target.isEmpty()) {
-                    spec.commandLine().getErr().println("graph-rebuild: target prefix '" + prefix
-                            + "' already holds keys; rebuild into an empty prefix or pass --force");
-                    return Cli.FAILED;
-                }
-                Result result = replay(config.kafkaBootstrap(), List.of(EventTopics.FOLLOWS, EventTopics.BOARDS),
-                        new AvroEventDeserializer(new CachingSchemaRegistryClient(new HttpSchemaRegistryClient(config.schemaRegistryUrl()))),
-                        target, threads);
-                Logger log = LoggerFactory.getLogger(GraphRebuild.class); // after main chose the logging configuration
-                log.info("rebuilt graph under prefix '{}': {}", prefix, result);
-                spec.commandLine().getOut().println(result);
-                return Cli.OK;
-            }
+            tally.reject(e.reason());
         }
     }
 }

@@ -10,11 +10,11 @@ import java.time.Instant;
 import org.apache.avro.specific.SpecificRecord;
 
 /** Graph commands back as the domain events producers publish. */
-final class EventRecords {
+public final class EventRecords {
 
     private EventRecords() {}
 
-    static SpecificRecord of(GraphCommand c) {
+    public static SpecificRecord of(GraphCommand c) {
         Instant at = Instant.ofEpochMilli(c.occurredAt());
         if (c instanceof GraphCommand.FollowUser f) return new UserFollowed(f.eventId(), at, f.followerId(), f.followerId(), f.followeeId());
         if (c instanceof GraphCommand.UnfollowUser u) return new UserUnfollowed(u.eventId(), at, u.followerId(), u.followerId(), u.followeeId());

@@ -3,6 +3,7 @@ package dev.pinfeed.graphprocessor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.pinfeed.eventsschema.DeadLetters;
 import dev.pinfeed.followergraph.GraphAssertions;
 import dev.pinfeed.followergraph.GraphCommand;
 import dev.pinfeed.followergraph.GraphModel;
@@ -16,6 +17,7 @@ import dev.pinfeed.redisshards.RedisShards;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -57,7 +59,8 @@ class GraphRebuildIT {
                     kafka.decoder(), rebuilt, 4);
 
             assertThat(result.records()).isEqualTo(deliveries.size() + 1);
-            assertThat(result.rejected()).isEqualTo(1);
+            assertThat(result.rejected()).isEqualTo(Map.of(DeadLetters.UNDECODABLE, 1L));
+            assertThat(result.stopped()).isFalse();
             GraphAssertions.assertSameGraph(live, rebuilt, users, boards, 3);
             GraphAssertions.assertSameGraph(model, live, users, boards, 3);
         } catch (AssertionError e) {

@@ -20,18 +20,21 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
-/** Fresh graph topics on the shared broker, and a producer that publishes graph commands as events. */
-final class KafkaFixtures implements AutoCloseable {
+/**
+ * Fresh graph topics on the shared broker, and a producer that publishes graph commands as events. In the
+ * test-jar, for other modules' tests of the graph (the operators' verify).
+ */
+public final class KafkaFixtures implements AutoCloseable {
 
-    final TestStack stack;
-    final String follows;
-    final String boards;
-    final String deadLetters;
-    final SchemaRegistryClient registry;
+    public final TestStack stack;
+    public final String follows;
+    public final String boards;
+    public final String deadLetters;
+    public final SchemaRegistryClient registry;
     private final KafkaProducer<String, SpecificRecord> events;
     private final KafkaProducer<byte[], byte[]> raw;
 
-    KafkaFixtures(TestStack stack) throws Exception {
+    public KafkaFixtures(TestStack stack) throws Exception {
         this.stack = stack;
         this.follows = stack.uniqueTopic("graph-follows");
         this.boards = stack.uniqueTopic("graph-boards");
@@ -46,22 +49,33 @@ final class KafkaFixtures implements AutoCloseable {
     }
 
     /** Publishes as a producer would: the event's own topic (here: the fresh one) and partition key. */
-    void publish(GraphCommand command) throws Exception {
+    public void publish(GraphCommand command) throws Exception {
         SpecificRecord event = EventRecords.of(command);
         String topic = EventTopics.topicFor(event).equals(EventTopics.BOARDS) ? boards : follows;
         events.send(new ProducerRecord<>(topic, EventTopics.partitionKey(event), event)).get();
     }
 
-    void publishRaw(String topic, byte[] key, byte[] value) throws Exception {
+    /** Publishes many at once (sends, then waits for every acknowledgement): demo-sized graphs. */
+    public void publishAll(java.util.Collection<GraphCommand> commands) throws Exception {
+        List<java.util.concurrent.Future<?>> sent = new java.util.ArrayList<>();
+        for (GraphCommand command : commands) {
+            SpecificRecord event = EventRecords.of(command);
+            String topic = EventTopics.topicFor(event).equals(EventTopics.BOARDS) ? boards : follows;
+            sent.add(events.send(new ProducerRecord<>(topic, EventTopics.partitionKey(event), event)));
+        }
+        for (java.util.concurrent.Future<?> f : sent) f.get();
+    }
+
+    public void publishRaw(String topic, byte[] key, byte[] value) throws Exception {
         raw.send(new ProducerRecord<>(topic, key, value)).get();
     }
 
-    AvroEventDeserializer decoder() {
+    public AvroEventDeserializer decoder() {
         return new AvroEventDeserializer(registry);
     }
 
     /** Every record of the dead-letter topic, reading until {@code expected} arrived or 20 s passed. */
-    List<ConsumerRecord<byte[], byte[]>> deadLettered(int expected) {
+    public List<ConsumerRecord<byte[], byte[]>> deadLettered(int expected) {
         return stack.records(deadLetters, expected, Duration.ofSeconds(20));
     }
 

@@ -13,16 +13,24 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
-/** The graph processor as GraphProcessorMain assembles it, on fresh topics and a fresh group, on a thread of the test JVM. */
-final class RunningProcessor implements AutoCloseable {
+/**
+ * The graph processor as GraphProcessorMain assembles it, on fresh topics and a fresh group (or a given one),
+ * on a thread of the test JVM. In the test-jar, for other modules' tests of the graph.
+ */
+public final class RunningProcessor implements AutoCloseable {
 
-    final String group;
-    final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    public final String group;
+    public final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     private final ConsumerLoop loop;
     private final Thread thread;
 
-    RunningProcessor(KafkaFixtures kafka, GraphStore graph) {
-        group = kafka.stack.uniqueName("graph_processor");
+    public RunningProcessor(KafkaFixtures kafka, GraphStore graph) {
+        this(kafka, graph, kafka.stack.uniqueName("graph_processor"));
+    }
+
+    /** On consumer group {@code group}: a processor started again on the same group resumes from its commits. */
+    public RunningProcessor(KafkaFixtures kafka, GraphStore graph, String group) {
+        this.group = group;
         var config = kafka.stack.config();
         KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(KafkaClients.consumer(config, group),
                 new ByteArrayDeserializer(), new ByteArrayDeserializer());
@@ -36,15 +44,15 @@ final class RunningProcessor implements AutoCloseable {
         thread.start();
     }
 
-    long applied() {
+    public long applied() {
         return (long) meters.find("pinfeed.events.applied").counters().stream().mapToDouble(Counter::count).sum();
     }
 
-    long deadLettered() {
+    public long deadLettered() {
         return (long) meters.find("pinfeed.dead.letters").counters().stream().mapToDouble(Counter::count).sum();
     }
 
-    long records() {
+    public long records() {
         return applied() + deadLettered();
     }
 

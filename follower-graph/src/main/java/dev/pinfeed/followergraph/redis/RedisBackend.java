@@ -36,6 +36,8 @@ final class RedisBackend implements GraphBackend {
     private final Script cas = new Script(RedisScripts.CAS_REGISTER);
     private final Script apply = new Script(RedisScripts.APPLY);
     private final Script claim = new Script(RedisScripts.CLAIM_OWNER);
+    private final Script resetPair = new Script(RedisScripts.RESET_PAIR);
+    private final Script fixKey = new Script(RedisScripts.FIX_KEY);
 
     RedisBackend(RedisMasterClients clients, Supplier<RedisShardMap> shards) {
         this.clients = clients; // live: a failover swaps an instance's client (RedisMasterClients)
@@ -66,7 +68,10 @@ final class RedisBackend implements GraphBackend {
         }
 
         Object run(int shard, List<String> keys, List<String> args) {
-            String instance = instanceOf(shard);
+            return runOn(instanceOf(shard), keys, args);
+        }
+
+        Object runOn(String instance, List<String> keys, List<String> args) {
             RedisClient client = client(instance);
             return on(instance, () -> {
                 try {
@@ -83,6 +88,11 @@ final class RedisBackend implements GraphBackend {
         List<?> reply = (List<?>) cas.run(shard,
                 List.of(q.registerKey(), q.userRegisterKey(), q.boardRegisterKey(), q.seqKey()),
                 List.of(q.field(), q.value(), q.userField(), q.seqField()));
+        return pairRead(reply);
+    }
+
+    /** A script's {user register or '', {board field, value, ...}, sequence, ...} as a pair's registers. */
+    private static PairRead pairRead(List<?> reply) {
         String user = text(reply.get(0));
         List<?> flat = (List<?>) reply.get(1);
         Map<String, String> boards = new LinkedHashMap<>();
@@ -117,6 +127,106 @@ final class RedisBackend implements GraphBackend {
         return Long.parseLong(text(claim.run(shard, List.of(ownersKey), List.of(Long.toString(board), Long.toString(owner)))));
     }
 
+    @Override
+    public PairReset resetPair(int shard, PairResetRequest q) {
+        List<String> keys = List.of(q.userRegisterKey(), q.boardRegisterKey(), q.seqKey());
+        List<String> args = new ArrayList<>(List.of(q.userField(), q.seqField(), q.appliedField(), Long.toString(q.floor())));
+        for (RegisterFix f : q.fixes()) {
+            int index = f.key().equals(q.userRegisterKey()) ? 1 : f.key().equals(q.boardRegisterKey()) ? 2 : 0;
+            if (index == 0) throw new IllegalArgumentException("register fix outside the pair: " + f.key());
+            args.add(Integer.toString(index));
+            args.add(f.field());
+            presence(args, f.observed());
+            presence(args, f.fixed());
+        }
+        List<?> reply = (List<?>) resetPair.run(shard, keys, args);
+        return new PairReset(pairRead(reply), Integer.parseInt(text(reply.get(3))));
+    }
+
+    @Override
+    public int fixKey(String instance, KeyFix fix) {
+        List<String> args = new ArrayList<>(List.of(fix.type(), fix.deleteIfType() == null ? "" : fix.deleteIfType()));
+        for (MemberFix m : fix.members()) {
+            args.add(m.member());
+            presence(args, m.observed());
+            presence(args, m.fixed());
+        }
+        return Integer.parseInt(text(fixKey.runOn(instance, List.of(fix.key()), args)));
+    }
+
+    /** A nullable value as two script arguments: present (0/1) and the value. */
+    private static void presence(List<String> args, String value) {
+        args.add(value == null ? "0" : "1");
+        args.add(value == null ? "" : value);
+    }
+
+    @Override
+    public List<String> instances() {
+        return List.copyOf(clients.keySet());
+    }
+
+    @Override
+    public long keyCount(String instance) {
+        return on(instance, () -> client(instance).dbSize());
+    }
+
+    @Override
+    public ScanStep scan(String instance, String cursor, String pattern, int count) {
+        ScanResult<String> step = on(instance, () -> client(instance).scan(cursor, new ScanParams().match(pattern).count(count)));
+        return new ScanStep(step.getCursor(), step.getResult());
+    }
+
+    /** One pipeline: TYPE of each key and the read its expected type calls for (whose error reply is ignored when the type differs). */
+    @Override
+    public Map<String, Stored> read(String instance, List<KeyRead> reads) {
+        return on(instance, () -> {
+            Map<String, Stored> out = new LinkedHashMap<>();
+            try (Pipeline p = client(instance).pipelined()) {
+                List<Response<String>> types = new ArrayList<>();
+                List<Supplier<Map<String, String>>> contents = new ArrayList<>();
+                for (KeyRead r : reads) {
+                    types.add(p.type(r.key()));
+                    contents.add(switch (r.type()) {
+                        case "zset" -> {
+                            Response<List<Tuple>> z = p.zrangeWithScores(r.key(), 0, -1);
+                            yield () -> {
+                                Map<String, String> m = new LinkedHashMap<>();
+                                z.get().forEach(t -> m.put(t.getElement(), score(t.getScore())));
+                                return m;
+                            };
+                        }
+                        case "set" -> {
+                            Response<Set<String>> members = p.smembers(r.key());
+                            yield () -> {
+                                Map<String, String> m = new LinkedHashMap<>();
+                                members.get().forEach(member -> m.put(member, ""));
+                                return m;
+                            };
+                        }
+                        case "hash" -> {
+                            Response<Map<String, String>> h = p.hgetAll(r.key());
+                            yield h::get;
+                        }
+                        default -> throw new IllegalArgumentException("no graph key has type " + r.type());
+                    });
+                }
+                p.sync();
+                for (int i = 0; i < reads.size(); i++) {
+                    KeyRead r = reads.get(i);
+                    String type = types.get(i).get();
+                    if (type.equals("none")) out.put(r.key(), Stored.ABSENT);
+                    else out.put(r.key(), Stored.of(type, type.equals(r.type()) ? contents.get(i).get() : Map.of()));
+                }
+            }
+            return out;
+        });
+    }
+
+    /** A score in decimal: whole numbers (every score the graph writes) without a fraction. */
+    static String score(double d) {
+        return d == Math.rint(d) && Math.abs(d) < 1e15 ? Long.toString((long) d) : Double.toString(d);
+    }
+
     private static String text(Object o) {
         if (o instanceof byte[] b) return new String(b, StandardCharsets.UTF_8);
         return String.valueOf(o);
@@ -129,11 +239,6 @@ final class RedisBackend implements GraphBackend {
         } catch (java.security.NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    /** The instances' names. */
-    Set<String> instances() {
-        return clients.keySet();
     }
 
     /**
@@ -151,13 +256,12 @@ final class RedisBackend implements GraphBackend {
 
     /** Whether any instance holds a key matching {@code pattern} (SCAN, so it never blocks the server). */
     boolean anyKey(String pattern) {
-        for (Map.Entry<String, RedisClient> c : clients.entrySet()) {
+        for (String instance : instances()) {
             String cursor = ScanParams.SCAN_POINTER_START;
             do {
-                String from = cursor;
-                ScanResult<String> step = on(c.getKey(), () -> c.getValue().scan(from, new ScanParams().match(pattern).count(1000)));
-                if (!step.getResult().isEmpty()) return true;
-                cursor = step.getCursor();
+                ScanStep step = scan(instance, cursor, pattern, 1000);
+                if (!step.keys().isEmpty()) return true;
+                cursor = step.cursor();
             } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
         }
         return false;

@@ -29,8 +29,8 @@ public final class RedisGraphStore extends ShardedGraphStore {
     }
 
     /** The Redis instances the graph is spread over, by name. */
-    public java.util.Set<String> instances() {
-        return backend.instances();
+    public Set<String> instances() {
+        return new java.util.LinkedHashSet<>(backend.instances());
     }
 
     /** Health probe: PING one instance; throws {@link dev.pinfeed.config.StoreUnavailableException} naming it when down. */

@@ -61,4 +61,68 @@ final class RedisScripts {
             redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
             return ARGV[2]
             """;
+
+    /**
+     * A pair's repair (the audit's). KEYS: user-register hash, pair board-register hash, pair-sequence hash.
+     * ARGV: user field, sequence field, applied-sequence field, floor, then per register fix:
+     * key index (1 or 2), field, observed present (0/1), observed, fixed present (0/1), fixed.
+     * A fix applies only if the field still holds what the repair observed. The new sequence exceeds the
+     * stored ones (malformed = 0) and the floor. Returns {user register or '', {board field, value, ...},
+     * sequence, fixes skipped}.
+     */
+    static final String RESET_PAIR = """
+            local skipped = 0
+            for i = 5, #ARGV, 6 do
+              local key, field = KEYS[tonumber(ARGV[i])], ARGV[i + 1]
+              local cur = redis.call('HGET', key, field)
+              if (cur == false and ARGV[i + 2] == '0') or (cur ~= false and ARGV[i + 2] == '1' and cur == ARGV[i + 3]) then
+                if ARGV[i + 4] == '1' then redis.call('HSET', key, field, ARGV[i + 5]) else redis.call('HDEL', key, field) end
+              else
+                skipped = skipped + 1
+              end
+            end
+            local seq = math.max(tonumber(redis.call('HGET', KEYS[3], ARGV[2]) or '0') or 0,
+                                 tonumber(redis.call('HGET', KEYS[3], ARGV[3]) or '0') or 0, tonumber(ARGV[4])) + 1
+            seq = string.format('%d', seq)
+            redis.call('HSET', KEYS[3], ARGV[2], seq)
+            return {redis.call('HGET', KEYS[1], ARGV[1]) or '', redis.call('HGETALL', KEYS[2]), seq, skipped}
+            """;
+
+    /**
+     * A key's repair (the audit's). KEYS[1]: the key. ARGV: its type (zset, set, hash), a wrong type to delete
+     * first ('' = none), then per member: member, observed present (0/1), observed, fixed present (0/1), fixed.
+     * With a wrong type given, a key of another type is left alone (-1). A member is set only if it still holds
+     * what the repair observed (scores compared as numbers). Returns how many members were set.
+     */
+    static final String FIX_KEY = """
+            local key, kind = KEYS[1], ARGV[1]
+            if ARGV[2] ~= '' then
+              if redis.call('TYPE', key).ok ~= ARGV[2] then return -1 end
+              redis.call('DEL', key)
+            end
+            local applied = 0
+            for i = 3, #ARGV, 5 do
+              local member = ARGV[i]
+              local cur
+              if kind == 'zset' then cur = redis.call('ZSCORE', key, member)
+              elseif kind == 'set' then cur = redis.call('SISMEMBER', key, member) == 1 and '' or false
+              else cur = redis.call('HGET', key, member) end
+              local same
+              if cur == false or ARGV[i + 1] == '0' then same = (cur == false and ARGV[i + 1] == '0')
+              elseif kind == 'zset' then same = tonumber(cur) == tonumber(ARGV[i + 2])
+              else same = cur == ARGV[i + 2] end
+              if same then
+                local set = ARGV[i + 3] == '1'
+                if kind == 'zset' then
+                  if set then redis.call('ZADD', key, ARGV[i + 4], member) else redis.call('ZREM', key, member) end
+                elseif kind == 'set' then
+                  if set then redis.call('SADD', key, member) else redis.call('SREM', key, member) end
+                else
+                  if set then redis.call('HSET', key, member, ARGV[i + 4]) else redis.call('HDEL', key, member) end
+                end
+                applied = applied + 1
+              end
+            end
+            return applied
+            """;
 }

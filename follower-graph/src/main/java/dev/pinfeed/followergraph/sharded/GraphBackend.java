@@ -1,13 +1,18 @@
 package dev.pinfeed.followergraph.sharded;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.function.Supplier;
 
 /**
  * The port under the graph: what it needs from a key-value store shaped like Redis, three atomic
  * writes (Lua scripts on Redis) and pipelined reads on one instance. The rules and query algorithms
  * live above it in {@link ShardedGraphStore}, shared by every backend; a backend only stores.
+ * An audit ({@link GraphKeyspace}) also walks the keys of each instance, reads whole keys, and
+ * repairs with two more atomic writes.
  */
 public interface GraphBackend extends AutoCloseable {
 
@@ -33,6 +38,33 @@ public interface GraphBackend extends AutoCloseable {
     /** Atomically: the board's owner, claiming {@code owner} if none is recorded. */
     long claimOwner(int shard, String ownersKey, long board, long owner);
 
+    /** Every instance this backend reaches, by name (an audit scans each, whatever the shard map says). */
+    List<String> instances();
+
+    /** How many keys {@code instance} holds, all schemes together (a scan's progress total). */
+    long keyCount(String instance);
+
+    /** One SCAN step over {@code instance}'s keys matching {@code pattern}; cursor "0" starts, a returned "0" ends. */
+    ScanStep scan(String instance, String cursor, String pattern, int count);
+
+    /** Whole keys of {@code instance}, pipelined: each key's type and entries ({@link Stored#ABSENT} when it does not exist). */
+    Map<String, Stored> read(String instance, List<KeyRead> keys);
+
+    /**
+     * Atomically, for a repair of one pair: apply each register fix whose field still holds what the
+     * repair observed; then set the pair's register sequence to one above the largest of its register
+     * sequence, its follower-side applied sequence and {@code floor} (a malformed stored sequence
+     * counts as absent); return the pair's registers and that sequence, as {@link #casRegister} does.
+     */
+    PairReset resetPair(int shard, PairResetRequest request);
+
+    /**
+     * Atomically on one key of {@code instance}: if {@code deleteIfType} is set, delete the key if it
+     * has that type (else change nothing and return -1); then set each member that still holds what
+     * the repair observed to its fixed value. Returns how many members it set.
+     */
+    int fixKey(String instance, KeyFix fix);
+
     @Override
     void close();
 
@@ -50,6 +82,53 @@ public interface GraphBackend extends AutoCloseable {
     record Scored(String member, long score) {}
 
     record ScanBatch(String cursor, List<String> fields) {}
+
+    record ScanStep(String cursor, List<String> keys) {}
+
+    /** A key to read, with the Redis type it should have. */
+    record KeyRead(String key, String type) {}
+
+    /**
+     * A key's content: Redis's type name ({@code none} when absent, else zset, set, hash or another
+     * type) and its entries — a sorted set's members with their scores in decimal, a set's members
+     * (value ""), a hash's fields and values. Entries are empty unless the key has the type it was
+     * read as.
+     */
+    record Stored(String type, SortedMap<String, String> entries) {
+        public static final Stored ABSENT = new Stored("none", Collections.emptySortedMap());
+
+        public Stored {
+            entries = Collections.unmodifiableSortedMap(new TreeMap<>(entries));
+        }
+
+        public static Stored of(String type, Map<String, String> entries) {
+            return new Stored(type, new TreeMap<>(entries));
+        }
+
+        public boolean exists() {
+            return !type.equals("none");
+        }
+    }
+
+    /** One hash field of a register as a repair found it and wants it; null = absent. */
+    record RegisterFix(String key, String field, String observed, String fixed) {}
+
+    /**
+     * A pair's register reset: KEYS as {@link CasRequest} (user-register hash, pair board-register hash,
+     * pair-sequence hash), the fields of the pair in them, the fixes (keys among the first two), and the floor
+     * the new sequence must exceed (the followee side's applied sequence, read on another shard).
+     */
+    record PairResetRequest(String userRegisterKey, String userField, String boardRegisterKey, String seqKey, String seqField,
+                            String appliedField, long floor, List<RegisterFix> fixes) {}
+
+    /** The pair after a reset, and how many fixes found the field changed since the repair read it (not applied). */
+    record PairReset(PairRead read, int skipped) {}
+
+    /** One member (zset member, set member, hash field) as a repair found it and wants it; null = absent, "" = a set's member present. */
+    record MemberFix(String member, String observed, String fixed) {}
+
+    /** Fixes of one key of type {@code type}; {@code deleteIfType} (or null) first removes a key of that wrong type. */
+    record KeyFix(String key, String type, String deleteIfType, List<MemberFix> members) {}
 
     /** Queued reads on one instance. */
     interface Reads {

@@ -15,11 +15,15 @@ import dev.pinfeed.followergraph.sharded.GraphBackend.Guard;
 import dev.pinfeed.followergraph.sharded.GraphBackend.Mutation;
 import dev.pinfeed.followergraph.sharded.GraphBackend.Op;
 import dev.pinfeed.followergraph.sharded.GraphBackend.PairRead;
+import dev.pinfeed.followergraph.sharded.GraphBackend.PairReset;
+import dev.pinfeed.followergraph.sharded.GraphBackend.PairResetRequest;
+import dev.pinfeed.followergraph.sharded.GraphKeyspace.PairRepair;
 import dev.pinfeed.followergraph.sharded.PairRules.BoardEdge;
 import dev.pinfeed.followergraph.sharded.PairRules.PairState;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -35,6 +39,11 @@ import java.util.TreeMap;
  * Steps 3 and 4 always run, even when step 2 changed nothing, so replaying an event after a crash
  * between steps completes the half-written edge. Each side converges to the state of the highest
  * sequence, which is the state of the newest registers.
+ *
+ * <p>A repair ({@link #repair}) runs the same steps 3 and 4 after its own step 2: fix the registers that
+ * still hold what the audit read, and move the sequence above every sequence either side has applied. So
+ * a repaired pair is recomputed from its registers on both sides, like a newer event, and a live write
+ * racing it is ordered by the sequence like any two writers.
  */
 final class GraphWrites {
 
@@ -87,14 +96,50 @@ final class GraphWrites {
                 board == null ? userRegisters : boardRegisters, str(board == null ? owner : board),
                 new Register(follow, command.version()).encode(),
                 userRegisters, str(owner), boardRegisters, keys.pairVersions(follower), GraphKeys.registerSeqField(owner)));
-        Map<Long, Register> boards = new TreeMap<>();
-        read.boardRegisters().forEach((b, r) -> boards.put(Long.parseLong(b), Register.decode(r)));
-        PairState state = PairRules.derive(Register.decode(read.userRegister()), boards);
+        PairState state = derive(read);
 
         backend.apply(shard(follower), new Guard(keys.pairVersions(follower), GraphKeys.appliedSeqField(owner), read.seq()),
                 followerSide(follower, owner, state));
         backend.apply(shard(owner), new Guard(keys.followeeVersions(owner), str(follower), read.seq()),
                 followeeSide(follower, owner, state));
+    }
+
+    private static PairState derive(PairRead read) {
+        Map<Long, Register> boards = new TreeMap<>();
+        read.boardRegisters().forEach((b, r) -> boards.put(Long.parseLong(b), Register.decode(r)));
+        return PairRules.derive(Register.decode(read.userRegister()), boards);
+    }
+
+    /**
+     * Repairs one pair: its register fixes (each only if the field still holds what the audit read), a
+     * sequence above {@code floor} and both stored ones, then both sides recomputed from the registers
+     * as they are now, guarded by that sequence. Boards in {@code strayBoards} without a register lose
+     * their entries of the pair (entries no register explains).
+     */
+    GraphKeyspace.PairRepaired repair(PairRepair r) {
+        long follower = r.follower();
+        long owner = r.owner();
+        String userRegisters = keys.userRegisters(follower);
+        PairReset reset = backend.resetPair(shard(follower), new PairResetRequest(userRegisters, str(owner),
+                keys.boardRegisters(follower, owner), keys.pairVersions(follower), GraphKeys.registerSeqField(owner),
+                GraphKeys.appliedSeqField(owner), r.floor(), r.fixes()));
+        long seq = reset.read().seq();
+        PairState state = derive(reset.read());
+        List<Mutation> mine = followerSide(follower, owner, state);
+        List<Mutation> theirs = followeeSide(follower, owner, state);
+        for (long board : strays(r.strayBoards(), state)) {
+            mine.add(new Mutation(Op.ZREM, keys.boardsFollowed(follower), str(board), null));
+            mine.add(new Mutation(Op.SREM, keys.boardsUnfollowed(follower), str(board), null));
+            theirs.add(new Mutation(Op.HDEL, keys.boardFollowers(owner, board), str(follower), null));
+            theirs.add(new Mutation(Op.SREM, keys.boardUnfollowers(owner, board), str(follower), null));
+        }
+        boolean followerSide = backend.apply(shard(follower), new Guard(keys.pairVersions(follower), GraphKeys.appliedSeqField(owner), seq), mine);
+        boolean followeeSide = backend.apply(shard(owner), new Guard(keys.followeeVersions(owner), str(follower), seq), theirs);
+        return new GraphKeyspace.PairRepaired(seq, reset.skipped(), followerSide, followeeSide);
+    }
+
+    private static List<Long> strays(Set<Long> boards, PairState state) {
+        return boards.stream().filter(b -> !state.boards().containsKey(b)).sorted().toList();
     }
 
     private void claim(long board, long owner) {

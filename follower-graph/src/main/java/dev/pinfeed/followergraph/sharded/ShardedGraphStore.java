@@ -25,6 +25,7 @@ public abstract class ShardedGraphStore implements GraphStore {
     private final PointQueries points;
     private final NewestFirstLists lists;
     private final BoardReceivers receivers;
+    private final GraphKeyspace keyspace;
 
     protected ShardedGraphStore(GraphBackend backend, GraphKeys keys) {
         GraphShards shards = new GraphShards(backend, keys);
@@ -34,10 +35,16 @@ public abstract class ShardedGraphStore implements GraphStore {
         this.points = new PointQueries(shards);
         this.lists = new NewestFirstLists(shards);
         this.receivers = new BoardReceivers(shards, points, lists);
+        this.keyspace = new GraphKeyspace(backend, keys, writes);
     }
 
     public GraphKeys keys() {
         return keys;
+    }
+
+    /** The keys as an audit sees them: scans, whole-key reads, repairs. Not for services. */
+    public GraphKeyspace keyspace() {
+        return keyspace;
     }
 
     @Override

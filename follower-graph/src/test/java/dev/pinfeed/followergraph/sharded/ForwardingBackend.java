@@ -1,6 +1,7 @@
 package dev.pinfeed.followergraph.sharded;
 
 import java.util.List;
+import java.util.Map;
 
 /** A backend that passes everything on; tests override what they break. */
 public class ForwardingBackend implements GraphBackend {
@@ -34,6 +35,36 @@ public class ForwardingBackend implements GraphBackend {
     @Override
     public long claimOwner(int shard, String ownersKey, long board, long owner) {
         return delegate.claimOwner(shard, ownersKey, board, owner);
+    }
+
+    @Override
+    public List<String> instances() {
+        return delegate.instances();
+    }
+
+    @Override
+    public long keyCount(String instance) {
+        return delegate.keyCount(instance);
+    }
+
+    @Override
+    public ScanStep scan(String instance, String cursor, String pattern, int count) {
+        return delegate.scan(instance, cursor, pattern, count);
+    }
+
+    @Override
+    public Map<String, Stored> read(String instance, List<KeyRead> keys) {
+        return delegate.read(instance, keys);
+    }
+
+    @Override
+    public PairReset resetPair(int shard, PairResetRequest request) {
+        return delegate.resetPair(shard, request);
+    }
+
+    @Override
+    public int fixKey(String instance, KeyFix fix) {
+        return delegate.fixKey(instance, fix);
     }
 
     @Override

@@ -6,6 +6,7 @@ import dev.pinfeed.operations.OperationsCli;
 import dev.pinfeed.operations.verify.canonical.VerifyCanonicalCommand;
 import dev.pinfeed.operations.verify.index.VerifyIndexCommand;
 import dev.pinfeed.operations.verify.pools.VerifyPoolsCommand;
+import dev.pinfeed.operations.verify.graph.VerifyGraphCommand;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -15,7 +16,7 @@ import picocli.CommandLine.Spec;
 /** {@code ./pinfeed verify VIEW [--repair]}: a view against its oracle; exit 0 when they agree, 1 when not. */
 @Command(name = "verify", mixinStandardHelpOptions = true,
         description = "Compares a view with its oracle (the topics it is built from), prints a summary and the first differences; exit 1 on differences.",
-        subcommands = {VerifyCanonicalCommand.class, VerifyIndexCommand.class, VerifyPoolsCommand.class})
+        subcommands = {VerifyCanonicalCommand.class, VerifyGraphCommand.class, VerifyIndexCommand.class, VerifyPoolsCommand.class})
 public final class VerifyCommand implements Callable<Integer> {
 
     @ParentCommand OperationsCli root;

@@ -4,21 +4,28 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableSet;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 
 /**
- * Redis's sorted sets, sets and hashes in process memory, with the three atomic writes of the Lua
- * scripts: a test double behind the {@link GraphBackend} port. Reproduces the Redis details the query
- * code depends on: equal scores ordered by member string, empty collections vanishing, HSCAN cursors
+ * Redis's sorted sets, sets and hashes in process memory, with the atomic writes of the Lua scripts,
+ * behind the {@link GraphBackend} port: one instance, {@value #INSTANCE}. The oracle of an audit (the
+ * graph as the events say it should be) and the unit tests' store run on it; {@code GraphStoreContract}
+ * holds it and the Redis backend to the same behaviour. Reproduces the Redis details the query code
+ * depends on: equal scores ordered by member string, empty collections vanishing, HSCAN cursors
  * unsigned decimals ending at "0".
  */
-final class MemoryBackend implements GraphBackend {
+public final class MemoryBackend implements GraphBackend {
 
-    private static final String INSTANCE = "memory";
+    /** The one instance's name. */
+    public static final String INSTANCE = "memory";
     private static final Comparator<Scored> REDIS_ORDER =
             Comparator.comparingLong(Scored::score).thenComparing(Scored::member);
 
@@ -67,6 +74,152 @@ final class MemoryBackend implements GraphBackend {
     }
 
     @Override
+    public synchronized PairReset resetPair(int shard, PairResetRequest q) {
+        int skipped = 0;
+        for (RegisterFix f : q.fixes()) {
+            if (java.util.Objects.equals(hget(f.key(), f.field()), f.observed())) {
+                if (f.fixed() == null) remove(hashes, f.key(), h -> h.remove(f.field()), Map::isEmpty);
+                else hash(f.key()).put(f.field(), f.fixed());
+            } else {
+                skipped++;
+            }
+        }
+        long seq = Math.max(q.floor(), Math.max(sequence(q.seqKey(), q.seqField()), sequence(q.seqKey(), q.appliedField()))) + 1;
+        hash(q.seqKey()).put(q.seqField(), Long.toString(seq));
+        PairRead read = new PairRead(hget(q.userRegisterKey(), q.userField()),
+                Map.copyOf(hashes.getOrDefault(q.boardRegisterKey(), new TreeMap<>())), seq);
+        return new PairReset(read, skipped);
+    }
+
+    /** A stored sequence; absent or malformed counts as 0, as in the Lua script. */
+    private long sequence(String key, String field) {
+        String v = hget(key, field);
+        try {
+            return v == null ? 0 : Long.parseLong(v);
+        } catch (NumberFormatException malformed) {
+            return 0;
+        }
+    }
+
+    @Override
+    public synchronized int fixKey(String instance, KeyFix fix) {
+        if (fix.deleteIfType() != null) {
+            if (!typeOf(fix.key()).equals(fix.deleteIfType())) return -1;
+            zsets.remove(fix.key());
+            sets.remove(fix.key());
+            hashes.remove(fix.key());
+        }
+        int applied = 0;
+        for (MemberFix m : fix.members()) {
+            if (!java.util.Objects.equals(member(fix.type(), fix.key(), m.member()), m.observed())) continue;
+            switch (fix.type()) {
+                case "zset" -> {
+                    if (m.fixed() == null) remove(zsets, fix.key(), z -> z.remove(m.member()), Map::isEmpty);
+                    else zsets.computeIfAbsent(fix.key(), k -> new HashMap<>()).put(m.member(), Long.parseLong(m.fixed()));
+                }
+                case "set" -> {
+                    if (m.fixed() == null) remove(sets, fix.key(), z -> z.remove(m.member()), Set::isEmpty);
+                    else sets.computeIfAbsent(fix.key(), k -> new HashSet<>()).add(m.member());
+                }
+                case "hash" -> {
+                    if (m.fixed() == null) remove(hashes, fix.key(), h -> h.remove(m.member()), Map::isEmpty);
+                    else hash(fix.key()).put(m.member(), m.fixed());
+                }
+                default -> throw new IllegalArgumentException("no graph key has type " + fix.type());
+            }
+            applied++;
+        }
+        return applied;
+    }
+
+    private String member(String type, String key, String member) {
+        return switch (type) {
+            case "zset" -> {
+                Long score = zsets.getOrDefault(key, Map.of()).get(member);
+                yield score == null ? null : score.toString();
+            }
+            case "set" -> sets.getOrDefault(key, Set.of()).contains(member) ? "" : null;
+            default -> hget(key, member);
+        };
+    }
+
+    private String typeOf(String key) {
+        if (zsets.containsKey(key)) return "zset";
+        if (sets.containsKey(key)) return "set";
+        if (hashes.containsKey(key)) return "hash";
+        return "none";
+    }
+
+    @Override
+    public List<String> instances() {
+        return List.of(INSTANCE);
+    }
+
+    @Override
+    public synchronized long keyCount(String instance) {
+        return keys().size();
+    }
+
+    /** Keys in string order after the cursor (the last key returned; "0" starts, "0" ends). */
+    @Override
+    public synchronized ScanStep scan(String instance, String cursor, String pattern, int count) {
+        Pattern glob = glob(pattern);
+        NavigableSet<String> all = new TreeSet<>(keys());
+        List<String> page = new ArrayList<>();
+        String last = null;
+        for (String key : cursor.equals("0") ? all : all.tailSet(cursor, false)) {
+            if (page.size() == count) return new ScanStep(last, page);
+            last = key;
+            if (glob.matcher(key).matches()) page.add(key);
+        }
+        return new ScanStep("0", page);
+    }
+
+    /** Redis's glob: * ? [..] and backslash escapes. */
+    static Pattern glob(String pattern) {
+        StringBuilder re = new StringBuilder();
+        for (int i = 0; i < pattern.length(); i++) {
+            char c = pattern.charAt(i);
+            switch (c) {
+                case '*' -> re.append(".*");
+                case '?' -> re.append('.');
+                case '[' -> {
+                    int end = pattern.indexOf(']', i + 1);
+                    if (end < 0) {
+                        re.append("\\[");
+                    } else {
+                        re.append('[').append(pattern, i + 1, end).append(']');
+                        i = end;
+                    }
+                }
+                case '\\' -> {
+                    if (i + 1 < pattern.length()) re.append(Pattern.quote(String.valueOf(pattern.charAt(++i))));
+                }
+                default -> re.append(Pattern.quote(String.valueOf(c)));
+            }
+        }
+        return Pattern.compile(re.toString(), Pattern.DOTALL);
+    }
+
+    @Override
+    public synchronized Map<String, Stored> read(String instance, List<KeyRead> reads) {
+        Map<String, Stored> out = new LinkedHashMap<>();
+        for (KeyRead r : reads) {
+            String type = typeOf(r.key());
+            TreeMap<String, String> entries = new TreeMap<>();
+            if (type.equals(r.type())) {
+                switch (type) {
+                    case "zset" -> zsets.get(r.key()).forEach((m, score) -> entries.put(m, score.toString()));
+                    case "set" -> sets.get(r.key()).forEach(m -> entries.put(m, ""));
+                    default -> entries.putAll(hashes.get(r.key()));
+                }
+            }
+            out.put(r.key(), type.equals("none") ? Stored.ABSENT : new Stored(type, entries));
+        }
+        return out;
+    }
+
+    @Override
     public synchronized long claimOwner(int shard, String ownersKey, long board, long owner) {
         return Long.parseLong(hash(ownersKey).computeIfAbsent(Long.toString(board), k -> Long.toString(owner)));
     }
@@ -88,7 +241,7 @@ final class MemoryBackend implements GraphBackend {
         if (empty.test(c)) store.remove(key);
     }
 
-    /** Every key, for tests that look at the layout. */
+    /** Every key. */
     synchronized Set<String> keys() {
         Set<String> all = new HashSet<>(zsets.keySet());
         all.addAll(sets.keySet());

@@ -1,0 +1,78 @@
+package dev.pinfeed.operations.verify.graph;
+
+import dev.pinfeed.config.PinfeedConfig;
+import dev.pinfeed.eventsschema.AvroEventDeserializer;
+import dev.pinfeed.eventsschema.CachingSchemaRegistryClient;
+import dev.pinfeed.eventsschema.HttpSchemaRegistryClient;
+import dev.pinfeed.followergraph.GraphStore;
+import dev.pinfeed.graphprocessor.GraphRebuild;
+import dev.pinfeed.processorruntime.KafkaClients;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * The graph's topics as the verification reads them: their end offsets, a range of records replayed into
+ * a store (the processor's own handler, {@link GraphRebuild}), and the offsets the graph processor's
+ * consumer group has committed (everything before them applied).
+ */
+final class GraphTopics implements AutoCloseable {
+
+    private final String bootstrap;
+    private final List<String> topics;
+    private final String group;
+    private final AvroEventDeserializer decoder;
+    private final Admin admin;
+
+    GraphTopics(PinfeedConfig config, List<String> topics, String group) {
+        this.bootstrap = config.kafkaBootstrap();
+        this.topics = List.copyOf(topics);
+        this.group = group;
+        this.decoder = new AvroEventDeserializer(new CachingSchemaRegistryClient(new HttpSchemaRegistryClient(config.schemaRegistryUrl())));
+        this.admin = Admin.create(KafkaClients.admin(config));
+    }
+
+    List<String> topics() {
+        return topics;
+    }
+
+    String group() {
+        return group;
+    }
+
+    Map<TopicPartition, Long> endOffsets() {
+        return GraphRebuild.endOffsets(bootstrap, topics);
+    }
+
+    /** One reader thread: the oracle is in memory, and the owner claims of conflicting events follow one order. */
+    GraphRebuild.Result replay(Map<TopicPartition, Long> from, Map<TopicPartition, Long> to, GraphStore target, GraphRebuild.Listener listener)
+            throws InterruptedException {
+        return GraphRebuild.replay(bootstrap, from, to, decoder, target, 1, listener);
+    }
+
+    /** The processor's committed offsets on the graph topics (a partition it never committed is absent). */
+    Map<TopicPartition, Long> committed() throws InterruptedException {
+        try {
+            Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata()
+                    .get(30, TimeUnit.SECONDS);
+            Map<TopicPartition, Long> out = new TreeMap<>(java.util.Comparator.comparing(TopicPartition::toString));
+            offsets.forEach((tp, o) -> {
+                if (o != null && topics.contains(tp.topic())) out.put(tp, o.offset());
+            });
+            return out;
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot read the committed offsets of group " + group + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void close() {
+        admin.close();
+    }
+}

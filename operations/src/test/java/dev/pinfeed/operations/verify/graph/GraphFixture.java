@@ -1,0 +1,167 @@
+package dev.pinfeed.operations.verify.graph;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.pinfeed.config.HostPort;
+import dev.pinfeed.config.PinfeedConfig;
+import dev.pinfeed.config.zookeeper.CuratorClients;
+import dev.pinfeed.followergraph.GraphCommand;
+import dev.pinfeed.followergraph.GraphModel;
+import dev.pinfeed.followergraph.redis.GraphConnections;
+import dev.pinfeed.followergraph.redis.RedisGraphStore;
+import dev.pinfeed.followergraph.sharded.GraphKeys;
+import dev.pinfeed.graphprocessor.KafkaFixtures;
+import dev.pinfeed.graphprocessor.RunningProcessor;
+import dev.pinfeed.infra.stacktestkit.TestStack;
+import dev.pinfeed.operations.OperationsCli;
+import dev.pinfeed.redisshards.VirtualShards;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.curator.framework.CuratorFramework;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
+
+/**
+ * Fresh graph topics, consumer group and key prefix on the shared stack, the configuration naming them, the
+ * live Redis store on them (on the live shard and master maps), a processor on a test thread, and the events
+ * published with their reference model.
+ */
+final class GraphFixture implements AutoCloseable {
+
+    final TestStack stack;
+    final KafkaFixtures kafka;
+    final String prefix;
+    final String group;
+    final PinfeedConfig config;
+    final CuratorFramework zk;
+    final GraphConnections graph;
+    final RedisGraphStore live;
+    final GraphKeys keys;
+    final GraphModel model = new GraphModel();
+    final List<GraphCommand> published = new ArrayList<>();
+    final List<String> instances;
+    RunningProcessor processor;
+
+    GraphFixture(TestStack stack) throws Exception {
+        this.stack = stack;
+        kafka = new KafkaFixtures(stack);
+        prefix = stack.keyPrefix("verify-graph");
+        group = stack.uniqueName("verify_graph");
+        config = stack.config().withOverrides(Map.of("graph.processor.topics", kafka.follows + "," + kafka.boards,
+                "graph.redis.key-prefix", prefix, "graph.processor.group", group));
+        zk = CuratorClients.start(config);
+        graph = GraphConnections.open(config, zk, prefix);
+        live = graph.store();
+        keys = live.keys();
+        instances = List.copyOf(live.instances());
+    }
+
+    String instanceOf(long id) {
+        return graph.shards().get().instanceOf(VirtualShards.of(id));
+    }
+
+    /** A fresh id whose keys live on {@code instance}. */
+    long idOn(String instance) {
+        long id;
+        do {
+            id = stack.freshId();
+        } while (!instanceOf(id).equals(instance));
+        return id;
+    }
+
+    void publish(GraphCommand... commands) throws Exception {
+        for (GraphCommand c : commands) {
+            kafka.publish(c);
+            model.apply(c);
+            published.add(c);
+        }
+    }
+
+    /** Many at once (demo-sized graphs). */
+    void publishAll(List<GraphCommand> commands) throws Exception {
+        kafka.publishAll(commands);
+        commands.forEach(model::apply);
+        published.addAll(commands);
+    }
+
+    /** Deletes every key under the prefix on {@code instance} (the loss of one instance, scoped to this test's keys); returns them. */
+    List<String> flush(String instance) {
+        List<String> deleted = new ArrayList<>();
+        try (Jedis j = jedis(instance)) {
+            String cursor = ScanParams.SCAN_POINTER_START;
+            do {
+                ScanResult<String> step = j.scan(cursor, new ScanParams().match(prefix + "*").count(1000));
+                deleted.addAll(step.getResult());
+                cursor = step.getCursor();
+            } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+            deleted = deleted.stream().distinct().toList();
+            for (String k : deleted) j.del(k);
+        }
+        return deleted;
+    }
+
+    void startProcessor() {
+        processor = new RunningProcessor(kafka, live, group);
+    }
+
+    void stopProcessor() throws InterruptedException {
+        processor.close();
+        processor = null;
+    }
+
+    Run verify(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        String[] all = Stream.concat(Stream.of("verify", "graph"), Stream.of(args)).toArray(String[]::new);
+        int code = OperationsCli.run(() -> config, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), all);
+        return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    Jedis jedis(String instance) {
+        HostPort hp = graph.masters().get().masterOf(instance);
+        return new Jedis(hp.host(), hp.port());
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (processor != null) processor.close();
+        graph.close();
+        zk.close();
+        kafka.close();
+    }
+
+    /** One run of the command line: exit code and output, and its JSON reports. */
+    record Run(int code, String out, String err) {
+        private static final ObjectMapper JSON = new ObjectMapper();
+
+        /** The last JSON report named {@code name}. */
+        JsonNode report(String name) {
+            JsonNode found = null;
+            for (String line : out.split("\n")) {
+                if (!line.startsWith("{\"report\"")) continue;
+                try {
+                    JsonNode n = JSON.readTree(line);
+                    if (n.get("report").asText().equals(name)) found = n;
+                } catch (Exception e) {
+                    throw new AssertionError("not JSON: " + line, e);
+                }
+            }
+            assertThat(found).as("report %s in:\n%s\nstderr:\n%s", name, out, err).isNotNull();
+            return found;
+        }
+
+        @Override
+        public String toString() {
+            return "exit " + code + "\nstdout:\n" + out + "\nstderr:\n" + err;
+        }
+    }
+}
