@@ -34,23 +34,23 @@ import redis.clients.jedis.resps.ScanResult;
  * live Redis store on them (on the live shard and master maps), a processor on a test thread, and the events
  * published with their reference model.
  */
-final class GraphFixture implements AutoCloseable {
+public final class GraphFixture implements AutoCloseable {
 
-    final TestStack stack;
-    final KafkaFixtures kafka;
-    final String prefix;
-    final String group;
-    final PinfeedConfig config;
+    public final TestStack stack;
+    public final KafkaFixtures kafka;
+    public final String prefix;
+    public final String group;
+    public final PinfeedConfig config;
     final CuratorFramework zk;
     final GraphConnections graph;
-    final RedisGraphStore live;
+    public final RedisGraphStore live;
     final GraphKeys keys;
-    final GraphModel model = new GraphModel();
-    final List<GraphCommand> published = new ArrayList<>();
-    final List<String> instances;
+    public final GraphModel model = new GraphModel();
+    public final List<GraphCommand> published = new ArrayList<>();
+    public final List<String> instances;
     RunningProcessor processor;
 
-    GraphFixture(TestStack stack) throws Exception {
+    public GraphFixture(TestStack stack) throws Exception {
         this.stack = stack;
         kafka = new KafkaFixtures(stack);
         prefix = stack.keyPrefix("verify-graph");
@@ -77,7 +77,7 @@ final class GraphFixture implements AutoCloseable {
         return id;
     }
 
-    void publish(GraphCommand... commands) throws Exception {
+    public void publish(GraphCommand... commands) throws Exception {
         for (GraphCommand c : commands) {
             kafka.publish(c);
             model.apply(c);
@@ -86,7 +86,7 @@ final class GraphFixture implements AutoCloseable {
     }
 
     /** Many at once (demo-sized graphs). */
-    void publishAll(List<GraphCommand> commands) throws Exception {
+    public void publishAll(List<GraphCommand> commands) throws Exception {
         kafka.publishAll(commands);
         commands.forEach(model::apply);
         published.addAll(commands);
