@@ -62,7 +62,7 @@ class ReplayCanonicalIT {
             try {
                 apps.startServer(MaterializerMain.NAME);
                 await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofSeconds(1)).until(() -> allApplied(f, published));
-                long before = committed(kafka, group);
+                long before = ReplayDrill.committed(kafka, group);
 
                 AtomicBoolean producing = new AtomicBoolean(true);
                 CompletableFuture<Void> producer = CompletableFuture.runAsync(() -> {
@@ -75,19 +75,14 @@ class ReplayCanonicalIT {
                             throw new IllegalStateException(e);
                         }
                         published.add(h);
-                        sleep(100);
+                        ReplayDrill.sleep(100);
                     }
                 });
                 CompletableFuture<CliRun> replay = CompletableFuture.supplyAsync(() ->
                         CliRun.of(config, new LocalStackProcessors(apps), "replay", "canonical", "--from", "beginning"));
 
                 // Moved back, then part way through the replay: kill -9, and start it again as the dev watchdog would.
-                await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(50)).until(() -> committed(kafka, group) < before / 2);
-                await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(50)).until(() -> committed(kafka, group) > before / 10);
-                long atKill = committed(kafka, group);
-                apps.kill(MaterializerMain.NAME);
-                sleep(1_000);
-                apps.startServer(MaterializerMain.NAME);
+                long atKill = ReplayDrill.killMidReplay(kafka, group, before, apps, MaterializerMain.NAME);
 
                 CliRun run = replay.get(10, TimeUnit.MINUTES);
                 producing.set(false);
@@ -117,17 +112,5 @@ class ReplayCanonicalIT {
             e.tableNames().forEach(t -> e.table(t).forEach((k, columns) -> expected.put(t, k, columns)));
         }
         return f.snapshot(ids, false).equals(expected);
-    }
-
-    private static long committed(KafkaGroups kafka, String group) {
-        return kafka.committed(group).values().stream().mapToLong(Long::longValue).sum();
-    }
-
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

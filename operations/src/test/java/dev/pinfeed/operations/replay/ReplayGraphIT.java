@@ -69,7 +69,7 @@ class ReplayGraphIT {
             try {
                 apps.startServer(GraphProcessorMain.NAME);
                 await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofSeconds(1)).until(() -> caughtUp(kafka, f));
-                long before = committed(kafka, f.group);
+                long before = ReplayDrill.committed(kafka, f.group);
 
                 AtomicBoolean producing = new AtomicBoolean(true);
                 CompletableFuture<Void> producer = CompletableFuture.runAsync(() -> {
@@ -82,19 +82,14 @@ class ReplayGraphIT {
                         } catch (Exception e) {
                             throw new IllegalStateException(e);
                         }
-                        sleep(20);
+                        ReplayDrill.sleep(20);
                     }
                 });
                 // The replay's own verification would race the producer: the graph is verified once it stopped.
                 CompletableFuture<CliRun> replay = CompletableFuture.supplyAsync(() ->
                         CliRun.of(config, new LocalStackProcessors(apps), "replay", "graph", "--from", "beginning", "--no-verify"));
 
-                await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(50)).until(() -> committed(kafka, f.group) < before / 2);
-                await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(50)).until(() -> committed(kafka, f.group) > before / 10);
-                long atKill = committed(kafka, f.group);
-                apps.kill(GraphProcessorMain.NAME);
-                sleep(1_000);
-                apps.startServer(GraphProcessorMain.NAME);
+                long atKill = ReplayDrill.killMidReplay(kafka, f.group, before, apps, GraphProcessorMain.NAME);
 
                 CliRun run = replay.get(10, TimeUnit.MINUTES);
                 producing.set(false);
@@ -137,17 +132,5 @@ class ReplayGraphIT {
         var end = kafka.logEnd(kafka.partitions(List.of(f.kafka.follows, f.kafka.boards)));
         var committed = kafka.committed(f.group);
         return end.entrySet().stream().allMatch(e -> e.getValue() == 0 || committed.getOrDefault(e.getKey(), -1L) >= e.getValue());
-    }
-
-    private static long committed(KafkaGroups kafka, String group) {
-        return kafka.committed(group).values().stream().mapToLong(Long::longValue).sum();
-    }
-
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }
