@@ -92,8 +92,7 @@ final class BoundedReplay {
             return 130;
         }
         if (!verify) return 0;
-        say("verifying: ./pinfeed verify " + String.join(" ", view.verify()));
-        return verifier.verify(view.verify());
+        return verifier.afterReplay(view, this::say);
     }
 
     private boolean applyRange(ReplayView view, ProcessMain.Body body, Map<TopicPartition, ConsumerLoop.Range> ranges, long total) throws Exception {

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.apache.kafka.common.TopicPartition;
 
@@ -39,6 +40,18 @@ public final class Replay {
     @FunctionalInterface
     public interface Verifier {
         int verify(List<String> args);
+
+        /**
+         * The check that ends a replay. A replay re-applies the topics but does not undo what they never wrote, nor
+         * (graph) pull back a surviving side's bookkeeping past a lost one's: on differences, name the fix.
+         */
+        default int afterReplay(ReplayView view, Consumer<String> say) {
+            String command = "./pinfeed verify " + String.join(" ", view.verify());
+            say.accept("verifying: " + command);
+            int exit = verify(view.verify());
+            if (exit == 1) say.accept("the replay left the differences above; " + command + " --repair writes their fix");
+            return exit;
+        }
     }
 
     private static final Duration POLL = Duration.ofMillis(500);
@@ -107,8 +120,7 @@ public final class Replay {
                     + view.groupIds().get(0) + "; check it with ./pinfeed verify " + String.join(" ", view.verify()) + " once it caught up.");
         }
         if (!r.verify()) return 0;
-        say("verifying: ./pinfeed verify " + String.join(" ", view.verify()));
-        return verifier.verify(view.verify());
+        return verifier.afterReplay(view, this::say);
     }
 
     private int interrupted(String message) {
