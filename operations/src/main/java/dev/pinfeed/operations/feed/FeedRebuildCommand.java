@@ -33,7 +33,7 @@ public final class FeedRebuildCommand implements Callable<Integer> {
     @ParentCommand FeedCommand feed;
     @Spec CommandSpec spec;
 
-    @Option(names = "--user", split = ",", paramLabel = "ID", description = "the users to rebuild") List<Long> users;
+    @Option(names = {"--user", "--users"}, split = ",", paramLabel = "ID", description = "the users to rebuild") List<Long> users;
     @Option(names = "--all", description = "every user of the canonical store, in id order") boolean all;
     @Option(names = "--after", paramLabel = "ID", description = "with --all: start after this user (resume)") Long after;
     @Option(names = "--dry-run", description = "say what would be rebuilt, change nothing") boolean dryRun;

@@ -36,7 +36,7 @@ public final class VerifyPoolsCommand implements Callable<Integer> {
     @ParentCommand VerifyCommand verify;
     @Spec CommandSpec spec;
 
-    @Option(names = "--users", split = ",", paramLabel = "ID", description = "the users to check") List<Long> users;
+    @Option(names = {"--user", "--users"}, split = ",", paramLabel = "ID", description = "the users to check") List<Long> users;
     @Option(names = "--all", description = "every user with a pool row or a delivery, in id order") boolean all;
     @Option(names = "--after", paramLabel = "ID", description = "with --all: start after this user (resume)") Long after;
     @Option(names = "--repair", description = "fix what differs, then check those users again") boolean repair;
