@@ -144,4 +144,27 @@ public abstract class PoolRowsContract {
         assertThat(rest).extracting(PoolRows.UserRows::userId).containsExactly(fourth);
         assertThat(rest.get(0).dangling()).containsExactly(new PoolRows.IndexRow(fourth, 4, Source.FOLLOWED_BOARD, 1.0));
     }
+
+    /**
+     * A pin written again without the index read (a first-marked fan-out chunk racing a follow's backfill) leaves its
+     * old row behind: an orphan. Bounding a pool counts entries, never such rows, so orphans cannot push live entries
+     * out of a pool that is within its bound.
+     */
+    @Test
+    void orphanRowsTakeNoEntrysPlaceWhenAPoolIsBounded() {
+        long u = freshUser();
+        pools().upsert(List.of(entry(u, Source.FOLLOWED_USER, 10, 1), entry(u, Source.FOLLOWED_USER, 9, 2),
+                entry(u, Source.FOLLOWED_USER, 8, 3)), 5, 4);
+        rows().deleteIndexRows(u, List.of(1L, 2L, 3L)); // their rows are orphans now, scored above what follows
+        List<PoolEntry> again = List.of(entry(u, Source.FOLLOWED_USER, 3, 1), entry(u, Source.FOLLOWED_USER, 2, 2),
+                entry(u, Source.FOLLOWED_USER, 1, 3));
+        assertThat(pools().upsert(again, 5, 4)).as("3 entries (and 3 orphan rows) are within a bound of 5").isZero();
+        assertThat(rows().rows(u).live()).containsExactlyInAnyOrderElementsOf(again);
+
+        PoolEntry four = entry(u, Source.FOLLOWED_USER, 5, 4);
+        PoolEntry five = entry(u, Source.FOLLOWED_USER, 4, 5);
+        PoolEntry six = entry(u, Source.FOLLOWED_USER, 0.5, 6);
+        assertThat(pools().upsert(List.of(four, five, six), 5, 4)).as("6 entries: the 2 worst go").isEqualTo(2);
+        assertThat(rows().rows(u).live()).containsExactlyInAnyOrder(four, five, again.get(0), again.get(1));
+    }
 }

@@ -415,9 +415,11 @@ public final class HBasePoolStore implements PoolStore, PoolRows {
     }
 
     /**
-     * When a pool holds more than {@code max} rows, keeps its {@code keep} best and removes the rest (an
-     * entry with its index row; an orphan row alone); a pool within the max keeps everything (its
-     * estimate overstated it). Either way its estimate becomes the rows kept.
+     * When a pool holds more than {@code max} entries, keeps its {@code keep} best and removes the rest (an
+     * entry with its index row); a pool within the max keeps everything (its estimate overstated it). Only
+     * entries count: an orphan row (the old row of a pin written again without the index read, or of an
+     * interrupted re-score) takes no entry's place; past the kept entries it is deleted too. Either way the
+     * pool's estimate becomes the entries kept.
      */
     private int cut(Pool pool, int max, int keep) {
         byte[][] range = PoolKeys.poolRange(pool.user(), pool.source());
@@ -429,19 +431,32 @@ public final class HBasePoolStore implements PoolStore, PoolRows {
         } catch (IOException e) {
             throw unavailable("scanning a pool to trim it", e);
         }
-        int kept = rows.size() > max ? keep : rows.size();
-        List<byte[]> beyond = rows.subList(kept, rows.size());
-        byte[][] index = indexValues(beyond.size(), i -> pool.user(), i -> PoolKeys.pinOf(beyond.get(i)));
+        if (rows.size() <= max) {
+            if (sizes != null) sizes.set(pool.user(), pool.source(), rows.size());
+            return 0;
+        }
+        byte[][] index = indexValues(rows.size(), i -> pool.user(), i -> PoolKeys.pinOf(rows.get(i)));
+        boolean[] live = new boolean[rows.size()];
+        int entries = 0;
+        for (int i = 0; i < rows.size(); i++) {
+            live[i] = index[i] != null && Arrays.equals(PoolKeys.entryRowOf(pool.user(), PoolKeys.pinOf(rows.get(i)), index[i]), rows.get(i));
+            if (live[i]) entries++;
+        }
+        int kept = entries > max ? keep : entries;
         List<Mutation> deletes = new ArrayList<>();
         int removed = 0;
-        for (int i = 0; i < beyond.size(); i++) {
-            byte[] row = beyond.get(i);
+        int seen = 0;
+        for (int i = 0; i < rows.size(); i++) {
+            if (seen < kept) { // rows up to the last kept entry stay, orphans among them too (a reader deletes those)
+                if (live[i]) seen++;
+                continue;
+            }
+            byte[] row = rows.get(i);
             deletes.add(new Delete(row));
-            byte[] value = index[i];
-            if (value != null && Arrays.equals(PoolKeys.entryRowOf(pool.user(), PoolKeys.pinOf(row), value), row)) {
+            if (live[i]) {
                 deletes.add(new Delete(PoolKeys.indexRow(pool.user(), PoolKeys.pinOf(row))));
                 removed++;
-            } // else an orphan of an interrupted re-score: the pin's live entry is elsewhere and stays
+            }
         }
         write(deletes);
         if (sizes != null) sizes.set(pool.user(), pool.source(), kept);
