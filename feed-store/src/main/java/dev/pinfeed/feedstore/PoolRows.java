@@ -2,6 +2,7 @@ package dev.pinfeed.feedstore;
 
 import java.util.Collection;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -57,4 +58,13 @@ public interface PoolRows {
 
     /** Forgets which pins the user was shown (a feed rebuilt from scratch may show them again). Idempotent. */
     void forgetShown(long userId);
+
+    /**
+     * Remembers that the user's pools were rebuilt from what he follows at {@code atMillis}: what was delivered to him
+     * before is superseded (a check no longer expects it). A later call replaces it.
+     */
+    void markRebuilt(long userId, long atMillis);
+
+    /** When the user's pools were last rebuilt ({@link #markRebuilt}), if ever. */
+    OptionalLong rebuiltAt(long userId);
 }

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -40,6 +41,8 @@ public final class InMemoryPoolStore implements PoolStore, PoolRows {
     private final Set<Delivery> delivered = new HashSet<>();
     /** Pins each user was shown (no expiry here: the HBase store's marks last {@code SHOWN_TTL}). */
     private final Map<Long, Set<Long>> shown = new HashMap<>();
+    /** When each user's pools were last rebuilt. */
+    private final Map<Long, Long> rebuilt = new HashMap<>();
 
     @Override
     public synchronized Set<Delivery> markDelivered(Collection<Delivery> deliveries) {
@@ -79,6 +82,17 @@ public final class InMemoryPoolStore implements PoolStore, PoolRows {
     @Override
     public synchronized void forgetShown(long userId) {
         shown.remove(userId);
+    }
+
+    @Override
+    public synchronized void markRebuilt(long userId, long atMillis) {
+        rebuilt.put(userId, atMillis);
+    }
+
+    @Override
+    public synchronized OptionalLong rebuiltAt(long userId) {
+        Long at = rebuilt.get(userId);
+        return at == null ? OptionalLong.empty() : OptionalLong.of(at);
     }
 
     @Override

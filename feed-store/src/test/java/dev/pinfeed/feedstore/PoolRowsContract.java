@@ -167,4 +167,17 @@ public abstract class PoolRowsContract {
         assertThat(pools().upsert(List.of(four, five, six), 5, 4)).as("6 entries: the 2 worst go").isEqualTo(2);
         assertThat(rows().rows(u).live()).containsExactlyInAnyOrder(four, five, again.get(0), again.get(1));
     }
+
+    @Test
+    void aRebuildMarkIsKeptPerUserAndReplaced() {
+        long u = freshUser();
+        long other = freshUser();
+        assertThat(rows().rebuiltAt(u)).isEmpty();
+        rows().markRebuilt(u, 1_767_225_600_000L);
+        rows().markRebuilt(u, 1_767_225_700_000L);
+        assertThat(rows().rebuiltAt(u)).hasValue(1_767_225_700_000L);
+        assertThat(rows().rebuiltAt(other)).isEmpty();
+        assertThat(rows().rows(u).isEmpty()).as("no pool row").isTrue();
+        assertThat(rows().rowsAfter(u - 1, 1)).as("a user with only the mark is not listed").allMatch(r -> r.userId() != u);
+    }
 }

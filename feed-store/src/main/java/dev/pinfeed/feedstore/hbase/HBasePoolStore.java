@@ -16,6 +16,7 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.IntToLongFunction;
@@ -282,6 +283,23 @@ public final class HBasePoolStore implements PoolStore, PoolRows {
         List<Mutation> deletes = new ArrayList<>();
         for (long pin : rows(userId).shown()) deletes.add(new Delete(PoolKeys.shownRow(userId, pin)));
         write(deletes);
+    }
+
+    @Override
+    public void markRebuilt(long userId, long atMillis) {
+        requireWritable();
+        write(List.of(new Put(PoolKeys.rebuiltRow(userId)).addColumn(PoolKeys.FAMILY, PoolKeys.REBUILT, PoolKeys.rebuiltValue(atMillis))));
+    }
+
+    @Override
+    public OptionalLong rebuiltAt(long userId) {
+        try (Table t = connection.getTable(table)) {
+            byte[] value = t.get(new Get(PoolKeys.rebuiltRow(userId)).addColumn(PoolKeys.FAMILY, PoolKeys.REBUILT))
+                    .getValue(PoolKeys.FAMILY, PoolKeys.REBUILT);
+            return value == null ? OptionalLong.empty() : OptionalLong.of(PoolKeys.rebuiltAt(value));
+        } catch (IOException e) {
+            throw unavailable("reading when a user's pools were rebuilt", e);
+        }
     }
 
     @Override

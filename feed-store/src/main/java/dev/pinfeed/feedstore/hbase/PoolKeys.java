@@ -17,6 +17,7 @@ import org.apache.hadoop.hbase.client.Put;
  * index  user(8) 0x02 pin(8)                       i = source(1) ~score(8)   (where the user's entry for the pin is)
  * marker pin(8)  0x04 chunk(4)                     d = 1   (this fan-out chunk of the pin was written to: PoolStore.markDelivered)
  * shown  user(8) 0x05 pin(8)                       s = when(8)  (the user was shown the pin: PoolStore.removeShown; a cell TTL ends it)
+ * rebuilt user(8) 0x06                             r = when(8, epoch ms)  (his pools were rebuilt then: PoolRows.markRebuilt)
  * </pre>
  * {@code ~score} is {@code Long.MAX_VALUE - doubleToLongBits(score)}: for scores >= 0 the double's bits
  * grow with the score, so the inverted value sorts the best first; equal scores sort by pin id, and
@@ -34,10 +35,12 @@ public final class PoolKeys {
     static final byte[] INDEX = {'i'};
     static final byte[] DELIVERED = {'d'};
     static final byte[] SHOWN = {'s'};
+    static final byte[] REBUILT = {'r'};
     private static final byte ENTRY_KIND = 1;
     private static final byte INDEX_KIND = 2;
     private static final byte DELIVERY_KIND = 4;
     private static final byte SHOWN_KIND = 5;
+    private static final byte REBUILT_KIND = 6;
 
     private PoolKeys() {}
 
@@ -84,6 +87,19 @@ public final class PoolKeys {
     /** The row remembering that {@code user} was shown {@code pin}. */
     static byte[] shownRow(long user, long pin) {
         return ByteBuffer.allocate(17).putLong(user).put(SHOWN_KIND).putLong(pin).array();
+    }
+
+    /** The row saying when the user's pools were last rebuilt (outside {@link #userRowsRange}: a rebuild keeps it). */
+    static byte[] rebuiltRow(long user) {
+        return ByteBuffer.allocate(9).putLong(user).put(REBUILT_KIND).array();
+    }
+
+    static byte[] rebuiltValue(long atMillis) {
+        return ByteBuffer.allocate(8).putLong(atMillis).array();
+    }
+
+    static long rebuiltAt(byte[] value) {
+        return ByteBuffer.wrap(value).getLong();
     }
 
     static boolean isShownRow(byte[] row) {

@@ -60,7 +60,7 @@ public final class FeedRebuildCommand implements Callable<Integer> {
             try (HomeFeedStores stores = HomeFeedStores.open(config, !dryRun)) {
                 PoolRegenerator regenerator = new PoolRegenerator(stores.pools(), stores.feeds(), stores.canonical(), stores.graph(),
                         new WeightedScorer(WeightedScorer.Settings.from(config), Clock.systemUTC()), RegenerationSettings.from(config));
-                FeedRebuilder rebuilder = new FeedRebuilder(stores.pools(), stores.pools(), stores.feeds(), regenerator);
+                FeedRebuilder rebuilder = new FeedRebuilder(stores.pools(), stores.pools(), stores.feeds(), regenerator, Clock.systemUTC());
                 CanonicalUserIds everyone = new CanonicalUserIds(stores.db());
                 Deque<Long> queue = new ArrayDeque<>(all ? List.of() : new LinkedHashSet<>(users));
                 long total = !all ? queue.size() : after == null ? everyone.count() : -1; // resumed: how many are left is not known

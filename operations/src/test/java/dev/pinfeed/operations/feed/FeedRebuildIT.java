@@ -94,4 +94,32 @@ class FeedRebuildIT {
             }
         }
     }
+
+    /**
+     * A delivery the regeneration leaves out (the author's 11th newest pin: it takes his 10 newest) goes with the
+     * rebuild, and verify pools, which expected every applied delivery, no longer expects it.
+     */
+    @Test
+    void verifyPoolsExpectsNothingDeliveredBeforeARebuild(TestStack stack) throws Exception {
+        try (HomeFeedStack f = new HomeFeedStack(stack); AutoCloseable worker = f.startWorker()) {
+            long reader = f.user(), author = f.user();
+            long board = f.board(author);
+            f.follow(reader, author);
+            long now = System.currentTimeMillis();
+            long oldest = f.pin(board, author, now - 60_000);
+            for (int i = 10; i > 0; i--) f.pin(board, author, now - i * 1_000L);
+            f.deliver(oldest, board, author, now - 60_000, Map.of(reader, Source.FOLLOWED_USER));
+            await().atMost(Duration.ofSeconds(60)).until(() -> f.pools.all(reader).size() == 1 && f.workerCaughtUp());
+
+            String[] verify = {"verify", "pools", "--users", Long.toString(reader), "--worker-group", f.group, "--fanout-topic", f.fanout};
+            assertThat(f.run(verify).code()).as("the delivery is in his pools").isZero();
+            HomeFeedStack.Run run = f.run("feed", "rebuild", "--user", Long.toString(reader));
+            assertThat(run.code()).as("%s %s", run.out(), run.err()).isZero();
+            assertThat(f.pools.all(reader)).extracting(PoolEntry::pinId).as("his author's 10 newest").hasSize(10).doesNotContain(oldest);
+
+            HomeFeedStack.Run after = f.run(verify);
+            assertThat(after.code()).as("%s %s", after.out(), after.err()).isZero();
+            assertThat(after.out()).contains("1 before-rebuild");
+        }
+    }
 }

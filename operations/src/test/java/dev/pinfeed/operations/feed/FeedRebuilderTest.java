@@ -27,7 +27,7 @@ class FeedRebuilderTest {
     private final HomeFeedWorld w = new HomeFeedWorld();
     private final FeedRebuilder rebuilder = new FeedRebuilder(w.pools, w.pools, w.feeds, new PoolRegenerator(w.pools, w.feeds, w.canonical, w.graph,
             new WeightedScorer(WeightedScorer.Settings.defaults(), Clock.fixed(Instant.ofEpochMilli(T0), ZoneOffset.UTC)),
-            RegenerationSettings.defaults()));
+            RegenerationSettings.defaults()), Clock.fixed(Instant.ofEpochMilli(T0), ZoneOffset.UTC));
 
     private final long u = w.user();
     private final long author = w.user();
@@ -69,9 +69,10 @@ class FeedRebuilderTest {
         assertThat(w.feeds.all(u)).isEmpty();
         assertThat(w.feeds.pending(u)).isEmpty();
         assertThat(w.feeds.state(u)).contains(new GeneratorState(0, lastRead, 0));
+        assertThat(w.pools.rebuiltAt(u)).as("the pools remember when").hasValue(T0);
 
         PoolVerifier verifier = new PoolVerifier(w.feeds, w.canonical, w.graph, PoolCheckSettings.defaults());
-        assertThat(verifier.check(w.pools.rows(u), new Deliveries(x -> true).to(u)).differences()).as("what verify pools says after").isEmpty();
+        assertThat(verifier.check(w.pools.rows(u), new Deliveries(x -> true).to(u), w.pools.rebuiltAt(u)).differences()).as("what verify pools says after").isEmpty();
 
         List<PoolEntry> first = w.pools.all(u);
         assertThat(rebuilder.rebuild(u, false)).isEqualTo(new FeedRebuilder.Outcome(u, 3, 0, 0, 0, 3));
@@ -87,6 +88,7 @@ class FeedRebuilderTest {
         assertThat(w.feeds.all(u)).hasSize(2);
         assertThat(w.feeds.pending(u)).hasSize(1);
         assertThat(w.feeds.state(u)).contains(new GeneratorState(100, lastRead, 2));
+        assertThat(w.pools.rebuiltAt(u)).isEmpty();
     }
 
     @Test

@@ -29,4 +29,9 @@ public record UserCheck(long userId, List<PoolDifference> differences, Map<Strin
     public boolean clean() {
         return differences.isEmpty();
     }
+
+    /** Whether a repair would write anything: the differences' fixes, or second rows to delete. */
+    public boolean repairable() {
+        return !restore.isEmpty() || !deleteRows.isEmpty() || !remove.isEmpty() || !add.isEmpty();
+    }
 }

@@ -14,6 +14,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
@@ -79,11 +80,12 @@ public final class VerifyPoolsCommand implements Callable<Integer> {
                 while (!interruption.requested() && each.hasNext()) {
                     PoolRows.UserRows rows = each.next();
                     try {
-                        UserCheck check = verifier.check(rows, deliveries.to(rows.userId()));
+                        OptionalLong rebuiltAt = stores.pools().rebuiltAt(rows.userId());
+                        UserCheck check = verifier.check(rows, deliveries.to(rows.userId()), rebuiltAt);
                         UserCheck afterRepair = null;
-                        if (repair && !check.clean()) {
+                        if (repair && check.repairable()) {
                             repairer.repair(check);
-                            afterRepair = verifier.check(stores.pools().rows(rows.userId()), deliveries.to(rows.userId()));
+                            afterRepair = verifier.check(stores.pools().rows(rows.userId()), deliveries.to(rows.userId()), rebuiltAt);
                         }
                         report.add(check, afterRepair);
                     } catch (RuntimeException e) {
