@@ -1,8 +1,9 @@
 package dev.pinfeed.operations.feed;
 
-import static dev.pinfeed.operations.feed.HomeFeedWorld.T0;
+import static dev.pinfeed.contentgenerator.HomeFeedWorld.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.pinfeed.contentgenerator.HomeFeedWorld;
 import dev.pinfeed.contentgenerator.PoolRegenerator;
 import dev.pinfeed.contentgenerator.RegenerationSettings;
 import dev.pinfeed.feedstore.Chunk;

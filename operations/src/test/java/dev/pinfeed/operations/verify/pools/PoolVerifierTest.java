@@ -1,6 +1,6 @@
 package dev.pinfeed.operations.verify.pools;
 
-import static dev.pinfeed.operations.feed.HomeFeedWorld.T0;
+import static dev.pinfeed.contentgenerator.HomeFeedWorld.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pinfeed.feedstore.Chunk;
@@ -11,7 +11,7 @@ import dev.pinfeed.feedstore.Source;
 import dev.pinfeed.feedstore.scoring.Candidate;
 import dev.pinfeed.feedstore.scoring.PinFacts;
 import dev.pinfeed.feedstore.scoring.WeightedScorer;
-import dev.pinfeed.operations.feed.HomeFeedWorld;
+import dev.pinfeed.contentgenerator.HomeFeedWorld;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;

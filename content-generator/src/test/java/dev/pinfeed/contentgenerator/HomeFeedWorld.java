@@ -1,4 +1,4 @@
-package dev.pinfeed.operations.feed;
+package dev.pinfeed.contentgenerator;
 
 import dev.pinfeed.canonicalstore.reads.InMemoryCanonicalReads;
 import dev.pinfeed.feedstore.InMemoryMaterializedFeedStore;
@@ -9,7 +9,7 @@ import dev.pinfeed.idallocator.ObjectType;
 import dev.pinfeed.idallocator.ShardedId;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** The stores the home-feed commands work on, in memory, and the objects of a test: real sharded ids, graph commands in order. */
+/** The stores the home feed is made from (pools, materialized feed, canonical reads, graph), in memory, and the objects of a test: real sharded ids, graph commands in order. */
 public final class HomeFeedWorld {
 
     public static final long T0 = 1_767_225_600_000L; // 2026-01-01T00:00:00Z
