@@ -436,7 +436,7 @@ public final class HBasePoolStore implements PoolStore, PoolRows {
      * When a pool holds more than {@code max} entries, keeps its {@code keep} best and removes the rest (an
      * entry with its index row); a pool within the max keeps everything (its estimate overstated it). Only
      * entries count: an orphan row (the old row of a pin written again without the index read, or of an
-     * interrupted re-score) takes no entry's place; past the kept entries it is deleted too. Either way the
+     * interrupted re-score) takes no entry's place, and is deleted, as a reader deletes it. Either way the
      * pool's estimate becomes the entries kept.
      */
     private int cut(Pool pool, int max, int keep) {
@@ -465,13 +465,13 @@ public final class HBasePoolStore implements PoolStore, PoolRows {
         int removed = 0;
         int seen = 0;
         for (int i = 0; i < rows.size(); i++) {
-            if (seen < kept) { // rows up to the last kept entry stay, orphans among them too (a reader deletes those)
-                if (live[i]) seen++;
-                continue;
-            }
             byte[] row = rows.get(i);
-            deletes.add(new Delete(row));
-            if (live[i]) {
+            if (!live[i]) {
+                deletes.add(new Delete(row)); // an orphan, deleted as readers delete it
+            } else if (seen < kept) {
+                seen++;
+            } else {
+                deletes.add(new Delete(row));
                 deletes.add(new Delete(PoolKeys.indexRow(pool.user(), PoolKeys.pinOf(row))));
                 removed++;
             }

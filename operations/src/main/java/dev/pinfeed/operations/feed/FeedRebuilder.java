@@ -11,7 +11,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * {@code ./pinfeed feed rebuild}, one user: his pools are emptied (every row: entries, second rows, index
+ * {@code ./pinfeed feed rebuild}, one user: his pools are emptied (every row: entries, orphan rows, index
  * rows) and filled again by {@link PoolRegenerator} from what he follows now, and his materialized view is
  * reset (items, journal, generator state), so his next first page generates afresh from the new pools.
  * The pools remember when ({@link PoolRows#markRebuilt}): {@code verify pools} expects no delivery from before.

@@ -72,7 +72,7 @@ class FeedRebuilderTest {
         assertThat(w.feeds.state(u)).contains(new GeneratorState(0, lastRead, 0));
         assertThat(w.pools.rebuiltAt(u)).as("the pools remember when").hasValue(T0);
 
-        PoolVerifier verifier = new PoolVerifier(w.feeds, w.canonical, w.graph, PoolCheckSettings.defaults());
+        PoolVerifier verifier = new PoolVerifier(w.feeds, w.canonical, w.graph, PoolCheckSettings.defaults(), Clock.fixed(Instant.ofEpochMilli(T0), ZoneOffset.UTC));
         assertThat(verifier.check(w.pools.rows(u), new Deliveries(x -> true).to(u), w.pools.rebuiltAt(u)).differences()).as("what verify pools says after").isEmpty();
 
         List<PoolEntry> first = w.pools.all(u);

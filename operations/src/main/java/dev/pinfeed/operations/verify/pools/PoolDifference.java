@@ -5,8 +5,6 @@ public record PoolDifference(Kind kind, long userId, long pinId, String detail) 
 
     /** The kinds, in the order they are reported; {@link #label} is how the report and {@code --json} name them. */
     public enum Kind {
-        /** An entry row no index row points at. */
-        ORPHAN_ENTRY("orphan-entry"),
         /** An index row pointing at no entry row. */
         DANGLING_INDEX("dangling-index"),
         /** An entry of a pin the canonical store does not hold live (deleted, or unknown). */

@@ -6,7 +6,7 @@ import dev.pinfeed.feedstore.PoolStore;
 /**
  * Applies a {@link UserCheck}'s repair to the pools (the primary cluster's: never a replica). Every step is
  * idempotent, so a repair interrupted or run twice leaves the same pools: damaged entries that belong are
- * written again where they were (entry and index row), second rows and rows that do not belong are
+ * written again where they were (entry and index row), orphan rows and rows that do not belong are
  * deleted, entries that do not belong are removed, then the missing deliveries are upserted through the
  * worker's bounded write ({@code feed.pool-max}, {@code feed.pool-trim-to}).
  */

@@ -34,9 +34,9 @@ import java.util.TreeSet;
 /**
  * The oracle of {@code ./pinfeed verify pools}, one user at a time. His pools should hold:
  * <ol>
- *   <li><b>whole entries</b>: every entry row has the user's index row of its pin pointing at it, and every
- *       index row points at an entry row; so one entry per (user, pin). Else {@code orphan-entry},
- *       {@code dangling-index};</li>
+ *   <li><b>whole entries</b>: every index row points at an entry row (else {@code dangling-index}); one entry per
+ *       (user, pin). An entry row no index row points at is an orphan row, no entry: the store tolerates it (readers
+ *       skip and delete it, bounds do not count it), so it is counted, and deleted by a repair;</li>
  *   <li><b>only entries he should have</b>: the pin is live in the canonical store (else {@code deleted-pin}) and
  *       he receives it now: the follower graph says he follows its board, explicitly or through its author
  *       without having unfollowed the board (else {@code extra}). The fan-out, backfills and regeneration put
@@ -46,18 +46,18 @@ import java.util.TreeSet;
  *       materialized feed or journal, or among the pins the pools remember he was shown (the feed service took it
  *       out of the pools when it showed it: {@code PoolStore#removeShown}), or was cut by a trim
  *       (his pool of that source, with the pins of that source he was shown, which left it when shown, holds at
- *       least {@code feed.pool-trim-to} entries and the delivery's score is not above the lowest of them), or was
- *       dropped unseen by the content generator (its score is under {@code feed.drop-below.<source>}). Else
- *       {@code missing}.</li>
+ *       least {@code feed.pool-trim-to} entries and the lowest score the delivery can have had is not above the
+ *       lowest of them), or was dropped unseen by the content generator (that lowest score is under
+ *       {@code feed.drop-below.<source>}), or was delivered before his pools were rebuilt. Else {@code missing}.</li>
  * </ol>
  * Scores are never compared with what the worker wrote (they depend on likes and affinities at scoring
- * time); a delivery's score for rule 3 is the worker's scorer at the time the chunk was written, with the
- * pin's likes now and affinity 0, the score a repair writes.
+ * time): the lowest score a delivery can have had is the scorer's as of now with no likes and affinity 0; a
+ * missing one is written back scored as of the chunk's time with the pin's likes now and affinity 0.
  *
- * <p>Every check also says its exact repair ({@link UserCheck}): an entry whose rows are damaged is written
- * again where it was if its pin belongs in his pools (an index row pointing nowhere gives its pool and
- * score; a pin's orphan rows without an index row give their best row), its extra rows are deleted; entries
- * that do not belong go; missing deliveries are upserted within the worker's bounds.
+ * <p>Every check also says its exact repair ({@link UserCheck}): an entry whose index row points nowhere is
+ * written again where that row says, or as the best of the pin's orphan rows, if its pin belongs in his pools;
+ * orphan rows are deleted; entries that do not belong go; missing deliveries are upserted within the worker's
+ * bounds.
  */
 public final class PoolVerifier {
 
@@ -66,10 +66,11 @@ public final class PoolVerifier {
     /** Distinct (user, pin) deliveries checked. */
     public static final String DELIVERIES = "deliveries";
     /**
-     * Old rows of a pin beside its live entry: a blind write over a backfilled pin, an interrupted re-score. The
-     * store tolerates them (readers skip and delete them, bounds do not count them): counted, not a difference.
+     * Entry rows no index row points at: the old row of a pin written again without the index read (a blind write over a
+     * backfilled pin), or left when the pin's entry was removed or trimmed. The store tolerates them (readers skip and
+     * delete them, bounds do not count them): counted, not a difference; a repair deletes them.
      */
-    public static final String SECOND_ROWS = "second-rows";
+    public static final String ORPHAN_ROWS = "orphan-rows";
     /** Deliveries found in the pools. */
     public static final String IN_POOLS = "in-pools";
     /** Deliveries found in the materialized feed or its journal. */
@@ -88,11 +89,16 @@ public final class PoolVerifier {
     private final GraphStore graph;
     private final PoolCheckSettings settings;
 
-    public PoolVerifier(MaterializedFeedStore feeds, CanonicalReads canonical, GraphStore graph, PoolCheckSettings settings) {
+    /** Scores as of now: the latest the worker can have scored a delivery, so the lowest score it can have given it. */
+    private final WeightedScorer lowestScorer;
+
+    /** {@code clock}: now (see {@link #lowestScorer}). */
+    public PoolVerifier(MaterializedFeedStore feeds, CanonicalReads canonical, GraphStore graph, PoolCheckSettings settings, Clock clock) {
         this.feeds = feeds;
         this.canonical = canonical;
         this.graph = graph;
         this.settings = settings;
+        this.lowestScorer = new WeightedScorer(settings.scoring(), clock);
     }
 
     /**
@@ -140,7 +146,7 @@ public final class PoolVerifier {
             readCanonicalAndGraph(pins);
 
             List<PoolEntry> kept = new ArrayList<>();
-            damaged(live, orphans, dangling, kept);
+            damaged(orphans, dangling, kept);
             live.values().forEach(e -> judge(e, true, kept));
             count(ENTRIES, live.size());
             deliveries(kept);
@@ -163,32 +169,21 @@ public final class PoolVerifier {
             return p != null && followedBoards.contains(p.boardId());
         }
 
-        /** Rule 1 and its repair: orphan rows and index rows pointing nowhere; an entry they stand for is judged by rule 2. */
-        private void damaged(Map<Long, PoolEntry> live, Map<Long, List<PoolEntry>> orphans, Map<Long, PoolRows.IndexRow> dangling,
-                             List<PoolEntry> kept) {
+        /**
+         * Rule 1 and its repair: index rows pointing nowhere (an entry they or an orphan row of the pin stand for is judged
+         * by rule 2); orphan rows are counted and deleted. An orphan row is no entry: a delivery only it holds is missing.
+         */
+        private void damaged(Map<Long, List<PoolEntry>> orphans, Map<Long, PoolRows.IndexRow> dangling, List<PoolEntry> kept) {
             orphans.forEach((pin, rowsOfPin) -> {
-                if (live.containsKey(pin)) {
-                    count(SECOND_ROWS, rowsOfPin.size());
-                    return;
-                }
-                for (PoolEntry o : rowsOfPin) {
-                    differences.add(new PoolDifference(PoolDifference.Kind.ORPHAN_ENTRY, user, pin, "no index row points at it (" + describe(o) + ")"));
-                }
+                count(ORPHAN_ROWS, rowsOfPin.size());
+                if (!dangling.containsKey(pin)) deleteRows.addAll(rowsOfPin);
             });
-            dangling.forEach((pin, index) -> differences.add(new PoolDifference(PoolDifference.Kind.DANGLING_INDEX, user, pin,
-                    "the index row names an entry (" + index.source().wireName() + ", score " + index.score() + ") that is not there")));
-
-            Set<Long> pins = new TreeSet<>(orphans.keySet());
-            pins.addAll(dangling.keySet());
-            for (long pin : pins) {
+            dangling.forEach((pin, index) -> {
+                differences.add(new PoolDifference(PoolDifference.Kind.DANGLING_INDEX, user, pin,
+                        "the index row names an entry (" + index.source().wireName() + ", score " + index.score() + ") that is not there"));
                 List<PoolEntry> rowsOfPin = orphans.getOrDefault(pin, List.of());
-                if (live.containsKey(pin)) {
-                    deleteRows.addAll(rowsOfPin); // second rows: the live entry stays as it is
-                    continue;
-                }
                 PoolEntry standsFor = rowsOfPin.stream().max(Comparator.comparingDouble(PoolEntry::score)
-                        .thenComparing(e -> e.source().code())).orElse(null);
-                if (standsFor == null) standsFor = fromIndex(dangling.get(pin));
+                        .thenComparing(e -> e.source().code())).orElseGet(() -> fromIndex(index));
                 if (standsFor != null && judge(standsFor, false, kept)) {
                     restore.add(standsFor);
                     for (PoolEntry o : rowsOfPin) {
@@ -196,9 +191,9 @@ public final class PoolVerifier {
                     }
                 } else {
                     deleteRows.addAll(rowsOfPin);
-                    if (dangling.containsKey(pin)) remove.add(pin);
+                    remove.add(pin);
                 }
-            }
+            });
         }
 
         /** The entry an index row pointing nowhere stands for, its pin's facts from the canonical store; null for a pin not live. */
@@ -258,19 +253,23 @@ public final class PoolVerifier {
                     continue;
                 }
                 CanonicalPin p = alive.get(d.pinId());
-                double score = new WeightedScorer(settings.scoring(), Clock.fixed(Instant.ofEpochMilli(d.deliveredAt()), ZoneOffset.UTC))
-                        .score(new Candidate(user, d.source(), new PinFacts(p.id(), p.boardId(), p.authorId(), createdAt(p)), 0, p.likes()));
-                if (score < settings.dropBelow().getOrDefault(d.source(), 0.0)) {
+                PinFacts facts = new PinFacts(p.id(), p.boardId(), p.authorId(), createdAt(p));
+                // The worker scored it with the likes and affinity of then, unknown now; the lowest score it can have had
+                // (scored now, nothing liked, no affinity) decides whether the generator may have dropped it or a trim cut it.
+                double lowest = lowestScorer.score(new Candidate(user, d.source(), facts, 0, 0));
+                if (lowest < settings.dropBelow().getOrDefault(d.source(), 0.0)) {
                     count(DROPPED, 1);
                     continue;
                 }
                 List<Double> pool = scores.getOrDefault(d.source(), List.of());
-                if (pool.size() >= settings.poolTrimTo() && score <= pool.stream().mapToDouble(Double::doubleValue).min().orElse(0)) {
+                if (pool.size() >= settings.poolTrimTo() && lowest <= pool.stream().mapToDouble(Double::doubleValue).min().orElse(0)) {
                     count(TRIMMED, 1);
                     continue;
                 }
                 differences.add(new PoolDifference(PoolDifference.Kind.MISSING, user, d.pinId(), "delivered at "
                         + Instant.ofEpochMilli(d.deliveredAt()) + " as " + d.source().wireName() + ", in neither his pools nor his feed"));
+                double score = new WeightedScorer(settings.scoring(), Clock.fixed(Instant.ofEpochMilli(d.deliveredAt()), ZoneOffset.UTC))
+                        .score(new Candidate(user, d.source(), facts, 0, p.likes()));
                 add.add(new PoolEntry(user, d.source(), score, p.id(), p.authorId(), p.boardId(), createdAt(p)));
             }
         }

@@ -68,7 +68,7 @@ final class PoolsReport {
     PoolsReport(int maxPrinted) {
         this.found = new Differences(maxPrinted);
         this.afterRepair = new Differences(maxPrinted);
-        for (String name : List.of(PoolVerifier.ENTRIES, PoolVerifier.SECOND_ROWS, PoolVerifier.DELIVERIES, PoolVerifier.IN_POOLS, PoolVerifier.SHOWN,
+        for (String name : List.of(PoolVerifier.ENTRIES, PoolVerifier.ORPHAN_ROWS, PoolVerifier.DELIVERIES, PoolVerifier.IN_POOLS, PoolVerifier.SHOWN,
                 PoolVerifier.TRIMMED, PoolVerifier.DROPPED, PoolVerifier.BEFORE_REBUILD, PoolVerifier.WITHDRAWN)) {
             counts.put(name, 0L);
         }
@@ -88,11 +88,11 @@ final class PoolsReport {
 
     /** The counters as a line: "12 entries; 40 deliveries: 30 in-pools, ...". */
     String countsLine() {
-        Set<String> totals = Set.of(PoolVerifier.ENTRIES, PoolVerifier.SECOND_ROWS, PoolVerifier.DELIVERIES);
+        Set<String> totals = Set.of(PoolVerifier.ENTRIES, PoolVerifier.ORPHAN_ROWS, PoolVerifier.DELIVERIES);
         String fates = counts.entrySet().stream().filter(e -> !totals.contains(e.getKey()))
                 .map(e -> e.getValue() + " " + e.getKey()).collect(Collectors.joining(", "));
-        return users + " users, " + counts.get(PoolVerifier.ENTRIES) + " pool entries (" + counts.get(PoolVerifier.SECOND_ROWS)
-                + " second rows beside them, which readers skip and delete), " + counts.get(PoolVerifier.DELIVERIES) + " deliveries (" + fates + ")";
+        return users + " users, " + counts.get(PoolVerifier.ENTRIES) + " pool entries (and " + counts.get(PoolVerifier.ORPHAN_ROWS)
+                + " orphan rows, which readers skip and delete), " + counts.get(PoolVerifier.DELIVERIES) + " deliveries (" + fates + ")";
     }
 
     String countsJson() {

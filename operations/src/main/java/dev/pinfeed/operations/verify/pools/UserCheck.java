@@ -9,7 +9,7 @@ import java.util.Map;
  *
  * @param counts      what the check met, by name ({@link PoolVerifier}'s counters: entries, deliveries by fate)
  * @param restore     entries whose rows are damaged but whose pin belongs in his pools: written again where they were
- * @param deleteRows  entry rows to delete alone: second rows of a pin, and rows of pins that do not belong
+ * @param deleteRows  entry rows to delete alone: orphan rows, and rows of pins that do not belong
  * @param remove      pins to take out of his pools (their entry and index rows): deleted pins, pins he does not
  *                    receive, index rows pointing at nothing for such pins
  * @param add         missing deliveries, scored as the worker scores them, to write within the worker's bounds
@@ -30,7 +30,7 @@ public record UserCheck(long userId, List<PoolDifference> differences, Map<Strin
         return differences.isEmpty();
     }
 
-    /** Whether a repair would write anything: the differences' fixes, or second rows to delete. */
+    /** Whether a repair would write anything: the differences' fixes, or orphan rows to delete. */
     public boolean repairable() {
         return !restore.isEmpty() || !deleteRows.isEmpty() || !remove.isEmpty() || !add.isEmpty();
     }

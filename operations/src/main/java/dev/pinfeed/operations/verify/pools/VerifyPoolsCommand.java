@@ -73,7 +73,7 @@ public final class VerifyPoolsCommand implements Callable<Integer> {
             try (HomeFeedStores stores = HomeFeedStores.open(config, repair);
                  Progress progress = Progress.start(progressOut, mode, repair ? "verify and repair pools" : "verify pools",
                          chosen == null ? -1 : chosen.size(), "users", Clock.systemUTC()).startTicker()) {
-                PoolVerifier verifier = new PoolVerifier(stores.feeds(), stores.canonical(), stores.graph(), settings);
+                PoolVerifier verifier = new PoolVerifier(stores.feeds(), stores.canonical(), stores.graph(), settings, Clock.systemUTC());
                 PoolRepairer repairer = new PoolRepairer(stores.pools(), stores.pools(), settings);
                 Iterator<PoolRows.UserRows> each = chosen == null ? new UsersInOrder(stores.pools(), deliveries.receivers(), start, PAGE)
                         : chosen.stream().map(stores.pools()::rows).iterator();

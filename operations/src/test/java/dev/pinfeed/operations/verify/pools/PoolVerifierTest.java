@@ -45,7 +45,7 @@ class PoolVerifierTest {
     }
 
     private PoolVerifier verifier() {
-        return new PoolVerifier(w.feeds, w.canonical, w.graph, settings);
+        return new PoolVerifier(w.feeds, w.canonical, w.graph, settings, Clock.fixed(Instant.ofEpochMilli(T0), ZoneOffset.UTC));
     }
 
     private UserCheck check() {
@@ -95,17 +95,19 @@ class PoolVerifierTest {
     }
 
     @Test
-    void aLostIndexRowLeavesAnOrphanThatTheRepairPointsAtAgain() {
+    void anOrphanRowIsNoEntryADeliveryOnlyItHoldsIsMissingAndTheRepairWritesItAgain() {
         long p = pin();
-        PoolEntry e = entry(p, Source.FOLLOWED_USER, 0.7);
-        w.pools.upsert(List.of(e));
-        w.pools.deleteIndexRows(u, List.of(p));
+        w.pools.upsert(List.of(entry(p, Source.FOLLOWED_USER, 0.7)));
+        w.pools.deleteIndexRows(u, List.of(p)); // readers skip the row from now on
+        deliveries.add(u, p, Source.FOLLOWED_USER, T0 - 30_000);
 
         UserCheck c = check();
-        assertThat(kinds(c)).containsExactly("orphan-entry " + p);
-        assertThat(c.differences().get(0).detail()).startsWith("no index row points at it");
+        assertThat(kinds(c)).containsExactly("missing " + p);
+        assertThat(c.counts()).containsEntry(PoolVerifier.ORPHAN_ROWS, 1L);
         assertThat(repairAndCheckAgain(c).differences()).isEmpty();
-        assertThat(w.pools.rows(u)).isEqualTo(new PoolRows.UserRows(u, List.of(e), List.of(), List.of(), Set.of()));
+        PoolRows.UserRows rows = w.pools.rows(u);
+        assertThat(rows.orphans()).isEmpty();
+        assertThat(rows.live()).extracting(PoolEntry::pinId).containsExactly(p);
     }
 
     @Test
@@ -119,27 +121,27 @@ class PoolVerifierTest {
 
         UserCheck c = check();
         assertThat(kinds(c)).as("the store tolerates it: readers skip and delete it").isEmpty();
-        assertThat(c.counts()).containsEntry(PoolVerifier.SECOND_ROWS, 1L);
+        assertThat(c.counts()).containsEntry(PoolVerifier.ORPHAN_ROWS, 1L);
         assertThat(c.deleteRows()).containsExactly(old);
         assertThat(c.repairable()).isTrue();
-        assertThat(repairAndCheckAgain(c).counts()).doesNotContainKey(PoolVerifier.SECOND_ROWS);
+        assertThat(repairAndCheckAgain(c).counts()).doesNotContainKey(PoolVerifier.ORPHAN_ROWS);
         assertThat(w.pools.rows(u)).isEqualTo(new PoolRows.UserRows(u, List.of(current), List.of(), List.of(), Set.of()));
     }
 
     @Test
-    void orphanRowsOfAPinWithoutAnIndexRowKeepTheirBestRow() {
+    void orphanRowsNothingExpectsAreCountedNotDifferencesAndTheRepairDeletesThem() {
         long p = pin();
-        PoolEntry low = entry(p, Source.FOLLOWED_USER, 0.25);
-        PoolEntry high = entry(p, Source.FOLLOWED_USER, 0.75);
-        w.pools.upsert(List.of(low));
+        w.pools.upsert(List.of(entry(p, Source.FOLLOWED_USER, 0.25)));
         w.pools.deleteIndexRows(u, List.of(p));
-        w.pools.upsert(List.of(high));
+        w.pools.upsert(List.of(entry(p, Source.FOLLOWED_USER, 0.75)));
         w.pools.deleteIndexRows(u, List.of(p));
 
         UserCheck c = check();
-        assertThat(kinds(c)).containsExactly("orphan-entry " + p, "orphan-entry " + p);
-        assertThat(repairAndCheckAgain(c).differences()).isEmpty();
-        assertThat(w.pools.rows(u)).isEqualTo(new PoolRows.UserRows(u, List.of(high), List.of(), List.of(), Set.of()));
+        assertThat(kinds(c)).as("left by a removal or a trim: readers skip and delete them").isEmpty();
+        assertThat(c.counts()).containsEntry(PoolVerifier.ORPHAN_ROWS, 2L);
+        assertThat(c.repairable()).isTrue();
+        repairAndCheckAgain(c);
+        assertThat(w.pools.rows(u).isEmpty()).isTrue();
     }
 
     @Test
@@ -165,7 +167,7 @@ class PoolVerifierTest {
     }
 
     @Test
-    void aDamagedEntryOfAPinThatDoesNotBelongIsBothAndGoesWhole() {
+    void damagedRowsOfPinsThatDoNotBelongGoWhole() {
         long deleted = pin();
         PoolEntry e = entry(deleted, Source.FOLLOWED_USER, 1);
         w.pools.upsert(List.of(e));
@@ -178,7 +180,8 @@ class PoolVerifierTest {
         w.canonical.deletePin(gone);
 
         UserCheck c = check();
-        assertThat(kinds(c)).containsExactlyInAnyOrder("orphan-entry " + deleted, "deleted-pin " + deleted, "dangling-index " + gone);
+        assertThat(kinds(c)).as("the orphan row is no entry: counted").containsExactly("dangling-index " + gone);
+        assertThat(c.counts()).containsEntry(PoolVerifier.ORPHAN_ROWS, 1L);
         assertThat(repairAndCheckAgain(c).differences()).isEmpty();
         assertThat(w.pools.rows(u).isEmpty()).isTrue();
     }
@@ -239,6 +242,19 @@ class PoolVerifierTest {
 
         w.pools.remove(u, List.of(w.pools.best(u, Source.FOLLOWED_USER, 1).get(0).pinId()));
         assertThat(kinds(check())).as("below feed.pool-trim-to no trim ran").containsExactlyInAnyOrder("missing " + low, "missing " + boardSide);
+    }
+
+    @Test
+    void aDeliveryLikedSinceATrimCutItIsStillTrimmed() {
+        settings = new PoolCheckSettings(4, 3, WeightedScorer.Settings.defaults(), Map.of());
+        for (int i = 0; i < 3; i++) w.pools.upsert(List.of(entry(pin(), Source.FOLLOWED_USER, 1.2)));
+        long liked = pin();
+        for (int i = 0; i < 10; i++) w.canonical.like(w.user(), liked, T0 - 1_000, true);
+        deliveries.add(u, liked, Source.FOLLOWED_USER, T0 - 30_000);
+
+        UserCheck c = check();
+        assertThat(c.differences()).as("stored before its likes, it scored below what the pool kept").isEmpty();
+        assertThat(c.counts()).containsEntry(PoolVerifier.TRIMMED, 1L);
     }
 
     @Test
