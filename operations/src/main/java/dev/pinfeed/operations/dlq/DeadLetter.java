@@ -66,6 +66,11 @@ public record DeadLetter(DeadLetterId id, Instant time, byte[] key, byte[] value
                 + orUnknown(header(DeadLetters.HEADER_SOURCE_OFFSET));
     }
 
+    /** Whether the headers say which record it was read from (topic, partition and offset). */
+    public boolean sourceKnown() {
+        return sourceTopic() != null && header(DeadLetters.HEADER_SOURCE_PARTITION) != null && header(DeadLetters.HEADER_SOURCE_OFFSET) != null;
+    }
+
     /** When this record was itself a redrive: the id of the dead letter it was redriven from. */
     public Optional<String> redrivenFrom() {
         return Optional.ofNullable(header(DeadLetters.HEADER_REDRIVE_FROM));

@@ -128,15 +128,17 @@ final class DlqRedriveCommand implements Callable<Integer> {
 
     private int send(Redriver redriver, RedrivePlan plan, PrintWriter out, PrintWriter err) {
         List<DeadLetter> todo = plan.toRedrive();
+        List<List<DeadLetter>> records = plan.bySourceRecord();
         AtomicLong done = new AtomicLong();
         Interruption interruption = Interruption.install(err, Duration.ofSeconds(30), () -> "redriven " + done.get() + " of " + todo.size()
                 + "; run the same command again to redrive the rest (dead letters already redriven are skipped)");
         try (interruption;
              Progress progress = Progress.start(err, Progress.mode(false), "redrive", todo.size(), "dead letters", dlq.clock())) {
-            boolean complete = inBatches(todo, BATCH, batch -> {
+            boolean complete = inBatches(records, BATCH, batch -> {
                 redriver.send(batch, dlq.clock().instant().truncatedTo(ChronoUnit.MILLIS));
-                done.addAndGet(batch.size());
-                progress.advance(batch.size());
+                int letters = batch.stream().mapToInt(List::size).sum();
+                done.addAndGet(letters);
+                progress.advance(letters);
                 progress.tick();
             }, interruption::requested);
             if (!complete) {
@@ -145,15 +147,15 @@ final class DlqRedriveCommand implements Callable<Integer> {
             }
             progress.done(done.get() + " redriven");
         }
-        out.printf("redriven %s %s%n", DeadLetterView.deadLetters(done.get()), plan.bySourceTopic());
+        out.printf("redriven %s as %d records %s%n", DeadLetterView.deadLetters(done.get()), records.size(), plan.bySourceTopic());
         return Cli.OK;
     }
 
     /**
-     * Hands {@code todo} to {@code send} {@code size} at a time, in order, until all went or {@code stop} says so
+     * Hands {@code todo} (records, each with its dead letters) to {@code send} {@code size} at a time, in order, until all went or {@code stop} says so
      * (asked before each batch: a batch once begun is finished). Returns whether all went.
      */
-    static boolean inBatches(List<DeadLetter> todo, int size, Consumer<List<DeadLetter>> send, BooleanSupplier stop) {
+    static <T> boolean inBatches(List<T> todo, int size, Consumer<List<T>> send, BooleanSupplier stop) {
         for (int i = 0; i < todo.size(); i += size) {
             if (stop.getAsBoolean()) return false;
             send.accept(todo.subList(i, Math.min(todo.size(), i + size)));

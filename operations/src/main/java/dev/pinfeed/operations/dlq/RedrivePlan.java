@@ -2,6 +2,7 @@ package dev.pinfeed.operations.dlq;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -30,10 +31,20 @@ public record RedrivePlan(List<DeadLetter> toRedrive, List<DeadLetter> alreadyRe
         return new RedrivePlan(List.copyOf(send), List.copyOf(already), List.copyOf(again), List.copyOf(nowhere));
     }
 
-    /** How many go back to each source topic. */
+    /**
+     * {@link #toRedrive} grouped by the record they were read from, in order: two processors that dead-lettered the
+     * same record (both consume its topic) get it back once, not twice each.
+     */
+    public List<List<DeadLetter>> bySourceRecord() {
+        Map<String, List<DeadLetter>> groups = new LinkedHashMap<>();
+        for (DeadLetter d : toRedrive) groups.computeIfAbsent(d.sourceKnown() ? d.source() : "dead letter " + d.id(), k -> new ArrayList<>()).add(d);
+        return groups.values().stream().map(List::copyOf).toList();
+    }
+
+    /** How many records go back to each source topic. */
     public Map<String, Integer> bySourceTopic() {
         Map<String, Integer> counts = new TreeMap<>();
-        for (DeadLetter d : toRedrive) counts.merge(d.sourceTopic(), 1, Integer::sum);
+        for (List<DeadLetter> record : bySourceRecord()) counts.merge(record.get(0).sourceTopic(), 1, Integer::sum);
         return counts;
     }
 

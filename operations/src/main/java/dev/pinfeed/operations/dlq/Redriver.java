@@ -70,19 +70,24 @@ public final class Redriver implements AutoCloseable {
         return new ProducerRecord<>(d.sourceTopic(), null, d.key(), d.value(), headers);
     }
 
-    /** Sends {@code batch} and logs it, in one transaction; returns the log entries once committed. */
-    public List<RedriveLog.Entry> send(List<DeadLetter> batch, Instant at) {
+    /**
+     * Sends {@code batch} and logs it, in one transaction; returns the log entries once committed. Each element is the
+     * dead letters of one record ({@link RedrivePlan#bySourceRecord}): the record goes back once, each is logged.
+     */
+    public List<RedriveLog.Entry> send(List<List<DeadLetter>> batch, Instant at) {
         try {
             producer.beginTransaction();
             List<Future<RecordMetadata>> sent = new ArrayList<>(batch.size());
-            for (DeadLetter d : batch) sent.add(producer.send(redriven(d, at)));
+            for (List<DeadLetter> record : batch) sent.add(producer.send(redriven(record.get(0), at)));
             producer.flush();
-            List<RedriveLog.Entry> entries = new ArrayList<>(batch.size());
+            List<RedriveLog.Entry> entries = new ArrayList<>();
             for (int i = 0; i < batch.size(); i++) {
                 RecordMetadata m = sent.get(i).get();
-                RedriveLog.Entry entry = new RedriveLog.Entry(batch.get(i).id(), m.topic() + "-" + m.partition() + "@" + m.offset(), at);
-                producer.send(new ProducerRecord<>(logTopic, RedriveLog.key(deadLetterTopic, entry.deadLetter()), RedriveLog.value(entry)));
-                entries.add(entry);
+                for (DeadLetter d : batch.get(i)) {
+                    RedriveLog.Entry entry = new RedriveLog.Entry(d.id(), m.topic() + "-" + m.partition() + "@" + m.offset(), at);
+                    producer.send(new ProducerRecord<>(logTopic, RedriveLog.key(deadLetterTopic, entry.deadLetter()), RedriveLog.value(entry)));
+                    entries.add(entry);
+                }
             }
             producer.commitTransaction();
             return entries;

@@ -20,8 +20,9 @@ final class Letters {
         headers.add(h(DeadLetters.HEADER_REASON, reason));
         headers.add(h(DeadLetters.HEADER_ERROR, "like of pin 42: no such pin"));
         if (sourceTopic != null) headers.add(h(DeadLetters.HEADER_SOURCE_TOPIC, sourceTopic));
-        headers.add(h(DeadLetters.HEADER_SOURCE_PARTITION, "2"));
-        headers.add(h(DeadLetters.HEADER_SOURCE_OFFSET, "57"));
+        List<String> given = List.of(extraHeaders);
+        if (!given.contains(DeadLetters.HEADER_SOURCE_PARTITION)) headers.add(h(DeadLetters.HEADER_SOURCE_PARTITION, "2"));
+        if (!given.contains(DeadLetters.HEADER_SOURCE_OFFSET)) headers.add(h(DeadLetters.HEADER_SOURCE_OFFSET, "57"));
         headers.add(h(DeadLetters.HEADER_CONSUMER, processor));
         return new DeadLetter(DeadLetterId.parse(id), time, "42".getBytes(StandardCharsets.UTF_8), new byte[] {0, 0, 0, 0, 7, 1, 2}, headers);
     }

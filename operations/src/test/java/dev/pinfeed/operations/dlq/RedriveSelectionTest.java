@@ -64,6 +64,22 @@ class RedriveSelectionTest {
     }
 
     @Test
+    void deadLettersOfOneRecordByTwoProcessorsSendItBackOnce() {
+        DeadLetter byMaterializer = Letters.letter("0:5", T0, "pinfeed-materializer", "pinfeed.pins.v1", DeadLetters.UNDECODABLE);
+        DeadLetter byFanout = Letters.letter("1:5", T0, "pinfeed-fanout", "pinfeed.pins.v1", DeadLetters.UNDECODABLE);
+        DeadLetter otherRecord = Letters.letter("0:6", T0, "pinfeed-fanout", "pinfeed.pins.v1", DeadLetters.UNDECODABLE,
+                DeadLetters.HEADER_SOURCE_OFFSET, "58");
+        DeadLetter unknownSource = Letters.letter("0:7", T0, "pinfeed-fanout", null, DeadLetters.UNDECODABLE);
+
+        RedrivePlan plan = RedrivePlan.of(List.of(byMaterializer, byFanout, otherRecord, unknownSource), Set.of(), t -> true);
+
+        assertThat(otherRecord.source()).isNotEqualTo(byFanout.source());
+        assertThat(plan.bySourceRecord()).containsExactly(List.of(byMaterializer, byFanout), List.of(otherRecord));
+        assertThat(plan.bySourceTopic()).containsExactly(Map.entry("pinfeed.pins.v1", 2));
+        assertThat(unknownSource.sourceKnown()).isFalse();
+    }
+
+    @Test
     void aRedriveSendsTheOriginalRecordWithItsOwnHeadersAndTheRedriveHeadersToItsSourceTopic() {
         DeadLetter d = like("2:41", T0);
 
