@@ -24,6 +24,7 @@ import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.slf4j.Logger;
@@ -204,11 +205,11 @@ public final class ConsumerLoop implements Runnable, AutoCloseable {
         for (TopicPartition tp : open) consumer.seek(tp, settings.bounds().get(tp).from());
         assigned = Set.copyOf(partitions.keySet());
         joined = true;
-        if (boundedDone()) closing = true;
+        if (rangesSettled()) closing = true;
     }
 
     /** A bounded run: every record of the ranges settled for good (none parked below its range's end). */
-    private boolean boundedDone() {
+    public boolean rangesSettled() {
         for (Map.Entry<TopicPartition, PartitionState> e : partitions.entrySet()) {
             if (e.getValue().frontier() < settings.bounds().get(e.getKey()).to()) return false;
         }
@@ -225,7 +226,7 @@ public final class ConsumerLoop implements Runnable, AutoCloseable {
         return n;
     }
 
-    /** True once a bounded run has settled all its ranges (and the loop ended). */
+    /** True once the loop ended: a bounded run that settled all its ranges, a close, or a failure ({@link #rangesSettled} tells). */
     public boolean finished() {
         return stopped.getCount() == 0;
     }
@@ -239,8 +240,30 @@ public final class ConsumerLoop implements Runnable, AutoCloseable {
         lastPollMillis = clock.millis();
         if (settings.isBounded()) polled = withinBounds(polled);
         handle(polled, false);
+        passControlRecords();
         commit(partitions.keySet());
-        if (settings.isBounded() && boundedDone()) closing = true;
+        if (settings.isBounded() && rangesSettled()) closing = true;
+    }
+
+    /**
+     * Moves each partition with nothing parked up to the consumer's position. A transactional producer (Kafka Streams'
+     * exactly-once output, a dead-letter redrive) ends each transaction with a control record, which poll skips
+     * without handing it out: without this the committed offset stays one short of the log end after the last
+     * transaction, and whoever waits for the group to reach the end (a replay, verify's settle) waits forever.
+     */
+    private void passControlRecords() {
+        for (Map.Entry<TopicPartition, PartitionState> e : partitions.entrySet()) {
+            PartitionState s = e.getValue();
+            if (!s.parked.isEmpty()) continue;
+            long at;
+            try {
+                at = consumer.position(e.getKey(), Duration.ZERO); // known after a poll: no I/O
+            } catch (TimeoutException | IllegalStateException notKnownYet) { // a wakeup goes on up: it stops the loop
+                continue;
+            }
+            if (settings.isBounded()) at = Math.min(at, settings.bounds().get(e.getKey()).to());
+            s.position = Math.max(s.position, at);
+        }
     }
 
     /** A bounded run reads no further than its ranges: records past a range's end are dropped and their partition paused. */

@@ -130,6 +130,15 @@ class ConsumerLoopTest {
     }
 
     @Test
+    void theCommitPassesATransactionsControlRecordThatPollSkips() {
+        runScenario(() -> add(P0, "ok:a", "ok:a"), 1);
+        assertThat(committed(P0)).isEqualTo(2);
+        consumer.seek(P0, 3); // as poll does past the commit marker at offset 2
+        iterate(1);
+        assertThat(committed(P0)).as("the log end, marker included").isEqualTo(3);
+    }
+
+    @Test
     void undecodableAndRejectedRecordsGoToTheDeadLetterTopicWithTheirReasonAndThePipelineGoesOn() {
         runScenario(() -> add(P0, "ok:a", "bad", "reject", "ok:a"), 2);
         assertThat(applied).containsExactly(0L, 3L);

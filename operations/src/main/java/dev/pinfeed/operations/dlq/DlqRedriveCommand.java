@@ -36,7 +36,6 @@ final class DlqRedriveCommand implements Callable<Integer> {
 
     /** Dead letters per Kafka transaction: what an interruption can leave unsent, to be sent by the next run. */
     static final int BATCH = 100;
-    static final int EXIT_INTERRUPTED = 130;
 
     @ParentCommand DlqCommand dlq;
     @Spec CommandSpec spec;
@@ -143,7 +142,7 @@ final class DlqRedriveCommand implements Callable<Integer> {
             }, interruption::requested);
             if (!complete) {
                 out.printf("interrupted: redriven %d of %d%n", done.get(), todo.size());
-                return EXIT_INTERRUPTED;
+                return Cli.INTERRUPTED;
             }
             progress.done(done.get() + " redriven");
         }

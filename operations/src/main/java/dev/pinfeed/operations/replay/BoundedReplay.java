@@ -1,5 +1,6 @@
 package dev.pinfeed.operations.replay;
 
+import dev.pinfeed.clikit.Cli;
 import dev.pinfeed.clikit.Interruption;
 import dev.pinfeed.clikit.Progress;
 import dev.pinfeed.config.PinfeedConfig;
@@ -81,7 +82,7 @@ final class BoundedReplay {
         try (hold) {
             if (!hold.stop("replay " + view.name() + " of a range (pid " + ProcessHandle.current().pid() + "); its groups keep their offsets")) {
                 howToResume = "interrupted before anything was applied; " + view.app() + (hold.wasRunning() ? " runs again" : " stays as it was");
-                return 130;
+                return Cli.INTERRUPTED;
             }
             complete = applyRange(view, body, ranges, total);
         }
@@ -89,7 +90,7 @@ final class BoundedReplay {
         if (!complete) {
             howToResume = "the range was applied in part; run the same replay again (applying a record twice changes nothing); "
                     + view.app() + (wasRunning ? " runs again" : " stays as it was");
-            return 130;
+            return Cli.INTERRUPTED;
         }
         if (!verify) return 0;
         return verifier.afterReplay(view, this::say);
@@ -105,6 +106,10 @@ final class BoundedReplay {
                 long done = loops.stream().mapToLong(ConsumerLoop::boundedSettled).sum();
                 progress.set(done);
                 if (loops.stream().allMatch(ConsumerLoop::finished)) {
+                    if (!loops.stream().allMatch(ConsumerLoop::rangesSettled)) {
+                        throw new IllegalStateException(view.app() + " stopped before the end of the range (its error is logged above);"
+                                + " run the same replay again once the cause is fixed (applying a record twice changes nothing)");
+                    }
                     progress.done("applied");
                     return true;
                 }

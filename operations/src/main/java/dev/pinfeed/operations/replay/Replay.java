@@ -1,5 +1,6 @@
 package dev.pinfeed.operations.replay;
 
+import dev.pinfeed.clikit.Cli;
 import dev.pinfeed.clikit.Interruption;
 import dev.pinfeed.clikit.Progress;
 import java.io.IOException;
@@ -125,7 +126,7 @@ public final class Replay {
 
     private int interrupted(String message) {
         interruptionMessage = message;
-        return 130;
+        return Cli.INTERRUPTED;
     }
 
     private volatile String interruptionMessage = "";

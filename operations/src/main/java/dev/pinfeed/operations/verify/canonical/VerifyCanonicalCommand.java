@@ -1,5 +1,6 @@
 package dev.pinfeed.operations.verify.canonical;
 
+import dev.pinfeed.clikit.Cli;
 import dev.pinfeed.canonicalstore.ComparableRows;
 import dev.pinfeed.canonicalstore.mysql.CanonicalRepair;
 import dev.pinfeed.clikit.Interruption;
@@ -90,7 +91,7 @@ public final class VerifyCanonicalCommand implements Callable<Integer> {
             ProcessorHold hold = new ProcessorHold(view, verify.root().processors(processorsMode, err), kafka, false, clock,
                     line -> say(progressOut, mode, line), interruption::requested);
             try (hold) {
-                if (repair && !hold.stop("verify canonical --repair (pid " + ProcessHandle.current().pid() + ")")) return 130;
+                if (repair && !hold.stop("verify canonical --repair (pid " + ProcessHandle.current().pid() + ")")) return Cli.INTERRUPTED;
                 Map<TopicPartition, Long> end = read(config, topics, Map.of(), verifier, decoder, progressOut, mode, clock);
                 if (!repair) settle(kafka, group, end, progressOut, mode, clock);
                 CanonicalVerifier.Report report = verifier.compare(db);

@@ -1,5 +1,6 @@
 package dev.pinfeed.operations.verify.graph;
 
+import dev.pinfeed.clikit.Cli;
 import dev.pinfeed.clikit.Progress;
 import dev.pinfeed.followergraph.audit.Findings;
 import dev.pinfeed.followergraph.audit.GraphAudit;
@@ -33,12 +34,11 @@ import org.apache.kafka.common.TopicPartition;
  *       member by member, each only where the key still holds what the last read saw), then the whole
  *       verification again, whose result is the exit code.</li>
  * </ol>
- * Exit 0 when the graph agrees with the topics, 1 when not, {@value #INTERRUPTED} when interrupted.
+ * Exit 0 when the graph agrees with the topics, 1 when not, {@value Cli#INTERRUPTED} when interrupted.
  */
 final class GraphVerification {
 
     static final int ROUNDS = 3;
-    static final int INTERRUPTED = 130;
 
     /** What the command line asked for. */
     record Settings(boolean repair, boolean json, Duration processorWait) {}
@@ -84,7 +84,7 @@ final class GraphVerification {
 
     int run() throws InterruptedException {
         try {
-            if (!catchUp("reading " + String.join(", ", topics.topics()))) return INTERRUPTED;
+            if (!catchUp("reading " + String.join(", ", topics.topics()))) return Cli.INTERRUPTED;
             GraphAudit audit = new GraphAudit(oracle, live);
             Settled first = verify(audit);
             report.verified(first, events);
@@ -110,13 +110,13 @@ final class GraphVerification {
                 if (!outcome.stopped()) progress.done(outcome.pairs() + " pairs, " + outcome.keys() + " keys");
             }
             report.repaired(plan, outcome);
-            if (outcome.stopped()) return INTERRUPTED;
+            if (outcome.stopped()) return Cli.INTERRUPTED;
             resumeHint = "the repair is done; run ./pinfeed verify graph to check it";
             Settled after = verify(audit);
             report.verifiedAfterRepair(after, events);
             return after.findings().clean() ? 0 : 1;
         } catch (GraphAudit.StoppedException | Stopped e) {
-            return INTERRUPTED;
+            return Cli.INTERRUPTED;
         }
     }
 

@@ -40,7 +40,6 @@ import picocli.CommandLine.Spec;
 public final class VerifyIndexCommand implements Callable<Integer> {
 
     /** The exit code of a command stopped by Ctrl-C (128 + SIGINT). */
-    static final int INTERRUPTED = 130;
     /** How long Ctrl-C waits for the current batch to end. */
     private static final Duration STOP_GRACE = Duration.ofSeconds(20);
 
@@ -87,7 +86,7 @@ public final class VerifyIndexCommand implements Callable<Integer> {
             }
             Checker checker = new Checker(new IndexScan(db, clock), topic, scope, stop, json ? out : err);
             Checked first = checker.check(null);
-            if (first == null) return INTERRUPTED;
+            if (first == null) return Cli.INTERRUPTED;
             print(out, "verify", checker.header, first);
             if (!repair) return first.report.clean() ? Cli.OK : Cli.FAILED;
             List<IndexFix> fixes = first.report.fixes();
@@ -102,10 +101,10 @@ public final class VerifyIndexCommand implements Callable<Integer> {
             if (json) out.println(IndexReportFormat.repairJson(outcome));
             else IndexReportFormat.repairText(outcome).forEach(out::println);
             out.flush();
-            if (outcome.stopped()) return INTERRUPTED;
+            if (outcome.stopped()) return Cli.INTERRUPTED;
             phase = Phase.RECHECK;
             Checked second = checker.check(first);
-            if (second == null) return INTERRUPTED;
+            if (second == null) return Cli.INTERRUPTED;
             print(out, "after-repair", checker.header, second);
             return second.report.clean() ? Cli.OK : Cli.FAILED;
         }

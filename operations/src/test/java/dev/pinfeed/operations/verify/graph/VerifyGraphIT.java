@@ -1,5 +1,6 @@
 package dev.pinfeed.operations.verify.graph;
 
+import dev.pinfeed.clikit.Cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -227,7 +228,7 @@ class VerifyGraphIT {
                 }
             };
             ByteArrayOutputStream interrupted = new ByteArrayOutputStream();
-            assertThat(run(f, watch, repairing::get, true, interrupted)).isEqualTo(GraphVerification.INTERRUPTED);
+            assertThat(run(f, watch, repairing::get, true, interrupted)).isEqualTo(Cli.INTERRUPTED);
             assertThat(interrupted.toString(StandardCharsets.UTF_8)).contains("repair: 0 of 1 steps", "stopped before the end");
             assertThat(f.live.counts(w).explicitFollowers()).isZero();
             assertThat(f.verify("--repair").code()).isZero();
