@@ -56,8 +56,13 @@ public final class MaterializerMain {
         for (String instance : cache.instances()) ctx.readiness("redis " + instance, () -> cache.ping(instance));
 
         MaterializerTopics topics = MaterializerTopics.from(config);
-        ConsumerLoop.Settings settings = ConsumerLoop.Settings.of(NAME, config.get("materializer.group", GROUP), topics.all())
+        ConsumerLoop.Settings settings = ConsumerLoop.Settings.of(NAME, group(config), topics.all())
                 .withWaitGrace(Duration.ofSeconds(config.getInt("materializer.wait-grace-seconds", 60)));
         ctx.consume(settings, new MaterializerHandler(new EventPlanner(), writer, cache, topics, ctx.meters()));
+    }
+
+    /** The materializer's consumer group: {@code materializer.group}, else {@value #GROUP}. */
+    public static String group(PinfeedConfig config) {
+        return config.get("materializer.group", GROUP);
     }
 }

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.pinfeed.config.HostPort;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.infra.stack.SpareServer;
+import dev.pinfeed.infra.stacktestkit.ChildJvm;
 import dev.pinfeed.infra.stacktestkit.SpareZooKeeper;
 import dev.pinfeed.mysqlshards.MysqlFailover;
 import dev.pinfeed.mysqlshards.MysqlShardConfig;
@@ -53,8 +54,8 @@ class MysqlFailoverIT {
     @Test
     void aKilledMasterIsFailedOverAndWritesGoOnWithNothingAcknowledgedLost() throws Exception {
         PinfeedConfig bundled = PinfeedConfig.bundledLocal();
-        SpareServer master = SpareServer.mariaDb(home, "failover-it-master", new HostPort("127.0.0.1", SpareZooKeeper.freePort()), 901, false);
-        SpareServer replica = SpareServer.mariaDb(home, "failover-it-replica", new HostPort("127.0.0.1", SpareZooKeeper.freePort()), 902, true);
+        SpareServer master = SpareServer.mariaDb(home, "failover-it-master", new HostPort("127.0.0.1", ChildJvm.freePort()), 901, false);
+        SpareServer replica = SpareServer.mariaDb(home, "failover-it-replica", new HostPort("127.0.0.1", ChildJvm.freePort()), 902, true);
         SpareZooKeeper zkServer = SpareZooKeeper.start(home.resolve("zk").toFile());
         String user = bundled.mysqlUser();
         String password = bundled.mysqlPassword();

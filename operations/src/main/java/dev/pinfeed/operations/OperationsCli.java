@@ -56,8 +56,7 @@ public final class OperationsCli implements Callable<Integer> {
 
     /** Runs one command line against the deployment {@code config} names; returns the exit code. */
     public static int run(Supplier<PinfeedConfig> config, PrintStream out, PrintStream err, String... args) {
-        OperationsCli root = new OperationsCli(config);
-        return execute(root, Cli.commandLine(root, out, err), args);
+        return run(config, null, out, err, args);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.pinfeed.processorruntime;
 
+import dev.pinfeed.config.HostPort;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.config.zookeeper.CuratorClients;
 import dev.pinfeed.eventsschema.AvroEventDeserializer;
@@ -57,10 +58,9 @@ public final class ProcessContext implements AutoCloseable {
     private RunningHttpApp admin;
     private volatile String step = "";
     private String logHint = "";
-    /** Consumer loops started so far (the first keeps the plain check names). */
-    private int loops;
     /** A bounded context's ranges (an operator's replay of a range), else null: a live process. */
     private final Map<TopicPartition, ConsumerLoop.Range> bounds;
+    /** Consumer loops started so far (the first keeps the plain check names). */
     private final List<ConsumerLoop> loopsStarted = new ArrayList<>();
 
     ProcessContext(String name, PinfeedConfig config, Clock clock) {
@@ -79,8 +79,8 @@ public final class ProcessContext implements AutoCloseable {
         });
     }
 
-    /** The start completed: {@code /health/ready} now reports the registered checks only. */
-    void started() {
+    /** The start completed ({@link ProcessMain}, or a bounded run's caller): {@code /health/ready} now reports the registered checks only. */
+    public void started() {
         started = true;
     }
 
@@ -183,7 +183,7 @@ public final class ProcessContext implements AutoCloseable {
         closeOnExit(new KafkaClientMetrics(dlq)).bindTo(meters);
         ConsumerLoop loop = new ConsumerLoop(consumer, new AvroEventDeserializer(registry()), handler, deadLetters, settings, clock, meters);
         // A process's second and later loops (feed-worker's bulk lane) get their checks under their group's name.
-        String suffix = loops++ == 0 ? "" : " " + settings.groupId();
+        String suffix = loopsStarted.isEmpty() ? "" : " " + settings.groupId();
         Thread thread = new Thread(loop, name + "-consumer" + suffix.replace(' ', '-'));
         thread.setUncaughtExceptionHandler((t, e) -> LOG.error("{}: consumer loop{} died", name, suffix, e));
         closeOnExit(loop);
@@ -207,7 +207,7 @@ public final class ProcessContext implements AutoCloseable {
     /**
      * A context that runs a process's own start-up (its {@code start(ProcessContext)}) over a range of its topics
      * instead of its consumer groups: every loop it starts reads {@code ranges} (those of its topics) with no group,
-     * commits nothing, and ends once the ranges are settled ({@link #awaitLoops}); its admin endpoint takes a spare
+     * commits nothing, and ends once the ranges are settled ({@link ConsumerLoop#rangesSettled}); its admin endpoint takes a spare
      * port. For {@code ./pinfeed replay VIEW --to ...}: the same code as the live processor applies the range.
      */
     public static ProcessContext bounded(String name, PinfeedConfig config, Clock clock, Map<TopicPartition, ConsumerLoop.Range> ranges) {
@@ -227,21 +227,15 @@ public final class ProcessContext implements AutoCloseable {
         return List.copyOf(loopsStarted);
     }
 
-    /** Marks the start-up done (what {@link ProcessMain} does once the process's start returned). */
-    public void markStarted() {
-        started();
-    }
-
     /** Starts the admin endpoint at {@code <process>.admin.http} with the checks registered so far and later. */
     public RunningHttpApp serveAdmin() {
         // A bounded run beside the live process (which may hold the admin port) takes a spare one.
-        String host = bounds != null ? "127.0.0.1" : config.hostPort(name + ".admin.http").host();
-        int port = bounds != null ? 0 : config.hostPort(name + ".admin.http").port();
+        HostPort address = bounds != null ? new HostPort("127.0.0.1", 0) : config.hostPort(name + ".admin.http");
         HttpApp.Builder app = HttpApp.builder(name).meterRegistry(meters);
         // Checks registered after this call still count: the endpoint reads the maps at each probe.
         app.liveness("process", () -> runAll(liveness));
         app.healthCheck(name, () -> runAll(readiness));
-        admin = closeOnExit(app.build().start(host, port));
+        admin = closeOnExit(app.build().start(address.host(), address.port()));
         describe("admin " + admin.baseUri());
         return admin;
     }

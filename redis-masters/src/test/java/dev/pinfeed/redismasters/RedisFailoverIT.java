@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.pinfeed.config.HostPort;
 import dev.pinfeed.config.PinfeedConfig.ReplicatedHost;
 import dev.pinfeed.infra.stack.SpareServer;
+import dev.pinfeed.infra.stacktestkit.ChildJvm;
 import dev.pinfeed.infra.stacktestkit.SpareZooKeeper;
 import dev.pinfeed.redismasters.RedisFailover;
 import dev.pinfeed.redismasters.RedisMasterClients;
@@ -46,8 +47,8 @@ class RedisFailoverIT {
 
     @Test
     void aKilledMasterIsFailedOverAndBackWithNothingAcknowledgedLost() throws Exception {
-        HostPort first = new HostPort("127.0.0.1", SpareZooKeeper.freePort());
-        HostPort second = new HostPort("127.0.0.1", SpareZooKeeper.freePort());
+        HostPort first = new HostPort("127.0.0.1", ChildJvm.freePort());
+        HostPort second = new HostPort("127.0.0.1", ChildJvm.freePort());
         List<ReplicatedHost> configured = List.of(new ReplicatedHost(INSTANCE, first, second));
         SpareServer firstServer = SpareServer.redis(home, "redis-failover-it-a", first, null);
         SpareServer secondServer = SpareServer.redis(home, "redis-failover-it-b", second, first);

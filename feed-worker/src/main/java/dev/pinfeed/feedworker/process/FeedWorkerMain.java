@@ -87,8 +87,8 @@ public final class FeedWorkerMain {
 
         FeedWorker worker = new FeedWorker(pools, feeds, graph.store(), canonical, affinity, new WeightedScorer(scoring, ctx.clock()),
                 settings, ctx.clock(), new WorkerMetrics(ctx.meters()));
-        List<String> topics = config.list("feed.worker.topics").isEmpty() ? TOPICS : config.list("feed.worker.topics");
-        String group = config.get("feed.worker.group", GROUP);
+        List<String> topics = topics(config);
+        String group = group(config);
         // The handler dead-letters a record that waited settings.waitGrace(); the loop's own grace must never come first.
         Duration loopGrace = settings.waitGrace().multipliedBy(2).plusMinutes(1);
         ctx.consume(ConsumerLoop.Settings.of(NAME, group, topics).withWaitGrace(loopGrace),
@@ -155,5 +155,16 @@ public final class FeedWorkerMain {
         Properties p = new Properties();
         p.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, Integer.toString(config.getInt(key, 16 * 1024)));
         return p;
+    }
+
+    /** The topics the worker consumes: {@code feed.worker.topics}, else {@link #TOPICS}. */
+    public static List<String> topics(PinfeedConfig config) {
+        List<String> configured = config.list("feed.worker.topics");
+        return configured.isEmpty() ? TOPICS : configured;
+    }
+
+    /** The worker's consumer group: {@code feed.worker.group}, else {@value #GROUP} (the bulk lane's: {@link #bulkGroup}). */
+    public static String group(PinfeedConfig config) {
+        return config.get("feed.worker.group", GROUP);
     }
 }

@@ -100,7 +100,7 @@ final class BoundedReplay {
         ProcessContext ctx = ProcessContext.bounded(view.app() + "-replay", config, clock, ranges);
         try (ctx; Progress progress = Progress.start(progressOut, mode, "replay " + view.name(), total, "records", clock)) {
             body.start(ctx);
-            ctx.markStarted();
+            ctx.started();
             while (true) {
                 List<ConsumerLoop> loops = ctx.loops();
                 long done = loops.stream().mapToLong(ConsumerLoop::boundedSettled).sum();

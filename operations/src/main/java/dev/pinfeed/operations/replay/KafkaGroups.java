@@ -76,10 +76,9 @@ public final class KafkaGroups implements AutoCloseable {
         return offsets(partitions, OffsetSpec.latest());
     }
 
-    /** The offset of the first record at or after {@code at} in each partition; the log end where there is none. */
-    public Map<TopicPartition, Long> offsetsAt(Collection<TopicPartition> partitions, Instant at) {
+    /** The offset of the first record at or after {@code at} in each partition; its log end ({@code end}) where there is none. */
+    public Map<TopicPartition, Long> offsetsAt(Collection<TopicPartition> partitions, Instant at, Map<TopicPartition, Long> end) {
         Map<TopicPartition, Long> found = offsets(partitions, OffsetSpec.forTimestamp(at.toEpochMilli()));
-        Map<TopicPartition, Long> end = logEnd(partitions);
         Map<TopicPartition, Long> out = new HashMap<>();
         for (TopicPartition tp : partitions) {
             Long o = found.get(tp);
@@ -150,12 +149,6 @@ public final class KafkaGroups implements AutoCloseable {
 
     public void deleteTopics(Collection<String> topics) {
         if (!topics.isEmpty()) get(admin.deleteTopics(topics).all());
-    }
-
-    /** Topics of {@code names} that exist now. */
-    public Set<String> existing(Collection<String> names) {
-        Set<String> all = get(admin.listTopics().names());
-        return names.stream().filter(all::contains).collect(Collectors.toSet());
     }
 
     private static <T> T get(KafkaFuture<T> future) {

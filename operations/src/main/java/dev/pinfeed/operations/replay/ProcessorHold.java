@@ -3,6 +3,7 @@ package dev.pinfeed.operations.replay;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
@@ -25,6 +26,8 @@ public final class ProcessorHold implements AutoCloseable {
     private final Consumer<String> say;
     private final BooleanSupplier interrupted;
     private boolean wasRunning;
+    /** The processors port knows whether it ran (the local stack): then its stop is ours, and its static members gone. */
+    private boolean stoppedByUs;
     private boolean held;
 
     public ProcessorHold(ReplayView view, Processors processors, KafkaGroups kafka, boolean force, Clock clock, Consumer<String> say,
@@ -40,7 +43,9 @@ public final class ProcessorHold implements AutoCloseable {
 
     /** Stops the view's processor and waits until its groups are empty; false when interrupted first (it runs again then). */
     public boolean stop(String why) throws Exception {
-        wasRunning = processors.running(view.app()).orElse(true);
+        Optional<Boolean> running = processors.running(view.app());
+        wasRunning = running.orElse(true);
+        stoppedByUs = running.isPresent();
         say.accept("stopping " + view.app() + " (" + processors.describe() + ")");
         held = true;
         processors.stop(view.app(), why);
@@ -66,7 +71,7 @@ public final class ProcessorHold implements AutoCloseable {
 
     private boolean awaitGroupsEmpty() throws InterruptedException {
         // Stopped by us (the local stack), or the operator vouches with --force: their static members are gone for good.
-        boolean removeStatic = force || processors.running(view.app()).isPresent();
+        boolean removeStatic = force || stoppedByUs;
         long noted = clock.millis();
         while (true) {
             if (interrupted.getAsBoolean()) return false;

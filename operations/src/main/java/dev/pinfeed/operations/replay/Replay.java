@@ -180,7 +180,8 @@ public final class Replay {
         if (view.streams().isEmpty()) return;
         String appId = view.streams().get();
         List<String> internal = kafka.internalTopics(appId);
-        Optional<Path> state = processors.localStateDir(view.app()).or(() -> view.stateDir()).map(d -> d.resolve(appId));
+        Optional<Path> local = processors.localStateDir(view.app());
+        Optional<Path> state = local.or(() -> view.stateDir()).map(d -> d.resolve(appId));
         if (dryRun) {
             out.println("would delete the internal topics of " + appId + ": " + (internal.isEmpty() ? "none" : String.join(", ", internal)));
             out.println("would wipe its local state " + state.map(Path::toString).orElse("(on every instance)"));
@@ -188,7 +189,7 @@ public final class Replay {
         }
         kafka.deleteTopics(internal);
         say("deleted the internal topics of " + appId + ": " + (internal.isEmpty() ? "none" : String.join(", ", internal)));
-        if (processors.localStateDir(view.app()).isPresent()) {
+        if (local.isPresent()) {
             deleteTree(state.get());
             say("wiped its local state " + state.get());
         } else {

@@ -65,12 +65,12 @@ public final class ReplayCommand implements Callable<Integer> {
         Supplier<String>[] howToResume = new Supplier[] {() -> "nothing changed"};
         try (KafkaGroups kafka = new KafkaGroups(Admin.create(KafkaClients.admin(config)));
              Interruption interruption = Interruption.install(err, Duration.ofMinutes(3), () -> howToResume[0].get())) {
-            Replay replay = new Replay(kafka, processors, verifier(), clock, out, progressOut, mode, interruption);
             if (end.isPresent()) {
                 BoundedReplay bounded = new BoundedReplay(kafka, processors, verifier(), config, clock, out, progressOut, mode, interruption);
                 howToResume[0] = bounded::howToResume;
                 return bounded.run(v, start, end.get(), dryRun, !noVerify);
             }
+            Replay replay = new Replay(kafka, processors, verifier(), clock, out, progressOut, mode, interruption);
             howToResume[0] = replay::howToResume;
             return replay.run(new Replay.Request(v, start, dryRun, !noVerify, force));
         }

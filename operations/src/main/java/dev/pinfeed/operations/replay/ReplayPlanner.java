@@ -24,8 +24,8 @@ final class ReplayPlanner {
             Map<TopicPartition, Long> start = kafka.logStart(partitions);
             Map<TopicPartition, Long> end = kafka.logEnd(partitions);
             Map<TopicPartition, Long> committed = kafka.committed(g.id());
-            Map<TopicPartition, Long> a = resolve(from, partitions, start);
-            Map<TopicPartition, Long> b = to.map(p -> resolve(p, partitions, start)).orElse(Map.of());
+            Map<TopicPartition, Long> a = resolve(from, partitions, start, end);
+            Map<TopicPartition, Long> b = to.map(p -> resolve(p, partitions, start, end)).orElse(Map.of());
             for (TopicPartition tp : partitions) {
                 out.add(PartitionPlan.of(g.id(), tp.topic(), tp.partition(), start.get(tp), end.get(tp), committed.getOrDefault(tp, -1L),
                         a.get(tp), b.getOrDefault(tp, -1L)));
@@ -34,12 +34,13 @@ final class ReplayPlanner {
         return out;
     }
 
-    private Map<TopicPartition, Long> resolve(Position p, List<TopicPartition> partitions, Map<TopicPartition, Long> start) {
+    private Map<TopicPartition, Long> resolve(Position p, List<TopicPartition> partitions, Map<TopicPartition, Long> start,
+                                              Map<TopicPartition, Long> end) {
         Map<TopicPartition, Long> out = new HashMap<>();
         if (p instanceof Position.Offset o) {
             partitions.forEach(tp -> out.put(tp, o.offset()));
         } else if (p instanceof Position.Time t) {
-            out.putAll(kafka.offsetsAt(partitions, t.at()));
+            out.putAll(kafka.offsetsAt(partitions, t.at(), end));
         } else {
             partitions.forEach(tp -> out.put(tp, start.get(tp)));
         }

@@ -28,17 +28,13 @@ public record ReplayView(String name, String app, List<Group> groups, Optional<S
 
     public static ReplayView of(String name, PinfeedConfig config) {
         return switch (name) {
-            case "graph" -> {
-                List<String> topics = config.list("graph.processor.topics").isEmpty() ? GraphProcessorMain.TOPICS
-                        : config.list("graph.processor.topics");
-                yield new ReplayView(name, GraphProcessorMain.NAME, List.of(new Group(config.get("graph.processor.group",
-                        GraphProcessorMain.GROUP), topics)), Optional.empty(), Optional.empty(), List.of("graph"));
-            }
-            case "canonical" -> new ReplayView(name, MaterializerMain.NAME, List.of(new Group(config.get("materializer.group",
-                    MaterializerMain.GROUP), MaterializerTopics.from(config).all())), Optional.empty(), Optional.empty(), List.of("canonical"));
+            case "graph" -> new ReplayView(name, GraphProcessorMain.NAME, List.of(new Group(GraphProcessorMain.group(config),
+                    GraphProcessorMain.topics(config))), Optional.empty(), Optional.empty(), List.of("graph"));
+            case "canonical" -> new ReplayView(name, MaterializerMain.NAME, List.of(new Group(MaterializerMain.group(config),
+                    MaterializerTopics.from(config).all())), Optional.empty(), Optional.empty(), List.of("canonical"));
             case "pools" -> {
-                List<String> topics = config.list("feed.worker.topics").isEmpty() ? FeedWorkerMain.TOPICS : config.list("feed.worker.topics");
-                String group = config.get("feed.worker.group", FeedWorkerMain.GROUP);
+                List<String> topics = FeedWorkerMain.topics(config);
+                String group = FeedWorkerMain.group(config);
                 yield new ReplayView(name, FeedWorkerMain.NAME, List.of(new Group(group, topics),
                         new Group(FeedWorkerMain.bulkGroup(group), List.of(FeedWorkerMain.bulkLane(topics)))), Optional.empty(),
                         Optional.empty(), List.of("pools", "--all"));

@@ -7,7 +7,7 @@ import dev.pinfeed.canonicalstore.ComparableRows;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.infra.stack.LocalStack;
 import dev.pinfeed.infra.stack.StackLayout;
-import dev.pinfeed.infra.stacktestkit.SpareZooKeeper;
+import dev.pinfeed.infra.stacktestkit.ChildJvm;
 import dev.pinfeed.infra.stacktestkit.StackExtension;
 import dev.pinfeed.infra.stacktestkit.TestStack;
 import dev.pinfeed.materializer.Fixture;
@@ -48,7 +48,7 @@ class ReplayCanonicalIT {
             String group = stack.uniqueName("canonical_replay");
             Map<String, String> overrides = Map.of("materializer.topic.users", f.topics.users(), "materializer.topic.boards", f.topics.boards(),
                     "materializer.topic.pins", f.topics.pins(), "materializer.topic.likes", f.topics.likes(), "materializer.group", group,
-                    "materializer.admin.http", "127.0.0.1:" + SpareZooKeeper.freePort(), "processor.max-poll-records", "50");
+                    "materializer.admin.http", "127.0.0.1:" + ChildJvm.freePort(), "processor.max-poll-records", "50");
             PinfeedConfig config = f.config.withOverrides(overrides);
             LocalStack apps = new LocalStack(new StackLayout(StackLayout.discover().root(), home), config, line -> System.err.println("[apps] " + line),
                     overrides);

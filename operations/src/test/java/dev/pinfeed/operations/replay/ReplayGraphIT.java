@@ -9,7 +9,7 @@ import dev.pinfeed.followergraph.GraphCommand;
 import dev.pinfeed.graphprocessor.GraphProcessorMain;
 import dev.pinfeed.infra.stack.LocalStack;
 import dev.pinfeed.infra.stack.StackLayout;
-import dev.pinfeed.infra.stacktestkit.SpareZooKeeper;
+import dev.pinfeed.infra.stacktestkit.ChildJvm;
 import dev.pinfeed.infra.stacktestkit.StackExtension;
 import dev.pinfeed.infra.stacktestkit.TestStack;
 import dev.pinfeed.operations.CliRun;
@@ -47,7 +47,7 @@ class ReplayGraphIT {
         try (GraphFixture f = new GraphFixture(stack); KafkaGroups kafka = new KafkaGroups(Admin.create(KafkaClients.admin(stack.config())))) {
             Map<String, String> overrides = Map.of("graph.processor.topics", f.kafka.follows + "," + f.kafka.boards,
                     "graph.processor.group", f.group, "graph.redis.key-prefix", f.prefix,
-                    GraphProcessorMain.NAME + ".admin.http", "127.0.0.1:" + SpareZooKeeper.freePort(), "processor.max-poll-records", "50");
+                    GraphProcessorMain.NAME + ".admin.http", "127.0.0.1:" + ChildJvm.freePort(), "processor.max-poll-records", "50");
             PinfeedConfig config = f.config.withOverrides(overrides);
             LocalStack apps = new LocalStack(new StackLayout(StackLayout.discover().root(), home), config, line -> System.err.println("[apps] " + line),
                     overrides);

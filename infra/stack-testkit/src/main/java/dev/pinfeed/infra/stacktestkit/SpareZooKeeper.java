@@ -2,7 +2,6 @@ package dev.pinfeed.infra.stacktestkit;
 
 import java.io.File;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
@@ -34,13 +33,6 @@ public final class SpareZooKeeper implements AutoCloseable {
                 .namespace("pinfeed").retryPolicy(new ExponentialBackoffRetry(100, 3)).build();
         zk.start();
         return zk;
-    }
-
-    /** A port nothing listens on right now. */
-    public static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
     }
 
     @Override

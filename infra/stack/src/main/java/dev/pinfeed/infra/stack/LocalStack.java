@@ -400,7 +400,6 @@ public final class LocalStack {
         return Optional.empty();
     }
 
-    /** Publishes the demo dataset through the running ingest-api, once per data directory. */
     /** Publishes the demo dataset through ingest-api once per data directory, its progress on {@code progressOut}. */
     public void loadDemoDataset(PrintWriter progressOut, Progress.Mode mode) throws Exception {
         new DemoDataset(URI.create(spec("ingest-api").endpoint()), URI.create(spec("feed-service").endpoint()), devToken(), progress,

@@ -53,7 +53,7 @@ public final class VerifyPoolsCommand implements Callable<Integer> {
         if (maxPrinted < 0) throw Cli.usage(spec, "--max-printed must be >= 0");
         PinfeedConfig config = verify.config();
         String topic = fanoutTopic != null ? fanoutTopic : config.list("feed.worker.topics").stream().findFirst().orElse(EventTopics.FANOUT);
-        String group = workerGroup != null ? workerGroup : config.get("feed.worker.group", FeedWorkerMain.GROUP);
+        String group = workerGroup != null ? workerGroup : FeedWorkerMain.group(config);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter progressOut = json ? out : spec.commandLine().getErr();
         Progress.Mode mode = Progress.mode(json);
