@@ -3,7 +3,6 @@ package dev.pinfeed.graphprocessor;
 import dev.pinfeed.config.StoreUnavailableException;
 import dev.pinfeed.eventsschema.DeadLetters;
 import dev.pinfeed.followergraph.GraphStore;
-import dev.pinfeed.followergraph.InvalidCommandException;
 import dev.pinfeed.processorruntime.InputRecord;
 import dev.pinfeed.processorruntime.KafkaClients;
 import dev.pinfeed.processorruntime.RejectedRecordException;
@@ -53,11 +52,7 @@ public final class GraphRebuild {
      * applied; equal to the end asked for unless stopped).
      */
     public record Result(long records, long applied, long ignored, Map<String, Long> rejected, Map<TopicPartition, Long> reached,
-                         boolean stopped, Duration took) {
-        public long rejectedTotal() {
-            return rejected.values().stream().mapToLong(Long::longValue).sum();
-        }
-    }
+                         boolean stopped, Duration took) {}
 
     private GraphRebuild() {}
 
@@ -166,15 +161,11 @@ public final class GraphRebuild {
             return;
         }
         try {
-            boolean changesTheGraph = GraphEvents.toCommand(event).isPresent();
-            new GraphEventHandler(target).apply(new InputRecord(r, event));
-            if (changesTheGraph) tally.applied.incrementAndGet(); else tally.ignored.incrementAndGet();
-        } catch (GraphEvents.UnexpectedEventException e) {
-            tally.reject(DeadLetters.UNEXPECTED_EVENT);
-        } catch (InvalidCommandException e) {
-            tally.reject(DeadLetters.INVALID);
+            new GraphEventHandler(target).apply(new InputRecord(r, event)); // rejects what the live processor rejects
         } catch (RejectedRecordException e) {
             tally.reject(e.reason());
+            return;
         }
+        if (GraphEvents.toCommand(event).isPresent()) tally.applied.incrementAndGet(); else tally.ignored.incrementAndGet();
     }
 }

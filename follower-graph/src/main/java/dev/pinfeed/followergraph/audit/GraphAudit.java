@@ -112,6 +112,7 @@ public final class GraphAudit {
                     String home = live.instanceOf(parsed.shard());
                     if (!seen.add(home.equals(instance) ? key : instance + " " + key)) continue; // SCAN may return a key twice
                     if (home.equals(instance)) graphKeys.merge(instance, 1L, Long::sum);
+                    if (parsed.kind() == Kind.PAIR_SEQUENCES && home.equals(instance)) sequences.registered(parsed.id(), wanted.get(key));
                     compare(instance, home, key, parsed, home.equals(instance) ? wanted.get(key) : Stored.ABSENT, found.get(key), sequences)
                             .ifPresent(differences::add);
                 }
@@ -127,12 +128,9 @@ public final class GraphAudit {
             for (String key : batch) {
                 GraphKeys.Key parsed = keys.parse(key).orElseThrow();
                 String home = live.instanceOf(parsed.shard());
+                if (parsed.kind() == Kind.PAIR_SEQUENCES) sequences.registered(parsed.id(), wanted.get(key));
                 compare(home, home, key, parsed, wanted.get(key), Stored.ABSENT, sequences).ifPresent(differences::add);
             }
-        }
-        for (String key : oracleKeys) {
-            GraphKeys.Key parsed = keys.parse(key).orElseThrow();
-            if (parsed.kind() == Kind.PAIR_SEQUENCES) sequences.registered(parsed.id(), expected.read(MemoryBackend.INSTANCE, List.of(key)).get(key));
         }
         return new Findings(sorted(differences), sequences.check(null), graphKeys, oracleKeys.size());
     }

@@ -37,7 +37,7 @@ import java.util.TreeSet;
 public final class RepairPlan {
 
     /** A fix of one key on one instance. */
-    public record KeyFixAt(String instance, KeyFix fix) {}
+    private record KeyFixAt(String instance, KeyFix fix) {}
 
     /** What a run did. */
     public record Outcome(int pairs, int skippedRegisterFixes, int supersededSides, int keys, int members, int skippedKeys,
@@ -51,18 +51,6 @@ public final class RepairPlan {
         this.clear = List.copyOf(clear);
         this.pairs = List.copyOf(pairs);
         this.keys = List.copyOf(keys);
-    }
-
-    public List<KeyFixAt> clear() {
-        return clear;
-    }
-
-    public List<PairRepair> pairs() {
-        return pairs;
-    }
-
-    public List<KeyFixAt> keys() {
-        return keys;
     }
 
     /** Steps in all. */

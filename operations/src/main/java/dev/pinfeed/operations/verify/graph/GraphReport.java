@@ -93,17 +93,13 @@ final class GraphReport {
         Map<String, Map<String, Counts>> byKind = new TreeMap<>();
         Map<String, Integer> byInstance = new TreeMap<>();
         Map<String, List<KeyDifference>> keysByKind = new LinkedHashMap<>();
-        int missing = 0, extra = 0, different = 0;
+        Counts total = new Counts();
         for (KeyDifference d : f.keys()) {
             String kind = d.parsed().kind().label();
             byKind.computeIfAbsent(kind, k -> new TreeMap<>()).computeIfAbsent(d.instance(), i -> new Counts()).add(d.shape());
             byInstance.merge(d.instance(), 1, Integer::sum);
             keysByKind.computeIfAbsent(kind, k -> new ArrayList<>()).add(d);
-            switch (d.shape()) {
-                case MISSING -> missing++;
-                case EXTRA -> extra++;
-                case DIFFERENT -> different++;
-            }
+            total.add(d.shape());
         }
         for (SequenceDifference s : f.sequences()) {
             byKind.computeIfAbsent("sequences", k -> new TreeMap<>()).computeIfAbsent(s.followerInstance(), i -> new Counts()).different++;
@@ -116,7 +112,7 @@ final class GraphReport {
             users.add(s.owner());
         });
         if (json) {
-            printJson(title, settled, events, byKind, missing, extra, different, users, boards, keysByKind);
+            printJson(title, settled, events, byKind, total, users, boards, keysByKind);
             return;
         }
         out.printf("%s: follower graph (key prefix '%s') against %s%n", title, prefix, String.join(", ", topics));
@@ -138,7 +134,7 @@ final class GraphReport {
             return;
         }
         out.printf("%d differences: %d keys (missing %d, extra %d, different %d) on %s; %d pairs with inconsistent sequences;"
-                        + " %d users and %d boards involved%n", f.count(), f.keys().size(), missing, extra, different,
+                        + " %d users and %d boards involved%n", f.count(), f.keys().size(), total.missing, total.extra, total.different,
                 byInstance.isEmpty() ? "no instance" : byInstance, f.sequences().size(), users.size(), boards.size());
         out.printf("  %-20s %-10s %8s %6s %10s%n", "kind", "instance", "missing", "extra", "different");
         byKind.forEach((kind, perInstance) -> perInstance.forEach((instance, c) ->
@@ -233,7 +229,7 @@ final class GraphReport {
     }
 
     private void printJson(String title, GraphVerification.Settled settled, GraphVerification.EventTally events,
-                           Map<String, Map<String, Counts>> byKind, int missing, int extra, int different, Set<Long> users, Set<Long> boards,
+                           Map<String, Map<String, Counts>> byKind, Counts total, Set<Long> users, Set<Long> boards,
                            Map<String, List<KeyDifference>> keysByKind) {
         Findings f = settled.findings();
         ObjectNode n = JSON.createObjectNode().put("report", title).put("keyPrefix", prefix).put("group", group).put("clean", f.clean());
@@ -246,8 +242,8 @@ final class GraphReport {
         n.put("expectedKeys", f.expectedKeys());
         f.graphKeysByInstance().forEach(n.putObject("graphKeys")::put);
         n.put("rechecks", settled.rechecks()).put("processorLag", settled.processorLag());
-        ObjectNode diff = n.putObject("differences").put("total", f.count()).put("keys", f.keys().size()).put("missing", missing)
-                .put("extra", extra).put("different", different).put("sequences", f.sequences().size());
+        ObjectNode diff = n.putObject("differences").put("total", f.count()).put("keys", f.keys().size()).put("missing", total.missing)
+                .put("extra", total.extra).put("different", total.different).put("sequences", f.sequences().size());
         ObjectNode kinds = diff.putObject("byKind");
         byKind.forEach((kind, perInstance) -> {
             ObjectNode k = kinds.putObject(kind);

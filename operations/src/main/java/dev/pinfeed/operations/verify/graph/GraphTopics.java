@@ -6,15 +6,13 @@ import dev.pinfeed.eventsschema.CachingSchemaRegistryClient;
 import dev.pinfeed.eventsschema.HttpSchemaRegistryClient;
 import dev.pinfeed.followergraph.GraphStore;
 import dev.pinfeed.graphprocessor.GraphRebuild;
+import dev.pinfeed.operations.replay.KafkaGroups;
 import dev.pinfeed.processorruntime.KafkaClients;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -28,14 +26,14 @@ final class GraphTopics implements AutoCloseable {
     private final List<String> topics;
     private final String group;
     private final AvroEventDeserializer decoder;
-    private final Admin admin;
+    private final KafkaGroups kafka;
 
     GraphTopics(PinfeedConfig config, List<String> topics, String group) {
         this.bootstrap = config.kafkaBootstrap();
         this.topics = List.copyOf(topics);
         this.group = group;
         this.decoder = new AvroEventDeserializer(new CachingSchemaRegistryClient(new HttpSchemaRegistryClient(config.schemaRegistryUrl())));
-        this.admin = Admin.create(KafkaClients.admin(config));
+        this.kafka = new KafkaGroups(Admin.create(KafkaClients.admin(config)));
     }
 
     List<String> topics() {
@@ -57,22 +55,16 @@ final class GraphTopics implements AutoCloseable {
     }
 
     /** The processor's committed offsets on the graph topics (a partition it never committed is absent). */
-    Map<TopicPartition, Long> committed() throws InterruptedException {
-        try {
-            Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata()
-                    .get(30, TimeUnit.SECONDS);
-            Map<TopicPartition, Long> out = new TreeMap<>(java.util.Comparator.comparing(TopicPartition::toString));
-            offsets.forEach((tp, o) -> {
-                if (o != null && topics.contains(tp.topic())) out.put(tp, o.offset());
-            });
-            return out;
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("cannot read the committed offsets of group " + group + ": " + e.getMessage(), e);
-        }
+    Map<TopicPartition, Long> committed() {
+        Map<TopicPartition, Long> out = new TreeMap<>(Comparator.comparing(TopicPartition::toString));
+        kafka.committed(group).forEach((tp, o) -> {
+            if (topics.contains(tp.topic())) out.put(tp, o);
+        });
+        return out;
     }
 
     @Override
     public void close() {
-        admin.close();
+        kafka.close();
     }
 }

@@ -11,7 +11,6 @@ import dev.pinfeed.graphprocessor.GraphRebuild;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 import org.apache.kafka.common.TopicPartition;
@@ -60,7 +59,6 @@ final class GraphVerification {
     private final Phases phases;
     private final Clock clock;
     private final GraphOracle oracle;
-    private Map<TopicPartition, Long> applied = new HashMap<>();
     private final EventTally events = new EventTally();
     private volatile String resumeHint = "nothing was changed; run ./pinfeed verify graph again";
 
@@ -189,11 +187,11 @@ final class GraphVerification {
     private boolean catchUp(String task) throws InterruptedException {
         Map<TopicPartition, Long> end = topics.endOffsets();
         long total = 0;
-        for (Map.Entry<TopicPartition, Long> e : end.entrySet()) total += Math.max(0, e.getValue() - applied.getOrDefault(e.getKey(), 0L));
+        for (Map.Entry<TopicPartition, Long> e : end.entrySet()) total += Math.max(0, e.getValue() - events.offsets.getOrDefault(e.getKey(), 0L));
         if (total == 0) return true;
         GraphRebuild.Result result;
         try (Progress progress = progress(task, total, "records")) {
-            result = topics.replay(applied, end, oracle, new GraphRebuild.Listener() {
+            result = topics.replay(events.offsets, end, oracle, new GraphRebuild.Listener() {
                 @Override
                 public void read(long records) {
                     progress.advance(records);
@@ -207,8 +205,7 @@ final class GraphVerification {
             });
             if (!result.stopped()) progress.done(result.applied() + " applied");
         }
-        applied = new HashMap<>(result.reached());
-        events.add(result, applied);
+        events.add(result);
         return !result.stopped();
     }
 
@@ -261,12 +258,12 @@ final class GraphVerification {
         final Map<String, Long> rejected = new java.util.TreeMap<>();
         Map<TopicPartition, Long> offsets = Map.of();
 
-        void add(GraphRebuild.Result r, Map<TopicPartition, Long> reached) {
+        void add(GraphRebuild.Result r) {
             records += r.records();
             applied += r.applied();
             ignored += r.ignored();
             r.rejected().forEach((reason, n) -> rejected.merge(reason, n, Long::sum));
-            offsets = Map.copyOf(reached);
+            offsets = Map.copyOf(r.reached());
         }
     }
 }
