@@ -14,10 +14,8 @@ import dev.pinfeed.feedstore.scoring.Scorer;
 import dev.pinfeed.followergraph.Edge;
 import dev.pinfeed.followergraph.GraphStore;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -78,23 +76,13 @@ public final class PoolRegenerator {
         for (Edge e : graph.followingUsers(userId, null, n).items()) {
             if (e.explicit()) ofUsers.addAll(canonical.userPins(e.id(), null, each).items());
         }
-        Set<Long> boards = followedBoards(userId, ofUsers.stream().map(CanonicalPin::boardId).toList());
+        Set<Long> boards = graph.followedBoardsAmongAll(userId, ofUsers.stream().map(CanonicalPin::boardId).toList());
         Map<Long, PoolEntry> entries = new LinkedHashMap<>();
         add(userId, Source.FOLLOWED_USER, ofUsers.stream().filter(p -> boards.contains(p.boardId())).toList(), shown, entries);
         for (Edge e : graph.followingBoards(userId, null, n).items()) {
             add(userId, Source.FOLLOWED_BOARD, canonical.boardPins(e.id(), BoardPinOrder.NEWEST, 0, null, each).items(), shown, entries);
         }
         return List.copyOf(entries.values());
-    }
-
-    /** Which of these boards the user follows (the graph's rules: an unfollowed board of a followed user is not), in slices the graph accepts. */
-    private Set<Long> followedBoards(long userId, Collection<Long> boardIds) {
-        List<Long> distinct = List.copyOf(new LinkedHashSet<>(boardIds));
-        Set<Long> out = new HashSet<>();
-        for (int from = 0; from < distinct.size(); from += GraphStore.MAX_BATCH) {
-            out.addAll(graph.followedBoardsAmong(userId, distinct.subList(from, Math.min(distinct.size(), from + GraphStore.MAX_BATCH))));
-        }
-        return out;
     }
 
     private void add(long userId, Source source, List<CanonicalPin> pins, Set<Long> shown, Map<Long, PoolEntry> out) {

@@ -93,6 +93,15 @@ public interface PoolStore extends AutoCloseable {
     }
 
     /**
+     * {@link #removeShown} of {@code shown} and {@link #remove} of {@code alsoRemoved} (pins dropped unseen), as one
+     * write where the store can (a chunk shown on the read path). This default makes the two calls.
+     */
+    default void removeShown(long userId, Collection<Long> shown, Collection<Long> alsoRemoved) {
+        removeShown(userId, shown);
+        if (!alsoRemoved.isEmpty()) remove(userId, alsoRemoved);
+    }
+
+    /**
      * {@link #remove} for many users at once (a deleted pin leaves thousands of pools). This default
      * calls {@link #remove} per user; stores override it with one batch.
      */

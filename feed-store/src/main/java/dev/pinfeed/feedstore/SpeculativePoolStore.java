@@ -54,6 +54,14 @@ public final class SpeculativePoolStore implements PoolStore {
     }
 
     @Override
+    public void removeShown(long userId, Collection<Long> shown, Collection<Long> alsoRemoved) {
+        reads.write(s -> {
+            s.removeShown(userId, shown, alsoRemoved);
+            return null;
+        });
+    }
+
+    @Override
     public void remove(long userId, Collection<Long> pinIds) {
         reads.write(s -> {
             s.remove(userId, pinIds);

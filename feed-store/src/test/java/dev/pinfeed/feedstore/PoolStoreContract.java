@@ -72,6 +72,17 @@ public abstract class PoolStoreContract {
     }
 
     @Test
+    void aShownChunkRemovesItsPinsAndThoseDroppedButRemembersOnlyTheShown() {
+        long u = freshUser();
+        store().upsert(List.of(entry(u, Source.FOLLOWED_USER, 3.0, 1), entry(u, Source.FOLLOWED_USER, 2.0, 2),
+                entry(u, Source.FOLLOWED_USER, 1.0, 3)));
+        store().removeShown(u, List.of(1L), List.of(2L));
+        assertThat(pins(store().all(u))).containsExactly(3L);
+        store().upsert(List.of(entry(u, Source.FOLLOWED_USER, 3.0, 1), entry(u, Source.FOLLOWED_USER, 2.0, 2)), e -> false, 10, 10);
+        assertThat(pins(store().all(u))).as("the dropped pin may come back, the shown one never").containsExactlyInAnyOrder(2L, 3L);
+    }
+
+    @Test
     void aDeliveryIsMarkedOnce() {
         long pin = freshUser(); // any id no other test used
         PoolStore.Delivery first = new PoolStore.Delivery(pin, 0);

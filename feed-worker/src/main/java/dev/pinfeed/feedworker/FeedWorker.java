@@ -24,7 +24,6 @@ import dev.pinfeed.followergraph.GraphStore;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -219,7 +218,7 @@ public final class FeedWorker {
             }
             List<PinFacts> newest = canonical.newestOfUser(followee, settings.backfillPins());
             // Boards he unfollowed after (or regardless of) following their owner stay out: the graph's rules decide.
-            Set<Long> followed = followedBoards(follower, newest.stream().map(PinFacts::boardId).toList());
+            Set<Long> followed = graph.followedBoardsAmongAll(follower, newest.stream().map(PinFacts::boardId).toList());
             int n = 0;
             for (PinFacts p : newest) {
                 if (!followed.contains(p.boardId())) continue;
@@ -253,7 +252,7 @@ public final class FeedWorker {
             Set<Long> boards = new LinkedHashSet<>();
             entries.forEach(e -> boards.add(e.boardId()));
             shown.forEach(p -> boards.add(p.item().boardId()));
-            Set<Long> kept = followedBoards(follower, boards); // now only his explicit board follows
+            Set<Long> kept = graph.followedBoardsAmongAll(follower, boards); // now only his explicit board follows
             purge(follower, entries, shown, e -> !kept.contains(e.boardId()), p -> !kept.contains(p.item().boardId()), WorkerMetrics.UNFOLLOW_USER);
             return Verdict.APPLIED;
         }
@@ -275,16 +274,6 @@ public final class FeedWorker {
             pools.remove(user, fromPools);
             feeds.removePins(user, fromFeed);
             metrics.removed(reason, fromPools.size());
-        }
-
-        /** Which of these boards the user follows, asked in slices the graph accepts. */
-        private Set<Long> followedBoards(long user, Collection<Long> boards) {
-            List<Long> distinct = List.copyOf(new LinkedHashSet<>(boards));
-            Set<Long> out = new HashSet<>();
-            for (int from = 0; from < distinct.size(); from += GraphStore.MAX_BATCH) {
-                out.addAll(graph.followedBoardsAmong(user, distinct.subList(from, Math.min(distinct.size(), from + GraphStore.MAX_BATCH))));
-            }
-            return out;
         }
 
         /** Whether a later event of this batch undoes item {@code i} (a follow taken back, an unfollow followed again). */

@@ -1,6 +1,9 @@
 package dev.pinfeed.followergraph;
 
 import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.OptionalLong;
 import java.util.Set;
 
@@ -37,6 +40,16 @@ public interface GraphStore extends AutoCloseable {
 
     /** Which of up to {@link #MAX_BATCH} boards {@code userId} follows (as {@link #followsBoard}). */
     Set<Long> followedBoardsAmong(long userId, Collection<Long> boardIds);
+
+    /** {@link #followedBoardsAmong} for any number of boards (repeats allowed), asked in slices of {@link #MAX_BATCH}. */
+    default Set<Long> followedBoardsAmongAll(long userId, Collection<Long> boardIds) {
+        List<Long> distinct = List.copyOf(new LinkedHashSet<>(boardIds));
+        Set<Long> out = new HashSet<>();
+        for (int from = 0; from < distinct.size(); from += MAX_BATCH) {
+            out.addAll(followedBoardsAmong(userId, distinct.subList(from, Math.min(distinct.size(), from + MAX_BATCH))));
+        }
+        return out;
+    }
 
     Counts counts(long userId);
 

@@ -278,10 +278,9 @@ public final class HomeFeed {
      */
     private void complete(Chunk chunk, List<Long> alsoDropped) {
         List<Long> shown = chunk.items().stream().map(FeedItem::pinId).toList();
-        pools.removeShown(chunk.userId(), shown);
         Set<Long> dropped = new LinkedHashSet<>(alsoDropped);
         shown.forEach(dropped::remove);
-        if (!dropped.isEmpty()) pools.remove(chunk.userId(), dropped);
+        pools.removeShown(chunk.userId(), shown, dropped);
         feeds.materialize(chunk);
     }
 

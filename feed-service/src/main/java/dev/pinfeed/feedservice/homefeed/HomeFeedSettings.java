@@ -27,8 +27,7 @@ public record HomeFeedSettings(int chunkSize, int chunkMax, Duration generatorDe
         if (generatorDeadline.isNegative() || generatorDeadline.isZero()) throw new IllegalArgumentException("feed.generator-deadline-ms must be > 0");
         if (materializedMax < 1) throw new IllegalArgumentException("feed.materialized-max must be >= 1: " + materializedMax);
         if (activeDays < 0) throw new IllegalArgumentException("feed.active-days must be >= 0: " + activeDays);
-        if (regenFollowees < 0 || regenPinsEach < 0) throw new IllegalArgumentException("feed.regenerate.* must be >= 0");
-        if (poolTrimTo < 1 || poolTrimTo > poolMax) throw new IllegalArgumentException("need 0 < feed.pool-trim-to <= feed.pool-max");
+        new RegenerationSettings(regenFollowees, regenPinsEach, poolMax, poolTrimTo); // its checks
     }
 
     public static HomeFeedSettings defaults() {

@@ -16,8 +16,8 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.OptionalLong;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.IntToLongFunction;
 import java.util.function.Predicate;
@@ -206,14 +206,19 @@ public final class HBasePoolStore implements PoolStore, PoolRows {
         for (Map.Entry<UserPin, PoolEntry> k : latest.entrySet()) {
             if (!unseen.test(k.getValue()) || repeated.contains(k.getKey())) checked.add(k.getValue());
         }
-        byte[][] index = indexValues(checked.size(), i -> checked.get(i).userId(), i -> checked.get(i).pinId());
-        boolean[] shown = shown(checked);
-        for (int i = 0; i < checked.size(); i++) {
-            if (shown[i]) latest.remove(new UserPin(checked.get(i).userId(), checked.get(i).pinId()));
+        // One batch read: each checked entry's index row (where his old entry is) and shown mark (left out if shown).
+        List<Get> gets = new ArrayList<>(checked.size() * 2);
+        for (PoolEntry e : checked) {
+            gets.add(new Get(PoolKeys.indexRow(e.userId(), e.pinId())).addColumn(PoolKeys.FAMILY, PoolKeys.INDEX));
+            gets.add(new Get(PoolKeys.shownRow(e.userId(), e.pinId())).addColumn(PoolKeys.FAMILY, PoolKeys.SHOWN));
         }
+        Object[] read = gets.isEmpty() ? new Object[0] : batch(gets, "reading pool index rows and shown marks");
         Map<PoolEntry, byte[]> oldIndex = new IdentityHashMap<>();
         for (int i = 0; i < checked.size(); i++) {
-            if (index[i] != null) oldIndex.put(checked.get(i), index[i]);
+            PoolEntry e = checked.get(i);
+            if (!((Result) read[2 * i + 1]).isEmpty()) latest.remove(new UserPin(e.userId(), e.pinId()));
+            byte[] index = ((Result) read[2 * i]).getValue(PoolKeys.FAMILY, PoolKeys.INDEX);
+            if (index != null) oldIndex.put(e, index);
         }
 
         List<Mutation> puts = new ArrayList<>(latest.size() * 2);
@@ -240,11 +245,16 @@ public final class HBasePoolStore implements PoolStore, PoolRows {
     @Override
     public void remove(Map<Long, ? extends Collection<Long>> pinsByUser) {
         requireWritable();
+        write(removals(pinsByUser));
+    }
+
+    /** The deletes that remove these entries (entry and index rows), after one read of their index rows. */
+    private List<Mutation> removals(Map<Long, ? extends Collection<Long>> pinsByUser) {
         List<long[]> pairs = new ArrayList<>();
         pinsByUser.forEach((user, pins) -> new HashSet<>(pins).forEach(p -> pairs.add(new long[] {user, p})));
-        if (pairs.isEmpty()) return;
-        byte[][] index = indexValues(pairs.size(), i -> pairs.get(i)[0], i -> pairs.get(i)[1]);
         List<Mutation> deletes = new ArrayList<>();
+        if (pairs.isEmpty()) return deletes;
+        byte[][] index = indexValues(pairs.size(), i -> pairs.get(i)[0], i -> pairs.get(i)[1]);
         for (int i = 0; i < pairs.size(); i++) {
             byte[] value = index[i];
             if (value == null) continue;
@@ -253,28 +263,26 @@ public final class HBasePoolStore implements PoolStore, PoolRows {
             deletes.add(new Delete(PoolKeys.entryRowOf(user, pin, value)));
             deletes.add(new Delete(PoolKeys.indexRow(user, pin)));
         }
-        write(deletes);
+        return deletes;
     }
 
-    /** Removes the entries and marks each pin shown to the user, for {@link #SHOWN_TTL}. */
     @Override
     public void removeShown(long userId, Collection<Long> pinIds) {
-        remove(userId, pinIds);
-        List<Mutation> marks = new ArrayList<>();
-        for (long pin : new HashSet<>(pinIds)) {
-            marks.add(new Put(PoolKeys.shownRow(userId, pin)).addColumn(PoolKeys.FAMILY, PoolKeys.SHOWN, new byte[] {1}).setTTL(SHOWN_TTL.toMillis()));
-        }
-        write(marks);
+        removeShown(userId, pinIds, List.of());
     }
 
-    /** Which of {@code entries} are of pins their user was shown, in one batch read. */
-    private boolean[] shown(List<PoolEntry> entries) {
-        List<Get> gets = new ArrayList<>(entries.size());
-        for (PoolEntry e : entries) gets.add(new Get(PoolKeys.shownRow(e.userId(), e.pinId())).addColumn(PoolKeys.FAMILY, PoolKeys.SHOWN));
-        Object[] results = gets.isEmpty() ? new Object[0] : batch(gets, "reading which pins users were shown");
-        boolean[] out = new boolean[entries.size()];
-        for (int i = 0; i < out.length; i++) out[i] = !((Result) results[i]).isEmpty();
-        return out;
+    /** Removes the entries and marks each pin shown to the user, for {@link #SHOWN_TTL}: one index read, one flush. */
+    @Override
+    public void removeShown(long userId, Collection<Long> shown, Collection<Long> alsoRemoved) {
+        requireWritable();
+        Set<Long> pins = new HashSet<>(shown);
+        pins.addAll(alsoRemoved);
+        List<Mutation> mutations = removals(Map.of(userId, pins));
+        for (long pin : new HashSet<>(shown)) {
+            mutations.add(new Put(PoolKeys.shownRow(userId, pin)).addColumn(PoolKeys.FAMILY, PoolKeys.SHOWN, new byte[] {1})
+                    .setTTL(SHOWN_TTL.toMillis()));
+        }
+        write(mutations);
     }
 
     @Override

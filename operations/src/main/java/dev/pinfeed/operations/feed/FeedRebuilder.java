@@ -3,6 +3,7 @@ package dev.pinfeed.operations.feed;
 import dev.pinfeed.contentgenerator.PoolRegenerator;
 import dev.pinfeed.feedstore.GeneratorState;
 import dev.pinfeed.feedstore.MaterializedFeedStore;
+import dev.pinfeed.feedstore.PendingAndState;
 import dev.pinfeed.feedstore.PoolRows;
 import dev.pinfeed.feedstore.PoolStore;
 import java.time.Clock;
@@ -43,8 +44,9 @@ public final class FeedRebuilder {
     public Outcome rebuild(long userId, boolean dryRun) {
         PoolRows.UserRows before = rows.rows(userId);
         int items = feeds.all(userId).size();
-        int pending = feeds.pending(userId).size();
-        Optional<GeneratorState> state = feeds.state(userId);
+        PendingAndState journal = feeds.pendingAndState(userId);
+        int pending = journal.pending().size();
+        Optional<GeneratorState> state = journal.state();
         int damaged = before.orphans().size() + before.dangling().size();
         if (dryRun) {
             return new Outcome(userId, before.live().size(), damaged, items, pending, regenerator.plan(userId, Set.of()).size());

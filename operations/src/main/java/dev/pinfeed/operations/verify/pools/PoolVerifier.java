@@ -156,11 +156,7 @@ public final class PoolVerifier {
         private void readCanonicalAndGraph(Set<Long> pins) {
             List<Long> pinIds = pins.stream().filter(PoolVerifier::isPinId).toList(); // anything else is no live pin
             alive = pinIds.isEmpty() ? Map.of() : canonical.livePins(pinIds);
-            List<Long> boards = List.copyOf(new LinkedHashSet<>(alive.values().stream().map(CanonicalPin::boardId).toList()));
-            followedBoards = new HashSet<>();
-            for (int from = 0; from < boards.size(); from += GraphStore.MAX_BATCH) {
-                followedBoards.addAll(graph.followedBoardsAmong(user, boards.subList(from, Math.min(boards.size(), from + GraphStore.MAX_BATCH))));
-            }
+            followedBoards = graph.followedBoardsAmongAll(user, alive.values().stream().map(CanonicalPin::boardId).toList());
         }
 
         /** The pin is live and the user receives it. */

@@ -26,10 +26,6 @@ public record UserCheck(long userId, List<PoolDifference> differences, Map<Strin
         add = List.copyOf(add);
     }
 
-    public boolean clean() {
-        return differences.isEmpty();
-    }
-
     /** Whether a repair would write anything: the differences' fixes, or orphan rows to delete. */
     public boolean repairable() {
         return !restore.isEmpty() || !deleteRows.isEmpty() || !remove.isEmpty() || !add.isEmpty();
