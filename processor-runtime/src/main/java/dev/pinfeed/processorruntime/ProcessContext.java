@@ -230,12 +230,14 @@ public final class ProcessContext implements AutoCloseable {
     /** Starts the admin endpoint at {@code <process>.admin.http} with the checks registered so far and later. */
     public RunningHttpApp serveAdmin() {
         // A bounded run beside the live process (which may hold the admin port) takes a spare one.
-        HostPort address = bounds != null ? new HostPort("127.0.0.1", 0) : config.hostPort(name + ".admin.http");
+        HostPort configured = bounds != null ? null : config.hostPort(name + ".admin.http");
+        String host = configured == null ? "127.0.0.1" : configured.host();
+        int port = configured == null ? 0 : configured.port();
         HttpApp.Builder app = HttpApp.builder(name).meterRegistry(meters);
         // Checks registered after this call still count: the endpoint reads the maps at each probe.
         app.liveness("process", () -> runAll(liveness));
         app.healthCheck(name, () -> runAll(readiness));
-        admin = closeOnExit(app.build().start(address.host(), address.port()));
+        admin = closeOnExit(app.build().start(host, port));
         describe("admin " + admin.baseUri());
         return admin;
     }
