@@ -31,7 +31,7 @@ class RuntimeClasspathTest {
     @Test
     void every_runnable_module_finds_every_class_it_references_on_its_runtime_classpath() throws IOException {
         List<String> runnable = runnableModules();
-        assertThat(runnable).as("modules whose pom writes target/classpath.txt").contains("operations", "graph-processor", "feed-service");
+        assertThat(runnable).as("modules whose pom writes target/classpath.txt").contains("operations", "graph-processor", "feed-service", "infra/stack");
         List<String> problems = new ArrayList<>();
         for (String module : runnable) {
             Path dir = ROOT.resolve(module);
@@ -52,17 +52,23 @@ class RuntimeClasspathTest {
         assertThat(missingDependences(classes, "")).anyMatch(line -> line.contains("dev.pinfeed.operations."));
     }
 
+    /** The modules (nested ones too, e.g. infra/stack) whose pom writes classpath.txt and that have code of their own. */
     private static List<String> runnableModules() throws IOException {
         List<String> modules = new ArrayList<>();
-        Matcher matcher = MODULE.matcher(Files.readString(ROOT.resolve("pom.xml")));
-        while (matcher.find()) {
-            String module = matcher.group(1).trim();
-            Path pom = ROOT.resolve(module).resolve("pom.xml");
-            if (Files.exists(pom) && Files.readString(pom).contains(CLASSPATH_OUTPUT)) {
-                modules.add(module);
-            }
-        }
+        collect("", modules);
         return modules;
+    }
+
+    private static void collect(String parent, List<String> into) throws IOException {
+        Matcher matcher = MODULE.matcher(Files.readString(ROOT.resolve(parent).resolve("pom.xml")));
+        while (matcher.find()) {
+            String module = parent.isEmpty() ? matcher.group(1).trim() : parent + "/" + matcher.group(1).trim();
+            Path pom = ROOT.resolve(module).resolve("pom.xml");
+            if (!Files.exists(pom)) continue;
+            String text = Files.readString(pom);
+            if (text.contains(CLASSPATH_OUTPUT) && Files.isDirectory(ROOT.resolve(module).resolve("src/main/java"))) into.add(module);
+            if (text.contains("<modules>")) collect(module, into);
+        }
     }
 
     /** Lines "pinfeed class -> missing class" for every pinfeed class reachable from {@code classes}. */

@@ -22,6 +22,7 @@ import dev.pinfeed.mysqlshards.ShardDataSources;
 import dev.pinfeed.mysqlshards.query.ShardedDb;
 import dev.pinfeed.processorruntime.InputRecord;
 import dev.pinfeed.processorruntime.Outcomes;
+import dev.pinfeed.redisshards.RedisShardMap;
 import dev.pinfeed.redisshards.RedisShards;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.sql.Connection;
@@ -75,10 +76,11 @@ public final class MaterializerLoadHarness {
         }
         PinfeedConfig config = PinfeedConfig.load();
         MaterializerTopics topics = MaterializerTopics.defaults();
+        RedisShardMap shards = RedisShards.defaultShardMap(config); // once: the invalidator asks for it per key
         try (ShardDataSources sources = ShardDataSources.from(config, "canonical-bench", 4);
              ShardedDb db = new ShardedDb(sources);
              MysqlCanonicalWriter writer = new MysqlCanonicalWriter(db);
-             RedisCacheInvalidator cache = RedisCacheInvalidator.connect(config.redisInstances(), () -> RedisShards.defaultShardMap(config))) {
+             RedisCacheInvalidator cache = RedisCacheInvalidator.connect(config.redisInstances(), () -> shards)) {
             MaterializerHandler handler = new MaterializerHandler(new EventPlanner(), writer, cache, topics, new SimpleMeterRegistry());
             int shardCount = db.shardCount();
             long runBase = (Instant.now().getEpochSecond() & 0x7FFF) << 20; // 36-bit local ids: run (15 bits) | index (20 bits)

@@ -105,12 +105,10 @@ public final class RedisFailover {
     private void awaitOffset(Jedis replica, long target) throws InterruptedException {
         long start = System.nanoTime();
         long deadline = start + patience.toNanos();
-        long first = -1;
         long nextNote = start + NOTE_EVERY_NANOS;
         while (true) {
             long applied = Long.parseLong(field(replica.info("replication"), "slave_repl_offset"));
             if (applied >= target) return;
-            if (first < 0) first = applied;
             if (System.nanoTime() > nextNote) {
                 nextNote = System.nanoTime() + NOTE_EVERY_NANOS;
                 progress.accept(String.format(Locale.ROOT, "waiting for the replica: offset %d of %d (%d bytes to go), %.0f s of %d s",

@@ -2,8 +2,8 @@ package dev.pinfeed.redisshards;
 
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.redismasters.RedisMasterConfig;
+import java.util.List;
 import java.util.Set;
-import java.util.stream.Collectors;
 import org.apache.curator.framework.CuratorFramework;
 
 /**
@@ -29,23 +29,14 @@ public final class RedisShards implements AutoCloseable {
      * It stays the caller's: {@link #close()} leaves it open, and it must outlive these watches.
      */
     public static RedisShards open(PinfeedConfig config, CuratorFramework zk) throws Exception {
-        RedisShardConfig shards = watchShards(config, zk);
+        RedisShardConfig shards = RedisShardConfig.watch(zk, config.get("graph.redis.shards.znode", RedisShardConfig.ZNODE),
+                defaultShardMap(config), Set.copyOf(instanceNames(config)));
         try {
             return new RedisShards(shards, RedisMasterConfig.watch(config, zk));
         } catch (Exception | Error e) {
             shards.close();
             throw e;
         }
-    }
-
-    /** Only the live shard map (processes that take their masters elsewhere). */
-    public static RedisShardConfig watchShards(PinfeedConfig config, CuratorFramework zk) throws Exception {
-        return RedisShardConfig.watch(zk, shardsZnode(config), defaultShardMap(config), instanceNames(config));
-    }
-
-    /** The znode of the live shard map. */
-    public static String shardsZnode(PinfeedConfig config) {
-        return config.get("graph.redis.shards.znode", RedisShardConfig.ZNODE);
     }
 
     /** The prefix of every pinfeed key on the instances ({@code graph.redis.key-prefix}, default empty). */
@@ -55,11 +46,11 @@ public final class RedisShards implements AutoCloseable {
 
     /** The even split of the shards over the configured instances: the seed of the ZooKeeper map. */
     public static RedisShardMap defaultShardMap(PinfeedConfig config) {
-        return RedisShardMap.evenlyOver(config.redisInstances().stream().map(PinfeedConfig.ReplicatedHost::name).toList());
+        return RedisShardMap.evenlyOver(instanceNames(config));
     }
 
-    private static Set<String> instanceNames(PinfeedConfig config) {
-        return config.redisInstances().stream().map(PinfeedConfig.ReplicatedHost::name).collect(Collectors.toSet());
+    private static List<String> instanceNames(PinfeedConfig config) {
+        return config.redisInstances().stream().map(PinfeedConfig.ReplicatedHost::name).toList();
     }
 
     public RedisShardConfig shards() {

@@ -6,7 +6,7 @@ import java.util.List;
 /** One condition of a WHERE clause (conditions of a query are joined with AND). Values are always bound parameters. */
 public sealed interface Condition {
 
-    /** Appends this condition's SQL with {@code ?} placeholders and adds its values to {@code params}. */
+    /** Appends this condition's SQL with placeholders ({@link Statements#placeholder}) and adds its values to {@code params}. */
     void render(StringBuilder sql, List<Object> params);
 
     static Condition eq(String column, Object value) {
@@ -69,8 +69,7 @@ public sealed interface Condition {
     record Compare(String column, String op, Object value) implements Condition {
         @Override
         public void render(StringBuilder sql, List<Object> params) {
-            sql.append(column).append(' ').append(op).append(" ?");
-            params.add(value);
+            sql.append(column).append(' ').append(op).append(' ').append(Statements.placeholder(value, params));
         }
     }
 
@@ -82,9 +81,8 @@ public sealed interface Condition {
                 return;
             }
             sql.append(column).append(negated ? " NOT IN (" : " IN (");
-            for (int i = 0; i < values.size(); i++) sql.append(i == 0 ? "?" : ", ?");
+            for (int i = 0; i < values.size(); i++) sql.append(i == 0 ? "" : ", ").append(Statements.placeholder(values.get(i), params));
             sql.append(')');
-            params.addAll(values);
         }
     }
 

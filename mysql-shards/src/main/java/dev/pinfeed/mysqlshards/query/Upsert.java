@@ -51,8 +51,7 @@ public final class Upsert implements Write {
     }
 
     public Upsert set(String column, Object value) {
-        onDuplicate.add(Identifiers.name(column) + " = ?");
-        onDuplicateParams.add(value);
+        onDuplicate.add(Identifiers.name(column) + " = " + Statements.placeholder(value, onDuplicateParams));
         return this;
     }
 
