@@ -46,8 +46,8 @@ import java.util.TreeSet;
  *       materialized feed or journal, or among the pins the pools remember he was shown (the feed service took it
  *       out of the pools when it showed it: {@code PoolStore#removeShown}), or was cut by a trim
  *       (his pool of that source, with the pins of that source he was shown, which left it when shown, holds at
- *       least {@code feed.pool-trim-to} entries and the lowest score the delivery can have had is not above the
- *       lowest of them), or was dropped unseen by the content generator (that lowest score is under
+ *       least {@code feed.pool-trim-to} entries scored no lower than the lowest score the delivery can have had:
+ *       those a cut kept), or was dropped unseen by the content generator (that lowest score is under
  *       {@code feed.drop-below.<source>}), or was delivered before his pools were rebuilt. Else {@code missing}.</li>
  * </ol>
  * Scores are never compared with what the worker wrote (they depend on likes and affinities at scoring
@@ -257,8 +257,10 @@ public final class PoolVerifier {
                     count(DROPPED, 1);
                     continue;
                 }
+                // A cut kept the pool's feed.pool-trim-to best, all scored at least as high as this one: they are still there
+                // (or shown since), though entries scored lower may have come in after the cut.
                 List<Double> pool = scores.getOrDefault(d.source(), List.of());
-                if (pool.size() >= settings.poolTrimTo() && lowest <= pool.stream().mapToDouble(Double::doubleValue).min().orElse(0)) {
+                if (pool.stream().filter(score -> score >= lowest).count() >= settings.poolTrimTo()) {
                     count(TRIMMED, 1);
                     continue;
                 }

@@ -258,6 +258,19 @@ class PoolVerifierTest {
     }
 
     @Test
+    void entriesScoredLowerThatCameInAfterATrimDoNotMakeItsCutMissing() {
+        settings = new PoolCheckSettings(4, 3, WeightedScorer.Settings.defaults(), Map.of());
+        for (int i = 0; i < 3; i++) w.pools.upsert(List.of(entry(pin(), Source.FOLLOWED_USER, 5.0 + i)));
+        long cut = pin();
+        deliveries.add(u, cut, Source.FOLLOWED_USER, T0);
+        w.pools.upsert(List.of(entry(pin(), Source.FOLLOWED_USER, 0.01))); // after the cut, below everything
+
+        UserCheck c = check();
+        assertThat(c.differences()).as("the three the cut kept are all still there").isEmpty();
+        assertThat(c.counts()).containsEntry(PoolVerifier.TRIMMED, 1L);
+    }
+
+    @Test
     void pinsShownSinceATrimStillCountTowardsThePoolItCut() {
         settings = new PoolCheckSettings(4, 3, WeightedScorer.Settings.defaults(), Map.of());
         for (int i = 0; i < 2; i++) w.pools.upsert(List.of(entry(pin(), Source.FOLLOWED_USER, 5.0 + i)));
