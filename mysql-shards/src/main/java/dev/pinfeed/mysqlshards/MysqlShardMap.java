@@ -34,6 +34,10 @@ import java.util.Set;
  * <p>Every map is valid: ranges contiguous from 0 without gap or overlap, below 65536, each with a
  * master address ({@code replica} is optional: a host may have none), and one pair of addresses per
  * host name. {@link #successor} adds the rule between versions: shards never disappear.
+ *
+ * <p>A map may also fence shard intervals ({@code "fences":[{"first":0,"last":63}]}): a shard move's
+ * cutover. {@link ShardDataSources#hostOf} makes writers and readers of a fenced shard wait until
+ * the fence is lifted, so they pause rather than fail while the range changes host.
  */
 public final class MysqlShardMap {
 
@@ -76,10 +80,31 @@ public final class MysqlShardMap {
         }
     }
 
+    /** Shards {@code first..last} are fenced: callers wait until a later version lifts the fence. */
+    public record Fence(int first, int last) {
+        public Fence {
+            if (first < 0 || last < first) throw new IllegalArgumentException("fence " + first + "-" + last + " is not a range of shards");
+        }
+
+        boolean contains(int shard) {
+            return shard >= first && shard <= last;
+        }
+
+        @Override
+        public String toString() {
+            return first + "-" + last;
+        }
+    }
+
     private final List<Range> ranges;
+    private final List<Fence> fences;
     private final Map<String, ReplicatedHost> hosts;
 
     private MysqlShardMap(List<Range> ranges) {
+        this(ranges, List.of());
+    }
+
+    private MysqlShardMap(List<Range> ranges, List<Fence> fences) {
         List<ContiguousRanges.Entry> entries = new ArrayList<>();
         for (Range r : ranges) entries.add(new ContiguousRanges.Entry(r.first(), r.last(), r.host()));
         ContiguousRanges.check(entries, WHAT, "host", MAX_SHARDS);
@@ -96,6 +121,11 @@ public final class MysqlShardMap {
         }
         this.ranges = List.copyOf(ranges);
         this.hosts = Map.copyOf(byName);
+        int count = ranges.get(ranges.size() - 1).last() + 1;
+        for (Fence f : fences) {
+            if (f.last() >= count) throw new IllegalArgumentException(WHAT + " fences " + f + ", beyond its shards 0-" + (count - 1));
+        }
+        this.fences = List.copyOf(fences);
     }
 
     /** A valid map of exactly these ranges, or {@link IllegalArgumentException} saying what is wrong. */
@@ -157,7 +187,16 @@ public final class MysqlShardMap {
             ranges.add(new Range(r.path("first").asInt(), r.path("last").asInt(), r.path("host").asText(),
                     address(r, "master", where), r.hasNonNull("replica") ? address(r, "replica", where) : null));
         }
-        return new MysqlShardMap(ranges);
+        List<Fence> fences = new ArrayList<>();
+        JsonNode fenceList = root.path("fences");
+        if (!fenceList.isMissingNode() && !fenceList.isArray()) throw new IllegalArgumentException(WHAT + " has \"fences\" that is not an array");
+        for (JsonNode f : fenceList) {
+            if (!f.path("first").isInt() || !f.path("last").isInt()) {
+                throw new IllegalArgumentException(WHAT + " fence " + f + " needs integer \"first\" and \"last\"");
+            }
+            fences.add(new Fence(f.path("first").asInt(), f.path("last").asInt()));
+        }
+        return new MysqlShardMap(ranges, fences);
     }
 
     private static HostPort address(JsonNode range, String field, String where) {
@@ -229,7 +268,75 @@ public final class MysqlShardMap {
         if (h.replica() == null) throw new IllegalArgumentException("MySQL host '" + host + "' has no replica in the shard map: nothing to promote");
         List<Range> next = new ArrayList<>(ranges.size());
         for (Range r : ranges) next.add(r.host().equals(host) ? new Range(r.first(), r.last(), host, h.replica(), null) : r);
-        return of(next);
+        return new MysqlShardMap(next, fences);
+    }
+
+    /**
+     * This map with shards {@code first..last} on {@code host} (a host of this map, or a new one with
+     * these addresses), neighbouring ranges of one host merged. Fences are kept.
+     */
+    public MysqlShardMap assigning(int first, int last, ReplicatedHost host) {
+        if (first < 0 || last < first || last >= shardCount()) {
+            throw new IllegalArgumentException("shards " + first + "-" + last + " are not a range of the shard map (0-" + (shardCount() - 1) + ")");
+        }
+        List<Range> split = new ArrayList<>();
+        for (Range r : ranges) {
+            if (r.last() < first || r.first() > last) {
+                split.add(r);
+                continue;
+            }
+            if (r.first() < first) split.add(new Range(r.first(), first - 1, r.host(), r.master(), r.replica()));
+            if (r.first() <= first) split.add(new Range(first, last, host.name(), host.master(), host.replica()));
+            if (r.last() > last) split.add(new Range(last + 1, r.last(), r.host(), r.master(), r.replica()));
+        }
+        return new MysqlShardMap(merged(split), fences);
+    }
+
+    /** Opens shards {@code shardCount()..last} on {@code host}: the map grows, nothing moves. */
+    public MysqlShardMap growing(int last, ReplicatedHost host) {
+        if (last < shardCount()) throw new IllegalArgumentException("the shard map already has shards 0-" + (shardCount() - 1));
+        List<Range> next = new ArrayList<>(ranges);
+        next.add(new Range(shardCount(), last, host.name(), host.master(), host.replica()));
+        return new MysqlShardMap(merged(next), fences);
+    }
+
+    private static List<Range> merged(List<Range> ranges) {
+        List<Range> out = new ArrayList<>();
+        for (Range r : ranges) {
+            Range prev = out.isEmpty() ? null : out.get(out.size() - 1);
+            if (prev != null && prev.host().equals(r.host()) && prev.last() + 1 == r.first()) {
+                out.set(out.size() - 1, new Range(prev.first(), r.last(), prev.host(), prev.master(), prev.replica()));
+            } else {
+                out.add(r);
+            }
+        }
+        return out;
+    }
+
+    /** This map with shards {@code first..last} fenced as well. */
+    public MysqlShardMap fencing(int first, int last) {
+        List<Fence> next = new ArrayList<>(fences);
+        next.add(new Fence(first, last));
+        return new MysqlShardMap(ranges, next);
+    }
+
+    /** This map without the fence on exactly {@code first..last} (no change if there is none). */
+    public MysqlShardMap unfencing(int first, int last) {
+        List<Fence> next = new ArrayList<>(fences);
+        next.remove(new Fence(first, last));
+        return new MysqlShardMap(ranges, next);
+    }
+
+    public List<Fence> fences() {
+        return fences;
+    }
+
+    /** Whether a fence holds {@code shard}: a move's cutover is under way. */
+    public boolean fenced(int shard) {
+        for (Fence f : fences) {
+            if (f.contains(shard)) return true;
+        }
+        return false;
     }
 
     /** The addresses of this map's hosts, e.g. to read a legacy-form edit against. */
@@ -275,6 +382,10 @@ public final class MysqlShardMap {
             o.put("master", r.master().toString());
             if (r.replica() != null) o.put("replica", r.replica().toString());
         }
+        if (!fences.isEmpty()) {
+            ArrayNode fenceList = root.putArray("fences");
+            for (Fence f : fences) fenceList.addObject().put("first", f.first()).put("last", f.last());
+        }
         try {
             return JSON.writeValueAsString(root);
         } catch (JsonProcessingException e) {
@@ -292,12 +403,12 @@ public final class MysqlShardMap {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof MysqlShardMap m && m.ranges.equals(ranges);
+        return o instanceof MysqlShardMap m && m.ranges.equals(ranges) && m.fences.equals(fences);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(ranges);
+        return Objects.hash(ranges, fences);
     }
 
     @Override

@@ -48,6 +48,11 @@ public final class ShardDataSources implements AutoCloseable {
     /** How long a retired pool's borrowers get to finish before their connections are cut. */
     public static final Duration RETIRE_GRACE = Duration.ofSeconds(30);
     private static final long SWEEP_MS = 200;
+    /** How long {@link #hostOf} waits for a fenced shard before it reports the shard's host unavailable. */
+    public static final Duration FENCE_WAIT = Duration.ofSeconds(30);
+    private static final long FENCE_POLL_MS = 5;
+    /** A shard's table was renamed away by a move's cutover: the caller looked the host up just before it. */
+    private static final int ER_NO_SUCH_TABLE = 1146;
     /** {@code --read-only} refused a write: a master demoted during a failover. */
     private static final int ER_OPTION_PREVENTS_STATEMENT = 1290;
     private static final int ER_READ_ONLY_MODE = 1836;
@@ -126,8 +131,29 @@ public final class ShardDataSources implements AutoCloseable {
         return current();
     }
 
+    /**
+     * The host holding {@code shard}. While a move's cutover fences the shard, waits (polling the
+     * live map) until the fence is lifted, so a caller pauses rather than writes to the host the
+     * shard is leaving; after {@link #FENCE_WAIT} it gives up with {@link StoreUnavailableException}.
+     */
     public String hostOf(int shard) {
-        return current().hostOf(shard);
+        MysqlShardMap map = current();
+        if (!map.fenced(shard)) return map.hostOf(shard);
+        long deadline = System.nanoTime() + FENCE_WAIT.toNanos();
+        while (map.fenced(shard)) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new StoreUnavailableException(map.hostOf(shard), "shard " + shard + " is fenced by a shard move for more than "
+                        + FENCE_WAIT.toSeconds() + " s (see ./pinfeed shards status)");
+            }
+            try {
+                Thread.sleep(FENCE_POLL_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new StoreUnavailableException(map.hostOf(shard), "interrupted while shard " + shard + " is fenced by a shard move", e);
+            }
+            map = current();
+        }
+        return map.hostOf(shard);
     }
 
     public HostPort master(String host) {
@@ -173,14 +199,18 @@ public final class ShardDataSources implements AutoCloseable {
         return isUnavailable(e) ? new StoreUnavailableException(host, message, e) : new IllegalStateException(message + " (on " + host + ")", e);
     }
 
-    /** Connection lost or refused, timeouts, deadlocks, a read-only (demoted) master: worth a retry. */
+    /**
+     * Connection lost or refused, timeouts, deadlocks, a read-only (demoted) master, a table a shard
+     * move's cutover renamed away (the caller's next lookup finds the shard's new host): worth a retry.
+     */
     public static boolean isUnavailable(SQLException e) {
         if (e instanceof SQLTransientException || e instanceof SQLRecoverableException || e instanceof SQLNonTransientConnectionException) {
             return true;
         }
         String state = e.getSQLState();
         return state != null && state.startsWith("08")
-                || e.getErrorCode() == ER_OPTION_PREVENTS_STATEMENT || e.getErrorCode() == ER_READ_ONLY_MODE;
+                || e.getErrorCode() == ER_OPTION_PREVENTS_STATEMENT || e.getErrorCode() == ER_READ_ONLY_MODE
+                || e.getErrorCode() == ER_NO_SUCH_TABLE;
     }
 
     /** Pool timeouts hide why no connection could be made (refused, auth); this names it. */

@@ -5,13 +5,13 @@ import java.nio.file.Path;
 import java.util.List;
 
 /** Locates OS-package binaries (installed by ./pinfeed from Debian's mariadb-server and redis-server). */
-final class Binaries {
+public final class Binaries {
 
     private static final List<String> DIRS = List.of("/usr/sbin", "/usr/bin", "/usr/local/sbin", "/usr/local/bin", "/sbin", "/bin");
 
     private Binaries() {}
 
-    static String find(String name) {
+    public static String find(String name) {
         for (String d : DIRS) {
             Path p = Path.of(d, name);
             if (Files.isExecutable(p)) return p.toString();

@@ -1,0 +1,280 @@
+package dev.pinfeed.operations.shards;
+
+import dev.pinfeed.config.HostPort;
+import dev.pinfeed.config.PinfeedConfig;
+import dev.pinfeed.config.PinfeedConfig.ReplicatedHost;
+import dev.pinfeed.mysqlshards.MysqlShardConfig;
+import dev.pinfeed.mysqlshards.MysqlShardMap;
+import dev.pinfeed.operations.shards.ShardMoves.Move;
+import dev.pinfeed.operations.shards.ShardMoves.Phase;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
+import org.apache.curator.framework.CuratorFramework;
+
+/**
+ * Moves a range of logical MySQL shards from its host to another, online (seed 003's table move):
+ * <ol>
+ *   <li>copy the shard databases from a consistent snapshot ({@link ShardCopy}), noting its binlog position;</li>
+ *   <li>replay the source's binlog from there for those databases only ({@link BinlogReplay}) until the copy is
+ *       close behind;</li>
+ *   <li>cut over: fence the range in the live shard map (readers and writers wait), rename the range's tables
+ *       away on the source ({@code db00042} → {@code db00042__moved}: the seed's rename, which waits for writes in
+ *       flight and refuses any late one), wait until the copy has applied the source's last write, then point the
+ *       range at the new host and lift the fence in one map update;</li>
+ *   <li>keep the old copy, renamed, until {@code finalize}; {@link #undo} replays what the new host wrote since
+ *       the flip onto it and moves the range back, losing nothing.</li>
+ * </ol>
+ * Runs with the administrative account ({@code mysql.admin.user}); the move is recorded in {@link ShardMoves}.
+ */
+final class MysqlShardMover {
+
+    static final String MOVED_SUFFIX = "__moved";
+    private static final Duration CATCH_UP_TIMEOUT = Duration.ofMinutes(30);
+    private static final Duration CUTOVER_TIMEOUT = Duration.ofSeconds(20);
+    /** Lets every watcher hear the fence before the rename turns late writers away. */
+    private static final long FENCE_SETTLE_MS = 100;
+
+    /** What a move or an undo did: how long it took, how long writers of the range waited, what it copied. */
+    record Report(Duration took, Duration writePause, int databases, long rowsReplayed, BinlogPosition flip) {}
+
+    private final PinfeedConfig config;
+    private final CuratorFramework zk;
+    private final ShardMoves moves;
+    private final String admin;
+    private final String adminPassword;
+    private final Consumer<String> step;
+    private final Consumer<String> waiting;
+    private final Clock clock;
+
+    MysqlShardMover(PinfeedConfig config, CuratorFramework zk, Consumer<String> step, Consumer<String> waiting, Clock clock) {
+        this.config = config;
+        this.zk = zk;
+        this.moves = new ShardMoves(zk, config);
+        this.admin = config.require("mysql.admin.user");
+        this.adminPassword = config.get("mysql.admin.password", "");
+        this.step = step;
+        this.waiting = waiting;
+        this.clock = clock;
+    }
+
+    /** The map in force (seeded from the configuration if ZooKeeper has none yet). */
+    MysqlShardMap map() throws Exception {
+        MysqlShardConfig.provision(zk, MysqlShardConfig.znode(config), MysqlShardMap.from(config), MysqlShardMap.HostAddresses.from(config));
+        try (MysqlShardConfig live = MysqlShardConfig.watch(zk, config)) {
+            return live.current();
+        }
+    }
+
+    List<Move> moves() throws Exception {
+        return moves.all();
+    }
+
+    Report move(int first, int last, String to) throws Exception {
+        long started = clock.millis();
+        MysqlShardMap map = map();
+        String from = hostOfWhole(map, first, last);
+        if (from.equals(to)) throw new IllegalArgumentException("shards " + first + "-" + last + " already live on " + to);
+        ReplicatedHost source = map.host(from);
+        ReplicatedHost target = addresses(map).find(to).orElseThrow(() -> new IllegalArgumentException("no MySQL host '" + to
+                + "' in the shard map or the configuration (mysql." + to + ".master)"));
+        List<String> databases = databases(first, last);
+        Move move = new Move(first, last, from, to, Phase.COPYING, null);
+        moves.begin(move);
+        try {
+            step.accept(String.format(Locale.ROOT, "copying %d shard databases (%d-%d) from %s to %s", databases.size(), first, last, from, to));
+            BinlogPosition snapshot = new ShardCopy(admin, adminPassword).copy(source.master(), target.master(), databases,
+                    n -> waiting.accept("copied " + n + "/" + databases.size() + " databases"));
+            step.accept("copied at " + from + "'s binlog position " + snapshot + "; replaying " + from + "'s changes since");
+            try (Connection sourceDb = connect(source.master()); Connection targetDb = connect(target.master());
+                 Connection applyDb = connect(target.master());
+                 BinlogReplay replay = new BinlogReplay(source.master(), admin, adminPassword, snapshot, new java.util.HashSet<>(databases),
+                         UnaryOperator.identity(), applyDb, TableShapes.of(targetDb, databases.get(0))).start()) {
+                catchUp(replay, sourceDb, from);
+                List<String> tables = TableShapes.of(targetDb, databases.get(0)).tables();
+                moves.save(move.in(Phase.CUTOVER));
+                long fenced = clock.millis();
+                fence(first, last);
+                BinlogPosition flip;
+                try {
+                    Thread.sleep(FENCE_SETTLE_MS);
+                    rename(sourceDb, databases, tables, UnaryOperator.identity(), MysqlShardMover::movedAway);
+                    BinlogPosition last0 = BinlogPosition.current(sourceDb);
+                    replay.awaitApplied(last0, CUTOVER_TIMEOUT, r -> waiting.accept("cutover: copy at " + r.applied() + ", source at " + last0));
+                    flip = BinlogPosition.current(targetDb);
+                } catch (Exception | Error e) {
+                    // Nothing moved yet: the source gets its tables back and the range its writers.
+                    restore(sourceDb, databases, tables);
+                    unfence(first, last);
+                    throw e;
+                }
+                MysqlShardConfig.update(zk, MysqlShardConfig.znode(config), addresses(map), m -> m.assigning(first, last, target).unfencing(first, last));
+                Duration pause = Duration.ofMillis(clock.millis() - fenced);
+                moves.save(move.flippedAt(flip));
+                step.accept(String.format(Locale.ROOT, "shards %d-%d now live on %s (writers paused %d ms); %s keeps its copy as db…%s until finalize",
+                        first, last, to, pause.toMillis(), from, MOVED_SUFFIX));
+                return new Report(Duration.ofMillis(clock.millis() - started), pause, databases.size(), replay.rowsApplied(), flip);
+            }
+        } catch (Exception | Error e) {
+            Move now = moves.find(first, last).orElse(null);
+            if (now != null && now.phase() != Phase.MOVED) moves.end(move); // nothing moved: the record would only block a retry
+            throw e;
+        }
+    }
+
+    /** Moves the range of a move not yet finalized back to where it came from, with what its new host wrote since. */
+    Report undo(int first, int last) throws Exception {
+        long started = clock.millis();
+        Move move = moves.find(first, last).orElseThrow(() -> new IllegalArgumentException("no move of shards " + first + "-" + last
+                + " is under way (./pinfeed shards status)"));
+        if (move.phase() != Phase.MOVED && move.phase() != Phase.UNDOING) {
+            throw new IllegalStateException("the move of shards " + move.range() + " is " + move.phase().name().toLowerCase(Locale.ROOT)
+                    + ": only a finished move can be undone (a failed one has already been rolled back)");
+        }
+        MysqlShardMap map = map();
+        ReplicatedHost back = addresses(map).find(move.from()).orElseThrow(() -> new IllegalStateException("host " + move.from() + " is unknown"));
+        ReplicatedHost away = map.host(move.to());
+        List<String> databases = databases(first, last);
+        moves.save(move.in(Phase.UNDOING));
+        step.accept("replaying " + move.to() + "'s changes since " + move.flip() + " onto " + move.from() + "'s old copy");
+        try (Connection awayDb = connect(away.master()); Connection backDb = connect(back.master()); Connection applyDb = connect(back.master());
+             BinlogReplay replay = new BinlogReplay(away.master(), admin, adminPassword, move.flip(), new java.util.HashSet<>(databases),
+                     MysqlShardMover::movedAway, applyDb, TableShapes.of(backDb, movedAway(databases.get(0)))).start()) {
+            catchUp(replay, awayDb, move.to());
+            List<String> tables = TableShapes.of(awayDb, databases.get(0)).tables();
+            long fenced = clock.millis();
+            fence(first, last);
+            try {
+                Thread.sleep(FENCE_SETTLE_MS);
+                rename(awayDb, databases, tables, UnaryOperator.identity(), MysqlShardMover::movedAway);
+                BinlogPosition end = BinlogPosition.current(awayDb);
+                replay.awaitApplied(end, CUTOVER_TIMEOUT, r -> waiting.accept("undo: old copy at " + r.applied() + ", " + move.to() + " at " + end));
+                rename(backDb, databases, tables, MysqlShardMover::movedAway, UnaryOperator.identity());
+            } catch (Exception | Error e) {
+                restore(awayDb, databases, tables);
+                unfence(first, last);
+                throw e;
+            }
+            MysqlShardConfig.update(zk, MysqlShardConfig.znode(config), addresses(map), m -> m.assigning(first, last, back).unfencing(first, last));
+            Duration pause = Duration.ofMillis(clock.millis() - fenced);
+            dropDatabases(awayDb, databases.stream().map(MysqlShardMover::movedAway).toList());
+            moves.end(move);
+            step.accept(String.format(Locale.ROOT, "shards %d-%d back on %s (writers paused %d ms)", first, last, move.from(), pause.toMillis()));
+            return new Report(Duration.ofMillis(clock.millis() - started), pause, databases.size(), replay.rowsApplied(), null);
+        }
+    }
+
+    /** Ends a finished move: the old host's renamed copy is dropped; no undo after this. */
+    Move finalizeMove(int first, int last) throws Exception {
+        Move move = moves.find(first, last).orElseThrow(() -> new IllegalArgumentException("no move of shards " + first + "-" + last
+                + " is under way (./pinfeed shards status)"));
+        if (move.phase() != Phase.MOVED) {
+            throw new IllegalStateException("the move of shards " + move.range() + " is " + move.phase().name().toLowerCase(Locale.ROOT)
+                    + ", not finished: nothing to finalize");
+        }
+        ReplicatedHost old = addresses(map()).find(move.from()).orElseThrow(() -> new IllegalStateException("host " + move.from() + " is unknown"));
+        try (Connection c = connect(old.master())) {
+            dropDatabases(c, databases(first, last).stream().map(MysqlShardMover::movedAway).toList());
+        }
+        moves.end(move);
+        return move;
+    }
+
+    private void catchUp(BinlogReplay replay, Connection sourceDb, String source) throws Exception {
+        BinlogPosition now = BinlogPosition.current(sourceDb);
+        replay.awaitApplied(now, CATCH_UP_TIMEOUT, r -> waiting.accept("catching up: copy at " + r.applied() + ", " + source + " at " + now
+                + " (" + r.rowsApplied() + " rows replayed)"));
+        step.accept("caught up with " + source + " (" + replay.rowsApplied() + " rows replayed); cutting over");
+    }
+
+    private void fence(int first, int last) throws Exception {
+        MysqlShardConfig.update(zk, MysqlShardConfig.znode(config), MysqlShardMap.HostAddresses.from(config), m -> m.fencing(first, last));
+    }
+
+    private void unfence(int first, int last) throws Exception {
+        MysqlShardConfig.update(zk, MysqlShardConfig.znode(config), MysqlShardMap.HostAddresses.from(config), m -> m.unfencing(first, last));
+    }
+
+    /** Moves every table of {@code databases} from {@code from(db)} to {@code to(db)} in one atomic RENAME, dropping the emptied databases. */
+    static void rename(Connection c, List<String> databases, List<String> tables, UnaryOperator<String> from, UnaryOperator<String> to)
+            throws SQLException {
+        try (Statement st = c.createStatement()) {
+            for (String db : databases) st.execute("CREATE DATABASE IF NOT EXISTS `" + to.apply(db) + "`");
+            List<String> pairs = new ArrayList<>();
+            for (String db : databases) {
+                for (String t : tables) pairs.add("`" + from.apply(db) + "`.`" + t + "` TO `" + to.apply(db) + "`.`" + t + "`");
+            }
+            st.execute("RENAME TABLE " + String.join(", ", pairs));
+        }
+        dropDatabases(c, databases.stream().map(from).toList());
+    }
+
+    /** After a failed cutover: the source's tables back under their names, wherever the rename got. */
+    private static void restore(Connection c, List<String> databases, List<String> tables) {
+        try (Statement st = c.createStatement()) {
+            for (String db : databases) {
+                st.execute("CREATE DATABASE IF NOT EXISTS `" + db + "`");
+                for (String t : tables) {
+                    if (exists(st, movedAway(db), t)) st.execute("RENAME TABLE `" + movedAway(db) + "`.`" + t + "` TO `" + db + "`.`" + t + "`");
+                }
+                st.execute("DROP DATABASE IF EXISTS `" + movedAway(db) + "`");
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("restoring the source's tables after a failed cutover failed: " + e.getMessage()
+                    + " (rename db…" + MOVED_SUFFIX + " tables back by hand, docs/operations.md)", e);
+        }
+    }
+
+    private static boolean exists(Statement st, String db, String table) throws SQLException {
+        try (var rs = st.executeQuery("SELECT 1 FROM information_schema.tables WHERE table_schema = '" + db + "' AND table_name = '" + table + "'")) {
+            return rs.next();
+        }
+    }
+
+    private static void dropDatabases(Connection c, List<String> databases) throws SQLException {
+        try (Statement st = c.createStatement()) {
+            for (String db : databases) st.execute("DROP DATABASE IF EXISTS `" + db + "`");
+        }
+    }
+
+    static String movedAway(String database) {
+        return database + MOVED_SUFFIX;
+    }
+
+    static List<String> databases(int first, int last) {
+        List<String> out = new ArrayList<>();
+        for (int s = first; s <= last; s++) out.add(MysqlShardMap.databaseName(s));
+        return out;
+    }
+
+    /** The one host holding all of {@code first..last}, or {@link IllegalArgumentException}. */
+    static String hostOfWhole(MysqlShardMap map, int first, int last) {
+        if (first < 0 || last < first || last >= map.shardCount()) {
+            throw new IllegalArgumentException("shards " + first + "-" + last + " are not a range of the shard map (0-" + (map.shardCount() - 1) + ")");
+        }
+        String host = map.hostOf(first);
+        for (int s = first; s <= last; s++) {
+            if (!map.hostOf(s).equals(host)) {
+                throw new IllegalArgumentException("shards " + first + "-" + last + " live on more than one host (" + host + ", " + map.hostOf(s)
+                        + "): move one host's range at a time");
+            }
+        }
+        return host;
+    }
+
+    private MysqlShardMap.HostAddresses addresses(MysqlShardMap map) {
+        return map.addresses().orElse(MysqlShardMap.HostAddresses.from(config));
+    }
+
+    private Connection connect(HostPort master) throws SQLException {
+        return DriverManager.getConnection(PinfeedConfig.mysqlJdbcUrl(master), admin, adminPassword);
+    }
+}

@@ -1,0 +1,338 @@
+package dev.pinfeed.operations.shards;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.pinfeed.config.PinfeedConfig;
+import dev.pinfeed.config.StoreUnavailableException;
+import dev.pinfeed.config.zookeeper.CuratorClients;
+import dev.pinfeed.infra.stacktestkit.StackExtension;
+import dev.pinfeed.infra.stacktestkit.TestStack;
+import dev.pinfeed.mysqlshards.MysqlShardConfig;
+import dev.pinfeed.mysqlshards.MysqlShardMap;
+import dev.pinfeed.mysqlshards.ShardDataSources;
+import dev.pinfeed.operations.OperationsCli;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * {@code ./pinfeed shards move|finalize|status} on the real shard hosts while writers and readers run.
+ * The test has a map of its own (its own znodes) that adds shards 4096-4103 on mysql001 to the shared
+ * map, so the databases it moves (db04096..) are ones no other test touches; the writers go through
+ * {@link ShardDataSources} on that live map, as every service's writes do, and retry what the store
+ * reports unavailable, as the processors do.
+ */
+@ExtendWith(StackExtension.class)
+class ShardMoveIT {
+
+    private static final int FIRST = 4096;
+    private static final int LAST = 4103;
+    private static final String MOVING = "4096-4099";
+
+    private static TestStack stack;
+    private static PinfeedConfig config;
+    private static CuratorFramework zk;
+    private static MysqlShardConfig live;
+    private static ShardDataSources sources;
+
+    @BeforeAll
+    static void setUp(TestStack s) throws Exception {
+        stack = s;
+        String base = "/it/" + s.uniqueName("shard-move");
+        config = s.config().with("mysql.shards.znode", base + "/mysql-shards").with("mysql.shard-moves.znode", base + "/moves")
+                .with("mysql.shards", s.config().require("mysql.shards") + "," + FIRST + "-" + LAST + ":mysql001");
+        dropTestDatabases();
+        List<String> schema = schemaStatements();
+        try (Connection c = admin("mysql001"); Statement st = c.createStatement()) {
+            for (int shard = FIRST; shard <= LAST; shard++) {
+                String db = MysqlShardMap.databaseName(shard);
+                st.execute("CREATE DATABASE " + db);
+                st.execute("USE " + db);
+                for (String sql : schema) st.execute(sql);
+            }
+        }
+        zk = CuratorClients.start(config);
+        live = MysqlShardConfig.watch(zk, config);
+        sources = ShardDataSources.from(config, live, "shard-move-it", 4, Map.of());
+    }
+
+    @AfterAll
+    static void tearDown() throws Exception {
+        if (sources != null) sources.close();
+        if (live != null) live.close();
+        if (zk != null) zk.close();
+        dropTestDatabases();
+    }
+
+    @Test
+    void movesARangeWhileWritersRunLosesNothingAndUndoBringsBackWhatWasWrittenSince() throws Exception {
+        try (Writers writers = new Writers()) {
+            writers.awaitAcknowledged(200);
+            Run move = run("shards", "move", "--shards", MOVING, "--to", "mysql002");
+            assertThat(move.code()).as(move.all()).isZero();
+            writers.awaitAcknowledged(writers.acknowledged() + 200);
+            writers.stop();
+            System.out.println(move.out().strip().lines().map(l -> "[shard-move-it] " + l).collect(java.util.stream.Collectors.joining("\n")) + "\n[shard-move-it] writers: " + writers.report());
+
+            assertThat(writers.failures()).as("writes that gave up, reads that failed").isEmpty();
+            assertThat(live.current().hostOf(FIRST)).isEqualTo("mysql002");
+            assertThat(live.current().hostOf(LAST)).isEqualTo("mysql001");
+            assertThat(live.current().fences()).isEmpty();
+            assertEveryAcknowledgedRowOn(writers, "mysql002", "mysql001");
+            assertThat(databases("mysql001")).contains("db04096__moved").doesNotContain("db04096");
+            // The writers' pause: every write of the moving range waited for the cutover, none longer than the fence allows.
+            assertThat(writers.maxLatencyMillis()).isLessThan(ShardDataSources.FENCE_WAIT.toMillis());
+
+            Run status = run("shards", "status");
+            assertThat(status.out()).contains(MOVING + " from mysql001 to mysql002: moved").containsPattern("2048-4099\\s+mysql002");
+        }
+
+        try (Writers writers = new Writers()) {
+            writers.awaitAcknowledged(200);
+            Run undo = run("shards", "move", "--shards", MOVING, "--undo");
+            assertThat(undo.code()).as(undo.all()).isZero();
+            writers.awaitAcknowledged(writers.acknowledged() + 200);
+            writers.stop();
+            assertThat(writers.failures()).isEmpty();
+            assertThat(live.current().hostOf(FIRST)).isEqualTo("mysql001");
+            // Rows written while the range lived on mysql002 came back with it.
+            assertEveryAcknowledgedRowOn(writers, "mysql001", "mysql001");
+            assertThat(databases("mysql002")).doesNotContain("db04096", "db04096__moved");
+            assertThat(run("shards", "status").out()).contains("no moves under way");
+        }
+
+        Run again = run("shards", "move", "--shards", MOVING, "--to", "mysql002");
+        assertThat(again.code()).as(again.all()).isZero();
+        Run fin = run("shards", "finalize", "--shards", MOVING);
+        assertThat(fin.code()).as(fin.all()).isZero();
+        assertThat(databases("mysql001")).doesNotContain("db04096__moved", "db04096");
+        assertThat(databases("mysql002")).contains("db04096", "db04099");
+        assertThat(run("shards", "move", "--shards", MOVING, "--undo").err()).contains("no move of shards 4096-4099");
+    }
+
+    @Test
+    void refusesARangeOnTwoHostsAndAnUnknownHostWithOneLineAndChangesNothing() {
+        MysqlShardMap before = live.current();
+        Run twoHosts = run("shards", "move", "--shards", "2040-2050", "--to", "mysql002");
+        assertThat(twoHosts.code()).isNotZero();
+        assertThat(twoHosts.err().strip()).contains("live on more than one host").doesNotContain("\n");
+        Run unknown = run("shards", "move", "--shards", "4102-4103", "--to", "mysql009");
+        assertThat(unknown.code()).isNotZero();
+        assertThat(unknown.err()).contains("no MySQL host 'mysql009'");
+        Run usage = run("shards", "move", "--shards", "x-y", "--to", "mysql002");
+        assertThat(usage.code()).isEqualTo(2);
+        assertThat(live.current()).isEqualTo(before);
+    }
+
+    // ---- writers and readers on the live map
+
+    /** Writes rows into random shards of 4096-4103 and reads acknowledged ones back, until stopped. */
+    private static final class Writers implements AutoCloseable {
+        private final AtomicBoolean running = new AtomicBoolean(true);
+        private final Map<Long, Integer> acknowledged = new ConcurrentHashMap<>();
+        private final ConcurrentLinkedQueue<Long> latencies = new ConcurrentLinkedQueue<>();
+        private final List<String> failures = Collections.synchronizedList(new ArrayList<>());
+        private final AtomicLong retries = new AtomicLong();
+        private final List<Thread> threads = new ArrayList<>();
+
+        Writers() {
+            for (int i = 0; i < 2; i++) threads.add(daemon(this::write, "shard-move-it-writer-" + i));
+            threads.add(daemon(this::read, "shard-move-it-reader"));
+        }
+
+        private static Thread daemon(Runnable r, String name) {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            t.start();
+            return t;
+        }
+
+        private void write() {
+            while (running.get()) {
+                int shard = ThreadLocalRandom.current().nextInt(FIRST, LAST + 1);
+                long id = stack.freshId();
+                long start = System.nanoTime();
+                for (int attempt = 1; ; attempt++) {
+                    try {
+                        String host = sources.hostOf(shard);
+                        try (Connection c = sources.connection(host); PreparedStatement p = c.prepareStatement(
+                                "INSERT INTO " + MysqlShardMap.databaseName(shard) + ".users (local_id, data) VALUES (?, '{}')")) {
+                            p.setLong(1, id);
+                            p.executeUpdate();
+                        }
+                        acknowledged.put(id, shard);
+                        latencies.add((System.nanoTime() - start) / 1_000_000);
+                        break;
+                    } catch (StoreUnavailableException | SQLException e) {
+                        boolean retry = e instanceof StoreUnavailableException || ShardDataSources.isUnavailable((SQLException) e);
+                        if (!retry || attempt == 50) {
+                            failures.add("write " + id + " to shard " + shard + ": " + e.getMessage());
+                            break;
+                        }
+                        retries.incrementAndGet();
+                        sleep(20);
+                    }
+                }
+            }
+        }
+
+        private void read() {
+            while (running.get()) {
+                List<Map.Entry<Long, Integer>> sample = new ArrayList<>(acknowledged.entrySet());
+                if (sample.isEmpty()) {
+                    sleep(5);
+                    continue;
+                }
+                Map.Entry<Long, Integer> row = sample.get(ThreadLocalRandom.current().nextInt(sample.size()));
+                for (int attempt = 1; ; attempt++) {
+                    try (Connection c = sources.connection(sources.hostOf(row.getValue())); Statement st = c.createStatement();
+                         ResultSet rs = st.executeQuery("SELECT local_id FROM " + MysqlShardMap.databaseName(row.getValue())
+                                 + ".users WHERE local_id = " + row.getKey())) {
+                        if (!rs.next()) failures.add("read of acknowledged row " + row.getKey() + " in shard " + row.getValue() + " found nothing");
+                        break;
+                    } catch (StoreUnavailableException | SQLException e) {
+                        // A read that looked the host up just before the rename is told to look again, like a write.
+                        if (attempt == 50) {
+                            failures.add("read " + row.getKey() + ": " + e.getMessage());
+                            break;
+                        }
+                        sleep(20);
+                    }
+                }
+            }
+        }
+
+        void awaitAcknowledged(long n) throws InterruptedException {
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            while (acknowledged.size() < n && System.nanoTime() < deadline && failures.isEmpty()) Thread.sleep(10);
+        }
+
+        long acknowledged() {
+            return acknowledged.size();
+        }
+
+        List<String> failures() {
+            return List.copyOf(failures);
+        }
+
+        long maxLatencyMillis() {
+            return latencies.stream().mapToLong(Long::longValue).max().orElse(0);
+        }
+
+        String report() {
+            long[] sorted = latencies.stream().mapToLong(Long::longValue).sorted().toArray();
+            return String.format("%d writes acknowledged, %d retries, latency p50 %d ms, p99 %d ms, max %d ms", sorted.length, retries.get(),
+                    sorted[sorted.length / 2], sorted[(int) (sorted.length * 0.99)], sorted[sorted.length - 1]);
+        }
+
+        void stop() throws InterruptedException {
+            running.set(false);
+            for (Thread t : threads) t.join(30_000);
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            stop();
+        }
+
+        private static void sleep(long ms) {
+            try {
+                Thread.sleep(ms);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static void assertEveryAcknowledgedRowOn(Writers writers, String movingHost, String stayingHost) throws SQLException {
+        List<String> missing = new ArrayList<>();
+        for (Map.Entry<Long, Integer> row : writers.acknowledged.entrySet()) {
+            String host = row.getValue() <= 4099 ? movingHost : stayingHost;
+            try (Connection c = admin(host); Statement st = c.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT 1 FROM " + MysqlShardMap.databaseName(row.getValue()) + ".users WHERE local_id = " + row.getKey())) {
+                if (!rs.next()) missing.add(row.getKey() + " (shard " + row.getValue() + ") not on " + host);
+            }
+        }
+        assertThat(missing).as("acknowledged rows missing").isEmpty();
+    }
+
+    // ---- helpers
+
+    private record Run(int code, String out, String err) {
+        String all() {
+            return out + err;
+        }
+    }
+
+    private static Run run(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = OperationsCli.run(() -> config, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8), args);
+        return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    private static Connection admin(String host) throws SQLException {
+        PinfeedConfig c = stack.config();
+        return DriverManager.getConnection(PinfeedConfig.mysqlJdbcUrl(c.mysqlHost(host).orElseThrow().master()),
+                c.require("mysql.admin.user"), c.get("mysql.admin.password", ""));
+    }
+
+    private static List<String> databases(String host) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Connection c = admin(host); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT schema_name FROM information_schema.schemata WHERE schema_name LIKE 'db0409%' OR schema_name LIKE 'db0410%'")) {
+            while (rs.next()) out.add(rs.getString(1));
+        }
+        return out;
+    }
+
+    private static void dropTestDatabases() throws SQLException {
+        for (String host : List.of("mysql001", "mysql002")) {
+            try (Connection c = admin(host); Statement st = c.createStatement()) {
+                for (int shard = FIRST; shard <= LAST; shard++) {
+                    String db = MysqlShardMap.databaseName(shard);
+                    st.execute("DROP DATABASE IF EXISTS " + db);
+                    st.execute("DROP DATABASE IF EXISTS " + db + MysqlShardMover.MOVED_SUFFIX);
+                }
+            }
+        }
+    }
+
+    private static List<String> schemaStatements() throws Exception {
+        Path file = Path.of(System.getProperty("user.dir")).resolve("../infra/definitions/mysql-shard-schema.sql").normalize();
+        List<String> out = new ArrayList<>();
+        StringBuilder sb = new StringBuilder();
+        for (String line : Files.readAllLines(file)) {
+            if (line.startsWith("--") || line.isBlank()) continue;
+            sb.append(line).append('\n');
+            if (line.strip().endsWith(";")) {
+                out.add(sb.toString().strip().replaceAll(";$", ""));
+                sb.setLength(0);
+            }
+        }
+        if (!sb.isEmpty()) out.add(sb.toString().strip());
+        return out;
+    }
+}
