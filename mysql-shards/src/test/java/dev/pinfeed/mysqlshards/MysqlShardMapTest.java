@@ -26,6 +26,37 @@ class MysqlShardMapTest {
             + "{\"first\":2048,\"last\":4095,\"host\":\"mysql002\",\"master\":\"127.0.0.1:13316\",\"replica\":\"127.0.0.1:13317\"}]}";
 
     @Test
+    void aMoveSplitsAndMergesRangesAndItsFenceSurvivesTheJsonForm() {
+        MysqlShardMap map = MysqlShardMap.parse(JSON, STACK);
+        MysqlShardMap moved = map.assigning(0, 63, map.host("mysql002"));
+        assertThat(moved.format()).isEqualTo("0-63:mysql002,64-2047:mysql001,2048-4095:mysql002");
+        assertThat(moved.assigning(2040, 2047, map.host("mysql002")).format()).isEqualTo("0-63:mysql002,64-2039:mysql001,2040-4095:mysql002");
+        // Moving back merges the neighbours again: the map is the same as before the move.
+        assertThat(moved.assigning(0, 63, map.host("mysql001"))).isEqualTo(map);
+
+        MysqlShardMap fenced = moved.fencing(100, 163);
+        assertThat(fenced.fenced(100)).isTrue();
+        assertThat(fenced.fenced(99)).isFalse();
+        assertThat(fenced.fenced(164)).isFalse();
+        assertThat(fenced).isNotEqualTo(moved);
+        MysqlShardMap reread = MysqlShardMap.parse(fenced.toJson(), STACK);
+        assertThat(reread).isEqualTo(fenced);
+        assertThat(reread.fences()).containsExactly(new MysqlShardMap.Fence(100, 163));
+        assertThat(reread.unfencing(100, 163)).isEqualTo(moved);
+        assertThat(moved.toJson()).doesNotContain("fences");
+
+        // A new host from the configuration; growing opens shards past the end.
+        MysqlShardMap third = map.assigning(4000, 4095, new ReplicatedHost("mysql003", HostPort.parse("127.0.0.1:13326"), null));
+        assertThat(third.hostOf(4095)).isEqualTo("mysql003");
+        assertThat(map.growing(4159, map.host("mysql002")).format()).isEqualTo("0-2047:mysql001,2048-4159:mysql002");
+
+        assertThatThrownBy(() -> map.assigning(4000, 4096, map.host("mysql001"))).hasMessageContaining("not a range of the shard map");
+        assertThatThrownBy(() -> map.fencing(4000, 4096)).hasMessageContaining("beyond its shards");
+        assertThatThrownBy(() -> MysqlShardMap.parse(JSON.replace("]}", "],\"fences\":[{\"first\":1}]}"), STACK))
+                .hasMessageContaining("needs integer \"first\" and \"last\"");
+    }
+
+    @Test
     void routesShardsToHostsAndNamesDatabasesAsTheSeed() {
         MysqlShardMap map = MysqlShardMap.parse("0-2047:mysql001, 2048-4095:mysql002", STACK);
         assertThat(map.shardCount()).isEqualTo(4096);

@@ -29,9 +29,26 @@ class ShardDataSourcesTest {
         assertThat(ShardDataSources.isUnavailable(new SQLTransactionRollbackException("Deadlock found", "40001", 1213))).isTrue();
         assertThat(ShardDataSources.isUnavailable(new SQLException("running with --read-only", "HY000", 1290))).isTrue();
 
-        RuntimeException bug = ShardDataSources.failure("mysql002", "reading", new SQLSyntaxErrorException("no such table", "42S02", 1146));
+        // A shard move's cutover renames a range's tables away: a caller that looked the host up just before looks again.
+        assertThat(ShardDataSources.isUnavailable(new SQLSyntaxErrorException("Table 'db00042.users' doesn't exist", "42S02", 1146))).isTrue();
+
+        RuntimeException bug = ShardDataSources.failure("mysql002", "reading", new SQLSyntaxErrorException("You have an error in your SQL syntax",
+                "42000", 1064));
         assertThat(bug).isInstanceOf(IllegalStateException.class).isNotInstanceOf(StoreUnavailableException.class)
                 .hasMessageContaining("mysql002");
+    }
+
+    @Test
+    void aFencedShardWaitsForTheMapThatLiftsTheFenceAndFollowsItToTheNewHost() throws Exception {
+        AtomicReference<MysqlShardMap> live = new AtomicReference<>(MAP.fencing(0, 63));
+        try (ShardDataSources sources = new ShardDataSources(live::get, "u", "p", "t", 1, Map.of())) {
+            assertThat(sources.hostOf(64)).isEqualTo("mysql001"); // outside the fence: no wait
+            java.util.concurrent.CompletableFuture<String> waiting = java.util.concurrent.CompletableFuture.supplyAsync(() -> sources.hostOf(5));
+            Thread.sleep(100);
+            assertThat(waiting).isNotDone();
+            live.set(MAP.fencing(0, 63).assigning(0, 63, MAP.host("mysql002")).unfencing(0, 63));
+            assertThat(waiting.get(5, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo("mysql002");
+        }
     }
 
     @Test
