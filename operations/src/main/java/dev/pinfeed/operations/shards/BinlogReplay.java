@@ -42,6 +42,8 @@ import java.util.function.UnaryOperator;
  */
 final class BinlogReplay implements AutoCloseable {
 
+    /** The client logs each connection at INFO through java.util.logging: progress lines say that already. */
+    private static final java.util.logging.Logger CLIENT_LOG = quiet(java.util.logging.Logger.getLogger("com.github.shyiko.mysql.binlog"));
     private static final DateTimeFormatter UTC_MICROS = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSS").withZone(ZoneOffset.UTC);
 
     private final BinaryLogClient client;
@@ -85,6 +87,11 @@ final class BinlogReplay implements AutoCloseable {
                 EventDeserializer.CompatibilityMode.CHAR_AND_BINARY_AS_BYTE_ARRAY);
         client.setEventDeserializer(deserializer);
         client.registerEventListener(this::onEvent);
+    }
+
+    private static java.util.logging.Logger quiet(java.util.logging.Logger log) {
+        log.setLevel(java.util.logging.Level.WARNING);
+        return log;
     }
 
     /** Connects and replays in the background until {@link #close}. */
