@@ -1,5 +1,6 @@
 package dev.pinfeed.idallocator;
 
+import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 
 /**
@@ -9,21 +10,32 @@ import java.util.random.RandomGenerator;
  */
 public final class ShardPlacement {
 
-    private final OpenShards open;
+    private final Supplier<OpenShards> open;
     private final RandomGenerator random;
 
     public ShardPlacement(OpenShards open, RandomGenerator random) {
+        this(constant(open), random);
+    }
+
+    /** New users on the shards {@code open} names at each placement (an operator opens new ones live). */
+    public ShardPlacement(Supplier<OpenShards> open, RandomGenerator random) {
         if (open == null || random == null) throw new IllegalArgumentException("open shards and random are required");
         this.open = open;
         this.random = random;
     }
 
+    private static Supplier<OpenShards> constant(OpenShards open) {
+        if (open == null) throw new IllegalArgumentException("open shards and random are required");
+        return () -> open;
+    }
+
     public OpenShards openShards() {
-        return open;
+        return open.get();
     }
 
     public int shardForNewUser() {
-        return open.shardAt(random.nextInt(open.count()));
+        OpenShards now = open.get();
+        return now.shardAt(random.nextInt(now.count()));
     }
 
     public int shardForNewBoard(long ownerUserId) {

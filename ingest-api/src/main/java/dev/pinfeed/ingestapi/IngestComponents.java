@@ -93,7 +93,7 @@ public final class IngestComponents implements AutoCloseable {
         if (instanceShard < 0 || instanceShard > TimeSortableLayout.MAX_SHARD) {
             throw new IllegalStateException(INSTANCE_SHARD + " must be 0-" + TimeSortableLayout.MAX_SHARD + ", is " + instanceShard);
         }
-        IdSource idSource = new IdSource(allocator, new ShardPlacement(ids.openShards(), random), eventIds, instanceShard);
+        IdSource idSource = new IdSource(allocator, new ShardPlacement(new NewUserShards(shards, ids.openShards()), random), eventIds, instanceShard);
         this.mysql = ShardDataSources.from(config, shards, "ingest", 8, MysqlObjectDirectory.DRIVER_PROPERTIES);
         this.mysqlDirectory = new MysqlObjectDirectory(mysql);
         CachingObjectDirectory directory = new CachingObjectDirectory(mysqlDirectory, config.getInt(DIRECTORY_CACHE_ENTRIES, 500_000));
@@ -103,7 +103,7 @@ public final class IngestComponents implements AutoCloseable {
         this.registry = new SchemaRegistryProbe(config.schemaRegistryUrl());
         this.idempotency = new RedisIdempotencyStore(RedisIdempotencyStore.clients(redisMasters), redisPrefix);
         this.service = new IngestService(idSource, directory, usernames, publisher, Clock.systemUTC(),
-                Duration.ofMillis(config.getInt(PUBLISH_TIMEOUT_MS, 30_000)), mysql.shardMap().shardCount());
+                Duration.ofMillis(config.getInt(PUBLISH_TIMEOUT_MS, 30_000)), () -> mysql.shardMap().shardCount());
     }
 
     /** The production components, on the process's application ZooKeeper client (the caller keeps and closes it). */

@@ -37,7 +37,9 @@ import java.util.Set;
  *
  * <p>A map may also fence shard intervals ({@code "fences":[{"first":0,"last":63}]}): a shard move's
  * cutover. {@link ShardDataSources#hostOf} makes writers and readers of a fenced shard wait until
- * the fence is lifted, so they pause rather than fail while the range changes host.
+ * the fence is lifted, so they pause rather than fail while the range changes host. And it may say
+ * where new users go ({@code "newUsers":[{"first":4096,"last":4159}]}: shards an operator opened),
+ * which ingest-api follows live; without it the configuration's {@code ids.open-shards} holds.
  */
 public final class MysqlShardMap {
 
@@ -80,10 +82,10 @@ public final class MysqlShardMap {
         }
     }
 
-    /** Shards {@code first..last} are fenced: callers wait until a later version lifts the fence. */
-    public record Fence(int first, int last) {
-        public Fence {
-            if (first < 0 || last < first) throw new IllegalArgumentException("fence " + first + "-" + last + " is not a range of shards");
+    /** Shards {@code first..last}: a fence (callers wait until a later version lifts it), or where new users go. */
+    public record Span(int first, int last) {
+        public Span {
+            if (first < 0 || last < first) throw new IllegalArgumentException(first + "-" + last + " is not a range of shards");
         }
 
         boolean contains(int shard) {
@@ -97,14 +99,16 @@ public final class MysqlShardMap {
     }
 
     private final List<Range> ranges;
-    private final List<Fence> fences;
+    private final List<Span> fences;
+    /** Where new users go (the seed's newly opened shards); empty: the configuration says ({@code ids.open-shards}). */
+    private final List<Span> newUsers;
     private final Map<String, ReplicatedHost> hosts;
 
     private MysqlShardMap(List<Range> ranges) {
-        this(ranges, List.of());
+        this(ranges, List.of(), List.of());
     }
 
-    private MysqlShardMap(List<Range> ranges, List<Fence> fences) {
+    private MysqlShardMap(List<Range> ranges, List<Span> fences, List<Span> newUsers) {
         List<ContiguousRanges.Entry> entries = new ArrayList<>();
         for (Range r : ranges) entries.add(new ContiguousRanges.Entry(r.first(), r.last(), r.host()));
         ContiguousRanges.check(entries, WHAT, "host", MAX_SHARDS);
@@ -122,10 +126,17 @@ public final class MysqlShardMap {
         this.ranges = List.copyOf(ranges);
         this.hosts = Map.copyOf(byName);
         int count = ranges.get(ranges.size() - 1).last() + 1;
-        for (Fence f : fences) {
+        for (Span f : fences) {
             if (f.last() >= count) throw new IllegalArgumentException(WHAT + " fences " + f + ", beyond its shards 0-" + (count - 1));
         }
+        int previous = -1;
+        for (Span n : newUsers) {
+            if (n.last() >= count) throw new IllegalArgumentException(WHAT + " sends new users to " + n + ", beyond its shards 0-" + (count - 1));
+            if (n.first() <= previous) throw new IllegalArgumentException(WHAT + " new-user ranges must ascend without overlap: " + newUsers);
+            previous = n.last();
+        }
         this.fences = List.copyOf(fences);
+        this.newUsers = List.copyOf(newUsers);
     }
 
     /** A valid map of exactly these ranges, or {@link IllegalArgumentException} saying what is wrong. */
@@ -187,16 +198,20 @@ public final class MysqlShardMap {
             ranges.add(new Range(r.path("first").asInt(), r.path("last").asInt(), r.path("host").asText(),
                     address(r, "master", where), r.hasNonNull("replica") ? address(r, "replica", where) : null));
         }
-        List<Fence> fences = new ArrayList<>();
-        JsonNode fenceList = root.path("fences");
-        if (!fenceList.isMissingNode() && !fenceList.isArray()) throw new IllegalArgumentException(WHAT + " has \"fences\" that is not an array");
-        for (JsonNode f : fenceList) {
+        return new MysqlShardMap(ranges, spans(root, "fences"), spans(root, "newUsers"));
+    }
+
+    private static List<Span> spans(JsonNode root, String field) {
+        List<Span> out = new ArrayList<>();
+        JsonNode list = root.path(field);
+        if (!list.isMissingNode() && !list.isArray()) throw new IllegalArgumentException(WHAT + " has \"" + field + "\" that is not an array");
+        for (JsonNode f : list) {
             if (!f.path("first").isInt() || !f.path("last").isInt()) {
-                throw new IllegalArgumentException(WHAT + " fence " + f + " needs integer \"first\" and \"last\"");
+                throw new IllegalArgumentException(WHAT + " " + field + " entry " + f + " needs integer \"first\" and \"last\"");
             }
-            fences.add(new Fence(f.path("first").asInt(), f.path("last").asInt()));
+            out.add(new Span(f.path("first").asInt(), f.path("last").asInt()));
         }
-        return new MysqlShardMap(ranges, fences);
+        return out;
     }
 
     private static HostPort address(JsonNode range, String field, String where) {
@@ -268,7 +283,7 @@ public final class MysqlShardMap {
         if (h.replica() == null) throw new IllegalArgumentException("MySQL host '" + host + "' has no replica in the shard map: nothing to promote");
         List<Range> next = new ArrayList<>(ranges.size());
         for (Range r : ranges) next.add(r.host().equals(host) ? new Range(r.first(), r.last(), host, h.replica(), null) : r);
-        return new MysqlShardMap(next, fences);
+        return new MysqlShardMap(next, fences, newUsers);
     }
 
     /**
@@ -289,7 +304,7 @@ public final class MysqlShardMap {
             if (r.first() <= first) split.add(new Range(first, last, host.name(), host.master(), host.replica()));
             if (r.last() > last) split.add(new Range(last + 1, r.last(), r.host(), r.master(), r.replica()));
         }
-        return new MysqlShardMap(merged(split), fences);
+        return new MysqlShardMap(merged(split), fences, newUsers);
     }
 
     /** Opens shards {@code shardCount()..last} on {@code host}: the map grows, nothing moves. */
@@ -297,7 +312,7 @@ public final class MysqlShardMap {
         if (last < shardCount()) throw new IllegalArgumentException("the shard map already has shards 0-" + (shardCount() - 1));
         List<Range> next = new ArrayList<>(ranges);
         next.add(new Range(shardCount(), last, host.name(), host.master(), host.replica()));
-        return new MysqlShardMap(merged(next), fences);
+        return new MysqlShardMap(merged(next), fences, newUsers);
     }
 
     private static List<Range> merged(List<Range> ranges) {
@@ -315,25 +330,35 @@ public final class MysqlShardMap {
 
     /** This map with shards {@code first..last} fenced as well. */
     public MysqlShardMap fencing(int first, int last) {
-        List<Fence> next = new ArrayList<>(fences);
-        next.add(new Fence(first, last));
-        return new MysqlShardMap(ranges, next);
+        List<Span> next = new ArrayList<>(fences);
+        next.add(new Span(first, last));
+        return new MysqlShardMap(ranges, next, newUsers);
     }
 
     /** This map without the fence on exactly {@code first..last} (no change if there is none). */
     public MysqlShardMap unfencing(int first, int last) {
-        List<Fence> next = new ArrayList<>(fences);
-        next.remove(new Fence(first, last));
-        return new MysqlShardMap(ranges, next);
+        List<Span> next = new ArrayList<>(fences);
+        next.remove(new Span(first, last));
+        return new MysqlShardMap(ranges, next, newUsers);
     }
 
-    public List<Fence> fences() {
+    /** This map sending new users to {@code spans} (ascending, disjoint); empty: where the configuration says. */
+    public MysqlShardMap withNewUsers(List<Span> spans) {
+        return new MysqlShardMap(ranges, fences, spans);
+    }
+
+    /** Where new users go, if this map says (an operator opened shards for them); empty: the configuration's {@code ids.open-shards}. */
+    public List<Span> newUsers() {
+        return newUsers;
+    }
+
+    public List<Span> fences() {
         return fences;
     }
 
     /** Whether a fence holds {@code shard}: a move's cutover is under way. */
     public boolean fenced(int shard) {
-        for (Fence f : fences) {
+        for (Span f : fences) {
             if (f.contains(shard)) return true;
         }
         return false;
@@ -382,15 +407,19 @@ public final class MysqlShardMap {
             o.put("master", r.master().toString());
             if (r.replica() != null) o.put("replica", r.replica().toString());
         }
-        if (!fences.isEmpty()) {
-            ArrayNode fenceList = root.putArray("fences");
-            for (Fence f : fences) fenceList.addObject().put("first", f.first()).put("last", f.last());
-        }
+        putSpans(root, "fences", fences);
+        putSpans(root, "newUsers", newUsers);
         try {
             return JSON.writeValueAsString(root);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a tree of strings and ints always serializes", e);
         }
+    }
+
+    private static void putSpans(ObjectNode root, String field, List<Span> spans) {
+        if (spans.isEmpty()) return;
+        ArrayNode list = root.putArray(field);
+        for (Span f : spans) list.addObject().put("first", f.first()).put("last", f.last());
     }
 
     private static String describe(Range r) {
@@ -403,12 +432,12 @@ public final class MysqlShardMap {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof MysqlShardMap m && m.ranges.equals(ranges) && m.fences.equals(fences);
+        return o instanceof MysqlShardMap m && m.ranges.equals(ranges) && m.fences.equals(fences) && m.newUsers.equals(newUsers);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(ranges, fences);
+        return Objects.hash(ranges, fences, newUsers);
     }
 
     @Override

@@ -41,7 +41,7 @@ class MysqlShardMapTest {
         assertThat(fenced).isNotEqualTo(moved);
         MysqlShardMap reread = MysqlShardMap.parse(fenced.toJson(), STACK);
         assertThat(reread).isEqualTo(fenced);
-        assertThat(reread.fences()).containsExactly(new MysqlShardMap.Fence(100, 163));
+        assertThat(reread.fences()).containsExactly(new MysqlShardMap.Span(100, 163));
         assertThat(reread.unfencing(100, 163)).isEqualTo(moved);
         assertThat(moved.toJson()).doesNotContain("fences");
 

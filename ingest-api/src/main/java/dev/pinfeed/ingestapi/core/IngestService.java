@@ -92,11 +92,17 @@ public final class IngestService {
     private final EventPublisher publisher;
     private final InstantSource clock;
     private final Duration publishTimeout;
-    private final int shardCount;
+    private final java.util.function.IntSupplier shardCount;
 
     /** {@code shardCount}: logical shards in the shard map; an id on a shard beyond it names nothing. */
     public IngestService(IdSource ids, CachingObjectDirectory directory, UsernameIndex usernames, EventPublisher publisher,
                          InstantSource clock, Duration publishTimeout, int shardCount) {
+        this(ids, directory, usernames, publisher, clock, publishTimeout, () -> shardCount);
+    }
+
+    /** {@code shardCount}: asked at each request (the live shard map grows when an operator opens shards). */
+    public IngestService(IdSource ids, CachingObjectDirectory directory, UsernameIndex usernames, EventPublisher publisher,
+                         InstantSource clock, Duration publishTimeout, java.util.function.IntSupplier shardCount) {
         this.ids = ids;
         this.directory = directory;
         this.usernames = usernames;
@@ -120,7 +126,7 @@ public final class IngestService {
         Outcome[] outcomes = new Outcome[commands.size()];
         Map<Long, ObjectDirectory.Entry> known;
         try {
-            known = directory.find(referencedIds(commands, shardCount));
+            known = directory.find(referencedIds(commands, shardCount.getAsInt()));
         } catch (StoreUnavailableException e) {
             return rejectAll(commands, IngestRejection.unavailable("looking up the referenced objects", e));
         }

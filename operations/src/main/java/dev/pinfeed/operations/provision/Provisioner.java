@@ -292,21 +292,7 @@ public final class Provisioner {
                     }
                 }
             }
-            int done = 0;
-            for (int shard : shards) {
-                String db = MysqlShardMap.databaseName(shard);
-                st.addBatch("CREATE DATABASE IF NOT EXISTS " + db);
-                for (String s : statements) {
-                    st.addBatch("USE " + db);
-                    st.addBatch(s);
-                }
-                if (++done % 128 == 0 || done == shards.size()) {
-                    st.executeBatch();
-                    if (done % 512 == 0 || done == shards.size()) {
-                        progress.accept("mysql " + host.name() + ": shard databases " + done + "/" + shards.size());
-                    }
-                }
-            }
+            createShardDatabases(st, host.name(), shards, statements, progress);
             try (PreparedStatement u = c.prepareStatement("REPLACE INTO pinfeed_meta.shard_schema (host, schema_hash, shard_count) VALUES (?, ?, ?)")) {
                 u.setString(1, host.name());
                 u.setString(2, hash);
@@ -314,6 +300,32 @@ public final class Provisioner {
                 u.executeUpdate();
             }
         }
+    }
+
+    /**
+     * Creates shard databases with the tables of mysql-shard-schema.sql ({@code statements}), idempotently,
+     * in batches of 128, reporting every 512 to {@code progress}.
+     */
+    public static void createShardDatabases(Statement st, String host, List<Integer> shards, List<String> statements,
+                                            Consumer<String> progress) throws SQLException {
+        int done = 0;
+        for (int shard : shards) {
+            String db = MysqlShardMap.databaseName(shard);
+            st.addBatch("CREATE DATABASE IF NOT EXISTS " + db);
+            for (String s : statements) {
+                st.addBatch("USE " + db);
+                st.addBatch(s);
+            }
+            if (++done % 128 == 0 || done == shards.size()) {
+                st.executeBatch();
+                if (done % 512 == 0 || done == shards.size()) progress.accept("mysql " + host + ": shard databases " + done + "/" + shards.size());
+            }
+        }
+    }
+
+    /** The statements of {@code definitions}/mysql-shard-schema.sql. */
+    public static List<String> shardSchema(Path definitions) throws IOException {
+        return splitStatements(Files.readString(definitions.resolve("mysql-shard-schema.sql")));
     }
 
     static List<String> splitStatements(String sql) {

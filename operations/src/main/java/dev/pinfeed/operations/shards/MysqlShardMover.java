@@ -188,6 +188,38 @@ final class MysqlShardMover {
         return move;
     }
 
+    /**
+     * Opens shards {@code first..last} past the end of the map on {@code host}: creates their databases with
+     * {@code schema}, then grows the live map and, unless {@code keepNewUsers}, sends new users there. Nothing
+     * moves: existing objects stay where their ids say (seed 000, "we open new shards").
+     */
+    MysqlShardMap open(int first, int last, String host, List<String> schema, boolean keepNewUsers) throws Exception {
+        MysqlShardMap map = map();
+        if (first != map.shardCount()) {
+            throw new IllegalArgumentException("new shards start where the map ends: at " + map.shardCount() + ", not " + first
+                    + " (shards 0-" + (map.shardCount() - 1) + " exist; send new users to existing ones with shards new-users)");
+        }
+        if (last >= MysqlShardMap.MAX_SHARDS) throw new IllegalArgumentException("shards end at " + (MysqlShardMap.MAX_SHARDS - 1));
+        ReplicatedHost target = addresses(map).find(host).orElseThrow(() -> new IllegalArgumentException("no MySQL host '" + host
+                + "' in the shard map or the configuration (mysql." + host + ".master)"));
+        List<Integer> shards = new ArrayList<>();
+        for (int s = first; s <= last; s++) shards.add(s);
+        try (Connection c = connect(target.master()); Statement st = c.createStatement()) {
+            dev.pinfeed.operations.provision.Provisioner.createShardDatabases(st, host, shards, schema, waiting);
+        }
+        step.accept("created " + shards.size() + " shard databases on " + host);
+        return MysqlShardConfig.update(zk, MysqlShardConfig.znode(config), addresses(map), m -> {
+            MysqlShardMap grown = m.growing(last, target);
+            return keepNewUsers ? grown : grown.withNewUsers(List.of(new MysqlShardMap.Span(first, last)));
+        });
+    }
+
+    /** Sends new users to {@code spans} (empty: where the configuration says, {@code ids.open-shards}). */
+    MysqlShardMap newUsers(List<MysqlShardMap.Span> spans) throws Exception {
+        MysqlShardMap map = map();
+        return MysqlShardConfig.update(zk, MysqlShardConfig.znode(config), addresses(map), m -> m.withNewUsers(spans));
+    }
+
     private void catchUp(BinlogReplay replay, Connection sourceDb, String source) throws Exception {
         BinlogPosition now = BinlogPosition.current(sourceDb);
         replay.awaitApplied(now, CATCH_UP_TIMEOUT, r -> waiting.accept("catching up: copy at " + r.applied() + ", " + source + " at " + now

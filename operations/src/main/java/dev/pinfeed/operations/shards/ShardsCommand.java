@@ -23,7 +23,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "shards", mixinStandardHelpOptions = true,
         description = {"Where the logical MySQL shards live, and moving a range of them to another host online",
                 "(docs/operations.md, Moving shards). Services follow the live map without a restart."},
-        subcommands = {ShardsCommand.Move.class, ShardsCommand.Finalize.class, ShardsCommand.Status.class})
+        subcommands = {ShardsCommand.Move.class, ShardsCommand.Finalize.class, ShardsCommand.Status.class, ShardsCommand.Open.class,
+                ShardsCommand.NewUsers.class})
 public final class ShardsCommand implements Callable<Integer> {
 
     @ParentCommand OperationsCli root;
@@ -106,6 +107,59 @@ public final class ShardsCommand implements Callable<Integer> {
         }
     }
 
+    @Command(name = "open", mixinStandardHelpOptions = true,
+            description = {"Opens new shards past the end of the map on a host: creates their databases, grows the live map and sends",
+                    "new users (and what they create) there. Nothing moves; services follow without a restart."})
+    static final class Open implements Callable<Integer> {
+        @ParentCommand ShardsCommand shards;
+        @Spec CommandSpec spec;
+
+        @Option(names = "--shards", required = true, paramLabel = "FIRST-LAST", description = "the new shards, starting where the map ends") String range;
+        @Option(names = "--on", required = true, paramLabel = "HOST", description = "the host that holds them") String host;
+        @Option(names = "--keep-new-users", description = "open the shards but leave new users where they go now") boolean keepNewUsers;
+
+        @Override
+        public Integer call() throws Exception {
+            int[] r = range(spec, range);
+            PrintWriter out = spec.commandLine().getOut();
+            List<String> schema = dev.pinfeed.operations.provision.Provisioner.shardSchema(
+                    dev.pinfeed.operations.provision.ProvisionCommand.defaultDefinitions());
+            MysqlShardMap map = shards.withMover(out, (mover, lines) -> mover.open(r[0], r[1], host, schema, keepNewUsers));
+            out.printf(Locale.ROOT, "opened shards %d-%d on %s; the map now has shards 0-%d; new users go to %s%n", r[0], r[1], host,
+                    map.shardCount() - 1, newUsers(map));
+            return Cli.OK;
+        }
+    }
+
+    @Command(name = "new-users", mixinStandardHelpOptions = true,
+            description = "Where new users (and what they create) go: shard ranges of the map, or back to the configuration's ids.open-shards.")
+    static final class NewUsers implements Callable<Integer> {
+        @ParentCommand ShardsCommand shards;
+        @Spec CommandSpec spec;
+
+        @Option(names = "--shards", paramLabel = "FIRST-LAST[,FIRST-LAST...]", split = ",", description = "the ranges, ascending") List<String> ranges;
+        @Option(names = "--configured", description = "follow the configuration's ids.open-shards again") boolean configured;
+
+        @Override
+        public Integer call() throws Exception {
+            if ((ranges == null || ranges.isEmpty()) == !configured) throw Cli.usage(spec, "say --shards FIRST-LAST,... or --configured");
+            List<MysqlShardMap.Span> spans = new java.util.ArrayList<>();
+            if (ranges != null) for (String text : ranges) {
+                int[] r = range(spec, text);
+                spans.add(new MysqlShardMap.Span(r[0], r[1]));
+            }
+            PrintWriter out = spec.commandLine().getOut();
+            MysqlShardMap map = shards.withMover(out, (mover, lines) -> mover.newUsers(spans));
+            out.println("new users go to " + newUsers(map));
+            return Cli.OK;
+        }
+    }
+
+    static String newUsers(MysqlShardMap map) {
+        return map.newUsers().isEmpty() ? "the configured ids.open-shards"
+                : "shards " + String.join(",", map.newUsers().stream().map(MysqlShardMap.Span::toString).toList());
+    }
+
     @Command(name = "status", mixinStandardHelpOptions = true, description = "Where each range of shards lives, fences, and moves under way.")
     static final class Status implements Callable<Integer> {
         @ParentCommand ShardsCommand shards;
@@ -122,7 +176,8 @@ public final class ShardsCommand implements Callable<Integer> {
                     out.printf(Locale.ROOT, "%-12s %-10s %-22s %s%n", r.first() + "-" + r.last(), r.host(), r.master(),
                             r.replica() == null ? "-" : r.replica());
                 }
-                for (MysqlShardMap.Fence f : map.fences()) out.println("fenced: shards " + f + " (a cutover is under way; writers wait)");
+                for (MysqlShardMap.Span f : map.fences()) out.println("fenced: shards " + f + " (a cutover is under way; writers wait)");
+                out.println("new users go to " + newUsers(map));
                 if (moves.isEmpty()) out.println("no moves under way");
                 for (ShardMoves.Move m : moves) {
                     out.printf(Locale.ROOT, "move: shards %s from %s to %s: %s%s%n", m.range(), m.from(), m.to(),

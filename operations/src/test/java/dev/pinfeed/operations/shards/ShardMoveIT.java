@@ -10,10 +10,7 @@ import dev.pinfeed.infra.stacktestkit.TestStack;
 import dev.pinfeed.mysqlshards.MysqlShardConfig;
 import dev.pinfeed.mysqlshards.MysqlShardMap;
 import dev.pinfeed.mysqlshards.ShardDataSources;
-import dev.pinfeed.operations.OperationsCli;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+import dev.pinfeed.operations.CliRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -60,9 +57,7 @@ class ShardMoveIT {
     @BeforeAll
     static void setUp(TestStack s) throws Exception {
         stack = s;
-        String base = "/it/" + s.uniqueName("shard-move");
-        config = s.config().with("mysql.shards.znode", base + "/mysql-shards").with("mysql.shard-moves.znode", base + "/moves")
-                .with("mysql.shards", s.config().require("mysql.shards") + "," + FIRST + "-" + LAST + ":mysql001");
+        config = PrivateShardMap.config(s, "shard-move", FIRST + "-" + LAST + ":mysql001");
         dropTestDatabases();
         List<String> schema = schemaStatements();
         try (Connection c = admin("mysql001"); Statement st = c.createStatement()) {
@@ -90,8 +85,8 @@ class ShardMoveIT {
     void movesARangeWhileWritersRunLosesNothingAndUndoBringsBackWhatWasWrittenSince() throws Exception {
         try (Writers writers = new Writers()) {
             writers.awaitAcknowledged(200);
-            Run move = run("shards", "move", "--shards", MOVING, "--to", "mysql002");
-            assertThat(move.code()).as(move.all()).isZero();
+            CliRun move = CliRun.of(config, null, "shards", "move", "--shards", MOVING, "--to", "mysql002");
+            assertThat(move.code()).as(move.out() + move.err()).isZero();
             writers.awaitAcknowledged(writers.acknowledged() + 200);
             writers.stop();
             System.out.println(move.out().strip().lines().map(l -> "[shard-move-it] " + l).collect(java.util.stream.Collectors.joining("\n")) + "\n[shard-move-it] writers: " + writers.report());
@@ -105,14 +100,14 @@ class ShardMoveIT {
             // The writers' pause: every write of the moving range waited for the cutover, none longer than the fence allows.
             assertThat(writers.maxLatencyMillis()).isLessThan(ShardDataSources.FENCE_WAIT.toMillis());
 
-            Run status = run("shards", "status");
+            CliRun status = CliRun.of(config, null, "shards", "status");
             assertThat(status.out()).contains(MOVING + " from mysql001 to mysql002: moved").containsPattern("2048-4099\\s+mysql002");
         }
 
         try (Writers writers = new Writers()) {
             writers.awaitAcknowledged(200);
-            Run undo = run("shards", "move", "--shards", MOVING, "--undo");
-            assertThat(undo.code()).as(undo.all()).isZero();
+            CliRun undo = CliRun.of(config, null, "shards", "move", "--shards", MOVING, "--undo");
+            assertThat(undo.code()).as(undo.out() + undo.err()).isZero();
             writers.awaitAcknowledged(writers.acknowledged() + 200);
             writers.stop();
             assertThat(writers.failures()).isEmpty();
@@ -120,28 +115,28 @@ class ShardMoveIT {
             // Rows written while the range lived on mysql002 came back with it.
             assertEveryAcknowledgedRowOn(writers, "mysql001", "mysql001");
             assertThat(databases("mysql002")).doesNotContain("db04096", "db04096__moved");
-            assertThat(run("shards", "status").out()).contains("no moves under way");
+            assertThat(CliRun.of(config, null, "shards", "status").out()).contains("no moves under way");
         }
 
-        Run again = run("shards", "move", "--shards", MOVING, "--to", "mysql002");
-        assertThat(again.code()).as(again.all()).isZero();
-        Run fin = run("shards", "finalize", "--shards", MOVING);
-        assertThat(fin.code()).as(fin.all()).isZero();
+        CliRun again = CliRun.of(config, null, "shards", "move", "--shards", MOVING, "--to", "mysql002");
+        assertThat(again.code()).as(again.out() + again.err()).isZero();
+        CliRun fin = CliRun.of(config, null, "shards", "finalize", "--shards", MOVING);
+        assertThat(fin.code()).as(fin.out() + fin.err()).isZero();
         assertThat(databases("mysql001")).doesNotContain("db04096__moved", "db04096");
         assertThat(databases("mysql002")).contains("db04096", "db04099");
-        assertThat(run("shards", "move", "--shards", MOVING, "--undo").err()).contains("no move of shards 4096-4099");
+        assertThat(CliRun.of(config, null, "shards", "move", "--shards", MOVING, "--undo").err()).contains("no move of shards 4096-4099");
     }
 
     @Test
     void refusesARangeOnTwoHostsAndAnUnknownHostWithOneLineAndChangesNothing() {
         MysqlShardMap before = live.current();
-        Run twoHosts = run("shards", "move", "--shards", "2040-2050", "--to", "mysql002");
+        CliRun twoHosts = CliRun.of(config, null, "shards", "move", "--shards", "2040-2050", "--to", "mysql002");
         assertThat(twoHosts.code()).isNotZero();
         assertThat(twoHosts.err().strip()).contains("live on more than one host").doesNotContain("\n");
-        Run unknown = run("shards", "move", "--shards", "4102-4103", "--to", "mysql009");
+        CliRun unknown = CliRun.of(config, null, "shards", "move", "--shards", "4102-4103", "--to", "mysql009");
         assertThat(unknown.code()).isNotZero();
         assertThat(unknown.err()).contains("no MySQL host 'mysql009'");
-        Run usage = run("shards", "move", "--shards", "x-y", "--to", "mysql002");
+        CliRun usage = CliRun.of(config, null, "shards", "move", "--shards", "x-y", "--to", "mysql002");
         assertThat(usage.code()).isEqualTo(2);
         assertThat(live.current()).isEqualTo(before);
     }
@@ -280,23 +275,8 @@ class ShardMoveIT {
 
     // ---- helpers
 
-    private record Run(int code, String out, String err) {
-        String all() {
-            return out + err;
-        }
-    }
-
-    private static Run run(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = OperationsCli.run(() -> config, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8), args);
-        return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
-
     private static Connection admin(String host) throws SQLException {
-        PinfeedConfig c = stack.config();
-        return DriverManager.getConnection(PinfeedConfig.mysqlJdbcUrl(c.mysqlHost(host).orElseThrow().master()),
-                c.require("mysql.admin.user"), c.get("mysql.admin.password", ""));
+        return PrivateShardMap.admin(stack, host);
     }
 
     private static List<String> databases(String host) throws SQLException {
