@@ -96,6 +96,11 @@ public final class KafkaGroups implements AutoCloseable {
         return out;
     }
 
+    /** Every consumer group the cluster knows, sorted. */
+    public List<String> groups() {
+        return get(admin.listConsumerGroups().all()).stream().map(g -> g.groupId()).sorted().toList();
+    }
+
     /** The group's committed offsets (partitions it never committed are absent). */
     public Map<TopicPartition, Long> committed(String group) {
         Map<TopicPartition, OffsetAndMetadata> offsets = get(admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata());

@@ -23,7 +23,7 @@ import org.apache.curator.framework.CuratorFramework;
 /**
  * Moves a range of logical MySQL shards from its host to another, online (seed 003's table move):
  * <ol>
- *   <li>copy the shard databases from a consistent snapshot ({@link ShardCopy}), noting its binlog position;</li>
+ *   <li>copy the shard databases from a consistent snapshot ({@link MariaDbDump}), noting its binlog position;</li>
  *   <li>replay the source's binlog from there for those databases only ({@link BinlogReplay}) until the copy is
  *       close behind;</li>
  *   <li>cut over: fence the range in the live shard map (readers and writers wait), rename the range's tables
@@ -91,8 +91,7 @@ final class MysqlShardMover {
         moves.begin(move);
         try {
             step.accept(String.format(Locale.ROOT, "copying %d shard databases (%d-%d) from %s to %s", databases.size(), first, last, from, to));
-            BinlogPosition snapshot = new ShardCopy(admin, adminPassword).copy(source.master(), target.master(), databases,
-                    n -> waiting.accept("copied " + n + "/" + databases.size() + " databases"));
+            BinlogPosition snapshot = copy(source.master(), target.master(), databases);
             step.accept("copied at " + from + "'s binlog position " + snapshot + "; replaying " + from + "'s changes since");
             try (Connection sourceDb = connect(source.master()); Connection targetDb = connect(target.master());
                  Connection applyDb = connect(target.master());
@@ -218,6 +217,17 @@ final class MysqlShardMover {
     MysqlShardMap newUsers(List<MysqlShardMap.Span> spans) throws Exception {
         MysqlShardMap map = map();
         return MysqlShardConfig.update(zk, MysqlShardConfig.znode(config), addresses(map), m -> m.withNewUsers(spans));
+    }
+
+    /** The databases dumped from {@code source} straight into {@code target}; where the snapshot stands in the source's binlog. */
+    private BinlogPosition copy(HostPort source, HostPort target, List<String> databases) throws Exception {
+        MariaDbDump tools = new MariaDbDump(admin, adminPassword);
+        try (MariaDbDump.Loader loader = tools.loader(target)) {
+            MariaDbDump.Snapshot snapshot = tools.dump(source, databases, loader,
+                    n -> waiting.accept("copied " + n + "/" + databases.size() + " databases"));
+            loader.finish();
+            return snapshot.binlog();
+        }
     }
 
     private void catchUp(BinlogReplay replay, Connection sourceDb, String source) throws Exception {

@@ -11,18 +11,18 @@ import java.sql.SQLException;
  * map's ranges plus {@code extraRanges} that no other test touches. Moves and openings then change only
  * the test's routing and databases.
  */
-final class PrivateShardMap {
+public final class PrivateShardMap {
 
     private PrivateShardMap() {}
 
-    static PinfeedConfig config(TestStack stack, String name, String extraRanges) {
+    public static PinfeedConfig config(TestStack stack, String name, String extraRanges) {
         String base = "/it/" + stack.uniqueName(name);
         return stack.config().with("mysql.shards.znode", base + "/mysql-shards").with("mysql.shard-moves.znode", base + "/moves")
                 .with("mysql.shards", stack.config().require("mysql.shards") + "," + extraRanges);
     }
 
     /** The administrative account on {@code host}'s master. */
-    static Connection admin(TestStack stack, String host) throws SQLException {
+    public static Connection admin(TestStack stack, String host) throws SQLException {
         PinfeedConfig c = stack.config();
         return DriverManager.getConnection(PinfeedConfig.mysqlJdbcUrl(c.mysqlHost(host).orElseThrow().master()),
                 c.require("mysql.admin.user"), c.get("mysql.admin.password", ""));
