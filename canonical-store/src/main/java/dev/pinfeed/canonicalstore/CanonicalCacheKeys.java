@@ -27,6 +27,14 @@ public final class CanonicalCacheKeys {
 
     private CanonicalCacheKeys() {}
 
+    /**
+     * Whether {@code key} is one of these caches: a restore of a Redis snapshot leaves them out, since an old
+     * value with its old version would pass for current (they fill again from MySQL on read).
+     */
+    public static boolean isCacheKey(String key) {
+        return key.startsWith(PREFIX);
+    }
+
     /** The virtual shard (of the graph's 8192) whose Redis instance holds the object's keys. */
     public static int shardOf(long objectId) {
         return VirtualShards.of(objectId);

@@ -5,7 +5,7 @@ import java.io.PrintWriter;
 /**
  * The lines of a command that goes in steps and waits between some (a failover waiting for its replica): each step
  * is a line of its own; on a terminal a wait's line replaces the wait line before it (one updating line), elsewhere
- * every wait line stays (plain periodic lines).
+ * every wait line stays (plain periodic lines). Safe to call from several threads (a backup dumps its hosts in parallel).
  */
 public final class StepLines implements AutoCloseable {
 
@@ -21,14 +21,14 @@ public final class StepLines implements AutoCloseable {
     }
 
     /** A step done: a line that stays. */
-    public void step(String line) {
+    public synchronized void step(String line) {
         endWaitLine();
         out.println(prefix + line);
         out.flush();
     }
 
     /** How a wait stands now: on a terminal it replaces the previous wait line. */
-    public void waiting(String line) {
+    public synchronized void waiting(String line) {
         if (!tty) {
             step(line);
             return;
@@ -44,7 +44,7 @@ public final class StepLines implements AutoCloseable {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
         endWaitLine();
         out.flush();
     }

@@ -49,27 +49,47 @@ final class MysqlBackup {
         this.waiting = waiting;
     }
 
+    /** One dump per host, the hosts in parallel (a dump is mostly waiting on its server's metadata queries). */
     List<BackupManifest.MysqlDump> create(MysqlShardMap map, OpenShards only, Path backup) throws Exception {
-        List<BackupManifest.MysqlDump> out = new ArrayList<>();
         Files.createDirectories(backup.resolve("mysql"));
-        for (String host : map.hosts()) {
-            List<Integer> shards = map.shardsOn(host).stream().filter(s -> only == null || only.contains(s)).toList();
-            if (shards.isEmpty()) continue;
-            List<String> databases = shards.stream().map(MysqlShardMap::databaseName).toList();
-            String file = "mysql/" + host + ".sql.gz";
-            long started = System.nanoTime();
-            MariaDbDump.Snapshot snapshot;
-            try (Writer gz = new BufferedWriter(new OutputStreamWriter(new GZIPOutputStream(Files.newOutputStream(backup.resolve(file)), 1 << 16),
-                    StandardCharsets.UTF_8), 1 << 16)) {
-                snapshot = tools.dump(map.master(host), databases, gz, n -> waiting.accept("mysql " + host + ": dumped " + n + "/" + databases.size()
-                        + " shard databases"));
+        List<String> hosts = new ArrayList<>(map.hosts());
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(Math.max(1, hosts.size()));
+        try {
+            List<java.util.concurrent.Future<BackupManifest.MysqlDump>> dumps = new ArrayList<>();
+            for (String host : hosts) {
+                List<Integer> shards = map.shardsOn(host).stream().filter(s -> only == null || only.contains(s)).toList();
+                if (!shards.isEmpty()) dumps.add(pool.submit(() -> dump(map, host, shards, backup)));
             }
-            long bytes = Files.size(backup.resolve(file));
-            step.accept(String.format(java.util.Locale.ROOT, "mysql %s: %d shard databases dumped in %.1f s (%s, binlog %s, GTID %s)", host,
-                    databases.size(), (System.nanoTime() - started) / 1e9, megabytes(bytes), snapshot.binlog(), snapshot.gtid()));
-            out.add(new BackupManifest.MysqlDump(host, file, spans(shards), snapshot.binlog().toString(), snapshot.gtid(), bytes));
+            List<BackupManifest.MysqlDump> out = new ArrayList<>();
+            for (java.util.concurrent.Future<BackupManifest.MysqlDump> d : dumps) {
+                try {
+                    out.add(d.get());
+                } catch (java.util.concurrent.ExecutionException e) {
+                    if (e.getCause() instanceof Exception cause) throw cause;
+                    throw e;
+                }
+            }
+            return out;
+        } finally {
+            pool.shutdownNow();
         }
-        return out;
+    }
+
+    private BackupManifest.MysqlDump dump(MysqlShardMap map, String host, List<Integer> shards, Path backup) throws Exception {
+        List<String> databases = shards.stream().map(MysqlShardMap::databaseName).toList();
+        String file = "mysql/" + host + ".sql.gz";
+        long started = System.nanoTime();
+        MariaDbDump.Snapshot snapshot;
+        try (Writer gz = new BufferedWriter(new OutputStreamWriter(new GZIPOutputStream(Files.newOutputStream(backup.resolve(file)), 1 << 16),
+                StandardCharsets.UTF_8), 1 << 16)) {
+            snapshot = tools.dump(map.master(host), databases, gz, n -> {
+                if (n % 128 == 0 || n == databases.size()) waiting.accept("mysql " + host + ": dumped " + n + "/" + databases.size() + " shard databases");
+            });
+        }
+        long bytes = Files.size(backup.resolve(file));
+        step.accept(String.format(java.util.Locale.ROOT, "mysql %s: %d shard databases dumped in %.1f s (%s, binlog %s, GTID %s)", host,
+                databases.size(), (System.nanoTime() - started) / 1e9, megabytes(bytes), snapshot.binlog(), snapshot.gtid()));
+        return new BackupManifest.MysqlDump(host, file, spans(shards), snapshot.binlog().toString(), snapshot.gtid(), bytes);
     }
 
     /**

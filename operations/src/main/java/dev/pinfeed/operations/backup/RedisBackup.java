@@ -1,5 +1,6 @@
 package dev.pinfeed.operations.backup;
 
+import dev.pinfeed.canonicalstore.CanonicalCacheKeys;
 import dev.pinfeed.config.HostPort;
 import dev.pinfeed.infra.stack.Binaries;
 import dev.pinfeed.redismasters.RedisMasterMap;
@@ -58,7 +59,11 @@ final class RedisBackup {
         return out;
     }
 
-    /** Writes the keys of {@code snapshot} matching {@code pattern} into {@code master}; returns how many. */
+    /**
+     * Writes the keys of {@code snapshot} matching {@code pattern} into {@code master}, except the canonical
+     * store's caches ({@link CanonicalCacheKeys#isCacheKey}: stale after a restore, they refill on read);
+     * returns how many.
+     */
     long restore(BackupManifest.RedisSnapshot snapshot, Path backup, HostPort master, String pattern) throws IOException, InterruptedException {
         Path scratch = Files.createTempDirectory("pinfeed-redis-restore");
         Files.copy(backup.resolve(snapshot.file()), scratch.resolve("dump.rdb"), StandardCopyOption.REPLACE_EXISTING);
@@ -67,6 +72,7 @@ final class RedisBackup {
                 "--dir", scratch.toString(), "--dbfilename", "dump.rdb", "--appendonly", "no", "--save", "", "--daemonize", "no")
                 .redirectErrorStream(true).redirectOutput(scratch.resolve("redis.log").toFile()).start();
         long restored = 0;
+        long skipped = 0;
         try (Jedis from = awaitUp(new HostPort("127.0.0.1", port), server, scratch); Jedis to = connect(master)) {
             long keys = from.dbSize();
             byte[] cursor = ScanParams.SCAN_POINTER_START_BINARY;
@@ -88,6 +94,10 @@ final class RedisBackup {
                 for (int i = 0; i < batch.size(); i++) {
                     byte[] value = dumps.get(i).get();
                     if (value == null) continue; // expired meanwhile
+                    if (CanonicalCacheKeys.isCacheKey(new String(batch.get(i), StandardCharsets.UTF_8))) {
+                        skipped++;
+                        continue;
+                    }
                     long ttl = ttls.get(i).get();
                     write.restore(batch.get(i), Math.max(ttl, 0), value, RestoreParams.restoreParams().replace());
                     restored++;
@@ -100,7 +110,8 @@ final class RedisBackup {
             server.waitFor();
             BackupDirectory.deleteTree(scratch);
         }
-        step.accept("redis " + snapshot.instance() + ": " + restored + " keys matching '" + pattern + "' restored into " + master);
+        step.accept("redis " + snapshot.instance() + ": " + restored + " keys matching '" + pattern + "' restored into " + master + " ("
+                + skipped + " canonical cache keys left out: they refill from MySQL)");
         return restored;
     }
 

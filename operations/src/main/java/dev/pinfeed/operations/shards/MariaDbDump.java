@@ -44,7 +44,9 @@ public final class MariaDbDump {
     public Snapshot dump(HostPort source, List<String> databases, Writer out, IntConsumer dumped) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(Binaries.find("mariadb-dump"), "--no-defaults", "--protocol=TCP",
                 "--host=" + source.host(), "--port=" + source.port(), "--user=" + user,
-                "--single-transaction", "--master-data=2", "--gtid", "--skip-lock-tables", "--quick", "--hex-blob", "--tz-utc", "--databases"));
+                "--single-transaction", "--master-data=2", "--gtid", "--skip-lock-tables", "--quick", "--hex-blob", "--tz-utc",
+                // Shard tables have no triggers and no tablespaces: two queries less per table (thousands of tables per host).
+                "--skip-triggers", "--no-tablespaces", "--databases"));
         command.addAll(databases);
         Process dumper = start(command);
         CompletableFuture<String> errors = CompletableFuture.supplyAsync(() -> stderr(dumper));

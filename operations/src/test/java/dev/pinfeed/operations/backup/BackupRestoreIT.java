@@ -98,12 +98,15 @@ class BackupRestoreIT {
             redis.set(prefix + "a", "1");
             redis.zadd(prefix + "z", Map.of("x", 1.0, "y", 2.0));
             redis.setex(prefix + "ttl", 3600, "t");
+            String cached = "pf:c:{v0}:user:" + stack.freshId(); // a canonical cache entry: stale after a restore, never restored
+            redis.set(cached, "{}");
             CliRun create = CliRun.of(stack.config(), null, "backup", "create", "--dir", backups.toString(), "--stores", "redis");
             assertThat(create.code()).as(create.out() + create.err()).isZero();
             String id = onlyBackup();
             redis.set(prefix + "a", "changed");
             redis.del(prefix + "z", prefix + "ttl");
             redis.set(prefix + "new", "after the backup");
+            redis.del(cached);
 
             CliRun restore = CliRun.of(stack.config(), null, "backup", "restore", id, "--dir", backups.toString(), "--store", "redis",
                     "--redis-instances", instance, "--redis-keys", prefix + "*");
@@ -116,6 +119,11 @@ class BackupRestoreIT {
             // Keys the backup does not have are left as they are: the replay and verify graph --repair settle them.
             assertThat(redis.get(prefix + "new")).isEqualTo("after the backup");
             redis.del(prefix + "a", prefix + "z", prefix + "ttl", prefix + "new");
+
+            CliRun caches = CliRun.of(stack.config(), null, "backup", "restore", id, "--dir", backups.toString(), "--store", "redis",
+                    "--redis-instances", instance, "--redis-keys", cached);
+            assertThat(caches.out()).contains("0 keys matching").contains("1 canonical cache keys left out");
+            assertThat(redis.exists(cached)).isFalse();
         }
     }
 
