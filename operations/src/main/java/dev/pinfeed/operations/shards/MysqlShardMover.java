@@ -134,9 +134,9 @@ final class MysqlShardMover {
         long started = clock.millis();
         Move move = moves.find(first, last).orElseThrow(() -> new IllegalArgumentException("no move of shards " + first + "-" + last
                 + " is under way (./pinfeed shards status)"));
-        if (move.phase() != Phase.MOVED && move.phase() != Phase.UNDOING) {
-            throw new IllegalStateException("the move of shards " + move.range() + " is " + move.phase().name().toLowerCase(Locale.ROOT)
-                    + ": only a finished move can be undone (a failed one has already been rolled back)");
+        if (move.phase() == Phase.COPYING || move.phase() == Phase.CUTOVER) return rollBack(move, started);
+        if (move.flip() == null) {
+            throw new IllegalStateException("the move of shards " + move.range() + " has no flip position: it cannot be undone, only finalized");
         }
         MysqlShardMap map = map();
         ReplicatedHost back = addresses(map).find(move.from()).orElseThrow(() -> new IllegalStateException("host " + move.from() + " is unknown"));
@@ -169,6 +169,37 @@ final class MysqlShardMover {
             step.accept(String.format(Locale.ROOT, "shards %d-%d back on %s (writers paused %d ms)", first, last, move.from(), pause.toMillis()));
             return new Report(Duration.ofMillis(clock.millis() - started), pause, databases.size(), replay.rowsApplied(), null);
         }
+    }
+
+    /**
+     * Rolls back a move its mover left unfinished (killed while copying or cutting over): the source gets its
+     * tables back under their names, the fence goes, the target's partial copy is dropped, the record ends.
+     * If the map already names the target, the move did finish: it is recorded as moved (finalize it; with no
+     * flip position it cannot be undone).
+     */
+    private Report rollBack(Move move, long started) throws Exception {
+        MysqlShardMap map = map();
+        List<String> databases = databases(move.first(), move.last());
+        if (hostOfWhole(map, move.first(), move.last()).equals(move.to())) {
+            unfence(move.first(), move.last());
+            moves.save(new Move(move.first(), move.last(), move.from(), move.to(), Phase.MOVED, null));
+            throw new IllegalStateException("shards " + move.range() + " already live on " + move.to() + ": the move finished before its mover"
+                    + " stopped; finalize it (./pinfeed shards finalize --shards " + move.range() + ")");
+        }
+        ReplicatedHost source = map.host(move.from());
+        ReplicatedHost target = addresses(map).find(move.to()).orElseThrow(() -> new IllegalStateException("host " + move.to() + " is unknown"));
+        try (Connection sourceDb = connect(source.master()); Connection targetDb = connect(target.master())) {
+            String probe = databases.get(0);
+            boolean renamed = !TableShapes.exists(sourceDb, probe);
+            List<String> tables = TableShapes.of(sourceDb, renamed ? movedAway(probe) : probe).tables();
+            restore(sourceDb, databases, tables);
+            unfence(move.first(), move.last());
+            dropDatabases(targetDb, databases);
+        }
+        moves.end(move);
+        step.accept("rolled back the unfinished move of shards " + move.range() + ": they live on " + move.from() + " as before; "
+                + move.to() + "'s partial copy dropped");
+        return new Report(Duration.ofMillis(clock.millis() - started), Duration.ZERO, databases.size(), 0, null);
     }
 
     /** Ends a finished move: the old host's renamed copy is dropped; no undo after this. */

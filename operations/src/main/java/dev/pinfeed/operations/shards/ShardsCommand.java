@@ -72,7 +72,8 @@ public final class ShardsCommand implements Callable<Integer> {
         @Option(names = "--shards", required = true, paramLabel = "FIRST-LAST", description = "the range to move; all on one host") String range;
         @Option(names = "--to", paramLabel = "HOST", description = "the host that takes the range (in the map, or mysql.HOST.master in the configuration)")
         String to;
-        @Option(names = "--undo", description = "move a moved (not finalized) range back to its old host") boolean undo;
+        @Option(names = "--undo", description = "move a moved (not finalized) range back to its old host; roll back an unfinished move")
+        boolean undo;
 
         @Override
         public Integer call() throws Exception {

@@ -52,6 +52,16 @@ record TableShapes(Map<String, Shape> byTable) {
         return new TableShapes(Map.copyOf(shapes));
     }
 
+    /** Whether {@code database} has any table. */
+    static boolean exists(Connection c, String database) throws SQLException {
+        try (PreparedStatement q = c.prepareStatement("SELECT 1 FROM information_schema.tables WHERE table_schema = ? LIMIT 1")) {
+            q.setString(1, database);
+            try (ResultSet rs = q.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
     Shape shape(String table) {
         Shape s = byTable.get(table);
         if (s == null) throw new IllegalStateException("table " + table + " is not a shard table (" + byTable.keySet() + ")");

@@ -128,6 +128,40 @@ class ShardMoveIT {
     }
 
     @Test
+    void undoRollsBackAMoveWhoseMoverDiedInTheCutover() throws Exception {
+        // What a mover killed -9 mid-cutover leaves: the record, the fence, the source's tables renamed away, a partial copy.
+        List<String> dbs = List.of("db04100", "db04101");
+        try (Connection c = admin("mysql001"); Statement st = c.createStatement()) {
+            st.execute("INSERT INTO db04100.users (local_id, data) VALUES (" + stack.freshId() + ", '{\"n\":\"survivor\"}')");
+        }
+        long rows = count("mysql001", "db04100");
+        new ShardMoves(zk, config).begin(new ShardMoves.Move(4100, 4101, "mysql001", "mysql002", ShardMoves.Phase.CUTOVER, null));
+        MysqlShardConfig.update(zk, MysqlShardConfig.znode(config), MysqlShardMap.HostAddresses.from(config), m -> m.fencing(4100, 4101));
+        try (Connection c = admin("mysql001"); Connection target = admin("mysql002"); Statement st = target.createStatement()) {
+            MysqlShardMover.rename(c, dbs, TableShapes.of(c, "db04100").tables(), java.util.function.UnaryOperator.identity(), MysqlShardMover::movedAway);
+            st.execute("CREATE DATABASE db04100");
+        }
+
+        CliRun undo = CliRun.of(config, null, "shards", "move", "--shards", "4100-4101", "--undo");
+
+        assertThat(undo.code()).as(undo.out() + undo.err()).isZero();
+        assertThat(undo.out()).contains("rolled back the unfinished move of shards 4100-4101");
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() -> live.current().fences().isEmpty());
+        assertThat(live.current().hostOf(4100)).isEqualTo("mysql001");
+        assertThat(count("mysql001", "db04100")).isEqualTo(rows);
+        assertThat(databases("mysql001")).contains("db04100", "db04101").doesNotContain("db04100__moved", "db04101__moved");
+        assertThat(databases("mysql002")).doesNotContain("db04100");
+        assertThat(CliRun.of(config, null, "shards", "status").out()).contains("no moves under way");
+    }
+
+    private static long count(String host, String db) throws SQLException {
+        try (Connection c = admin(host); Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM " + db + ".users")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    @Test
     void refusesARangeOnTwoHostsAndAnUnknownHostWithOneLineAndChangesNothing() {
         MysqlShardMap before = live.current();
         CliRun twoHosts = CliRun.of(config, null, "shards", "move", "--shards", "2040-2050", "--to", "mysql002");
