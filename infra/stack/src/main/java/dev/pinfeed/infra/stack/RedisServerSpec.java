@@ -21,7 +21,7 @@ final class RedisServerSpec implements ServerSpec {
     }
 
     @Override public String name() { return name; }
-    @Override public String role() { return replicaOf == null ? "Redis (AOF everysec)" : "Redis replica of " + replicaOf; }
+    @Override public String role() { return replicaOf == null ? "Redis (AOF everysec, hourly RDB)" : "Redis replica of " + replicaOf; }
     @Override public String endpoint() { return address.toString(); }
     @Override public Path logFile() { return layout.logFile(name + ".log"); }
 
@@ -35,7 +35,9 @@ final class RedisServerSpec implements ServerSpec {
     public List<String> command() {
         List<String> cmd = new ArrayList<>(List.of(Binaries.find("redis-server"), "--port", String.valueOf(address.port()),
                 "--bind", address.host(), "--dir", layout.dataPath(name).toString(), "--daemonize", "no",
-                "--appendonly", "yes", "--appendfsync", "everysec", "--save", "",
+                "--appendonly", "yes", "--appendfsync", "everysec",
+                // Seed 004: a BGSAVE every hour (when anything changed) on a master, the RDB a backup can copy; replicas none.
+                "--save", replicaOf == null ? "3600 1" : "",
                 "--repl-diskless-sync-delay", "0", "--logfile", logFile().toString()));
         if (replicaOf != null) {
             cmd.addAll(List.of("--replicaof", replicaOf.host(), String.valueOf(replicaOf.port())));
