@@ -103,6 +103,17 @@ public final class MysqlShardConfig implements Supplier<MysqlShardMap>, AutoClos
         return watch(zk, znode(config), MysqlShardMap.from(config), HostAddresses.from(config));
     }
 
+    /**
+     * The map stored now, for a command that reads it once: the znode seeded from the configuration when
+     * absent ({@link #provision}), then read as a watching process would.
+     */
+    public static MysqlShardMap current(CuratorFramework zk, PinfeedConfig config) throws Exception {
+        provision(zk, znode(config), MysqlShardMap.from(config), HostAddresses.from(config));
+        try (MysqlShardConfig live = watch(zk, config)) {
+            return live.current();
+        }
+    }
+
     public static String znode(PinfeedConfig config) {
         return config.get(ZNODE_KEY, ZNODE);
     }

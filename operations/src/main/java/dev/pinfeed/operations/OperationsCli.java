@@ -106,6 +106,12 @@ public final class OperationsCli implements Callable<Integer> {
         })) : new OperatorProcessors(out);
     }
 
+    /** The pinfeed checkout the commands work in: {@code pinfeed.root}, else {@code PINFEED_ROOT}, else the working directory. */
+    public static java.nio.file.Path home() {
+        String root = System.getProperty("pinfeed.root", System.getenv("PINFEED_ROOT"));
+        return java.nio.file.Path.of(root == null || root.isBlank() ? "." : root).toAbsolutePath().normalize();
+    }
+
     /** The configuration, loaded on first use. */
     public synchronized PinfeedConfig config() {
         if (config == null) config = configSource.get();

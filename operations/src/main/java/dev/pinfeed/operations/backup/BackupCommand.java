@@ -89,16 +89,11 @@ public final class BackupCommand implements Callable<Integer> {
     }
 
     private static MysqlShardMap shardMap(CuratorFramework zk, PinfeedConfig config) throws Exception {
-        MysqlShardConfig.provision(zk, MysqlShardConfig.znode(config), MysqlShardMap.from(config), MysqlShardMap.HostAddresses.from(config));
-        try (MysqlShardConfig live = MysqlShardConfig.watch(zk, config)) {
-            return live.current();
-        }
+        return MysqlShardConfig.current(zk, config);
     }
 
     private static RedisMasterMap redisMasters(CuratorFramework zk, PinfeedConfig config) throws Exception {
-        try (RedisMasterConfig live = RedisMasterConfig.watch(config, zk)) {
-            return live.get();
-        }
+        return RedisMasterConfig.read(zk, RedisMasterConfig.znode(config), config.redisInstances());
     }
 
     @Command(name = "create", mixinStandardHelpOptions = true, description = "Backs up the stores into a new directory of the backup directory.")

@@ -35,8 +35,7 @@ final class BackupDirectory {
         if (override != null) return new BackupDirectory(Path.of(override).toAbsolutePath().normalize());
         String configured = config.get(KEY, "");
         if (!configured.isBlank()) return new BackupDirectory(Path.of(configured).toAbsolutePath().normalize());
-        String home = System.getProperty("pinfeed.root", System.getenv("PINFEED_ROOT"));
-        return new BackupDirectory(Path.of(home == null || home.isBlank() ? "." : home).resolve(".pinfeed").resolve("backups").toAbsolutePath().normalize());
+        return new BackupDirectory(dev.pinfeed.operations.OperationsCli.home().resolve(".pinfeed").resolve("backups"));
     }
 
     Path root() {

@@ -41,7 +41,6 @@ public final class ProvisionCommand implements Callable<Integer> {
 
     /** {@code <pinfeed.root or PINFEED_ROOT or the working directory>/infra/definitions}. */
     public static Path defaultDefinitions() {
-        String root = System.getProperty("pinfeed.root", System.getenv("PINFEED_ROOT"));
-        return Path.of(root == null || root.isBlank() ? "." : root).resolve("infra").resolve("definitions").toAbsolutePath().normalize();
+        return OperationsCli.home().resolve("infra").resolve("definitions");
     }
 }

@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import org.apache.curator.framework.CuratorFramework;
@@ -68,10 +69,12 @@ final class MysqlShardMover {
 
     /** The map in force (seeded from the configuration if ZooKeeper has none yet). */
     MysqlShardMap map() throws Exception {
-        MysqlShardConfig.provision(zk, MysqlShardConfig.znode(config), MysqlShardMap.from(config), MysqlShardMap.HostAddresses.from(config));
-        try (MysqlShardConfig live = MysqlShardConfig.watch(zk, config)) {
-            return live.current();
-        }
+        return MysqlShardConfig.current(zk, config);
+    }
+
+    /** Compare-and-sets the live map to {@code edit} of it; returns the map written. */
+    private MysqlShardMap updateMap(UnaryOperator<MysqlShardMap> edit) throws Exception {
+        return MysqlShardConfig.update(zk, MysqlShardConfig.znode(config), MysqlShardMap.HostAddresses.from(config), edit);
     }
 
     List<Move> moves() throws Exception {
@@ -94,33 +97,20 @@ final class MysqlShardMover {
             BinlogPosition snapshot = copy(source.master(), target.master(), databases);
             step.accept("copied at " + from + "'s binlog position " + snapshot + "; replaying " + from + "'s changes since");
             try (Connection sourceDb = connect(source.master()); Connection targetDb = connect(target.master());
-                 Connection applyDb = connect(target.master());
-                 BinlogReplay replay = new BinlogReplay(source.master(), admin, adminPassword, snapshot, new java.util.HashSet<>(databases),
-                         UnaryOperator.identity(), applyDb, TableShapes.of(targetDb, databases.get(0))).start()) {
-                catchUp(replay, sourceDb, from);
-                List<String> tables = TableShapes.of(targetDb, databases.get(0)).tables();
-                moves.save(move.in(Phase.CUTOVER));
-                long fenced = clock.millis();
-                fence(first, last);
-                BinlogPosition flip;
-                try {
-                    Thread.sleep(FENCE_SETTLE_MS);
-                    rename(sourceDb, databases, tables, UnaryOperator.identity(), MysqlShardMover::movedAway);
-                    BinlogPosition last0 = BinlogPosition.current(sourceDb);
-                    replay.awaitApplied(last0, CUTOVER_TIMEOUT, r -> waiting.accept("cutover: copy at " + r.applied() + ", source at " + last0));
-                    flip = BinlogPosition.current(targetDb);
-                } catch (Exception | Error e) {
-                    // Nothing moved yet: the source gets its tables back and the range its writers.
-                    restore(sourceDb, databases, tables);
-                    unfence(first, last);
-                    throw e;
+                 Connection applyDb = connect(target.master())) {
+                TableShapes shapes = TableShapes.of(targetDb, databases.get(0));
+                try (BinlogReplay replay = new BinlogReplay(source.master(), admin, adminPassword, snapshot, Set.copyOf(databases),
+                        UnaryOperator.identity(), applyDb, shapes).start()) {
+                    catchUp(replay, sourceDb, from);
+                    moves.save(move.in(Phase.CUTOVER));
+                    BinlogPosition[] flip = new BinlogPosition[1];
+                    Duration pause = cutOver(first, last, sourceDb, databases, shapes.tables(), replay, "cutover: copy",
+                            () -> flip[0] = BinlogPosition.current(targetDb), target);
+                    moves.save(move.flippedAt(flip[0]));
+                    step.accept(String.format(Locale.ROOT, "shards %d-%d now live on %s (writers paused %d ms); %s keeps its copy as db…%s until finalize",
+                            first, last, to, pause.toMillis(), from, MOVED_SUFFIX));
+                    return new Report(Duration.ofMillis(clock.millis() - started), pause, databases.size(), replay.rowsApplied(), flip[0]);
                 }
-                MysqlShardConfig.update(zk, MysqlShardConfig.znode(config), addresses(map), m -> m.assigning(first, last, target).unfencing(first, last));
-                Duration pause = Duration.ofMillis(clock.millis() - fenced);
-                moves.save(move.flippedAt(flip));
-                step.accept(String.format(Locale.ROOT, "shards %d-%d now live on %s (writers paused %d ms); %s keeps its copy as db…%s until finalize",
-                        first, last, to, pause.toMillis(), from, MOVED_SUFFIX));
-                return new Report(Duration.ofMillis(clock.millis() - started), pause, databases.size(), replay.rowsApplied(), flip);
             }
         } catch (Exception | Error e) {
             Move now = moves.find(first, last).orElse(null);
@@ -144,31 +134,51 @@ final class MysqlShardMover {
         List<String> databases = databases(first, last);
         moves.save(move.in(Phase.UNDOING));
         step.accept("replaying " + move.to() + "'s changes since " + move.flip() + " onto " + move.from() + "'s old copy");
-        try (Connection awayDb = connect(away.master()); Connection backDb = connect(back.master()); Connection applyDb = connect(back.master());
-             BinlogReplay replay = new BinlogReplay(away.master(), admin, adminPassword, move.flip(), new java.util.HashSet<>(databases),
-                     MysqlShardMover::movedAway, applyDb, TableShapes.of(backDb, movedAway(databases.get(0)))).start()) {
-            catchUp(replay, awayDb, move.to());
-            List<String> tables = TableShapes.of(awayDb, databases.get(0)).tables();
-            long fenced = clock.millis();
-            fence(first, last);
-            try {
-                Thread.sleep(FENCE_SETTLE_MS);
-                rename(awayDb, databases, tables, UnaryOperator.identity(), MysqlShardMover::movedAway);
-                BinlogPosition end = BinlogPosition.current(awayDb);
-                replay.awaitApplied(end, CUTOVER_TIMEOUT, r -> waiting.accept("undo: old copy at " + r.applied() + ", " + move.to() + " at " + end));
-                rename(backDb, databases, tables, MysqlShardMover::movedAway, UnaryOperator.identity());
-            } catch (Exception | Error e) {
-                restore(awayDb, databases, tables);
-                unfence(first, last);
-                throw e;
+        try (Connection awayDb = connect(away.master()); Connection backDb = connect(back.master()); Connection applyDb = connect(back.master())) {
+            TableShapes shapes = TableShapes.of(backDb, movedAway(databases.get(0)));
+            try (BinlogReplay replay = new BinlogReplay(away.master(), admin, adminPassword, move.flip(), Set.copyOf(databases),
+                    MysqlShardMover::movedAway, applyDb, shapes).start()) {
+                catchUp(replay, awayDb, move.to());
+                Duration pause = cutOver(first, last, awayDb, databases, shapes.tables(), replay, "undo: old copy",
+                        () -> rename(backDb, databases, shapes.tables(), MysqlShardMover::movedAway, UnaryOperator.identity()), back);
+                dropDatabases(awayDb, databases.stream().map(MysqlShardMover::movedAway).toList());
+                moves.end(move);
+                step.accept(String.format(Locale.ROOT, "shards %d-%d back on %s (writers paused %d ms)", first, last, move.from(), pause.toMillis()));
+                return new Report(Duration.ofMillis(clock.millis() - started), pause, databases.size(), replay.rowsApplied(), null);
             }
-            MysqlShardConfig.update(zk, MysqlShardConfig.znode(config), addresses(map), m -> m.assigning(first, last, back).unfencing(first, last));
-            Duration pause = Duration.ofMillis(clock.millis() - fenced);
-            dropDatabases(awayDb, databases.stream().map(MysqlShardMover::movedAway).toList());
-            moves.end(move);
-            step.accept(String.format(Locale.ROOT, "shards %d-%d back on %s (writers paused %d ms)", first, last, move.from(), pause.toMillis()));
-            return new Report(Duration.ofMillis(clock.millis() - started), pause, databases.size(), replay.rowsApplied(), null);
         }
+    }
+
+    /** What a cutover does once the copy has the giver's last write, before the map changes. */
+    @FunctionalInterface
+    private interface BeforeFlip {
+        void run() throws SQLException;
+    }
+
+    /**
+     * The cutover of a move or an undo: fences the range, renames its tables away on {@code giver} (waiting for
+     * writes in flight, turning late ones away), waits until {@code replay} has applied the giver's last write,
+     * runs {@code beforeFlip}, then points the range at {@code taker} and lifts the fence in one map update. On
+     * any failure before the flip the giver gets its tables back and the fence goes. Returns how long writers waited.
+     */
+    private Duration cutOver(int first, int last, Connection giver, List<String> databases, List<String> tables, BinlogReplay replay,
+                             String copyName, BeforeFlip beforeFlip, ReplicatedHost taker) throws Exception {
+        long fenced = clock.millis();
+        fence(first, last);
+        try {
+            Thread.sleep(FENCE_SETTLE_MS);
+            rename(giver, databases, tables, UnaryOperator.identity(), MysqlShardMover::movedAway);
+            BinlogPosition end = BinlogPosition.current(giver);
+            replay.awaitApplied(end, CUTOVER_TIMEOUT, r -> waiting.accept(copyName + " at " + r.applied() + ", giving host at " + end));
+            beforeFlip.run();
+        } catch (Exception | Error e) {
+            // Nothing moved yet: the giver gets its tables back and the range its writers.
+            restore(giver, databases, tables);
+            unfence(first, last);
+            throw e;
+        }
+        updateMap(m -> m.assigning(first, last, taker).unfencing(first, last));
+        return Duration.ofMillis(clock.millis() - fenced);
     }
 
     /**
@@ -238,7 +248,7 @@ final class MysqlShardMover {
             dev.pinfeed.operations.provision.Provisioner.createShardDatabases(st, host, shards, schema, waiting);
         }
         step.accept("created " + shards.size() + " shard databases on " + host);
-        return MysqlShardConfig.update(zk, MysqlShardConfig.znode(config), addresses(map), m -> {
+        return updateMap(m -> {
             MysqlShardMap grown = m.growing(last, target);
             return keepNewUsers ? grown : grown.withNewUsers(List.of(new MysqlShardMap.Span(first, last)));
         });
@@ -246,8 +256,8 @@ final class MysqlShardMover {
 
     /** Sends new users to {@code spans} (empty: where the configuration says, {@code ids.open-shards}). */
     MysqlShardMap newUsers(List<MysqlShardMap.Span> spans) throws Exception {
-        MysqlShardMap map = map();
-        return MysqlShardConfig.update(zk, MysqlShardConfig.znode(config), addresses(map), m -> m.withNewUsers(spans));
+        map(); // seeds the znode when absent
+        return updateMap(m -> m.withNewUsers(spans));
     }
 
     /** The databases dumped from {@code source} straight into {@code target}; where the snapshot stands in the source's binlog. */
@@ -269,11 +279,11 @@ final class MysqlShardMover {
     }
 
     private void fence(int first, int last) throws Exception {
-        MysqlShardConfig.update(zk, MysqlShardConfig.znode(config), MysqlShardMap.HostAddresses.from(config), m -> m.fencing(first, last));
+        updateMap(m -> m.fencing(first, last));
     }
 
     private void unfence(int first, int last) throws Exception {
-        MysqlShardConfig.update(zk, MysqlShardConfig.znode(config), MysqlShardMap.HostAddresses.from(config), m -> m.unfencing(first, last));
+        updateMap(m -> m.unfencing(first, last));
     }
 
     /** Moves every table of {@code databases} from {@code from(db)} to {@code to(db)} in one atomic RENAME, dropping the emptied databases. */

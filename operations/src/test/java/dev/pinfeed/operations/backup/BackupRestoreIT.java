@@ -52,7 +52,10 @@ class BackupRestoreIT {
         PinfeedConfig config = privateShards(stack);
         List<String> dbs = List.of("db04300", "db04301", "db04302", "db04303");
         try {
-            createShardDatabases(stack, dbs);
+            try (Connection c = admin(stack); Statement st = c.createStatement()) {
+                for (String db : dbs) st.execute("DROP DATABASE IF EXISTS " + db);
+            }
+            PrivateShardMap.createShardDatabases(stack, "mysql001", 4300, 4303);
             try (Connection c = admin(stack); Statement st = c.createStatement()) {
                 for (String db : dbs) {
                     st.execute("INSERT INTO " + db + ".users (local_id, data) VALUES (1, '{\"n\":\"before\"}'), (2, '{\"n\":\"kept\"}')");
@@ -198,19 +201,6 @@ class BackupRestoreIT {
 
     private static PinfeedConfig privateShards(TestStack stack) {
         return PrivateShardMap.config(stack, "backup", "4096-4303:mysql001");
-    }
-
-    private static void createShardDatabases(TestStack stack, List<String> dbs) throws Exception {
-        List<String> schema = dev.pinfeed.operations.provision.Provisioner.shardSchema(
-                Path.of(System.getProperty("user.dir")).resolve("../infra/definitions").normalize());
-        try (Connection c = admin(stack); Statement st = c.createStatement()) {
-            for (String db : dbs) {
-                st.execute("DROP DATABASE IF EXISTS " + db);
-                st.execute("CREATE DATABASE " + db);
-                st.execute("USE " + db);
-                for (String sql : schema) st.execute(sql);
-            }
-        }
     }
 
     private static Connection admin(TestStack stack) throws SQLException {

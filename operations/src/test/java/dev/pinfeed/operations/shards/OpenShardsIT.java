@@ -3,13 +3,13 @@ package dev.pinfeed.operations.shards;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pinfeed.config.PinfeedConfig;
-import dev.pinfeed.eventsschema.EventTopics;
 import dev.pinfeed.idallocator.ShardedId;
 import dev.pinfeed.infra.stacktestkit.StackExtension;
 import dev.pinfeed.infra.stacktestkit.TestStack;
 import dev.pinfeed.ingestapi.IngestComponents;
 import dev.pinfeed.ingestapi.core.IngestCommand;
 import dev.pinfeed.ingestapi.core.IngestService;
+import dev.pinfeed.ingestapi.kafka.FreshTopics;
 import dev.pinfeed.mysqlshards.MysqlShardMap;
 import dev.pinfeed.operations.CliRun;
 import java.sql.Connection;
@@ -19,9 +19,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
@@ -53,12 +51,7 @@ class OpenShardsIT {
         dropOpened();
         config = PrivateShardMap.config(s, "open-shards", "4096-4199:mysql001")
                 .with("ids.open-shards", "0-4095"); // 4096-4199 have no databases: nobody goes there
-        Map<String, String> topics = new LinkedHashMap<>();
-        for (String standard : List.of(EventTopics.USERS, EventTopics.BOARDS, EventTopics.PINS, EventTopics.FOLLOWS, EventTopics.LIKES)) {
-            topics.put(standard, s.uniqueTopic(standard.replace("pinfeed.", "").replace(".v1", "")));
-        }
-        s.createTopics(1, List.copyOf(topics.values()));
-        ingest = new IngestComponents(config, topics, s.keyPrefix("open-shards"), new Properties());
+        ingest = new IngestComponents(config, new FreshTopics(s).overrides(), s.keyPrefix("open-shards"), new Properties());
     }
 
     @AfterAll

@@ -21,6 +21,16 @@ public final class PrivateShardMap {
                 .with("mysql.shards", stack.config().require("mysql.shards") + "," + extraRanges);
     }
 
+    /** Shard databases {@code first..last} on {@code host}, with the tables of infra/definitions, as provisioning makes them. */
+    public static void createShardDatabases(TestStack stack, String host, int first, int last) throws Exception {
+        java.util.List<String> schema = dev.pinfeed.operations.provision.Provisioner.shardSchema(
+                java.nio.file.Path.of(System.getProperty("user.dir")).resolve("../infra/definitions").normalize());
+        try (Connection c = admin(stack, host); java.sql.Statement st = c.createStatement()) {
+            dev.pinfeed.operations.provision.Provisioner.createShardDatabases(st, host,
+                    java.util.stream.IntStream.rangeClosed(first, last).boxed().toList(), schema, line -> {});
+        }
+    }
+
     /** The administrative account on {@code host}'s master. */
     public static Connection admin(TestStack stack, String host) throws SQLException {
         PinfeedConfig c = stack.config();

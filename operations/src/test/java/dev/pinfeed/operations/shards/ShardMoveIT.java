@@ -11,8 +11,6 @@ import dev.pinfeed.mysqlshards.MysqlShardConfig;
 import dev.pinfeed.mysqlshards.MysqlShardMap;
 import dev.pinfeed.mysqlshards.ShardDataSources;
 import dev.pinfeed.operations.CliRun;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -59,15 +57,7 @@ class ShardMoveIT {
         stack = s;
         config = PrivateShardMap.config(s, "shard-move", FIRST + "-" + LAST + ":mysql001");
         dropTestDatabases();
-        List<String> schema = schemaStatements();
-        try (Connection c = admin("mysql001"); Statement st = c.createStatement()) {
-            for (int shard = FIRST; shard <= LAST; shard++) {
-                String db = MysqlShardMap.databaseName(shard);
-                st.execute("CREATE DATABASE " + db);
-                st.execute("USE " + db);
-                for (String sql : schema) st.execute(sql);
-            }
-        }
+        PrivateShardMap.createShardDatabases(s, "mysql001", FIRST, LAST);
         zk = CuratorClients.start(config);
         live = MysqlShardConfig.watch(zk, config);
         sources = ShardDataSources.from(config, live, "shard-move-it", 4, Map.of());
@@ -332,21 +322,5 @@ class ShardMoveIT {
                 }
             }
         }
-    }
-
-    private static List<String> schemaStatements() throws Exception {
-        Path file = Path.of(System.getProperty("user.dir")).resolve("../infra/definitions/mysql-shard-schema.sql").normalize();
-        List<String> out = new ArrayList<>();
-        StringBuilder sb = new StringBuilder();
-        for (String line : Files.readAllLines(file)) {
-            if (line.startsWith("--") || line.isBlank()) continue;
-            sb.append(line).append('\n');
-            if (line.strip().endsWith(";")) {
-                out.add(sb.toString().strip().replaceAll(";$", ""));
-                sb.setLength(0);
-            }
-        }
-        if (!sb.isEmpty()) out.add(sb.toString().strip());
-        return out;
     }
 }
