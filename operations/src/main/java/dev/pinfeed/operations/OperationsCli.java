@@ -12,6 +12,7 @@ import dev.pinfeed.operations.replay.OperatorProcessors;
 import dev.pinfeed.operations.replay.Processors;
 import dev.pinfeed.operations.replay.ReplayCommand;
 import dev.pinfeed.operations.backup.BackupCommand;
+import dev.pinfeed.operations.shards.RedisShardsCommand;
 import dev.pinfeed.operations.shards.ShardsCommand;
 import dev.pinfeed.operations.verify.VerifyCommand;
 import dev.pinfeed.processorruntime.ProcessMain;
@@ -33,7 +34,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "pinfeed", mixinStandardHelpOptions = true, version = "pinfeed operations",
         description = "Operate a pinfeed deployment: provision, fail over, verify and repair, replay, dead letters, rebuild feeds.",
         subcommands = {ProvisionCommand.class, FailoverCommand.class, VerifyCommand.class, ReplayCommand.class, DlqCommand.class,
-                FeedCommand.class, ShardsCommand.class, BackupCommand.class, CommandLine.HelpCommand.class})
+                FeedCommand.class, ShardsCommand.class, RedisShardsCommand.class, BackupCommand.class, CommandLine.HelpCommand.class})
 public final class OperationsCli implements Callable<Integer> {
 
     @Spec CommandSpec spec;

@@ -37,6 +37,26 @@ public final class RedisCalls {
         }
     }
 
+    /**
+     * A write of {@code shard}'s keys, with the instance holding it: through the live map's fence
+     * ({@link RedisShardConfig#write(int, java.util.function.Function)}) when {@code shards} is one, so
+     * writes pause while the shard moves; straight to the instance for a fixed map.
+     */
+    public static <T> T write(Supplier<RedisShardMap> shards, int shard, java.util.function.Function<String, T> call) {
+        if (shards instanceof RedisShardConfig live) return live.write(shard, call);
+        String instance = shards.get().instanceOf(shard);
+        return on(instance, () -> call.apply(instance));
+    }
+
+    /**
+     * A write of the keys of {@code written} (virtual shards the caller found on {@code instance}) on
+     * {@code instance}: through the live map's fence ({@link RedisShardConfig#write(String, int[], Supplier)}).
+     */
+    public static <T> T write(Supplier<RedisShardMap> shards, String instance, int[] written, Supplier<T> call) {
+        if (shards instanceof RedisShardConfig live) return live.write(instance, written, call);
+        return on(instance, call);
+    }
+
     /** Closes an adapter's clients: the live {@link RedisMasterClients} stops following the master map too. */
     public static void close(Map<String, RedisClient> clients) {
         if (clients instanceof RedisMasterClients live) {

@@ -12,7 +12,8 @@ import org.apache.curator.framework.CuratorFramework;
  * the live master of each instance (moved by a failover). Every Redis adapter (graph, canonical caches,
  * last reads, affinities, idempotency keys) follows both. Configuration keys (besides the stack's):
  * {@code graph.redis.key-prefix} (the prefix of every key on these instances, default empty),
- * {@code graph.redis.shards.znode} (default {@value RedisShardConfig#ZNODE}).
+ * {@code graph.redis.shards.znode} (default {@value RedisShardConfig#ZNODE}), {@code graph.redis.shards}
+ * (the map a new znode is seeded with; default: the shards split evenly over {@code redis.instances}).
  */
 public final class RedisShards implements AutoCloseable {
 
@@ -44,9 +45,12 @@ public final class RedisShards implements AutoCloseable {
         return VirtualShards.checkedPrefix(config.get("graph.redis.key-prefix", ""));
     }
 
-    /** The even split of the shards over the configured instances: the seed of the ZooKeeper map. */
+    /**
+     * The seed of the ZooKeeper map: {@code graph.redis.shards} if set (so instances added for moves start
+     * empty), else the even split of the shards over the configured instances.
+     */
     public static RedisShardMap defaultShardMap(PinfeedConfig config) {
-        return RedisShardMap.evenlyOver(instanceNames(config));
+        return config.find("graph.redis.shards").map(RedisShardMap::parse).orElseGet(() -> RedisShardMap.evenlyOver(instanceNames(config)));
     }
 
     private static List<String> instanceNames(PinfeedConfig config) {

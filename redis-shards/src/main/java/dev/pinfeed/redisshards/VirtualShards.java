@@ -35,6 +35,24 @@ public final class VirtualShards {
     }
 
     /**
+     * The virtual shard of a pinfeed key: the number in its hash tag (Redis's rule: the first
+     * {@code {...}} of the key), or -1 when it has none of the form {@code {v<shard>}}.
+     */
+    public static int shardOfKey(String key) {
+        int open = key.indexOf('{');
+        if (open < 0) return -1;
+        int close = key.indexOf('}', open + 1);
+        if (close < 0 || close - open < 3 || key.charAt(open + 1) != 'v' || close - open > 8) return -1;
+        int shard = 0;
+        for (int i = open + 2; i < close; i++) {
+            char c = key.charAt(i);
+            if (c < '0' || c > '9') return -1;
+            shard = shard * 10 + (c - '0');
+        }
+        return shard < COUNT ? shard : -1;
+    }
+
+    /**
      * {@code prefix}, checked for use before a {@link #tag}: a brace in it would become the key's hash
      * tag. Every key scheme on these instances takes its prefix through this.
      */

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.config.zookeeper.CuratorClients;
+import dev.pinfeed.config.zookeeper.WatchedZnode;
 import dev.pinfeed.infra.stacktestkit.StackExtension;
 import dev.pinfeed.infra.stacktestkit.TestStack;
 import java.nio.charset.StandardCharsets;
@@ -80,6 +81,49 @@ class RedisShardConfigIT {
             assertThat(RedisShardMap.parse(stored)).isEqualTo(redis.shards().get());
             assertThat(redis.shards().get().instances()).isSubsetOf(instances(stack));
             assertThat(redis.masters().get().instances()).containsAll(redis.shards().get().instances());
+        }
+    }
+
+    @Test
+    void aFenceIsAcknowledgedOnlyOnceWritesInFlightAreDoneAndWritesOfTheRangeWaitForTheFlip(TestStack stack) throws Exception {
+        String path = "/it/" + stack.uniqueName("redis_shards");
+        RedisShardMap.Span fence = new RedisShardMap.Span(0, 15);
+        try (CuratorFramework zk = zk(stack);
+             RedisShardConfig shards = RedisShardConfig.watch(zk, path, RedisShardMap.parse("0-8191:redis001"), instances(stack))) {
+            java.util.concurrent.CountDownLatch writing = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.CompletableFuture<String> inFlight = java.util.concurrent.CompletableFuture.supplyAsync(() -> shards.write(7, instance -> {
+                writing.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+                return instance;
+            }));
+            writing.await();
+
+            WatchedZnode.update(zk, path, t -> RedisShardMap.parse(t).fencing(0, 15).format());
+            await().atMost(Duration.ofSeconds(30)).until(() -> shards.get().isFenced(7));
+            Thread.sleep(300);
+            assertThat(ShardFenceFollowers.notFencing(zk, path, fence)).as("the write in flight holds the acknowledgement back").hasSize(1);
+            java.util.concurrent.CompletableFuture<String> waiting = java.util.concurrent.CompletableFuture.supplyAsync(() -> shards.write(8, i -> i));
+            String outside = shards.write(100, i -> i);
+            assertThat(outside).as("a shard outside the fence is not held").isEqualTo("redis001");
+
+            release.countDown();
+            assertThat(inFlight.get(10, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo("redis001");
+            await().atMost(Duration.ofSeconds(30)).until(() -> ShardFenceFollowers.notFencing(zk, path, fence).isEmpty());
+            Thread.sleep(300);
+            assertThat(waiting).as("a write of a fenced shard waits").isNotDone();
+
+            WatchedZnode.update(zk, path, t -> RedisShardMap.parse(t).assigning(0, 15, "redis002").unfencing(0, 15).format());
+            assertThat(waiting.get(30, java.util.concurrent.TimeUnit.SECONDS)).as("after the flip it goes to the new instance").isEqualTo("redis002");
+            // A write the caller grouped by the old map is told to retry with the new one.
+            assertThatThrownBy(() -> shards.write("redis001", new int[] {3, 200}, () -> "written"))
+                    .isInstanceOf(dev.pinfeed.config.StoreUnavailableException.class).hasMessageContaining("moved to redis002");
+            String grouped = shards.write("redis002", new int[] {3}, () -> "written");
+            assertThat(grouped).isEqualTo("written");
         }
     }
 }

@@ -51,4 +51,23 @@ class RedisShardMapTest {
         assertThatThrownBy(() -> map.instanceOf(8192)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> map.instanceOf(-1)).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void fencesTravelInTheTextAndAMoveReassignsAndMergesRanges() {
+        RedisShardMap map = RedisShardMap.parse("0-4095:redis001,4096-8191:redis002").fencing(0, 1023);
+
+        assertThat(map.format()).isEqualTo("0-4095:redis001,4096-8191:redis002;fenced=0-1023");
+        assertThat(RedisShardMap.parse(map.format())).isEqualTo(map);
+        assertThat(map.isFenced(1023)).isTrue();
+        assertThat(map.isFenced(1024)).isFalse();
+        assertThat(map).isNotEqualTo(map.unfencing(0, 1023));
+
+        RedisShardMap moved = map.assigning(0, 1023, "redis002").unfencing(0, 1023);
+        assertThat(moved.format()).isEqualTo("0-1023:redis002,1024-4095:redis001,4096-8191:redis002");
+        assertThat(moved.assigning(1024, 4095, "redis002").format()).isEqualTo("0-8191:redis002");
+        assertThat(moved.instanceOfRange(1024, 2000)).isEqualTo("redis001");
+        assertThatThrownBy(() -> moved.instanceOfRange(1000, 1100)).hasMessageContaining("more than one instance");
+        assertThatThrownBy(() -> RedisShardMap.parse("0-8191:redis001;fenced=9000-9001")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> RedisShardMap.parse("0-8191:redis001;paused=1-2")).hasMessageContaining("fenced=");
+    }
 }

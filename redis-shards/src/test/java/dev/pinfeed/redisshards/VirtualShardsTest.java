@@ -36,4 +36,15 @@ class VirtualShardsTest {
     void everyShardIsInRange() {
         LongStream.of(Long.MIN_VALUE, -1, 0, Long.MAX_VALUE).forEach(id -> assertThat(VirtualShards.of(id)).isBetween(0, 8191));
     }
+
+    @Test
+    void aKeysShardIsTheNumberInItsFirstHashTag() {
+        assertThat(VirtualShards.shardOfKey("p:g:fu" + VirtualShards.tag(42L) + ":x")).isEqualTo(VirtualShards.of(42L));
+        assertThat(VirtualShards.shardOfKey("{v8191}")).isEqualTo(8191);
+        assertThat(VirtualShards.shardOfKey("a{b}{v12}")).as("only the first tag counts").isEqualTo(-1);
+        assertThat(VirtualShards.shardOfKey("{v8192}")).isEqualTo(-1);
+        assertThat(VirtualShards.shardOfKey("{v}")).isEqualTo(-1);
+        assertThat(VirtualShards.shardOfKey("{v1x}")).isEqualTo(-1);
+        assertThat(VirtualShards.shardOfKey("pinfeed:replication-barrier")).isEqualTo(-1);
+    }
 }

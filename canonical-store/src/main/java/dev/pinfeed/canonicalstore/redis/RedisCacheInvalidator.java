@@ -87,7 +87,8 @@ public final class RedisCacheInvalidator implements CacheInvalidator, AutoClosea
 
     private void invalidateOn(String instance, Map<Long, Set<String>> objects) {
         RedisClient client = client(instance);
-        on(instance, () -> {
+        int[] written = objects.keySet().stream().mapToInt(CanonicalCacheKeys::shardOf).distinct().toArray();
+        RedisCalls.write(shards, instance, written, () -> {
             try (Pipeline p = client.pipelined()) {
                 for (Map.Entry<Long, Set<String>> o : objects.entrySet()) {
                     p.incr(CanonicalCacheKeys.version(o.getKey()));

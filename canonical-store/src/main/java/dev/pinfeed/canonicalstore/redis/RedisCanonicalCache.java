@@ -92,7 +92,8 @@ public final class RedisCanonicalCache implements CanonicalCache, AutoCloseable 
     public void fill(List<Fill> fills) {
         Map<Long, Fill> byId = new HashMap<>();
         fills.forEach(f -> byId.put(f.objectId(), f));
-        byInstance(byId.keySet()).forEach((instance, ids) -> on(instance, () -> {
+        byInstance(byId.keySet()).forEach((instance, ids) -> RedisCalls.write(shards, instance,
+                ids.stream().mapToInt(CanonicalCacheKeys::shardOf).distinct().toArray(), () -> {
             try {
                 fillOn(instance, ids, byId);
             } catch (JedisNoScriptException e) {

@@ -69,9 +69,10 @@ public final class RedisLastReadStore implements LastReadStore {
 
     @Override
     public boolean recordRead(long userId, long readMillis) {
-        String instance = instanceOf(userId);
-        RedisCalls.on(instance, () -> RedisCalls.client(clients, instance).eval(RECORD, List.of(keys.lastRead(userId)),
-                List.of(Long.toString(readMillis))));
+        String instance = RedisCalls.write(shards, VirtualShards.of(userId), on -> {
+            RedisCalls.client(clients, on).eval(RECORD, List.of(keys.lastRead(userId)), List.of(Long.toString(readMillis)));
+            return on;
+        });
         return clients.unreplicated(List.of(instance), replicaWait).isEmpty(); // an instance gone since: not known to be replicated
     }
 

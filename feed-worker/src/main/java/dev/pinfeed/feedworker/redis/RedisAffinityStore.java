@@ -103,10 +103,14 @@ public final class RedisAffinityStore implements AffinityStore {
         for (Map.Entry<String, List<LikeChange>> e : byInstance.entrySet()) {
             String instance = e.getKey();
             changedSinceBarrier.get().add(instance); // before the writes: a failed call may have changed something too
-            if (!changeAll(instance, e.getValue())) {
-                on(instance, () -> client(instance).scriptLoad(CHANGE)); // a restarted server forgot the script
-                if (!changeAll(instance, e.getValue())) throw new IllegalStateException(instance + " refuses the like script");
-            }
+            int[] written = e.getValue().stream().mapToInt(c -> VirtualShards.of(c.userId())).distinct().toArray();
+            RedisCalls.write(shards, instance, written, () -> {
+                if (!changeAll(instance, e.getValue())) {
+                    on(instance, () -> client(instance).scriptLoad(CHANGE)); // a restarted server forgot the script
+                    if (!changeAll(instance, e.getValue())) throw new IllegalStateException(instance + " refuses the like script");
+                }
+                return null;
+            });
         }
     }
 

@@ -67,19 +67,22 @@ final class RedisBackend implements GraphBackend {
             this.sha = sha1(body);
         }
 
+        /** A write of {@code shard}'s keys: it pauses while a move fences the shard (RedisCalls.write). */
         Object run(int shard, List<String> keys, List<String> args) {
-            return runOn(instanceOf(shard), keys, args);
+            return RedisCalls.write(shards, shard, instance -> send(client(instance), keys, args));
         }
 
         Object runOn(String instance, List<String> keys, List<String> args) {
             RedisClient client = client(instance);
-            return on(instance, () -> {
-                try {
-                    return client.evalsha(sha, keys, args);
-                } catch (JedisNoScriptException e) {
-                    return client.eval(body, keys, args); // EVAL also caches it for the next EVALSHA
-                }
-            });
+            return on(instance, () -> send(client, keys, args));
+        }
+
+        private Object send(RedisClient client, List<String> keys, List<String> args) {
+            try {
+                return client.evalsha(sha, keys, args);
+            } catch (JedisNoScriptException e) {
+                return client.eval(body, keys, args); // EVAL also caches it for the next EVALSHA
+            }
         }
     }
 

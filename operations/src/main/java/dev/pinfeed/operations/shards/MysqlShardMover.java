@@ -59,7 +59,7 @@ final class MysqlShardMover {
     MysqlShardMover(PinfeedConfig config, CuratorFramework zk, Consumer<String> step, Consumer<String> waiting, Clock clock) {
         this.config = config;
         this.zk = zk;
-        this.moves = new ShardMoves(zk, config);
+        this.moves = ShardMoves.mysql(zk, config);
         this.admin = config.require("mysql.admin.user");
         this.adminPassword = config.get("mysql.admin.password", "");
         this.step = step;

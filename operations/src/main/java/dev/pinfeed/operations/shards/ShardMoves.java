@@ -14,13 +14,15 @@ import org.apache.curator.framework.CuratorFramework;
 
 /**
  * The shard moves under way, in the znode {@code /config/mysql-shard-moves} (next to the shard map;
- * key {@code mysql.shard-moves.znode}): the only place that reads or writes it. A move is recorded
+ * key {@code mysql.shard-moves.znode}) for MySQL shards and {@code /config/redis-shard-moves}
+ * ({@code redis.shard-moves.znode}) for Redis virtual shards: the only place that reads or writes them. A move is recorded
  * before it touches anything and stays until {@code finalize} or {@code --undo} ends it, so a second
  * operator (or the same one after a crash) sees what is in flight.
  */
 final class ShardMoves {
 
     static final String ZNODE = "/config/mysql-shard-moves";
+    static final String REDIS_ZNODE = "/config/redis-shard-moves";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String EMPTY = "{\"moves\":[]}";
 
@@ -61,9 +63,19 @@ final class ShardMoves {
     private final CuratorFramework zk;
     private final String path;
 
-    ShardMoves(CuratorFramework zk, PinfeedConfig config) {
+    private ShardMoves(CuratorFramework zk, String path) {
         this.zk = zk;
-        this.path = config.get("mysql.shard-moves.znode", ZNODE);
+        this.path = path;
+    }
+
+    /** The MySQL shard moves. */
+    static ShardMoves mysql(CuratorFramework zk, PinfeedConfig config) {
+        return new ShardMoves(zk, config.get("mysql.shard-moves.znode", ZNODE));
+    }
+
+    /** The Redis virtual-shard moves (their {@code flip} is always null: an undo copies the range back whole). */
+    static ShardMoves redis(CuratorFramework zk, PinfeedConfig config) {
+        return new ShardMoves(zk, config.get("redis.shard-moves.znode", REDIS_ZNODE));
     }
 
     List<Move> all() throws Exception {

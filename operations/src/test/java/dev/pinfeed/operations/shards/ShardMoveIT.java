@@ -125,7 +125,7 @@ class ShardMoveIT {
             st.execute("INSERT INTO db04100.users (local_id, data) VALUES (" + stack.freshId() + ", '{\"n\":\"survivor\"}')");
         }
         long rows = count("mysql001", "db04100");
-        new ShardMoves(zk, config).begin(new ShardMoves.Move(4100, 4101, "mysql001", "mysql002", ShardMoves.Phase.CUTOVER, null));
+        ShardMoves.mysql(zk, config).begin(new ShardMoves.Move(4100, 4101, "mysql001", "mysql002", ShardMoves.Phase.CUTOVER, null));
         MysqlShardConfig.update(zk, MysqlShardConfig.znode(config), MysqlShardMap.HostAddresses.from(config), m -> m.fencing(4100, 4101));
         try (Connection c = admin("mysql001"); Connection target = admin("mysql002"); Statement st = target.createStatement()) {
             MysqlShardMover.rename(c, dbs, TableShapes.of(c, "db04100").tables(), java.util.function.UnaryOperator.identity(), MysqlShardMover::movedAway);
