@@ -7,8 +7,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
 import org.apache.curator.framework.CuratorFramework;
-import redis.clients.jedis.DefaultJedisClientConfig;
-import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.args.ClientPauseMode;
 import redis.clients.jedis.exceptions.JedisConnectionException;
@@ -122,10 +120,8 @@ public final class RedisFailover {
         }
     }
 
-    /** One plain connection for the admin commands (RESP2: no protocol negotiation, nor its warning). */
     private static Jedis connect(HostPort address) {
-        return new Jedis(new HostAndPort(address.host(), address.port()),
-                DefaultJedisClientConfig.builder().timeoutMillis(2_000).autoNegotiateProtocol(false).build());
+        return RedisMasterClients.plainConnection(address, Duration.ofSeconds(2), Duration.ofSeconds(2));
     }
 
     /** One {@code name:value} line of an INFO section. */

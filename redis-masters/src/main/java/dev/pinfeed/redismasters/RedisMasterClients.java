@@ -84,6 +84,16 @@ public final class RedisMasterClients extends AbstractMap<String, RedisClient> i
         }
     }
 
+    /**
+     * One plain connection to {@code address} for administrative commands and tools (RESP2: no protocol
+     * negotiation, nor its warning). {@code socketTimeout} zero waits for ever (a subscription).
+     */
+    public static redis.clients.jedis.Jedis plainConnection(HostPort address, Duration connectTimeout, Duration socketTimeout) {
+        return new redis.clients.jedis.Jedis(new redis.clients.jedis.HostAndPort(address.host(), address.port()),
+                DefaultJedisClientConfig.builder().connectionTimeoutMillis((int) connectTimeout.toMillis())
+                        .socketTimeoutMillis((int) socketTimeout.toMillis()).autoNegotiateProtocol(false).build());
+    }
+
     /** The address {@code instance}'s client connects to now. */
     public HostPort addressOf(String instance) {
         HostPort a = addresses.get(instance);

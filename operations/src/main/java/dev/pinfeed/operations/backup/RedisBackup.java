@@ -3,8 +3,10 @@ package dev.pinfeed.operations.backup;
 import dev.pinfeed.canonicalstore.CanonicalCacheKeys;
 import dev.pinfeed.config.HostPort;
 import dev.pinfeed.infra.stack.Binaries;
+import dev.pinfeed.redismasters.RedisMasterClients;
 import dev.pinfeed.redismasters.RedisMasterMap;
 import java.io.IOException;
+import java.time.Duration;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,8 +16,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
-import redis.clients.jedis.DefaultJedisClientConfig;
-import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.Response;
@@ -137,8 +137,7 @@ final class RedisBackup {
     }
 
     private static Jedis connect(HostPort address) {
-        return new Jedis(new HostAndPort(address.host(), address.port()),
-                DefaultJedisClientConfig.builder().timeoutMillis(10_000).autoNegotiateProtocol(false).build());
+        return RedisMasterClients.plainConnection(address, Duration.ofSeconds(10), Duration.ofSeconds(10));
     }
 
     private static int freePort() throws IOException {

@@ -38,7 +38,8 @@ final class KeyspaceWatch implements AutoCloseable {
     private final Thread reader;
 
     private KeyspaceWatch(HostPort master, String prefix, int first, int last) {
-        this.connection = new Jedis(master.host(), master.port(), 5_000, 0); // no read timeout: it waits for notifications
+        // No read timeout: it waits for notifications.
+        this.connection = dev.pinfeed.redismasters.RedisMasterClients.plainConnection(master, java.time.Duration.ofSeconds(5), java.time.Duration.ZERO);
         this.prefix = prefix;
         this.first = first;
         this.last = last;

@@ -5,6 +5,7 @@ import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.config.zookeeper.WatchedZnode;
 import dev.pinfeed.operations.shards.ShardMoves.Move;
 import dev.pinfeed.operations.shards.ShardMoves.Phase;
+import dev.pinfeed.redismasters.RedisMasterClients;
 import dev.pinfeed.redismasters.RedisMasterConfig;
 import dev.pinfeed.redisshards.RedisShardConfig;
 import dev.pinfeed.redisshards.RedisShardMap;
@@ -320,6 +321,6 @@ final class RedisShardMover {
     }
 
     private static Jedis connect(HostPort master) {
-        return new Jedis(master.host(), master.port(), 5_000, 30_000);
+        return RedisMasterClients.plainConnection(master, Duration.ofSeconds(5), Duration.ofSeconds(30));
     }
 }
