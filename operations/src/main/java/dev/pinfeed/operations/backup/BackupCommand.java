@@ -151,7 +151,7 @@ public final class BackupCommand implements Callable<Integer> {
                 List<BackupManifest.RedisSnapshot> redis = which.contains("redis")
                         ? new RedisBackup(lines::step, lines::waiting).create(redisMasters(zk, config), partial) : List.of();
                 List<BackupManifest.HBaseSnapshot> hbase = which.contains("hbase")
-                        ? new HBaseBackup(config.hbasePrimaryZookeeper(), lines::step).create(tables, id) : List.of();
+                        ? new HBaseBackup(config.hbasePrimaryZookeeper(), lines::step).create(tables, id, partial) : List.of();
                 BackupManifest m = new BackupManifest(id, started, Clock.systemUTC().instant(), mysql, redis, hbase, offsets);
                 m.write(partial);
                 directory.commit(partial, id);
@@ -256,7 +256,7 @@ public final class BackupCommand implements Callable<Integer> {
                         if (m.hbase().isEmpty()) throw new IllegalArgumentException("backup " + id + " holds no HBase snapshot");
                         HBaseBackup hbase = new HBaseBackup(config.hbasePrimaryZookeeper(), lines::step);
                         for (BackupManifest.HBaseSnapshot s : m.hbase()) {
-                            if (tables == null || tables.contains(s.table())) hbase.restore(s);
+                            if (tables == null || tables.contains(s.table())) hbase.restore(s, dirOfBackup);
                         }
                         views = List.of("pools");
                     }

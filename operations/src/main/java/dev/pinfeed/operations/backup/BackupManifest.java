@@ -31,7 +31,8 @@ public record BackupManifest(String id, Instant startedAt, Instant finishedAt, L
 
     public record RedisSnapshot(String instance, String master, String file, long bytes) {}
 
-    public record HBaseSnapshot(String table, String snapshot) {}
+    /** The cluster's snapshot of {@code table}, and its rows exported to {@code export} (relative to the backup; null if none). */
+    public record HBaseSnapshot(String table, String snapshot, String export, long cells, long bytes) {}
 
     void write(Path dir) throws IOException {
         ObjectNode root = JSON.createObjectNode();
@@ -44,7 +45,10 @@ public record BackupManifest(String id, Instant startedAt, Instant finishedAt, L
         ArrayNode r = root.putArray("redis");
         for (RedisSnapshot s : redis) r.addObject().put("instance", s.instance()).put("master", s.master()).put("file", s.file()).put("bytes", s.bytes());
         ArrayNode h = root.putArray("hbase");
-        for (HBaseSnapshot s : hbase) h.addObject().put("table", s.table()).put("snapshot", s.snapshot());
+        for (HBaseSnapshot s : hbase) {
+            ObjectNode o = h.addObject().put("table", s.table()).put("snapshot", s.snapshot());
+            if (s.export() != null) o.put("export", s.export()).put("cells", s.cells()).put("bytes", s.bytes());
+        }
         ObjectNode k = root.putObject("kafkaOffsets");
         kafkaOffsets.forEach((group, offsets) -> {
             ObjectNode g = k.putObject(group);
@@ -65,7 +69,10 @@ public record BackupManifest(String id, Instant startedAt, Instant finishedAt, L
             redis.add(new RedisSnapshot(s.path("instance").asText(), s.path("master").asText(), s.path("file").asText(), s.path("bytes").asLong()));
         }
         List<HBaseSnapshot> hbase = new ArrayList<>();
-        for (JsonNode s : root.path("hbase")) hbase.add(new HBaseSnapshot(s.path("table").asText(), s.path("snapshot").asText()));
+        for (JsonNode s : root.path("hbase")) {
+            hbase.add(new HBaseSnapshot(s.path("table").asText(), s.path("snapshot").asText(), s.hasNonNull("export") ? s.path("export").asText() : null,
+                    s.path("cells").asLong(), s.path("bytes").asLong()));
+        }
         Map<String, Map<String, Long>> kafka = new LinkedHashMap<>();
         root.path("kafkaOffsets").fields().forEachRemaining(g -> {
             Map<String, Long> offsets = new LinkedHashMap<>();
@@ -77,7 +84,8 @@ public record BackupManifest(String id, Instant startedAt, Instant finishedAt, L
     }
 
     long bytes() {
-        return mysql.stream().mapToLong(MysqlDump::bytes).sum() + redis.stream().mapToLong(RedisSnapshot::bytes).sum();
+        return mysql.stream().mapToLong(MysqlDump::bytes).sum() + redis.stream().mapToLong(RedisSnapshot::bytes).sum()
+                + hbase.stream().mapToLong(HBaseSnapshot::bytes).sum();
     }
 
     static boolean exists(Path dir) {

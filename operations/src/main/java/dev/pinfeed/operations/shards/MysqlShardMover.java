@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import org.apache.curator.framework.CuratorFramework;
@@ -55,9 +56,12 @@ final class MysqlShardMover {
     private final Consumer<String> step;
     private final Consumer<String> waiting;
     private final Clock clock;
+    private final BooleanSupplier stop;
 
-    MysqlShardMover(PinfeedConfig config, CuratorFramework zk, Consumer<String> step, Consumer<String> waiting, Clock clock) {
+    /** {@code stop}: Ctrl-C was pressed; a move or undo stops at its next check before the cutover and rolls back. */
+    MysqlShardMover(PinfeedConfig config, CuratorFramework zk, Consumer<String> step, Consumer<String> waiting, BooleanSupplier stop, Clock clock) {
         this.config = config;
+        this.stop = stop;
         this.zk = zk;
         this.moves = ShardMoves.mysql(zk, config);
         this.admin = config.require("mysql.admin.user");
@@ -95,6 +99,7 @@ final class MysqlShardMover {
         try {
             step.accept(String.format(Locale.ROOT, "copying %d shard databases (%d-%d) from %s to %s", databases.size(), first, last, from, to));
             BinlogPosition snapshot = copy(source.master(), target.master(), databases);
+            checkStop();
             step.accept("copied at " + from + "'s binlog position " + snapshot + "; replaying " + from + "'s changes since");
             try (Connection sourceDb = connect(source.master()); Connection targetDb = connect(target.master());
                  Connection applyDb = connect(target.master())) {
@@ -273,9 +278,16 @@ final class MysqlShardMover {
 
     private void catchUp(BinlogReplay replay, Connection sourceDb, String source) throws Exception {
         BinlogPosition now = BinlogPosition.current(sourceDb);
-        replay.awaitApplied(now, CATCH_UP_TIMEOUT, r -> waiting.accept("catching up: copy at " + r.applied() + ", " + source + " at " + now
-                + " (" + r.rowsApplied() + " rows replayed)"));
+        replay.awaitApplied(now, CATCH_UP_TIMEOUT, r -> {
+            checkStop();
+            waiting.accept("catching up: copy at " + r.applied() + ", " + source + " at " + now + " (" + r.rowsApplied() + " rows replayed)");
+        });
+        checkStop();
         step.accept("caught up with " + source + " (" + replay.rowsApplied() + " rows replayed); cutting over");
+    }
+
+    private void checkStop() {
+        if (stop.getAsBoolean()) throw new IllegalStateException("interrupted before the cutover: the range stays where it was");
     }
 
     private void fence(int first, int last) throws Exception {

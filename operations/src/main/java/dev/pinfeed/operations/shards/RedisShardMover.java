@@ -19,6 +19,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import redis.clients.jedis.Jedis;
@@ -63,9 +64,12 @@ final class RedisShardMover {
     private final Consumer<String> step;
     private final Consumer<String> waiting;
     private final Clock clock;
+    private final BooleanSupplier stop;
 
-    RedisShardMover(PinfeedConfig config, CuratorFramework zk, Consumer<String> step, Consumer<String> waiting, Clock clock) {
+    /** {@code stop}: Ctrl-C was pressed; a move or undo stops at its next check before the cutover and rolls back. */
+    RedisShardMover(PinfeedConfig config, CuratorFramework zk, Consumer<String> step, Consumer<String> waiting, BooleanSupplier stop, Clock clock) {
         this.config = config;
+        this.stop = stop;
         this.zk = zk;
         this.moves = ShardMoves.redis(zk, config);
         this.mapPath = config.get("graph.redis.shards.znode", RedisShardConfig.ZNODE);
@@ -183,8 +187,10 @@ final class RedisShardMover {
                     List<String> changed = watch.drain();
                     again += copyKeys(source, target, changed);
                     waiting.accept("catching up: " + changed.size() + " keys changed in the last round");
+                    checkStop();
                     if (changed.size() < CUT_OVER_AT) break;
                 }
+                checkStop();
                 beforeCutOver.run();
                 long fenced = clock.millis();
                 updateMap(m -> {
@@ -209,6 +215,10 @@ final class RedisShardMover {
                 restoreNotifications(source, giver, flags);
             }
         }
+    }
+
+    private void checkStop() {
+        if (stop.getAsBoolean()) throw new IllegalStateException("interrupted before the cutover: the range stays where it was");
     }
 
     /** Waits until every follower of the map has taken up the fence on {@code first..last} (its writes there are done). */
@@ -250,6 +260,7 @@ final class RedisShardMover {
                 copied += copyKeys(source, target, batch);
                 batch.clear();
                 waiting.accept("copied " + copied + " keys");
+                checkStop();
             }
             cursor = step.getCursor();
         } while (!cursor.equals(ScanParams.SCAN_POINTER_START));

@@ -1,6 +1,7 @@
 package dev.pinfeed.operations.shards;
 
 import dev.pinfeed.clikit.Cli;
+import dev.pinfeed.clikit.Interruption;
 import dev.pinfeed.clikit.Progress;
 import dev.pinfeed.clikit.StepLines;
 import dev.pinfeed.config.PinfeedConfig;
@@ -37,8 +38,8 @@ public final class RedisShardsCommand implements Callable<Integer> {
     private <T> T withMover(PrintWriter out, MoverCall<T> call) throws Exception {
         PinfeedConfig config = root.config();
         StepLines lines = new StepLines(out, Progress.mode(false), "[pinfeed] ");
-        try (lines; CuratorFramework zk = CuratorClients.start(config)) {
-            return call.run(new RedisShardMover(config, zk, lines::step, lines::waiting, Clock.systemUTC()));
+        try (lines; CuratorFramework zk = CuratorClients.start(config); Interruption interruption = ShardsCommand.interruption(spec)) {
+            return call.run(new RedisShardMover(config, zk, lines::step, lines::waiting, interruption::requested, Clock.systemUTC()));
         }
     }
 

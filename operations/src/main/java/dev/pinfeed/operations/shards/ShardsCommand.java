@@ -1,6 +1,7 @@
 package dev.pinfeed.operations.shards;
 
 import dev.pinfeed.clikit.Cli;
+import dev.pinfeed.clikit.Interruption;
 import dev.pinfeed.clikit.Progress;
 import dev.pinfeed.clikit.StepLines;
 import dev.pinfeed.config.PinfeedConfig;
@@ -35,6 +36,15 @@ public final class ShardsCommand implements Callable<Integer> {
         throw Cli.usage(spec, "say what to do: " + String.join(", ", spec.subcommands().keySet()));
     }
 
+    /** Ctrl-C during a move: it stops before its cutover (or after it, if it is under way) and says where things are. */
+    static Interruption interruption(CommandSpec spec) {
+        return Interruption.install(spec.commandLine().getErr(), MOVE_STOP_GRACE,
+                () -> "./pinfeed " + spec.name() + " status shows where each range lives");
+    }
+
+    /** How long Ctrl-C waits for a move to stop at its next check (and roll back) or finish its cutover. */
+    static final java.time.Duration MOVE_STOP_GRACE = java.time.Duration.ofSeconds(60);
+
     /** {@code FIRST-LAST} (or one shard). */
     static int[] range(CommandSpec spec, String text) {
         try {
@@ -51,8 +61,8 @@ public final class ShardsCommand implements Callable<Integer> {
     private <T> T withMover(PrintWriter out, MoverCall<T> call) throws Exception {
         PinfeedConfig config = root.config();
         StepLines lines = new StepLines(out, Progress.mode(false), "[pinfeed] ");
-        try (lines; CuratorFramework zk = CuratorClients.start(config)) {
-            return call.run(new MysqlShardMover(config, zk, lines::step, lines::waiting, Clock.systemUTC()), lines);
+        try (lines; CuratorFramework zk = CuratorClients.start(config); Interruption interruption = interruption(spec)) {
+            return call.run(new MysqlShardMover(config, zk, lines::step, lines::waiting, interruption::requested, Clock.systemUTC()), lines);
         }
     }
 

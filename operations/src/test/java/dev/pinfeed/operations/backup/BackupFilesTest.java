@@ -26,13 +26,13 @@ class BackupFilesTest {
         BackupManifest m = new BackupManifest(id, at, at.plusSeconds(42),
                 List.of(new BackupManifest.MysqlDump("mysql001", "mysql/mysql001.sql.gz", "0-63", "mysql-bin.000003:77", "0-1-9", 1234)),
                 List.of(new BackupManifest.RedisSnapshot("redis001", "127.0.0.1:16379", "redis/redis001.rdb", 99)),
-                List.of(new BackupManifest.HBaseSnapshot("pinfeed:pools", "pinfeed-" + id + "-pinfeed-pools")),
+                List.of(new BackupManifest.HBaseSnapshot("pinfeed:pools", "pinfeed-" + id + "-pinfeed-pools", "hbase/pinfeed-pools.cells.gz", 12, 345)),
                 Map.of("pinfeed-materializer", Map.of("pinfeed.users.v1-0", 17L)));
         m.write(partial);
         assertThat(dir.list()).isEmpty(); // still partial: a crashed backup never passes for one
         dir.commit(partial, id);
         assertThat(dir.list()).containsExactly(m);
-        assertThat(m.bytes()).isEqualTo(1333);
+        assertThat(m.bytes()).as("dumps, RDBs and HBase exports").isEqualTo(1333 + 345);
         assertThatThrownBy(() -> dir.begin(id)).hasMessageContaining("already exists");
         assertThatThrownBy(() -> dir.dir("20000101T000000Z")).hasMessageContaining("no backup 20000101T000000Z");
         dir.delete(id);

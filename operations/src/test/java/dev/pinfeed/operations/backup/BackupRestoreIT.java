@@ -131,7 +131,7 @@ class BackupRestoreIT {
     }
 
     @Test
-    void anHBaseTableDroppedAfterItsBackupComesBackFromItsSnapshot(TestStack stack) throws Exception {
+    void anHBaseTableDroppedAfterItsBackupComesBackFromItsSnapshotOrFromItsExport(TestStack stack) throws Exception {
         TableName table = TableName.valueOf("backup_it_" + stack.uniqueName("t").replaceAll("[^A-Za-z0-9_]", "_"));
         byte[] f = Bytes.toBytes("f");
         try (org.apache.hadoop.hbase.client.Connection c = ConnectionFactory.createConnection(
@@ -165,12 +165,27 @@ class BackupRestoreIT {
                 assertThat(rows(c, table)).isEqualTo(backedUp);
                 CliRun list = CliRun.of(stack.config(), null, "backup", "list", "--dir", backups.toString());
                 assertThat(list.out()).contains(id).contains(table.getNameAsString());
+
+                // Another cluster, or the snapshot lost: the backup directory alone brings the table back (its export).
+                for (var s : admin.listSnapshots()) if (s.getTableName().equals(table)) admin.deleteSnapshot(s.getName());
+                admin.disableTable(table);
+                admin.deleteTable(table);
+                CliRun fromExport = CliRun.of(stack.config(), null, "backup", "restore", id, "--dir", backups.toString(), "--store", "hbase");
+                assertThat(fromExport.code()).as(fromExport.out() + fromExport.err()).isZero();
+                assertThat(fromExport.out()).contains("100 cells written back from the backup's export");
+                assertThat(rows(c, table)).isEqualTo(backedUp);
+                // Over a live table too: what was written since is gone.
+                try (Table t = c.getTable(table)) {
+                    t.put(new Put(Bytes.toBytes("row200")).addColumn(f, f, Bytes.toBytes("new")));
+                }
+                assertThat(CliRun.of(stack.config(), null, "backup", "restore", id, "--dir", backups.toString(), "--store", "hbase").code()).isZero();
+                assertThat(rows(c, table)).isEqualTo(backedUp);
             } finally {
                 if (admin.tableExists(table)) {
                     admin.disableTable(table);
                     admin.deleteTable(table);
                 }
-                for (var s : admin.listSnapshots()) if (s.getTable().equals(table)) admin.deleteSnapshot(s.getName());
+                for (var s : admin.listSnapshots()) if (s.getTableName().equals(table)) admin.deleteSnapshot(s.getName());
             }
         }
     }

@@ -64,11 +64,11 @@ class ReplayGraphIT {
                 }
             }
             Random random = new Random(17);
-            for (int i = 0; i < 4_000; i++) history.add(randomCommand(random, users, boards, version));
+            for (int i = 0; i < 4_000; i++) history.add(GraphFixture.randomCommand(random, users, boards, version));
             f.publishAll(history);
             try {
                 apps.startServer(GraphProcessorMain.NAME);
-                await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofSeconds(1)).until(() -> caughtUp(kafka, f));
+                await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofSeconds(1)).until(() -> f.caughtUp(kafka));
                 long before = ReplayDrill.committed(kafka, f.group);
 
                 AtomicBoolean producing = new AtomicBoolean(true);
@@ -77,7 +77,7 @@ class ReplayGraphIT {
                     while (producing.get()) {
                         try {
                             synchronized (f) {
-                                f.publish(randomCommand(r, users, boards, version));
+                                f.publish(GraphFixture.randomCommand(r, users, boards, version));
                             }
                         } catch (Exception e) {
                             throw new IllegalStateException(e);
@@ -98,7 +98,7 @@ class ReplayGraphIT {
                 assertThat(run.code()).as(run.out() + run.err()).isZero();
                 assertThat(run.err()).contains("moved [" + f.group + "]").contains("caught up");
 
-                await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofSeconds(1)).until(() -> caughtUp(kafka, f));
+                await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofSeconds(1)).until(() -> f.caughtUp(kafka));
                 List<Long> someBoards = boards.stream().limit(20).map(b -> b[0]).toList();
                 GraphAssertions.assertSameGraph(f.model, f.live, users, someBoards, 7);
                 CliRun verify = CliRun.of(config, new LocalStackProcessors(apps), "verify", "graph");
@@ -107,30 +107,5 @@ class ReplayGraphIT {
                 apps.stop(List.of(GraphProcessorMain.NAME));
             }
         }
-    }
-
-    private static GraphCommand randomCommand(Random r, List<Long> users, List<long[]> boards, AtomicLong version) {
-        long follower = users.get(r.nextInt(users.size()));
-        long at = 2_000 + r.nextInt(1_000_000);
-        long v = version.incrementAndGet();
-        long[] board;
-        do {
-            board = boards.get(r.nextInt(boards.size()));
-        } while (board[1] == follower); // nobody follows his own board
-        long followee = users.get(r.nextInt(users.size()));
-        return switch (r.nextInt(4)) {
-            case 0 -> followee == follower ? new GraphCommand.FollowBoard(v, at, follower, board[0], board[1])
-                    : new GraphCommand.FollowUser(v, at, follower, followee);
-            case 1 -> followee == follower ? new GraphCommand.UnfollowBoard(v, at, follower, board[0], board[1])
-                    : new GraphCommand.UnfollowUser(v, at, follower, followee);
-            case 2 -> new GraphCommand.FollowBoard(v, at, follower, board[0], board[1]);
-            default -> new GraphCommand.UnfollowBoard(v, at, follower, board[0], board[1]);
-        };
-    }
-
-    private static boolean caughtUp(KafkaGroups kafka, GraphFixture f) {
-        var end = kafka.logEnd(kafka.partitions(List.of(f.kafka.follows, f.kafka.boards)));
-        var committed = kafka.committed(f.group);
-        return end.entrySet().stream().allMatch(e -> e.getValue() == 0 || committed.getOrDefault(e.getKey(), -1L) >= e.getValue());
     }
 }

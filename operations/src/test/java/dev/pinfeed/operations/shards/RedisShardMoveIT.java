@@ -161,6 +161,27 @@ class RedisShardMoveIT {
     }
 
     @Test
+    void aMoveStoppedByCtrlCBeforeItsCutoverLeavesTheRangeWhereItWasAndNoCopy() throws Exception {
+        int first = 2100;
+        int last = 2163;
+        long user = userOnShard(first);
+        graph.store().apply(new GraphCommand.FollowUser(stack.freshId(), 1, user, stack.freshId()));
+        RedisShardMap before = live();
+        java.util.concurrent.atomic.AtomicInteger checks = new java.util.concurrent.atomic.AtomicInteger();
+        RedisShardMover mover = new RedisShardMover(config, zk, line -> {}, line -> {}, () -> checks.incrementAndGet() > 1,
+                java.time.Clock.systemUTC());
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> mover.move(first, last, "redis002")).hasMessageContaining("interrupted");
+
+        assertThat(live()).isEqualTo(before);
+        assertThat(ShardMoves.redis(zk, config).all()).isEmpty();
+        try (Jedis target = jedis("redis002")) {
+            assertThat(target.keys(prefix + "*" + VirtualShards.tagOfShard(first) + "*")).as("the partial copy is deleted").isEmpty();
+        }
+        assertThat(graph.store().relation(user, 0).following()).isFalse(); // still readable where it was
+    }
+
+    @Test
     void refusesARangeOnTwoInstancesAndAnUnknownInstanceWithOneLineAndChangesNothing() {
         RedisShardMap before = live();
         CliRun twoInstances = CliRun.of(config, null, "redis-shards", "move", "--shards", "4000-4200", "--to", "redis002");

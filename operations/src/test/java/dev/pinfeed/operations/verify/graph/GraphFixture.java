@@ -23,6 +23,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.apache.curator.framework.CuratorFramework;
 import redis.clients.jedis.Jedis;
@@ -77,6 +79,33 @@ public final class GraphFixture implements AutoCloseable {
         return id;
     }
 
+    /** A random follow or unfollow (of a user or a board) among {@code users} and {@code boards} ({board, owner}). */
+    public static GraphCommand randomCommand(Random r, List<Long> users, List<long[]> boards, AtomicLong version) {
+        long follower = users.get(r.nextInt(users.size()));
+        long at = 2_000 + r.nextInt(1_000_000);
+        long v = version.incrementAndGet();
+        long[] board;
+        do {
+            board = boards.get(r.nextInt(boards.size()));
+        } while (board[1] == follower); // nobody follows his own board
+        long followee = users.get(r.nextInt(users.size()));
+        return switch (r.nextInt(4)) {
+            case 0 -> followee == follower ? new GraphCommand.FollowBoard(v, at, follower, board[0], board[1])
+                    : new GraphCommand.FollowUser(v, at, follower, followee);
+            case 1 -> followee == follower ? new GraphCommand.UnfollowBoard(v, at, follower, board[0], board[1])
+                    : new GraphCommand.UnfollowUser(v, at, follower, followee);
+            case 2 -> new GraphCommand.FollowBoard(v, at, follower, board[0], board[1]);
+            default -> new GraphCommand.UnfollowBoard(v, at, follower, board[0], board[1]);
+        };
+    }
+
+    /** Whether the processor's group has committed everything published to the fixture's topics. */
+    public boolean caughtUp(dev.pinfeed.operations.replay.KafkaGroups groups) {
+        var end = groups.logEnd(groups.partitions(List.of(kafka.follows, kafka.boards)));
+        var committed = groups.committed(group);
+        return end.entrySet().stream().allMatch(e -> e.getValue() == 0 || committed.getOrDefault(e.getKey(), -1L) >= e.getValue());
+    }
+
     public void publish(GraphCommand... commands) throws Exception {
         for (GraphCommand c : commands) {
             kafka.publish(c);
@@ -93,7 +122,7 @@ public final class GraphFixture implements AutoCloseable {
     }
 
     /** Deletes every key under the prefix on {@code instance} (the loss of one instance, scoped to this test's keys); returns them. */
-    List<String> flush(String instance) {
+    public List<String> flush(String instance) {
         List<String> deleted = new ArrayList<>();
         try (Jedis j = jedis(instance)) {
             String cursor = ScanParams.SCAN_POINTER_START;
