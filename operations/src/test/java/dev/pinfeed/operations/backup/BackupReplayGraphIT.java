@@ -8,8 +8,6 @@ import dev.pinfeed.followergraph.GraphAssertions;
 import dev.pinfeed.followergraph.GraphCommand;
 import dev.pinfeed.graphprocessor.GraphProcessorMain;
 import dev.pinfeed.infra.stack.LocalStack;
-import dev.pinfeed.infra.stack.StackLayout;
-import dev.pinfeed.infra.stacktestkit.ChildJvm;
 import dev.pinfeed.infra.stacktestkit.StackExtension;
 import dev.pinfeed.infra.stacktestkit.TestStack;
 import dev.pinfeed.operations.CliRun;
@@ -46,22 +44,14 @@ class BackupReplayGraphIT {
     @Test
     void aGraphDestroyedAfterItsBackupComesBackThroughRestoreAndReplayAndVerifiesClean(TestStack stack) throws Exception {
         try (GraphFixture f = new GraphFixture(stack); KafkaGroups kafka = new KafkaGroups(Admin.create(KafkaClients.admin(stack.config())))) {
-            Map<String, String> overrides = Map.of("graph.processor.topics", f.kafka.follows + "," + f.kafka.boards,
-                    "graph.processor.group", f.group, "graph.redis.key-prefix", f.prefix,
-                    GraphProcessorMain.NAME + ".admin.http", "127.0.0.1:" + ChildJvm.freePort());
-            PinfeedConfig config = f.config.withOverrides(overrides);
-            LocalStack apps = new LocalStack(new StackLayout(StackLayout.discover().root(), home), config, line -> System.err.println("[apps] " + line),
-                    overrides);
+            GraphFixture.ProcessorApp processor = f.processorApp(home, Map.of());
+            LocalStack apps = processor.apps();
+            PinfeedConfig config = processor.config();
             AtomicLong version = new AtomicLong(1_000);
-            List<Long> users = new ArrayList<>();
-            List<long[]> boards = new ArrayList<>(); // board, owner
-            List<GraphCommand> before = new ArrayList<>();
-            for (int i = 0; i < 30; i++) users.add(stack.freshId());
-            for (long owner : users) {
-                long board = stack.freshId();
-                boards.add(new long[] {board, owner});
-                before.add(new GraphCommand.CreateBoard(version.incrementAndGet(), 1_000, board, owner));
-            }
+            GraphFixture.Population population = f.population(30, 1, version);
+            List<Long> users = population.users();
+            List<long[]> boards = population.boards(); // board, owner
+            List<GraphCommand> before = new ArrayList<>(population.boardsCreated());
             Random random = new Random(31);
             for (int i = 0; i < 1_500; i++) before.add(GraphFixture.randomCommand(random, users, boards, version));
             f.publishAll(before);

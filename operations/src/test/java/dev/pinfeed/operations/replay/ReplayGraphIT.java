@@ -8,8 +8,6 @@ import dev.pinfeed.followergraph.GraphAssertions;
 import dev.pinfeed.followergraph.GraphCommand;
 import dev.pinfeed.graphprocessor.GraphProcessorMain;
 import dev.pinfeed.infra.stack.LocalStack;
-import dev.pinfeed.infra.stack.StackLayout;
-import dev.pinfeed.infra.stacktestkit.ChildJvm;
 import dev.pinfeed.infra.stacktestkit.StackExtension;
 import dev.pinfeed.infra.stacktestkit.TestStack;
 import dev.pinfeed.operations.CliRun;
@@ -45,24 +43,14 @@ class ReplayGraphIT {
     @Test
     void aReplayFromTheBeginningWhileProducersWriteAndTheProcessorIsKilledLosesAndDuplicatesNothing(TestStack stack) throws Exception {
         try (GraphFixture f = new GraphFixture(stack); KafkaGroups kafka = new KafkaGroups(Admin.create(KafkaClients.admin(stack.config())))) {
-            Map<String, String> overrides = Map.of("graph.processor.topics", f.kafka.follows + "," + f.kafka.boards,
-                    "graph.processor.group", f.group, "graph.redis.key-prefix", f.prefix,
-                    GraphProcessorMain.NAME + ".admin.http", "127.0.0.1:" + ChildJvm.freePort(), "processor.max-poll-records", "50");
-            PinfeedConfig config = f.config.withOverrides(overrides);
-            LocalStack apps = new LocalStack(new StackLayout(StackLayout.discover().root(), home), config, line -> System.err.println("[apps] " + line),
-                    overrides);
+            GraphFixture.ProcessorApp processor = f.processorApp(home, Map.of("processor.max-poll-records", "50"));
+            LocalStack apps = processor.apps();
+            PinfeedConfig config = processor.config();
             AtomicLong version = new AtomicLong(1_000);
-            List<Long> users = new ArrayList<>();
-            List<long[]> boards = new ArrayList<>(); // board, owner
-            List<GraphCommand> history = new ArrayList<>();
-            for (int i = 0; i < 40; i++) users.add(stack.freshId());
-            for (long owner : users) {
-                for (int b = 0; b < 2; b++) {
-                    long board = stack.freshId();
-                    boards.add(new long[] {board, owner});
-                    history.add(new GraphCommand.CreateBoard(version.incrementAndGet(), 1_000, board, owner));
-                }
-            }
+            GraphFixture.Population population = f.population(40, 2, version);
+            List<Long> users = population.users();
+            List<long[]> boards = population.boards(); // board, owner
+            List<GraphCommand> history = new ArrayList<>(population.boardsCreated());
             Random random = new Random(17);
             for (int i = 0; i < 4_000; i++) history.add(GraphFixture.randomCommand(random, users, boards, version));
             f.publishAll(history);

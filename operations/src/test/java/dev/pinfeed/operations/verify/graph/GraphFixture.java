@@ -79,6 +79,42 @@ public final class GraphFixture implements AutoCloseable {
         return id;
     }
 
+    /** Users, their boards ({board, owner}), and the events that create the boards. */
+    public record Population(List<Long> users, List<long[]> boards, List<GraphCommand> boardsCreated) {}
+
+    /** {@code userCount} fresh users with {@code boardsEach} boards each; the board events take versions from {@code version}. */
+    public Population population(int userCount, int boardsEach, AtomicLong version) {
+        List<Long> users = new ArrayList<>();
+        List<long[]> boards = new ArrayList<>();
+        List<GraphCommand> created = new ArrayList<>();
+        for (int i = 0; i < userCount; i++) users.add(stack.freshId());
+        for (long owner : users) {
+            for (int b = 0; b < boardsEach; b++) {
+                long board = stack.freshId();
+                boards.add(new long[] {board, owner});
+                created.add(new GraphCommand.CreateBoard(version.incrementAndGet(), 1_000, board, owner));
+            }
+        }
+        return new Population(users, boards, created);
+    }
+
+    /** A launcher of the graph-processor app, and the configuration it runs with. */
+    public record ProcessorApp(dev.pinfeed.infra.stack.LocalStack apps, PinfeedConfig config) {}
+
+    /**
+     * The real graph-processor app on the fixture's topics, group and key prefix (and {@code extra}), run by a
+     * launcher of the test's own under {@code home}.
+     */
+    public ProcessorApp processorApp(java.nio.file.Path home, Map<String, String> extra) throws java.io.IOException {
+        Map<String, String> overrides = new java.util.HashMap<>(Map.of("graph.processor.topics", kafka.follows + "," + kafka.boards,
+                "graph.processor.group", group, "graph.redis.key-prefix", prefix,
+                dev.pinfeed.graphprocessor.GraphProcessorMain.NAME + ".admin.http", "127.0.0.1:" + dev.pinfeed.infra.stacktestkit.ChildJvm.freePort()));
+        overrides.putAll(extra);
+        PinfeedConfig withApp = config.withOverrides(overrides);
+        return new ProcessorApp(new dev.pinfeed.infra.stack.LocalStack(new dev.pinfeed.infra.stack.StackLayout(
+                dev.pinfeed.infra.stack.StackLayout.discover().root(), home), withApp, line -> System.err.println("[apps] " + line), overrides), withApp);
+    }
+
     /** A random follow or unfollow (of a user or a board) among {@code users} and {@code boards} ({board, owner}). */
     public static GraphCommand randomCommand(Random r, List<Long> users, List<long[]> boards, AtomicLong version) {
         long follower = users.get(r.nextInt(users.size()));
