@@ -119,7 +119,20 @@ final class MysqlShardMover {
             }
         } catch (Exception | Error e) {
             Move now = moves.find(first, last).orElse(null);
-            if (now != null && now.phase() != Phase.MOVED) moves.end(move); // nothing moved: the record would only block a retry
+            if (now != null && now.phase() != Phase.MOVED) {
+                // Nothing moved: the target's partial copy is unused, and the record would only block a retry.
+                try {
+                    if (hostOfWhole(map(), first, last).equals(from)) {
+                        try (Connection targetDb = connect(target.master())) {
+                            dropDatabases(targetDb, databases);
+                        }
+                        step.accept("dropped " + to + "'s partial copy of shards " + first + "-" + last);
+                    }
+                } catch (Exception cleanup) {
+                    e.addSuppressed(cleanup);
+                }
+                moves.end(move);
+            }
             throw e;
         }
     }

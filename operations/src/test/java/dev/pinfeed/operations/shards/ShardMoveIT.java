@@ -152,6 +152,19 @@ class ShardMoveIT {
     }
 
     @Test
+    void aMoveStoppedByCtrlCBeforeItsCutoverLeavesTheRangeWhereItWasAndDropsThePartialCopy() throws Exception {
+        MysqlShardMap before = live.current();
+        MysqlShardMover mover = new MysqlShardMover(config, zk, line -> {}, line -> {}, () -> true, java.time.Clock.systemUTC());
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> mover.move(4102, 4103, "mysql002")).hasMessageContaining("interrupted");
+
+        assertThat(live.current()).isEqualTo(before);
+        assertThat(ShardMoves.mysql(zk, config).all()).isEmpty();
+        assertThat(databases("mysql002")).doesNotContain("db04102", "db04103");
+        assertThat(databases("mysql001")).contains("db04102", "db04103");
+    }
+
+    @Test
     void refusesARangeOnTwoHostsAndAnUnknownHostWithOneLineAndChangesNothing() {
         MysqlShardMap before = live.current();
         CliRun twoHosts = CliRun.of(config, null, "shards", "move", "--shards", "2040-2050", "--to", "mysql002");
