@@ -173,6 +173,9 @@ class ShardMoveIT {
         CliRun unknown = CliRun.of(config, null, "shards", "move", "--shards", "4102-4103", "--to", "mysql009");
         assertThat(unknown.code()).isNotZero();
         assertThat(unknown.err()).contains("no MySQL host 'mysql009'");
+        CliRun tooMany = CliRun.of(config, null, "shards", "move", "--shards", "0-1023", "--to", "mysql002");
+        assertThat(tooMany.code()).isEqualTo(2);
+        assertThat(tooMany.err()).contains("move at most 128 shards at a time");
         CliRun usage = CliRun.of(config, null, "shards", "move", "--shards", "x-y", "--to", "mysql002");
         assertThat(usage.code()).isEqualTo(2);
         assertThat(live.current()).isEqualTo(before);
