@@ -68,7 +68,7 @@ public final class RedisShardConfig implements Supplier<RedisShardMap>, AutoClos
         WatchedZnode<RedisShardMap> znode = WatchedZnode.watch(zk, path, seed.format(), text -> check(RedisShardMap.parse(text), known),
                 "redis shard map");
         try {
-            RedisShardConfig config = new RedisShardConfig(znode, ShardFenceFollowers.register(zk, path, znode.get().fences()));
+            RedisShardConfig config = new RedisShardConfig(znode, ShardFenceFollowers.register(zk, path, znode.get().fences(), known));
             config.acknowledging.execute(config::acknowledgeFences); // a change between the read and the registration
             return config;
         } catch (Exception | Error e) {

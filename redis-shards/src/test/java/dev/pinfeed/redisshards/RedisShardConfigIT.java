@@ -124,6 +124,9 @@ class RedisShardConfigIT {
                     .isInstanceOf(dev.pinfeed.config.StoreUnavailableException.class).hasMessageContaining("moved to redis002");
             String grouped = shards.write("redis002", new int[] {3}, () -> "written");
             assertThat(grouped).isEqualTo("written");
+            // A mover asks first whether every follower can reach the instance it moves shards to.
+            assertThat(ShardFenceFollowers.notReaching(zk, path, "redis002")).isEmpty();
+            assertThat(ShardFenceFollowers.notReaching(zk, path, "redis009")).hasSize(1);
         }
     }
 }

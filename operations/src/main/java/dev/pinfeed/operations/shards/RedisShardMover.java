@@ -106,6 +106,11 @@ final class RedisShardMover {
         String from = map().instanceOfRange(first, last);
         if (from.equals(to)) throw new IllegalArgumentException("virtual shards " + first + "-" + last + " already live on " + to);
         master(to);
+        List<String> unaware = ShardFenceFollowers.notReaching(zk, mapPath, to);
+        if (!unaware.isEmpty()) {
+            throw new IllegalStateException(unaware.size() + " processes following the map cannot reach " + to + " (" + String.join("; ", unaware)
+                    + "): give them " + to + " in their configuration (redis.instances) and restart them first; nothing moved");
+        }
         Move move = new Move(first, last, from, to, Phase.COPYING, null);
         moves.begin(move);
         step.accept(String.format(Locale.ROOT, "moving virtual shards %d-%d from %s to %s", first, last, from, to));
@@ -129,6 +134,15 @@ final class RedisShardMover {
         Move move = moves.find(first, last).orElseThrow(() -> new IllegalStateException("no move of virtual shards " + first + "-" + last
                 + " is under way (./pinfeed redis-shards status lists them)"));
         if (move.phase() == Phase.COPYING || move.phase() == Phase.CUTOVER) return rollBack(move, started);
+        RedisShardMap map = map();
+        if (move.phase() == Phase.UNDOING && map.instanceOfRange(first, last).equals(move.from())) {
+            // An undo whose mover stopped after its flip: only the abandoned copy is left to delete.
+            updateMap(m -> m.unfencing(first, last));
+            deleteRange(move.to(), first, last, "the abandoned copy");
+            moves.end(move);
+            step.accept(String.format(Locale.ROOT, "finished the interrupted undo: virtual shards %d-%d live on %s", first, last, move.from()));
+            return new Report(Duration.ofMillis(clock.millis() - started), Duration.ZERO, 0, 0);
+        }
         moves.save(move.in(Phase.UNDOING));
         step.accept(String.format(Locale.ROOT, "moving virtual shards %d-%d back from %s to %s", first, last, move.to(), move.from()));
         // A fresh copy replaces the old one: nothing written to the taker since the move is lost.

@@ -161,6 +161,28 @@ class RedisShardMoveIT {
     }
 
     @Test
+    void anUndoWhoseMoverStoppedAfterItsFlipIsFinishedByUndoAgain() throws Exception {
+        int first = 2200;
+        int last = 2201;
+        // What an undo killed after its flip leaves: the record (undoing), the range back on redis001, the abandoned copy on redis002.
+        ShardMoves.redis(zk, config).begin(new ShardMoves.Move(first, last, "redis001", "redis002", ShardMoves.Phase.UNDOING, null));
+        String abandoned = prefix + "abandoned:" + VirtualShards.tagOfShard(first);
+        try (Jedis target = jedis("redis002")) {
+            target.set(abandoned, "x");
+        }
+
+        CliRun undo = CliRun.of(config, null, "redis-shards", "move", "--shards", first + "-" + last, "--undo");
+
+        assertThat(undo.code()).as(undo.out() + undo.err()).isZero();
+        assertThat(undo.out()).contains("finished the interrupted undo");
+        assertThat(live().instanceOf(first)).isEqualTo("redis001");
+        try (Jedis target = jedis("redis002")) {
+            assertThat(target.exists(abandoned)).isFalse();
+        }
+        assertThat(ShardMoves.redis(zk, config).find(first, last)).isEmpty();
+    }
+
+    @Test
     void aMoveStoppedByCtrlCBeforeItsCutoverLeavesTheRangeWhereItWasAndNoCopy() throws Exception {
         int first = 2100;
         int last = 2163;
