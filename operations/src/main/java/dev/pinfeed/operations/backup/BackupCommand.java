@@ -108,6 +108,8 @@ public final class BackupCommand implements Callable<Integer> {
         List<String> hbaseTables;
         @Option(names = "--every", paramLabel = "DURATION", description = "keep running, one backup per period (e.g. 1h, 30m)") String everyText;
         @Option(names = "--keep", paramLabel = "N", description = "with --every: delete all but the newest N backups") Integer keep;
+        @Option(names = "--admin", paramLabel = "HOST:PORT",
+                description = "with --every: where health and metrics are served (default backup.admin.http, else 127.0.0.1:8095)") String admin;
 
         @Override
         public Integer call() throws Exception {
@@ -116,17 +118,34 @@ public final class BackupCommand implements Callable<Integer> {
             Duration every = everyText == null ? null : period(spec, everyText);
             if (keep != null && (every == null || keep < 1)) throw Cli.usage(spec, "--keep N (N >= 1) goes with --every");
             if (every != null && every.compareTo(Duration.ofMinutes(1)) < 0) throw Cli.usage(spec, "--every must be at least 1m");
+            if (admin != null && every == null) throw Cli.usage(spec, "--admin goes with --every");
+            HostPort adminAddress;
+            try {
+                adminAddress = HostPort.parse(admin != null ? admin : "127.0.0.1:8095");
+            } catch (IllegalArgumentException e) {
+                throw Cli.usage(spec, "--admin takes HOST:PORT, not '" + admin + "'");
+            }
             PinfeedConfig config = backup.root.config();
             PrintWriter out = spec.commandLine().getOut();
             BackupDirectory directory = BackupDirectory.of(config, dir);
-            while (true) {
+            ScheduledBackups.Attempt once = () -> {
                 BackupManifest m = createOne(config, directory, which, only, hbaseTables(config, hbaseTables), out);
                 out.printf(Locale.ROOT, "backup %s: %s in %s, %.1f s%n", m.id(), MysqlBackup.megabytes(m.bytes()), directory.root().resolve(m.id()),
                         Duration.between(m.startedAt(), m.finishedAt()).toMillis() / 1000.0);
                 out.flush();
-                if (every == null) return Cli.OK;
                 if (keep != null) prune(config, directory, keep, out);
-                Thread.sleep(every.toMillis());
+                return m.bytes();
+            };
+            if (every == null) {
+                once.call();
+                return Cli.OK;
+            }
+            if (admin == null) adminAddress = config.find("backup.admin.http").map(HostPort::parse).orElse(adminAddress);
+            try (ScheduledBackups schedule = new ScheduledBackups(adminAddress, Clock.systemUTC(), out)) {
+                while (true) {
+                    schedule.run(once);
+                    Thread.sleep(every.toMillis());
+                }
             }
         }
 

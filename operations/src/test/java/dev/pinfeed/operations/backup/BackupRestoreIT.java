@@ -195,6 +195,9 @@ class BackupRestoreIT {
         CliRun create = CliRun.of(stack.config(), null, "backup", "create", "--dir", backups.toString(), "--stores", "hbase",
                 "--hbase-tables", "hbase:meta", "--every", "soon");
         assertThat(create.code()).isEqualTo(2);
+        CliRun adminAlone = CliRun.of(stack.config(), null, "backup", "create", "--dir", backups.toString(), "--admin", "127.0.0.1:8095");
+        assertThat(adminAlone.code()).isEqualTo(2);
+        assertThat(adminAlone.err()).contains("--admin goes with --every");
         CliRun missing = CliRun.of(stack.config(), null, "backup", "restore", "20000101T000000Z", "--dir", backups.toString(), "--store", "mysql");
         assertThat(missing.code()).isEqualTo(1);
         assertThat(missing.err().strip()).contains("no backup 20000101T000000Z").doesNotContain("\n");

@@ -137,11 +137,7 @@ class RedisShardMoveIT {
         int first = 2000;
         int last = 2001;
         // What a mover killed -9 mid-cutover leaves: the record, the fence, a partial copy.
-        ShardMoves.redis(zk, config).begin(new ShardMoves.Move(first, last, "redis001", "redis002", ShardMoves.Phase.CUTOVER, null));
-        String partial = prefix + "partial:" + VirtualShards.tagOfShard(first);
-        try (Jedis target = jedis("redis002")) {
-            target.set(partial, "x");
-        }
+        String partial = leftBehind(first, last, ShardMoves.Phase.CUTOVER);
         String mapPath = config.get("graph.redis.shards.znode", RedisShardConfig.ZNODE);
         dev.pinfeed.config.zookeeper.WatchedZnode.update(zk, mapPath, t -> RedisShardMap.parse(t).fencing(first, last).format());
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> live().isFenced(first));
@@ -160,16 +156,22 @@ class RedisShardMoveIT {
         graph.store().apply(new GraphCommand.FollowUser(stack.freshId(), 1, user, stack.freshId()));
     }
 
+    /** A record of a move redis001 → redis002 in {@code phase}, and a key of the range on redis002 (a copy); returns the key. */
+    private static String leftBehind(int first, int last, ShardMoves.Phase phase) throws Exception {
+        ShardMoves.redis(zk, config).begin(new ShardMoves.Move(first, last, "redis001", "redis002", phase, null));
+        String key = prefix + "left-behind:" + VirtualShards.tagOfShard(first);
+        try (Jedis target = jedis("redis002")) {
+            target.set(key, "x");
+        }
+        return key;
+    }
+
     @Test
     void anUndoWhoseMoverStoppedAfterItsFlipIsFinishedByUndoAgain() throws Exception {
         int first = 2200;
         int last = 2201;
         // What an undo killed after its flip leaves: the record (undoing), the range back on redis001, the abandoned copy on redis002.
-        ShardMoves.redis(zk, config).begin(new ShardMoves.Move(first, last, "redis001", "redis002", ShardMoves.Phase.UNDOING, null));
-        String abandoned = prefix + "abandoned:" + VirtualShards.tagOfShard(first);
-        try (Jedis target = jedis("redis002")) {
-            target.set(abandoned, "x");
-        }
+        String abandoned = leftBehind(first, last, ShardMoves.Phase.UNDOING);
 
         CliRun undo = CliRun.of(config, null, "redis-shards", "move", "--shards", first + "-" + last, "--undo");
 
