@@ -1,0 +1,37 @@
+package dev.pinfeed.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+
+/** infra/definitions/production.example.properties gives every app what it needs to start (deployment.md starts from it). */
+class ProductionExampleTest {
+
+    private static final Path EXAMPLE = Path.of(System.getProperty("user.dir")).resolve("../infra/definitions/production.example.properties")
+            .normalize();
+
+    @Test
+    void everyHostAndInstanceHasItsAddressesAndEveryAppItsKeys() throws Exception {
+        Properties file = new Properties();
+        try (InputStream in = java.nio.file.Files.newInputStream(EXAMPLE)) {
+            file.load(in);
+        }
+        PinfeedConfig example = PinfeedConfig.of(file); // the file alone: no PINFEED_* of the shell running the test
+
+        assertThat(example.mysqlHosts()).hasSize(8).allSatisfy(h -> assertThat(h.replica()).isNotNull());
+        assertThat(example.redisInstances()).allSatisfy(h -> assertThat(h.replica()).isNotNull());
+        assertThat(example.find("ingest.tokens-file")).isPresent();
+        assertThat(example.find("mysql.admin.user")).isPresent();
+        // Every processor's admin endpoint the local stack configures, the example configures too.
+        Properties local = new Properties();
+        try (InputStream in = PinfeedConfig.class.getResourceAsStream("/pinfeed-local.properties")) {
+            local.load(in);
+        }
+        for (String key : local.stringPropertyNames()) {
+            if (key.endsWith(".admin.http")) assertThat(example.hostPort(key)).as(key).isNotNull();
+        }
+    }
+}
