@@ -83,20 +83,10 @@ public final class RedisShardConfig implements Supplier<RedisShardMap>, AutoClos
      * looked up after the wait, so a write that waited goes to the shard's new instance.
      */
     public <T> T write(int shard, Function<String, T> call) {
-        long deadline = System.nanoTime() + FENCE_WAIT.toNanos();
-        while (true) {
-            writing.incrementAndGet(shard);
-            try {
-                RedisShardMap map = get();
-                if (!map.isFenced(shard)) {
-                    String instance = map.instanceOf(shard);
-                    return RedisCalls.on(instance, () -> call.apply(instance));
-                }
-            } finally {
-                writing.decrementAndGet(shard);
-            }
-            awaitChange(deadline, get().instanceOf(shard), shard);
-        }
+        return unfenced(new int[] {shard}, map -> {
+            String instance = map.instanceOf(shard);
+            return RedisCalls.on(instance, () -> call.apply(instance));
+        });
     }
 
     /**
@@ -105,23 +95,35 @@ public final class RedisShardConfig implements Supplier<RedisShardMap>, AutoClos
      * instance meanwhile, it is answered as unavailable and the caller retries with the new map.
      */
     public <T> T write(String instance, int[] shards, Supplier<T> call) {
+        return unfenced(shards, map -> {
+            for (int s : shards) {
+                if (!map.instanceOf(s).equals(instance)) {
+                    throw new StoreUnavailableException(instance, "virtual shard " + s + " has moved to " + map.instanceOf(s) + "; retry");
+                }
+            }
+            return RedisCalls.on(instance, call);
+        });
+    }
+
+    /**
+     * Runs {@code write} with a map in which none of {@code shards} is fenced, those shards counted in flight
+     * meanwhile (counted before the fence is read, so {@link #acknowledgeFences} never misses a write); while
+     * one is fenced, waits for the map to change.
+     */
+    private <T> T unfenced(int[] shards, Function<RedisShardMap, T> write) {
         long deadline = System.nanoTime() + FENCE_WAIT.toNanos();
         while (true) {
             for (int s : shards) writing.incrementAndGet(s);
             int fenced = -1;
+            RedisShardMap map;
             try {
-                RedisShardMap map = get();
-                for (int s : shards) {
-                    if (!map.instanceOf(s).equals(instance)) {
-                        throw new StoreUnavailableException(instance, "virtual shard " + s + " has moved to " + map.instanceOf(s) + "; retry");
-                    }
-                    if (map.isFenced(s)) fenced = s;
-                }
-                if (fenced < 0) return RedisCalls.on(instance, call);
+                map = get();
+                for (int s : shards) if (map.isFenced(s)) fenced = s;
+                if (fenced < 0) return write.apply(map);
             } finally {
                 for (int s : shards) writing.decrementAndGet(s);
             }
-            awaitChange(deadline, instance, fenced);
+            awaitChange(deadline, map.instanceOf(fenced), fenced);
         }
     }
 

@@ -69,9 +69,9 @@ public final class RedisLastReadStore implements LastReadStore {
 
     @Override
     public boolean recordRead(long userId, long readMillis) {
-        String instance = RedisCalls.write(shards, VirtualShards.of(userId), on -> {
-            RedisCalls.client(clients, on).eval(RECORD, List.of(keys.lastRead(userId)), List.of(Long.toString(readMillis)));
-            return on;
+        String instance = RedisCalls.write(shards, VirtualShards.of(userId), holder -> {
+            RedisCalls.client(clients, holder).eval(RECORD, List.of(keys.lastRead(userId)), List.of(Long.toString(readMillis)));
+            return holder;
         });
         return clients.unreplicated(List.of(instance), replicaWait).isEmpty(); // an instance gone since: not known to be replicated
     }

@@ -119,16 +119,18 @@ public final class BackupCommand implements Callable<Integer> {
             if (keep != null && (every == null || keep < 1)) throw Cli.usage(spec, "--keep N (N >= 1) goes with --every");
             if (every != null && every.compareTo(Duration.ofMinutes(1)) < 0) throw Cli.usage(spec, "--every must be at least 1m");
             if (admin != null && every == null) throw Cli.usage(spec, "--admin goes with --every");
-            HostPort adminAddress;
-            try {
-                adminAddress = HostPort.parse(admin != null ? admin : "127.0.0.1:8095");
-            } catch (IllegalArgumentException e) {
-                throw Cli.usage(spec, "--admin takes HOST:PORT, not '" + admin + "'");
+            HostPort adminAddress = null;
+            if (admin != null) {
+                try {
+                    adminAddress = HostPort.parse(admin);
+                } catch (IllegalArgumentException e) {
+                    throw Cli.usage(spec, "--admin takes HOST:PORT, not '" + admin + "'");
+                }
             }
             PinfeedConfig config = backup.root.config();
             PrintWriter out = spec.commandLine().getOut();
             BackupDirectory directory = BackupDirectory.of(config, dir);
-            ScheduledBackups.Attempt once = () -> {
+            Callable<Long> once = () -> {
                 BackupManifest m = createOne(config, directory, which, only, hbaseTables(config, hbaseTables), out);
                 out.printf(Locale.ROOT, "backup %s: %s in %s, %.1f s%n", m.id(), MysqlBackup.megabytes(m.bytes()), directory.root().resolve(m.id()),
                         Duration.between(m.startedAt(), m.finishedAt()).toMillis() / 1000.0);
@@ -140,8 +142,8 @@ public final class BackupCommand implements Callable<Integer> {
                 once.call();
                 return Cli.OK;
             }
-            if (admin == null) adminAddress = config.find("backup.admin.http").map(HostPort::parse).orElse(adminAddress);
-            try (ScheduledBackups schedule = new ScheduledBackups(adminAddress, Clock.systemUTC(), out)) {
+            if (adminAddress == null) adminAddress = config.find("backup.admin.http").map(HostPort::parse).orElse(ScheduledBackups.DEFAULT_ADMIN);
+            try (ScheduledBackups schedule = new ScheduledBackups(adminAddress.host(), adminAddress.port(), Clock.systemUTC(), out)) {
                 while (true) {
                     schedule.run(once);
                     Thread.sleep(every.toMillis());

@@ -26,9 +26,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class ScheduledBackups implements AutoCloseable {
 
-    /** One backup: its size in bytes. */
-    @FunctionalInterface
-    interface Attempt extends Callable<Long> {}
+    static final HostPort DEFAULT_ADMIN = new HostPort("127.0.0.1", 8095);
 
     private final PrometheusMeterRegistry meters = Meters.newRegistry();
     private final Counter ok = Counter.builder("pinfeed_backup_runs_total").tag("outcome", "ok").register(meters);
@@ -41,11 +39,7 @@ final class ScheduledBackups implements AutoCloseable {
     private final RunningHttpApp admin;
     private volatile String lastFailure;
 
-    ScheduledBackups(HostPort adminAddress, Clock clock, PrintWriter out) {
-        this(adminAddress.host(), adminAddress.port(), clock, out);
-    }
-
-    /** {@code port} 0: any free port (tests). */
+    /** {@code adminPort} 0: any free port (tests). */
     ScheduledBackups(String adminHost, int adminPort, Clock clock, PrintWriter out) {
         this.clock = clock;
         this.out = out;
@@ -65,8 +59,8 @@ final class ScheduledBackups implements AutoCloseable {
         return admin;
     }
 
-    /** Runs {@code attempt} once: true if it succeeded; a failure is printed, counted and shown by readiness. */
-    boolean run(Attempt attempt) {
+    /** Runs {@code attempt} (one backup; it answers its size in bytes) once: true if it succeeded; a failure is printed, counted and shown by readiness. */
+    boolean run(Callable<Long> attempt) {
         long started = clock.millis();
         try {
             long bytes = attempt.call();

@@ -1,7 +1,6 @@
 package dev.pinfeed.operations.shards;
 
 import dev.pinfeed.config.HostPort;
-import dev.pinfeed.redisshards.VirtualShards;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -26,9 +25,7 @@ final class KeyspaceWatch implements AutoCloseable {
     static final String NOTIFY = "notify-keyspace-events";
 
     private final Jedis connection;
-    private final String prefix;
-    private final int first;
-    private final int last;
+    private final RangeKeys keys;
     private final Set<String> dirty = ConcurrentHashMap.newKeySet();
     private final AtomicReference<Throwable> lost = new AtomicReference<>();
     private final AtomicLong pings = new AtomicLong();
@@ -37,15 +34,13 @@ final class KeyspaceWatch implements AutoCloseable {
     private final Pubsub pubsub = new Pubsub();
     private final Thread reader;
 
-    private KeyspaceWatch(HostPort master, String prefix, int first, int last) {
+    private KeyspaceWatch(HostPort master, RangeKeys keys) {
         // No read timeout: it waits for notifications.
         this.connection = dev.pinfeed.redismasters.RedisMasterClients.plainConnection(master, java.time.Duration.ofSeconds(5), java.time.Duration.ZERO);
-        this.prefix = prefix;
-        this.first = first;
-        this.last = last;
+        this.keys = keys;
         this.reader = new Thread(() -> {
             try {
-                connection.psubscribe(pubsub, CHANNEL + globEscaped(prefix) + "*");
+                connection.psubscribe(pubsub, CHANNEL + keys.glob("*"));
             } catch (Throwable e) {
                 lost.compareAndSet(null, e);
             } finally {
@@ -55,9 +50,9 @@ final class KeyspaceWatch implements AutoCloseable {
         reader.setDaemon(true);
     }
 
-    /** Starts watching {@code master} for keys under {@code prefix} of shards {@code first..last}; returns once subscribed. */
-    static KeyspaceWatch start(HostPort master, String prefix, int first, int last) throws InterruptedException {
-        KeyspaceWatch watch = new KeyspaceWatch(master, prefix, first, last);
+    /** Starts watching {@code master} for changes of {@code keys}; returns once subscribed. */
+    static KeyspaceWatch start(HostPort master, RangeKeys keys) throws InterruptedException {
+        KeyspaceWatch watch = new KeyspaceWatch(master, keys);
         watch.reader.start();
         if (!watch.subscribed.await(10, TimeUnit.SECONDS) || watch.lost.get() != null) {
             watch.close();
@@ -73,20 +68,6 @@ final class KeyspaceWatch implements AutoCloseable {
         if (out.indexOf("K") < 0) out.append('K');
         if (out.indexOf("A") < 0) out.append('A');
         return out.toString();
-    }
-
-    private static String globEscaped(String s) {
-        StringBuilder out = new StringBuilder();
-        for (char c : s.toCharArray()) {
-            if ("*?[]\\".indexOf(c) >= 0) out.append('\\');
-            out.append(c);
-        }
-        return out.toString();
-    }
-
-    boolean concerns(String key) {
-        int shard = VirtualShards.shardOfKey(key);
-        return key.startsWith(prefix) && shard >= first && shard <= last;
     }
 
     /**
@@ -137,7 +118,7 @@ final class KeyspaceWatch implements AutoCloseable {
         @Override
         public void onPMessage(String pattern, String channel, String event) {
             String key = channel.substring(CHANNEL.length());
-            if (concerns(key)) dirty.add(key);
+            if (keys.contains(key)) dirty.add(key);
         }
 
         @Override

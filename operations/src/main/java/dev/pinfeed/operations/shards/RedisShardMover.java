@@ -11,7 +11,6 @@ import dev.pinfeed.redisshards.RedisShardConfig;
 import dev.pinfeed.redisshards.RedisShardMap;
 import dev.pinfeed.redisshards.RedisShards;
 import dev.pinfeed.redisshards.ShardFenceFollowers;
-import dev.pinfeed.redisshards.VirtualShards;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,8 +25,6 @@ import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.params.RestoreParams;
-import redis.clients.jedis.params.ScanParams;
-import redis.clients.jedis.resps.ScanResult;
 import org.apache.curator.framework.CuratorFramework;
 
 /**
@@ -190,10 +187,11 @@ final class RedisShardMover {
         try (Jedis source = connect(giverMaster); Jedis target = connect(master(taker))) {
             String flags = configGet(source, KeyspaceWatch.NOTIFY);
             source.configSet(KeyspaceWatch.NOTIFY, KeyspaceWatch.withNeededFlags(flags));
-            try (KeyspaceWatch watch = KeyspaceWatch.start(giverMaster, prefix, first, last)) {
-                long cleared = deleteKeys(target, first, last);
+            RangeKeys keys = new RangeKeys(prefix, first, last);
+            try (KeyspaceWatch watch = KeyspaceWatch.start(giverMaster, keys)) {
+                long cleared = deleteKeys(target, keys);
                 if (cleared > 0) step.accept("deleted " + cleared + " stale keys of the range on " + taker);
-                long copied = copyAll(source, target, watch, first, last);
+                long copied = copyAll(source, target, keys);
                 step.accept(String.format(Locale.ROOT, "copied %d keys of virtual shards %d-%d to %s; copying what changed since", copied, first,
                         last, taker));
                 long again = 0;
@@ -262,23 +260,19 @@ final class RedisShardMover {
         return values.getOrDefault(name, "");
     }
 
-    private long copyAll(Jedis source, Jedis target, KeyspaceWatch watch, int first, int last) {
-        long copied = 0;
-        String cursor = ScanParams.SCAN_POINTER_START;
-        ScanParams params = new ScanParams().match(matchPattern()).count(1000);
+    private long copyAll(Jedis source, Jedis target, RangeKeys keys) {
+        long[] copied = {0};
         List<String> batch = new ArrayList<>();
-        do {
-            ScanResult<String> step = source.scan(cursor, params);
-            for (String key : step.getResult()) if (watch.concerns(key)) batch.add(key);
+        keys.scan(source, step -> {
+            batch.addAll(step);
             if (batch.size() >= BATCH) {
-                copied += copyKeys(source, target, batch);
+                copied[0] += copyKeys(source, target, batch);
                 batch.clear();
-                waiting.accept("copied " + copied + " keys");
+                waiting.accept("copied " + copied[0] + " keys");
                 checkStop();
             }
-            cursor = step.getCursor();
-        } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
-        return copied + copyKeys(source, target, batch);
+        });
+        return copied[0] + copyKeys(source, target, batch);
     }
 
     /** Copies {@code keys} as they are now (a key gone meanwhile is deleted on the target). */
@@ -313,36 +307,15 @@ final class RedisShardMover {
 
     private void deleteRange(String instance, int first, int last, String what) throws Exception {
         try (Jedis jedis = connect(master(instance))) {
-            long deleted = deleteKeys(jedis, first, last);
+            long deleted = deleteKeys(jedis, new RangeKeys(prefix, first, last));
             step.accept(String.format(Locale.ROOT, "deleted %s of virtual shards %d-%d on %s (%d keys)", what, first, last, instance, deleted));
         }
     }
 
-    private long deleteKeys(Jedis jedis, int first, int last) {
-        long deleted = 0;
-        String cursor = ScanParams.SCAN_POINTER_START;
-        ScanParams params = new ScanParams().match(matchPattern()).count(1000);
-        do {
-            ScanResult<String> step = jedis.scan(cursor, params);
-            List<String> keys = new ArrayList<>();
-            for (String key : step.getResult()) {
-                int shard = VirtualShards.shardOfKey(key);
-                if (key.startsWith(prefix) && shard >= first && shard <= last) keys.add(key);
-            }
-            if (!keys.isEmpty()) deleted += jedis.unlink(keys.toArray(String[]::new));
-            cursor = step.getCursor();
-        } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
-        return deleted;
-    }
-
-    /** Keys under the prefix that carry a virtual shard's hash tag. */
-    private String matchPattern() {
-        StringBuilder out = new StringBuilder();
-        for (char c : prefix.toCharArray()) {
-            if ("*?[]\\".indexOf(c) >= 0) out.append('\\');
-            out.append(c);
-        }
-        return out.append("*{v*").toString();
+    private static long deleteKeys(Jedis jedis, RangeKeys keys) {
+        long[] deleted = {0};
+        keys.scan(jedis, step -> deleted[0] += jedis.unlink(step.toArray(String[]::new)));
+        return deleted[0];
     }
 
     private static Jedis connect(HostPort master) {

@@ -19,16 +19,10 @@ import dev.pinfeed.redisshards.VirtualShards;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -233,66 +227,28 @@ class RedisShardMoveIT {
     }
 
     /** Follows between fresh users (a quarter of them on the moving range), read back while written, until stopped. */
-    private static final class Writers implements AutoCloseable {
+    private static final class Writers extends MoveTraffic<Long> {
         private final GraphStore store = graph.store();
-        private final AtomicBoolean running = new AtomicBoolean(true);
-        private final Map<Long, Long> acknowledged = new ConcurrentHashMap<>();
-        private final ConcurrentLinkedQueue<Long> latencies = new ConcurrentLinkedQueue<>();
-        private final List<String> failures = Collections.synchronizedList(new ArrayList<>());
-        private final AtomicLong retries = new AtomicLong();
-        private final List<Thread> threads = new ArrayList<>();
 
         Writers() {
-            for (int i = 0; i < 2; i++) threads.add(daemon(this::write, "redis-shard-move-it-writer-" + i));
-            threads.add(daemon(this::read, "redis-shard-move-it-reader"));
+            start("redis-shard-move-it");
         }
 
-        private static Thread daemon(Runnable r, String name) {
-            Thread t = new Thread(r, name);
-            t.setDaemon(true);
-            t.start();
-            return t;
+        @Override
+        void writeOne() {
+            long follower = stack.freshId();
+            long followee = stack.freshId();
+            // As the graph processor does: the record is retried (every graph write is idempotent).
+            acknowledgeAfter(follower, followee, () -> store.apply(new GraphCommand.FollowUser(stack.freshId(), System.currentTimeMillis(),
+                    follower, followee)), e -> e instanceof StoreUnavailableException);
         }
 
-        private void write() {
-            while (running.get()) {
-                long follower = stack.freshId();
-                long followee = stack.freshId();
-                long start = System.nanoTime();
-                for (int attempt = 1; ; attempt++) {
-                    try {
-                        store.apply(new GraphCommand.FollowUser(stack.freshId(), System.currentTimeMillis(), follower, followee));
-                        acknowledged.put(follower, followee);
-                        latencies.add((System.nanoTime() - start) / 1_000_000);
-                        break;
-                    } catch (StoreUnavailableException e) {
-                        // As the graph processor does: the record is retried (every graph write is idempotent).
-                        if (attempt == 50) {
-                            failures.add("follow " + follower + " -> " + followee + ": " + e.getMessage());
-                            break;
-                        }
-                        retries.incrementAndGet();
-                        sleep(20);
-                    }
-                }
-            }
-        }
-
-        private void read() {
-            while (running.get()) {
-                List<Map.Entry<Long, Long>> sample = new ArrayList<>(acknowledged.entrySet());
-                if (sample.isEmpty()) {
-                    sleep(5);
-                    continue;
-                }
-                Map.Entry<Long, Long> pair = sample.get(ThreadLocalRandom.current().nextInt(sample.size()));
-                try {
-                    if (!store.relation(pair.getKey(), pair.getValue()).following()) {
-                        failures.add("read of acknowledged follow " + pair + " found nothing");
-                    }
-                } catch (RuntimeException e) {
-                    failures.add("read " + pair + ": " + e);
-                }
+        @Override
+        void readOne(Map.Entry<Long, Long> pair) {
+            try {
+                if (!store.relation(pair.getKey(), pair.getValue()).following()) fail("read of acknowledged follow " + pair + " found nothing");
+            } catch (RuntimeException e) {
+                fail("read " + pair + ": " + e);
             }
         }
 
@@ -303,47 +259,6 @@ class RedisShardMoveIT {
                 if (store.counts(followee).followers() != 1) missing.add(followee + "'s follower count");
             });
             assertThat(missing).as("acknowledged follows missing").isEmpty();
-        }
-
-        void awaitAcknowledged(long n) throws InterruptedException {
-            long deadline = System.nanoTime() + 60_000_000_000L;
-            while (acknowledged.size() < n && System.nanoTime() < deadline && failures.isEmpty()) Thread.sleep(10);
-        }
-
-        long acknowledged() {
-            return acknowledged.size();
-        }
-
-        List<String> failures() {
-            return List.copyOf(failures);
-        }
-
-        long maxLatencyMillis() {
-            return latencies.stream().mapToLong(Long::longValue).max().orElse(0);
-        }
-
-        String report() {
-            long[] sorted = latencies.stream().mapToLong(Long::longValue).sorted().toArray();
-            return String.format("%d writes acknowledged, %d retries, latency p50 %d ms, p99 %d ms, max %d ms", sorted.length, retries.get(),
-                    sorted[sorted.length / 2], sorted[(int) (sorted.length * 0.99)], sorted[sorted.length - 1]);
-        }
-
-        void stop() throws InterruptedException {
-            running.set(false);
-            for (Thread t : threads) t.join(30_000);
-        }
-
-        @Override
-        public void close() throws InterruptedException {
-            stop();
-        }
-
-        private static void sleep(long ms) {
-            try {
-                Thread.sleep(ms);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
         }
     }
 

@@ -12,20 +12,14 @@ import dev.pinfeed.mysqlshards.MysqlShardMap;
 import dev.pinfeed.mysqlshards.ShardDataSources;
 import dev.pinfeed.operations.CliRun;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -184,119 +178,42 @@ class ShardMoveIT {
     // ---- writers and readers on the live map
 
     /** Writes rows into random shards of 4096-4103 and reads acknowledged ones back, until stopped. */
-    private static final class Writers implements AutoCloseable {
-        private final AtomicBoolean running = new AtomicBoolean(true);
-        private final Map<Long, Integer> acknowledged = new ConcurrentHashMap<>();
-        private final ConcurrentLinkedQueue<Long> latencies = new ConcurrentLinkedQueue<>();
-        private final List<String> failures = Collections.synchronizedList(new ArrayList<>());
-        private final AtomicLong retries = new AtomicLong();
-        private final List<Thread> threads = new ArrayList<>();
+    private static final class Writers extends MoveTraffic<Integer> {
 
         Writers() {
-            for (int i = 0; i < 2; i++) threads.add(daemon(this::write, "shard-move-it-writer-" + i));
-            threads.add(daemon(this::read, "shard-move-it-reader"));
-        }
-
-        private static Thread daemon(Runnable r, String name) {
-            Thread t = new Thread(r, name);
-            t.setDaemon(true);
-            t.start();
-            return t;
-        }
-
-        private void write() {
-            while (running.get()) {
-                int shard = ThreadLocalRandom.current().nextInt(FIRST, LAST + 1);
-                long id = stack.freshId();
-                long start = System.nanoTime();
-                for (int attempt = 1; ; attempt++) {
-                    try {
-                        String host = sources.hostOf(shard);
-                        try (Connection c = sources.connection(host); PreparedStatement p = c.prepareStatement(
-                                "INSERT INTO " + MysqlShardMap.databaseName(shard) + ".users (local_id, data) VALUES (?, '{}')")) {
-                            p.setLong(1, id);
-                            p.executeUpdate();
-                        }
-                        acknowledged.put(id, shard);
-                        latencies.add((System.nanoTime() - start) / 1_000_000);
-                        break;
-                    } catch (StoreUnavailableException | SQLException e) {
-                        boolean retry = e instanceof StoreUnavailableException || ShardDataSources.isUnavailable((SQLException) e);
-                        if (!retry || attempt == 50) {
-                            failures.add("write " + id + " to shard " + shard + ": " + e.getMessage());
-                            break;
-                        }
-                        retries.incrementAndGet();
-                        sleep(20);
-                    }
-                }
-            }
-        }
-
-        private void read() {
-            while (running.get()) {
-                List<Map.Entry<Long, Integer>> sample = new ArrayList<>(acknowledged.entrySet());
-                if (sample.isEmpty()) {
-                    sleep(5);
-                    continue;
-                }
-                Map.Entry<Long, Integer> row = sample.get(ThreadLocalRandom.current().nextInt(sample.size()));
-                for (int attempt = 1; ; attempt++) {
-                    try (Connection c = sources.connection(sources.hostOf(row.getValue())); Statement st = c.createStatement();
-                         ResultSet rs = st.executeQuery("SELECT local_id FROM " + MysqlShardMap.databaseName(row.getValue())
-                                 + ".users WHERE local_id = " + row.getKey())) {
-                        if (!rs.next()) failures.add("read of acknowledged row " + row.getKey() + " in shard " + row.getValue() + " found nothing");
-                        break;
-                    } catch (StoreUnavailableException | SQLException e) {
-                        // A read that looked the host up just before the rename is told to look again, like a write.
-                        if (attempt == 50) {
-                            failures.add("read " + row.getKey() + ": " + e.getMessage());
-                            break;
-                        }
-                        sleep(20);
-                    }
-                }
-            }
-        }
-
-        void awaitAcknowledged(long n) throws InterruptedException {
-            long deadline = System.nanoTime() + 60_000_000_000L;
-            while (acknowledged.size() < n && System.nanoTime() < deadline && failures.isEmpty()) Thread.sleep(10);
-        }
-
-        long acknowledged() {
-            return acknowledged.size();
-        }
-
-        List<String> failures() {
-            return List.copyOf(failures);
-        }
-
-        long maxLatencyMillis() {
-            return latencies.stream().mapToLong(Long::longValue).max().orElse(0);
-        }
-
-        String report() {
-            long[] sorted = latencies.stream().mapToLong(Long::longValue).sorted().toArray();
-            return String.format("%d writes acknowledged, %d retries, latency p50 %d ms, p99 %d ms, max %d ms", sorted.length, retries.get(),
-                    sorted[sorted.length / 2], sorted[(int) (sorted.length * 0.99)], sorted[sorted.length - 1]);
-        }
-
-        void stop() throws InterruptedException {
-            running.set(false);
-            for (Thread t : threads) t.join(30_000);
+            start("shard-move-it");
         }
 
         @Override
-        public void close() throws InterruptedException {
-            stop();
+        void writeOne() {
+            int shard = ThreadLocalRandom.current().nextInt(FIRST, LAST + 1);
+            long id = stack.freshId();
+            acknowledgeAfter(id, shard, () -> {
+                String host = sources.hostOf(shard);
+                try (Connection c = sources.connection(host); PreparedStatement p = c.prepareStatement(
+                        "INSERT INTO " + MysqlShardMap.databaseName(shard) + ".users (local_id, data) VALUES (?, '{}')")) {
+                    p.setLong(1, id);
+                    p.executeUpdate();
+                }
+            }, e -> e instanceof StoreUnavailableException || e instanceof SQLException sql && ShardDataSources.isUnavailable(sql));
         }
 
-        private static void sleep(long ms) {
-            try {
-                Thread.sleep(ms);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+        @Override
+        void readOne(Map.Entry<Long, Integer> row) {
+            for (int attempt = 1; ; attempt++) {
+                try (Connection c = sources.connection(sources.hostOf(row.getValue())); Statement st = c.createStatement();
+                     ResultSet rs = st.executeQuery("SELECT local_id FROM " + MysqlShardMap.databaseName(row.getValue())
+                             + ".users WHERE local_id = " + row.getKey())) {
+                    if (!rs.next()) fail("read of acknowledged row " + row.getKey() + " in shard " + row.getValue() + " found nothing");
+                    return;
+                } catch (StoreUnavailableException | SQLException e) {
+                    // A read that looked the host up just before the rename is told to look again, like a write.
+                    if (attempt == 50) {
+                        fail("read " + row.getKey() + ": " + e.getMessage());
+                        return;
+                    }
+                    MoveTraffic.sleep(20);
+                }
             }
         }
     }
