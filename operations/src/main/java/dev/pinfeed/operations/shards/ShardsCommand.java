@@ -39,7 +39,8 @@ public final class ShardsCommand implements Callable<Integer> {
     /** Ctrl-C during a move: it stops before its cutover (or after it, if it is under way) and says where things are. */
     static Interruption interruption(CommandSpec spec) {
         return Interruption.install(spec.commandLine().getErr(), MOVE_STOP_GRACE,
-                () -> "./pinfeed " + spec.name() + " status shows where each range lives");
+                () -> "./pinfeed " + spec.name() + " status shows where each range lives; a move stopped before its cutover was rolled back"
+                        + " and starts over when run again");
     }
 
     /** How long Ctrl-C waits for a move to stop at its next check (and roll back) or finish its cutover. */

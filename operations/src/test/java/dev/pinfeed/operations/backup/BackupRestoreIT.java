@@ -198,6 +198,9 @@ class BackupRestoreIT {
         CliRun adminAlone = CliRun.of(stack.config(), null, "backup", "create", "--dir", backups.toString(), "--admin", "127.0.0.1:8095");
         assertThat(adminAlone.code()).isEqualTo(2);
         assertThat(adminAlone.err()).contains("--admin goes with --every");
+        CliRun badAdmin = CliRun.of(stack.config(), null, "backup", "create", "--dir", backups.toString(), "--every", "1h", "--admin", "nowhere");
+        assertThat(badAdmin.code()).isEqualTo(2);
+        assertThat(badAdmin.err()).contains("--admin takes HOST:PORT, not 'nowhere'");
         CliRun missing = CliRun.of(stack.config(), null, "backup", "restore", "20000101T000000Z", "--dir", backups.toString(), "--store", "mysql");
         assertThat(missing.code()).isEqualTo(1);
         assertThat(missing.err().strip()).contains("no backup 20000101T000000Z").doesNotContain("\n");
