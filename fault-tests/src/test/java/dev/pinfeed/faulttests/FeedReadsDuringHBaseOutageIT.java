@@ -10,6 +10,8 @@ import dev.pinfeed.canonicalstore.redis.RedisCanonicalCache;
 import dev.pinfeed.feedservice.FeedMetrics;
 import dev.pinfeed.feedservice.FeedServiceServer;
 import dev.pinfeed.feedservice.HomeFeedThreads;
+import dev.pinfeed.feedservice.ReaderAuth;
+import dev.pinfeed.httpkit.ReaderClaims;
 import dev.pinfeed.feedservice.homefeed.HomeFeed;
 import dev.pinfeed.feedservice.homefeed.HomeFeedSettings;
 import dev.pinfeed.feedstore.Chunk;
@@ -116,7 +118,8 @@ class FeedReadsDuringHBaseOutageIT {
                     () -> RedisShards.defaultShardMap(stack.config()), stack.keyPrefix("outage-reads"), Duration.ofMillis(500)));
             HomeFeed homeFeed = FeedServiceServer.homeFeed(stack.config(), HomeFeedSettings.from(stack.config()), hbase.pools(),
                     hbase.materializedFeed(), lastReads, reads, new InMemoryGraphStore(), threads, metrics, Clock.systemUTC());
-            RunningHttpApp app = closing(open, FeedServiceServer.app(stack.config(), new InMemoryGraphStore(), reads, homeFeed, meters, Map.of())
+            ReaderAuth.SelfIssued tokens = ReaderAuth.selfIssued(stack.config(), Clock.systemUTC());
+            RunningHttpApp app = closing(open, FeedServiceServer.app(stack.config(), tokens.auth(), new InMemoryGraphStore(), reads, homeFeed, meters, Map.of())
                     .start("127.0.0.1", 0));
             HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -148,6 +151,7 @@ class FeedReadsDuringHBaseOutageIT {
             try (LoadLoop load = new LoadLoop("hbase-fault-reader", READERS, 10, (t, i) -> {
                 long user = readers.get((int) ((t * 7 + i) % readers.size()));
                 HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(app.baseUri() + "/v1/users/" + user + "/feed?limit=20"))
+                        .header("Authorization", "Bearer " + ReaderClaims.userToken(tokens.issuer(), user, Duration.ofMinutes(30)))
                         .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
                 return Samples.Result.of(r.statusCode(), 200, r.body());
             })) {

@@ -9,6 +9,8 @@ import dev.pinfeed.events.UserFollowed;
 import dev.pinfeed.events.UserUnfollowed;
 import dev.pinfeed.eventsschema.AvroEventSerializer;
 import dev.pinfeed.feedservice.FeedServiceServer;
+import dev.pinfeed.feedservice.ReaderAuth;
+import dev.pinfeed.httpkit.ReaderClaims;
 import dev.pinfeed.followergraph.GraphCommand;
 import dev.pinfeed.followergraph.UserRelation;
 import dev.pinfeed.followergraph.redis.GraphConnections;
@@ -27,6 +29,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -78,7 +81,11 @@ class GraphDuringRedisOutageIT {
                     "fault-graph-writer"), new StringSerializer(), new AvroEventSerializer(processors.registry)));
             ShardDataSources mysql = processors.closing(ShardDataSources.from(stack.config(), "fault-graph", 2));
             ShardedDb db = processors.closing(new ShardedDb(mysql));
-            RunningHttpApp feed = processors.closing(FeedServiceServer.app(stack.config(), graph.store(), new MysqlCanonicalReads(db),
+            // One service token reads for every reader thread: no per-token rate limit in the way of the outage's measure.
+            ReaderAuth.SelfIssued tokens = ReaderAuth.selfIssued(stack.config().withOverrides(Map.of("feed.auth.rate-per-second", "1000000",
+                    "feed.auth.rate-burst", "1000000")), Clock.systemUTC());
+            String serviceToken = ReaderClaims.serviceToken(tokens.issuer(), "fault-tests", Duration.ofHours(1));
+            RunningHttpApp feed = processors.closing(FeedServiceServer.app(stack.config(), tokens.auth(), graph.store(), new MysqlCanonicalReads(db),
                     Meters.newRegistry(), Map.of()).start("127.0.0.1", 0));
             HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
             // The graph routes answer 404 for users the canonical store does not know: the pairs' users are seeded in MySQL.
@@ -91,8 +98,8 @@ class GraphDuringRedisOutageIT {
             Map<Pair, Boolean> expected = new ConcurrentHashMap<>();
             LoadLoop.Call healthyWrites = toggles(stack, producer, follows, healthyPairs, expected);
             LoadLoop.Call killedWrites = toggles(stack, producer, follows, killedPairs, expected);
-            LoadLoop.Call healthyReads = relationReads(http, feed, healthyPairs);
-            LoadLoop.Call killedReads = relationReads(http, feed, killedPairs);
+            LoadLoop.Call healthyReads = relationReads(http, feed, serviceToken, healthyPairs);
+            LoadLoop.Call killedReads = relationReads(http, feed, serviceToken, killedPairs);
 
             // The AOF probe: edges between fresh ids on redis002, written straight to Redis; acknowledged = apply returned.
             ConcurrentLinkedQueue<long[]> probeAcks = new ConcurrentLinkedQueue<>(); // follower, followee, ack nanos
@@ -226,11 +233,12 @@ class GraphDuringRedisOutageIT {
         };
     }
 
-    private static LoadLoop.Call relationReads(HttpClient http, RunningHttpApp feed, List<Pair> pairs) {
+    private static LoadLoop.Call relationReads(HttpClient http, RunningHttpApp feed, String serviceToken, List<Pair> pairs) {
         return (t, i) -> {
             Pair p = pairs.get((int) ((i * 7 + t) % pairs.size()));
             HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(feed.baseUri() + "/v1/users/" + p.follower() + "/following/users/"
-                    + p.followee())).timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
+                    + p.followee())).header("Authorization", "Bearer " + serviceToken)
+                    .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
             return Samples.Result.of(r.statusCode(), 200, r.body());
         };
     }

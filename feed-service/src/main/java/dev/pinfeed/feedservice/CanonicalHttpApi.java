@@ -31,14 +31,16 @@ public final class CanonicalHttpApi {
 
     private final CanonicalReads reads;
     private final KnownObjects known;
+    private final ReaderAuth auth;
 
-    CanonicalHttpApi(CanonicalReads reads, KnownObjects known) {
+    CanonicalHttpApi(CanonicalReads reads, KnownObjects known, ReaderAuth auth) {
         this.reads = reads;
         this.known = known;
+        this.auth = auth;
     }
 
     public HttpApp.Builder routes(HttpApp.Builder app) {
-        RouteOptions read = RouteOptions.publicRead();
+        RouteOptions read = auth.publicRead();
         app.route("GET", "/v1/users/{userId}", read, r -> Response.json(200, user(known.user(r, "userId"))));
         app.route("GET", "/v1/users/by-username/{username}", read, r -> {
             String name = r.pathParam("username");
@@ -63,8 +65,9 @@ public final class CanonicalHttpApi {
             long pin = known.pin(r, "pinId").id();
             return page(Params.paged(() -> reads.pinLikers(pin, Params.cursor(r), Params.limit(r))), l -> liked("userId", l));
         });
-        app.route("GET", "/v1/users/{userId}/likes", read, r -> {
-            long user = known.userId(r, "userId");
+        // What a user liked is his own: his token or a service's.
+        app.route("GET", "/v1/users/{userId}/likes", auth.privateRead(0), r -> {
+            long user = ReaderAuth.reader(r, known).userId();
             return page(Params.paged(() -> reads.userLikes(user, Params.cursor(r), Params.limit(r))), l -> liked("pinId", l));
         });
         return app;

@@ -61,17 +61,17 @@ public final class FeedServiceServer {
      * The app over {@code graph} and {@code reads}; {@code meters} is what /metrics serves (the process's one
      * registry, {@link FeedMetrics} included), {@code health} names the dependencies /health probes.
      */
-    public static HttpApp app(PinfeedConfig config, GraphStore graph, CanonicalReads reads, PrometheusMeterRegistry meters,
+    public static HttpApp app(PinfeedConfig config, ReaderAuth auth, GraphStore graph, CanonicalReads reads, PrometheusMeterRegistry meters,
                               Map<String, HealthCheck> health) {
-        return routes(config, graph, reads, knownObjects(reads), meters, health).build();
+        return routes(config, auth, graph, reads, knownObjects(reads), meters, health).build();
     }
 
     /** {@link #app}, with the home feed route over {@code homeFeed}. */
-    public static HttpApp app(PinfeedConfig config, GraphStore graph, CanonicalReads reads, HomeFeed homeFeed,
+    public static HttpApp app(PinfeedConfig config, ReaderAuth auth, GraphStore graph, CanonicalReads reads, HomeFeed homeFeed,
                               PrometheusMeterRegistry meters, Map<String, HealthCheck> health) {
         KnownObjects known = knownObjects(reads);
-        HttpApp.Builder app = routes(config, graph, reads, known, meters, health);
-        new HomeFeedHttpApi(homeFeed, known).routes(app);
+        HttpApp.Builder app = routes(config, auth, graph, reads, known, meters, health);
+        new HomeFeedHttpApi(homeFeed, known, auth).routes(app);
         return app.build();
     }
 
@@ -80,16 +80,17 @@ public final class FeedServiceServer {
         return new KnownObjects(reads, new ExistingUserIds(ExistingUserIds.DEFAULT_SLOTS));
     }
 
-    private static HttpApp.Builder routes(PinfeedConfig config, GraphStore graph, CanonicalReads reads, KnownObjects known,
+    private static HttpApp.Builder routes(PinfeedConfig config, ReaderAuth auth, GraphStore graph, CanonicalReads reads, KnownObjects known,
                                           PrometheusMeterRegistry meters, Map<String, HealthCheck> health) {
         HttpApp.Builder app = HttpApp.builder(NAME)
                 .handlerThreads(config.getInt("feed.handler-threads", 32))
                 .meterRegistry(meters)
                 .openApiResource("/openapi/feed-service.json");
+        auth.applyTo(app);
         health.forEach(app::healthCheck);
-        new GraphHttpApi(graph, reads, known).routes(app);
-        new CanonicalHttpApi(reads, known).routes(app);
-        IdHttpApi.routes(app);
+        new GraphHttpApi(graph, reads, known, auth).routes(app);
+        new CanonicalHttpApi(reads, known, auth).routes(app);
+        IdHttpApi.routes(app, auth.publicRead());
         return app;
     }
 
@@ -117,6 +118,8 @@ public final class FeedServiceServer {
         ProcessMain.run(NAME, ctx -> {
             PinfeedConfig config = ctx.config();
             HostPort http = config.hostPort(HTTP);
+            ReaderAuth auth = ctx.step("reading the reader token keys " + config.get("feed.auth.jwks-file", "(feed.auth.jwks-file is not set)"),
+                    () -> ReaderAuth.from(config, Clock.systemUTC()));
             CuratorFramework zk = ctx.step("connecting to ZooKeeper " + config.appZookeeper(), ctx::curator);
             GraphConnections graph = ctx.closeOnExit(ctx.step("opening the follower graph in Redis",
                     () -> GraphConnections.open(config, zk, RedisShards.keyPrefix(config))));
@@ -146,7 +149,7 @@ public final class FeedServiceServer {
             HomeFeed homeFeed = homeFeed(config, HomeFeedSettings.from(config), pools, feeds, lastReads, reads, graph.store(), threads, metrics, Clock.systemUTC());
             // Registered last, so it closes first: no request runs on closed stores (then the post-answer writes drain).
             RunningHttpApp running = ctx.closeOnExit(ctx.step("serving HTTP on " + http,
-                    () -> app(config, graph.store(), reads, homeFeed, ctx.meters(), health).start(http.host(), http.port())));
+                    () -> app(config, auth, graph.store(), reads, homeFeed, ctx.meters(), health).start(http.host(), http.port())));
             ctx.describe("http " + running.baseUri());
         });
     }

@@ -29,28 +29,29 @@ import java.util.Set;
  */
 public final class GraphHttpApi {
 
-    /** A POST that only reads: no token, a small JSON body. */
-    private static final RouteOptions READ_WITH_BODY = new RouteOptions(false, 64 * 1024, false);
-
     private final GraphStore graph;
     private final CanonicalReads reads;
     private final KnownObjects known;
+    private final ReaderAuth auth;
 
-    GraphHttpApi(GraphStore graph, CanonicalReads reads, KnownObjects known) {
+    GraphHttpApi(GraphStore graph, CanonicalReads reads, KnownObjects known, ReaderAuth auth) {
         this.graph = graph;
         this.reads = reads;
         this.known = known;
+        this.auth = auth;
     }
 
     public HttpApp.Builder routes(HttpApp.Builder app) {
-        RouteOptions read = RouteOptions.publicRead();
-        app.route("GET", "/v1/users/{userId}/following/users/{targetUserId}", read, r -> {
-            UserRelation relation = graph.relation(known.userId(r, "userId"), known.userId(r, "targetUserId"));
+        RouteOptions read = auth.publicRead();
+        // Whom a user follows is his own: his token or a service's.
+        RouteOptions own = auth.privateRead(0);
+        app.route("GET", "/v1/users/{userId}/following/users/{targetUserId}", own, r -> {
+            UserRelation relation = graph.relation(ReaderAuth.reader(r, known).userId(), known.userId(r, "targetUserId"));
             return Response.json(200, Map.of("following", relation.following(), "explicit", relation.explicit()));
         });
-        app.route("GET", "/v1/users/{userId}/following/boards/{boardId}", read, r -> Response.json(200,
-                Map.of("following", graph.followsBoard(known.userId(r, "userId"), known.boardId(r, "boardId")))));
-        app.route("POST", "/v1/users/{userId}/following/users:check", READ_WITH_BODY, this::check);
+        app.route("GET", "/v1/users/{userId}/following/boards/{boardId}", own, r -> Response.json(200,
+                Map.of("following", graph.followsBoard(ReaderAuth.reader(r, known).userId(), known.boardId(r, "boardId")))));
+        app.route("POST", "/v1/users/{userId}/following/users:check", auth.privateRead(64 * 1024), this::check);
         app.route("GET", "/v1/users/{userId}/counts", read, r -> {
             long userId = known.userId(r, "userId");
             Counts c = graph.counts(userId);
@@ -67,10 +68,10 @@ public final class GraphHttpApi {
         });
         app.route("GET", "/v1/users/{userId}/followers", read,
                 r -> edges(Params.paged(() -> graph.followers(known.userId(r, "userId"), Params.cursor(r), Params.limit(r))), "userId"));
-        app.route("GET", "/v1/users/{userId}/following/users", read,
-                r -> edges(Params.paged(() -> graph.followingUsers(known.userId(r, "userId"), Params.cursor(r), Params.limit(r))), "userId"));
-        app.route("GET", "/v1/users/{userId}/following/boards", read,
-                r -> edges(Params.paged(() -> graph.followingBoards(known.userId(r, "userId"), Params.cursor(r), Params.limit(r))), "boardId"));
+        app.route("GET", "/v1/users/{userId}/following/users", own,
+                r -> edges(Params.paged(() -> graph.followingUsers(ReaderAuth.reader(r, known).userId(), Params.cursor(r), Params.limit(r))), "userId"));
+        app.route("GET", "/v1/users/{userId}/following/boards", own,
+                r -> edges(Params.paged(() -> graph.followingBoards(ReaderAuth.reader(r, known).userId(), Params.cursor(r), Params.limit(r))), "boardId"));
         app.route("GET", "/v1/boards/{boardId}/followers", read, r -> {
             Page<Long> page = Params.paged(() -> graph.boardReceivers(known.boardId(r, "boardId"), Params.cursor(r), Params.limit(r)));
             List<Map<String, Object>> items = new ArrayList<>();
@@ -81,7 +82,7 @@ public final class GraphHttpApi {
     }
 
     private Response check(Request r) {
-        long userId = known.userId(r, "userId");
+        long userId = ReaderAuth.reader(r, known).userId();
         JsonNode body = r.json();
         JsonNode ids = body.get("ids");
         if (!body.isObject() || ids == null || !ids.isArray()) {

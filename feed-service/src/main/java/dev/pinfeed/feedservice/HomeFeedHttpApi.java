@@ -7,35 +7,39 @@ import dev.pinfeed.httpkit.Problem;
 import dev.pinfeed.httpkit.ProblemException;
 import dev.pinfeed.httpkit.Request;
 import dev.pinfeed.httpkit.Response;
-import dev.pinfeed.httpkit.RouteOptions;
 import java.util.List;
 
 /**
  * {@code GET /v1/users/{userId}/feed?limit&cursor}: the home feed ({@link HomeFeed}) as the contract
  * has it, {@code {"items": [{"pin", "source", "score"}], "cursor"}}; 404 for an unknown user, 400
  * naming {@code userId}, {@code limit} or {@code cursor}; a store outage is 503 naming the store.
+ * The owner's token reads it with its side effects, a service's token without ({@link ReaderAuth}).
  */
 public final class HomeFeedHttpApi {
 
     private final HomeFeed feed;
     private final KnownObjects known;
+    private final ReaderAuth auth;
 
-    HomeFeedHttpApi(HomeFeed feed, KnownObjects known) {
+    HomeFeedHttpApi(HomeFeed feed, KnownObjects known, ReaderAuth auth) {
         this.feed = feed;
         this.known = known;
+        this.auth = auth;
     }
 
     public HttpApp.Builder routes(HttpApp.Builder app) {
-        app.route("GET", "/v1/users/{userId}/feed", RouteOptions.publicRead(), this::read);
+        app.route("GET", "/v1/users/{userId}/feed", auth.privateRead(0), this::read);
         return app;
     }
 
     private Response read(Request r) {
-        long user = known.userId(r, "userId");
+        ReaderAuth.Reader reader = ReaderAuth.reader(r, known);
         int limit = Params.limit(r);
         HomeFeed.Page page;
         try {
-            page = feed.read(user, Params.cursor(r), limit);
+            // Only the owner's own reads journal, record his read and mark him active; a service only looks.
+            page = reader.access() == ReaderAuth.Access.OWNER ? feed.read(reader.userId(), Params.cursor(r), limit)
+                    : feed.peek(reader.userId(), Params.cursor(r), limit);
         } catch (FeedCursor.BadCursorException e) {
             throw new ProblemException(Problem.badRequest("cursor", e.getMessage()));
         }

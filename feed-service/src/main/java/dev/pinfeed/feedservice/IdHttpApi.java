@@ -12,8 +12,8 @@ public final class IdHttpApi {
 
     private IdHttpApi() {}
 
-    public static HttpApp.Builder routes(HttpApp.Builder app) {
-        return app.route("GET", "/v1/ids/{id}", RouteOptions.publicRead(), r -> {
+    public static HttpApp.Builder routes(HttpApp.Builder app, RouteOptions options) {
+        return app.route("GET", "/v1/ids/{id}", options, r -> {
             ShardedId id = ShardedId.decode(Params.id(r, "id", null));
             Map<String, Object> body = new LinkedHashMap<>();
             body.put("id", Long.toString(id.value()));

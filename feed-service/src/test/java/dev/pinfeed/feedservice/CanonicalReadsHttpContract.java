@@ -25,7 +25,7 @@ abstract class CanonicalReadsHttpContract {
     protected static final long T0 = 1_767_225_600_000L; // 2026-01-01T00:00:00Z
 
     protected final FeedAppClient app = new FeedAppClient(
-            () -> FeedServiceServer.app(PinfeedConfig.of(new Properties()), new InMemoryGraphStore(), reads(), metrics(), Map.of()));
+                auth -> FeedServiceServer.app(PinfeedConfig.of(new Properties()), auth, new InMemoryGraphStore(), reads(), metrics(), Map.of()));
 
     protected abstract CanonicalReads reads();
 

@@ -174,7 +174,7 @@ class CanonicalReadsHttpIT extends CanonicalReadsHttpContract {
         CanonicalReads degraded = new CachedCanonicalReads(new MysqlCanonicalReads(db),
                 new RedisCanonicalCache(downClients, () -> RedisShardMap.evenlyOver(List.of("redis-down")), Duration.ofMinutes(10)), fm, 1000);
         try (FeedAppClient down1 = new FeedAppClient(
-                () -> FeedServiceServer.app(PinfeedConfig.of(new Properties()), new InMemoryGraphStore(), degraded, m, Map.of()))) {
+                auth -> FeedServiceServer.app(PinfeedConfig.of(new Properties()), auth, new InMemoryGraphStore(), degraded, m, Map.of()))) {
             assertThat(down1.get("/v1/pins/" + pin, 200).get("id").asText()).isEqualTo(Long.toString(pin));
             assertThat(ids(down1.get("/v1/boards/" + board + "/pins?order=custom", 200), "id")).containsExactly(Long.toString(pin));
             assertThat(down1.get("/v1/users/" + ana + "/counts", 200).get("pins").asLong()).isEqualTo(1);

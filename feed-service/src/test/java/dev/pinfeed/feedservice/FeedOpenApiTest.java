@@ -24,7 +24,8 @@ class FeedOpenApiTest {
     @Test
     void everyRouteIsDocumentedWithItsPathParameters() throws Exception {
         HomeFeedFixture feed = new HomeFeedFixture(); // the production app serves the home feed too
-        HttpApp app = FeedServiceServer.app(PinfeedConfig.of(new Properties()), new InMemoryGraphStore(), new InMemoryCanonicalReads(),
+        HttpApp app = FeedServiceServer.app(PinfeedConfig.of(new Properties()),
+                ReaderAuth.selfIssued(PinfeedConfig.of(new Properties()), java.time.Clock.systemUTC()).auth(), new InMemoryGraphStore(), new InMemoryCanonicalReads(),
                 feed.feed(), Meters.newRegistry(), Map.of());
         feed.close();
         JsonNode doc;

@@ -30,7 +30,7 @@ abstract class GraphHttpApiContract {
 
     private static final AtomicLong EVENT = new AtomicLong(1);
     private final FeedAppClient app = new FeedAppClient(
-            () -> FeedServiceServer.app(PinfeedConfig.of(new Properties()), store(), reads(), Meters.newRegistry(), Map.of()));
+                auth -> FeedServiceServer.app(PinfeedConfig.of(new Properties()), auth, store(), reads(), Meters.newRegistry(), Map.of()));
 
     protected abstract GraphStore store();
 

@@ -119,7 +119,8 @@ class HomeFeedHttpIT {
         HomeFeedSettings settings = HomeFeedSettings.from(stack.config()).withGeneratorDeadline(generatorDeadline);
         HomeFeed feed = FeedServiceServer.homeFeed(stack.config(), settings, generatorView.apply(pools), feeds, lastReads, reads, new InMemoryGraphStore(), threads,
                 metrics, Clock.systemUTC());
-        FeedAppClient app = new FeedAppClient(() -> FeedServiceServer.app(stack.config(), new InMemoryGraphStore(), reads, feed, meters, Map.of()));
+        FeedAppClient app = new FeedAppClient(
+                auth -> FeedServiceServer.app(stack.config(), auth, new InMemoryGraphStore(), reads, feed, meters, Map.of()));
         apps.add(app);
         return app;
     }
@@ -213,6 +214,44 @@ class HomeFeedHttpIT {
         assertThat(feeds.all(u)).hasSize(5);
         assertThat(feeds.state(u).orElseThrow().nextChunkSize()).isEqualTo(25);
         assertThat(app.get("/v1/users/" + user() + "/feed", 200).path("items").size()).as("a fresh user's empty feed").isZero();
+    }
+
+    @Test
+    void onlyTheOwnersTokenReadsAFeedWithItsSideEffectsAServiceOnlyLooks() throws Exception {
+        long u = user();
+        long other = user();
+        List<Long> fresh = pins(2);
+        List<Long> old = pins(2);
+        pool(u, Source.FOLLOWED_USER, fresh, 7);
+        materialized(u, old);
+        FeedAppClient app = app(p -> p);
+        String path = "/v1/users/" + u + "/feed";
+
+        JsonNode none = app.get(path, null, 401);
+        assertThat(none.path("type").asText()).endsWith("/unauthorized");
+        assertThat(app.get(path, "not-a-token", 401).path("detail").asText()).contains("not a JWT");
+        JsonNode foreign = app.get(path, app.userToken(other), 403);
+        assertThat(foreign.path("type").asText()).endsWith("/forbidden");
+        assertThat(foreign.path("detail").asText()).contains(Long.toString(other));
+        assertThat(app.get("/v1/users/" + u + "/likes", app.userToken(other), 403).path("status").asInt()).isEqualTo(403);
+        assertThat(app.get("/v1/users/" + u + "/following/users", null, 401).path("status").asInt()).isEqualTo(401);
+
+        // A service reads the materialized feed and writes nothing: the pooled pins stay, no state, no read recorded.
+        JsonNode looked = app.get(path + "?limit=10", app.serviceToken("feed-tests"), 200);
+        assertThat(ids(looked)).containsExactly(old.get(0), old.get(1));
+        assertThat(threads.drain(DRAINED_WITHIN_MS)).isTrue();
+        assertThat(pools.all(u)).hasSize(2);
+        assertThat(feeds.state(u)).isEmpty();
+        assertThat(lastReads.lastReads(List.of(u))).as("a service's read does not make the user active").isEmpty();
+        assertThat(feeds.all(u)).hasSize(2);
+
+        // The owner's read generates, journals and records his read.
+        JsonNode own = app.get(path + "?limit=10", app.userToken(u), 200);
+        assertThat(ids(own)).containsExactly(fresh.get(0), fresh.get(1), old.get(0), old.get(1));
+        assertThat(threads.drain(DRAINED_WITHIN_MS)).isTrue();
+        assertThat(pools.all(u)).isEmpty();
+        assertThat(feeds.all(u)).hasSize(4);
+        assertThat(lastReads.lastReads(List.of(u))).containsOnlyKeys(u);
     }
 
     @Test

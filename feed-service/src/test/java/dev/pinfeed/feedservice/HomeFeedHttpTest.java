@@ -26,7 +26,8 @@ class HomeFeedHttpTest {
     private final HomeFeedFixture f = new HomeFeedFixture();
     private final PrometheusMeterRegistry meters = Meters.newRegistry();
     private final FeedMetrics metrics = new FeedMetrics(meters);
-    private final FeedAppClient app = new FeedAppClient(() -> FeedServiceServer.app(PinfeedConfig.of(new Properties()), f.graph, f.canonical,
+    private final FeedAppClient app = new FeedAppClient(
+                auth -> FeedServiceServer.app(PinfeedConfig.of(new Properties()), auth, f.graph, f.canonical,
             f.feed(p -> p, metrics), meters, Map.of()));
 
     @AfterEach
@@ -94,7 +95,8 @@ class HomeFeedHttpTest {
     void aUserSeenToExistIsNotReadAgainByRoutesThatNeedOnlyTheId() throws Exception {
         long u = f.user();
         UserReadCounter reads = new UserReadCounter(f.canonical);
-        try (FeedAppClient counted = new FeedAppClient(() -> FeedServiceServer.app(PinfeedConfig.of(new Properties()), f.graph, reads,
+        try (FeedAppClient counted = new FeedAppClient(
+                auth -> FeedServiceServer.app(PinfeedConfig.of(new Properties()), auth, f.graph, reads,
                 f.feed(p -> p, metrics), meters, Map.of()))) {
             counted.get("/v1/users/" + u + "/feed", 200);
             counted.get("/v1/users/" + u + "/feed", 200);

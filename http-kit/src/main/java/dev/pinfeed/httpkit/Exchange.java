@@ -282,6 +282,10 @@ final class Exchange {
         if (p == null) {
             throw new ProblemException(Problem.unauthorized("invalid bearer token"));
         }
+        if (app.rateLimiter != null && !app.rateLimiter.tryAcquire(p.name())) {
+            throw new ProblemException(Problem.tooManyRequests("more than " + Math.round(app.rateLimiter.perSecond())
+                    + " requests a second with this token; retry shortly"));
+        }
         return p;
     }
 

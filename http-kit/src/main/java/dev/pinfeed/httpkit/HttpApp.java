@@ -41,6 +41,7 @@ public final class HttpApp {
     final String serviceName;
     final Router router;
     final Authenticator authenticator;
+    final PrincipalRateLimiter rateLimiter;
     final int maxInFlight;
     final int handlerThreads;
     final ServerLimits limits;
@@ -55,6 +56,7 @@ public final class HttpApp {
     private HttpApp(Builder b, PrometheusMeterRegistry registry) {
         this.serviceName = b.serviceName;
         this.authenticator = b.authenticator;
+        this.rateLimiter = b.rateLimiter;
         this.maxInFlight = b.maxInFlight;
         this.handlerThreads = b.handlerThreads;
         this.limits = b.limits;
@@ -174,6 +176,7 @@ public final class HttpApp {
         private final List<HealthRunner.NamedCheck> livenessChecks = new ArrayList<>();
         private final Set<String> livenessNames = new HashSet<>();
         private Authenticator authenticator;
+        private PrincipalRateLimiter rateLimiter;
         private int maxInFlight = 256;
         private int handlerThreads = 16;
         private ServerLimits limits = ServerLimits.DEFAULTS;
@@ -209,6 +212,12 @@ public final class HttpApp {
 
         public Builder authenticator(Authenticator authenticator) {
             this.authenticator = Objects.requireNonNull(authenticator, "authenticator");
+            return this;
+        }
+
+        /** Authenticated callers over their rate are answered 429 (after authentication, before the body is read). */
+        public Builder rateLimit(PrincipalRateLimiter limiter) {
+            this.rateLimiter = Objects.requireNonNull(limiter, "limiter");
             return this;
         }
 

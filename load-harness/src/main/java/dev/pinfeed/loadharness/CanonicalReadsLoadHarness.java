@@ -12,6 +12,7 @@ import dev.pinfeed.canonicalstore.redis.RedisCanonicalCache;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.feedservice.FeedMetrics;
 import dev.pinfeed.feedservice.FeedServiceServer;
+import dev.pinfeed.feedservice.ReaderAuth;
 import dev.pinfeed.followergraph.redis.RedisGraphStore;
 import dev.pinfeed.httpkit.Meters;
 import dev.pinfeed.httpkit.RunningHttpApp;
@@ -28,6 +29,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -117,7 +119,7 @@ public final class CanonicalReadsLoadHarness {
             CanonicalReads reads = new CachedCanonicalReads(new MysqlCanonicalReads(db), new RedisCanonicalCache(redis, () -> shards,
                     Duration.ofMinutes(10)), feedMetrics, CachedCanonicalReads.DEFAULT_LIST_SIZE);
             RedisGraphStore graph = RedisGraphStore.connect(config.redisInstances(), () -> shards, "bench:graph-unused:");
-            try (RunningHttpApp service = FeedServiceServer.app(config, graph, reads, metrics, Map.of()).start("127.0.0.1", 0)) {
+            try (RunningHttpApp service = FeedServiceServer.app(config, ReaderAuth.selfIssued(config, Clock.systemUTC()).auth(), graph, reads, metrics, Map.of()).start("127.0.0.1", 0)) {
                 HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
                 String uri = service.baseUri().toString();
                 for (long p : hitPins) get(http, uri + "/v1/pins/" + p); // fills the pin cache

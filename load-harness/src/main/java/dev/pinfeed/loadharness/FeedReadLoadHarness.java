@@ -10,6 +10,9 @@ import dev.pinfeed.canonicalstore.redis.RedisCanonicalCache;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.feedservice.FeedMetrics;
 import dev.pinfeed.feedservice.FeedServiceServer;
+import dev.pinfeed.feedservice.ReaderAuth;
+import dev.pinfeed.httpkit.JwtIssuer;
+import dev.pinfeed.httpkit.ReaderClaims;
 import dev.pinfeed.feedservice.HomeFeedThreads;
 import dev.pinfeed.feedservice.homefeed.FeedCursor;
 import dev.pinfeed.feedservice.homefeed.HomeFeed;
@@ -41,6 +44,8 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.time.Clock;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -142,6 +147,9 @@ public final class FeedReadLoadHarness {
         JitQuietRule jit = new JitQuietRule(jitWarmupS, jitQuietPermille / 1000.0);
         // A feed-service running in its own JVM (./pinfeed start feed-service), as deployed; empty: one in this JVM, as its main assembles it.
         String serviceUrl = stringArg(args, "--service-url", "");
+        // Its readers sign their own tokens: with the dev stack's issuer key for a feed-service of its own JVM.
+        Path readerKeys = Path.of(stringArg(args, "--reader-keys", ".pinfeed/run/reader-keys.private.json"));
+        String readerIssuer = stringArg(args, "--reader-issuer", "pinfeed-dev");
         if (feedItems < 2 * limit) throw new IllegalArgumentException("--feed-items must be at least 2 x --limit (the cursor reads the second page)");
         PinfeedConfig config = PinfeedConfig.load();
         String loadBefore = CpuMeter.loadAverage();
@@ -219,8 +227,14 @@ public final class FeedReadLoadHarness {
                 }
                 log("pin cache warmed in %.1f s", (System.nanoTime() - t0) / 1e9);
                 HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+                ReaderAuth.SelfIssued selfIssued = ReaderAuth.selfIssued(config.withOverrides(Map.of("feed.auth.rate-per-second", "1000000000",
+                        "feed.auth.rate-burst", "1000000000")), Clock.systemUTC());
+                JwtIssuer issuer = serviceUrl.isEmpty() ? selfIssued.issuer()
+                        : new JwtIssuer(Files.readString(readerKeys), readerIssuer, ReaderClaims.AUDIENCE, Clock.systemUTC());
+                String[] tokens = new String[users];
+                for (int i = 0; i < users; i++) tokens[i] = ReaderClaims.userToken(issuer, userIds[i], Duration.ofHours(6));
                 try (RunningHttpApp inThisJvm = serviceUrl.isEmpty()
-                        ? FeedServiceServer.app(config, graph, reads, homeFeed, metrics, Map.of()).start("127.0.0.1", 0) : null) {
+                        ? FeedServiceServer.app(config, selfIssued.auth(), graph, reads, homeFeed, metrics, Map.of()).start("127.0.0.1", 0) : null) {
                     FeedService service = inThisJvm != null ? FeedService.inThisJvm(inThisJvm.baseUri().toString(), metrics, threads)
                             : FeedService.ownJvm(serviceUrl, http);
                     log("readers call %s", service);
@@ -243,8 +257,10 @@ public final class FeedReadLoadHarness {
                         HomeFeed.Page page = homeFeed.read(userIds[r.nextInt(users)], cursor, limit);
                         if (page.items().size() < limit) throw new IllegalStateException("only " + page.items().size() + " items");
                     });
-                    java.util.function.Function<java.util.SplittableRandom, IngestHttp.Result> secondPage = r -> ok(() -> items(get(http,
-                            base + userIds[r.nextInt(users)] + "/feed?limit=" + limit + "&cursor=" + cursor)));
+                    java.util.function.Function<java.util.SplittableRandom, IngestHttp.Result> secondPage = r -> ok(() -> {
+                        int i = r.nextInt(users);
+                        items(get(http, base + userIds[i] + "/feed?limit=" + limit + "&cursor=" + cursor, tokens[i]));
+                    });
                     LoadLoops.Outcome materializedPeak = LoadLoops.closedLoop(clients, warm, measure, 2, secondPage);
                     table.add(row("materialized only: GET /v1/users/{id}/feed?limit=" + limit + "&cursor=… (second page)", materializedPeak, ""));
                     // The same readers paced (a fixed rate, or half the rate they reached): latency without the queue a saturated
@@ -293,7 +309,7 @@ public final class FeedReadLoadHarness {
                                 r -> ok(() -> {
                                     int i = (int) (turn.getAndIncrement() % users);
                                     readsOf.incrementAndGet(i);
-                                    items(get(http, base + userIds[i] + "/feed?limit=" + limit));
+                                    items(get(http, base + userIds[i] + "/feed?limit=" + limit, tokens[i]));
                                 })));
                         long r0 = System.nanoTime();
                         if (!service.drain(120_000)) log("after-answer work did not drain in 120 s");
@@ -317,7 +333,7 @@ public final class FeedReadLoadHarness {
                     java.util.function.Function<java.util.SplittableRandom, IngestHttp.Result> firstPage = r -> ok(() -> {
                         int i = (int) (turn.getAndIncrement() % users);
                         readsOf.incrementAndGet(i);
-                        items(get(http, base + userIds[i] + "/feed?limit=" + limit));
+                        items(get(http, base + userIds[i] + "/feed?limit=" + limit, tokens[i]));
                     });
                     String dueFirst = String.format(Locale.ROOT, "%.0f requests/s due for %.0f s", generatedHalf, halfRound / 1e9);
                     List<LoadLoops.Outcome> generationRounds = new ArrayList<>();

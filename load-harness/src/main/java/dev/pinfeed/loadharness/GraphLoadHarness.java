@@ -11,6 +11,8 @@ import dev.pinfeed.canonicalstore.redis.RedisCanonicalCache;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.config.zookeeper.CuratorClients;
 import dev.pinfeed.feedservice.FeedServiceServer;
+import dev.pinfeed.feedservice.ReaderAuth;
+import dev.pinfeed.httpkit.ReaderClaims;
 import dev.pinfeed.followergraph.GraphCommand;
 import dev.pinfeed.followergraph.GraphStore;
 import dev.pinfeed.followergraph.redis.GraphConnections;
@@ -27,6 +29,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -119,7 +122,11 @@ public final class GraphLoadHarness {
             Map<String, RedisClient> cacheClients = RedisCanonicalCache.clients(config.redisInstances(), Duration.ofMillis(250), 2 * clients);
             CanonicalReads reads = new CachedCanonicalReads(new MysqlCanonicalReads(db), new RedisCanonicalCache(cacheClients, graph.shards(),
                     Duration.ofMinutes(10)), CacheListener.NONE, CachedCanonicalReads.DEFAULT_LIST_SIZE);
-            try (RunningHttpApp service = FeedServiceServer.app(config, store, reads, Meters.newRegistry(), Map.of()).start("127.0.0.1", 0)) {
+            // One service token for every client: the per-token rate limit is not what this measures.
+            ReaderAuth.SelfIssued readers = ReaderAuth.selfIssued(config.withOverrides(Map.of("feed.auth.rate-per-second", "1000000000",
+                    "feed.auth.rate-burst", "1000000000")), Clock.systemUTC());
+            String token = ReaderClaims.serviceToken(readers.issuer(), "bench-graph", Duration.ofHours(2));
+            try (RunningHttpApp service = FeedServiceServer.app(config, readers.auth(), store, reads, Meters.newRegistry(), Map.of()).start("127.0.0.1", 0)) {
                 Histogram client = new Histogram(3);
                 AtomicLong served = new AtomicLong();
                 List<Thread> workers = new ArrayList<>();
@@ -135,7 +142,8 @@ public final class GraphLoadHarness {
                             long s = System.nanoTime();
                             try {
                                 HttpResponse<String> resp = http.send(HttpRequest.newBuilder(URI.create(service.baseUri()
-                                        + "/v1/users/" + p[0] + "/following/users/" + p[1])).GET().build(), HttpResponse.BodyHandlers.ofString());
+                                        + "/v1/users/" + p[0] + "/following/users/" + p[1])).header("Authorization", "Bearer " + token)
+                                        .GET().build(), HttpResponse.BodyHandlers.ofString());
                                 if (resp.statusCode() != 200) throw new IllegalStateException("HTTP " + resp.statusCode() + " " + resp.body());
                             } catch (Exception e) {
                                 throw new IllegalStateException(e);

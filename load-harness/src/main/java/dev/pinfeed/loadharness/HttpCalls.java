@@ -27,7 +27,14 @@ final class HttpCalls {
 
     /** GET, failing unless the answer is 200; returns the body. */
     static String get(HttpClient http, String uri) throws Exception {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(uri)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        return get(http, uri, null);
+    }
+
+    /** {@link #get(HttpClient, String)} with a bearer token (null: none). */
+    static String get(HttpClient http, String uri, String token) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(uri)).GET();
+        if (token != null) request.header("Authorization", "Bearer " + token);
+        HttpResponse<String> r = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() != 200) throw new IllegalStateException("HTTP " + r.statusCode() + " " + r.body());
         return r.body();
     }

@@ -18,6 +18,8 @@ import dev.pinfeed.fanoutstreams.FanoutSettings;
 import dev.pinfeed.fanoutstreams.kafka.FanoutStreamsApp;
 import dev.pinfeed.feedservice.FeedMetrics;
 import dev.pinfeed.feedservice.FeedServiceServer;
+import dev.pinfeed.feedservice.ReaderAuth;
+import dev.pinfeed.httpkit.ReaderClaims;
 import dev.pinfeed.feedservice.HomeFeedThreads;
 import dev.pinfeed.feedservice.homefeed.HomeFeed;
 import dev.pinfeed.feedservice.homefeed.HomeFeedSettings;
@@ -107,6 +109,7 @@ final class Pipeline implements AutoCloseable {
     private final SchemaRegistryClient registry;
     private final EmbeddedIngest ingest;
     private final RunningHttpApp feedService;
+    private final ReaderAuth.SelfIssued readers;
     private final HttpClient http = HttpClient.newHttpClient();
 
     Pipeline(TestStack stack, Path fanoutState) throws Exception {
@@ -171,7 +174,8 @@ final class Pipeline implements AutoCloseable {
         // 30 s: a first page's pooled pins are asserted at once (no retry), so the generator must finish in time here.
         HomeFeed homeFeed = FeedServiceServer.homeFeed(config, HomeFeedSettings.from(config).withGeneratorDeadline(Duration.ofSeconds(30)),
                 pools, feeds, lastReads, reads, graph.store(), threads, feedMetrics, Clock.systemUTC());
-        feedService = FeedServiceServer.app(config, graph.store(), reads, homeFeed, meters, Map.of()).start("127.0.0.1", 0);
+        readers = ReaderAuth.selfIssued(config, Clock.systemUTC());
+        feedService = FeedServiceServer.app(config, readers.auth(), graph.store(), reads, homeFeed, meters, Map.of()).start("127.0.0.1", 0);
         open.add(feedService); // closed first (the list is closed in reverse), before the stores it reads
 
         // ingest-api (EmbeddedIngest): the real service (ids, directory, usernames) publishing to the fresh topics.
@@ -235,6 +239,7 @@ final class Pipeline implements AutoCloseable {
     /** {@code GET /v1/users/{user}/feed?limit=250}, 200 expected; the body. */
     JsonNode feed(long user) throws Exception {
         HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(feedService.baseUri() + "/v1/users/" + user + "/feed?limit=250"))
+                .header("Authorization", "Bearer " + ReaderClaims.userToken(readers.issuer(), user, Duration.ofMinutes(10)))
                 .timeout(Duration.ofSeconds(60)).GET().build(), HttpResponse.BodyHandlers.ofString()); // past the 30 s generator deadline
         if (r.statusCode() != 200) throw new AssertionError("feed of " + user + ": " + r.statusCode() + " " + r.body());
         return JSON.readTree(r.body());

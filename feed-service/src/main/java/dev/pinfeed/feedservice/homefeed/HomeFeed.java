@@ -119,6 +119,22 @@ public final class HomeFeed {
         return firstPage(userId, limit, view.state().map(s -> s.plusItems(completedItems)), completed);
     }
 
+    /**
+     * Up to {@code limit} items of the user's materialized feed after {@code cursor}, touching nothing: no
+     * generation, journal, pending completion, last read or state, and a deleted pin is left out of the
+     * answer but not taken out of the feed. For callers who are not the user (a service reading on his
+     * behalf), so that only his own reads make him active. Pins of a chunk journaled but not yet
+     * materialized are not shown until his next read completes it.
+     */
+    public Page peek(long userId, String cursor, int limit) {
+        if (limit < 1) throw new IllegalArgumentException("limit must be >= 1: " + limit);
+        FeedPage page = feeds.read(userId, cursor == null ? null : FeedCursor.parse(cursor), limit);
+        List<FeedPage.Positioned> items = page.items();
+        List<FeedItem> feedItems = items.stream().map(FeedPage.Positioned::item).toList();
+        List<Item> hydrated = hydrated(userId, feedItems, livePins(feedItems), new ArrayList<>());
+        return new Page(hydrated, page.more() && !items.isEmpty() ? FeedCursor.of(items.get(items.size() - 1).position()) : null);
+    }
+
     private Page nextPage(long userId, FeedPage page) {
         List<FeedPage.Positioned> items = page.items();
         FeedPosition last = items.isEmpty() ? null : items.get(items.size() - 1).position();

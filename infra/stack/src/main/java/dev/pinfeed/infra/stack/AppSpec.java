@@ -92,10 +92,11 @@ final class AppSpec implements ServerSpec {
     @Override public String endpoint() { return baseUrl.toString(); }
     @Override public Path logFile() { return layout.logFile(name + ".log"); }
 
-    /** The apps accept the dev token: make sure it and the token file exist before any app starts. */
+    /** The apps accept the dev tokens: make sure they and their files exist before any app starts. */
     @Override
     public void writeFiles() {
         DevToken.ensure(layout);
+        DevReaderKeys.ensure(layout);
         Log4jConfig.write(layout);
     }
 

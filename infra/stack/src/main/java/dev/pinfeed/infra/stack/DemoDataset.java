@@ -108,7 +108,8 @@ final class DemoDataset {
                 String.format(Locale.ROOT, "  most followed: %s  id %s  (%d followers)", plan.usernames.get(star), users.get(star), plan.followers[star]),
                 String.format(Locale.ROOT, "  a busy reader: %s  id %s", plan.usernames.get(reader), users.get(reader)),
                 String.format(Locale.ROOT, "  a quiet user:  %s  id %s", plan.usernames.get(plan.usernames.size() - 1), users.get(users.size() - 1)),
-                "  home feed:  curl '" + feed.resolve("/v1/users/" + users.get(reader) + "/feed?limit=5") + "'",
+                "  home feed:  curl -H \"Authorization: Bearer $(./pinfeed token --user " + plan.usernames.get(reader) + ")\" '"
+                        + feed.resolve("/v1/users/" + users.get(reader) + "/feed?limit=5") + "'",
                 "  a user:     curl '" + feed.resolve("/v1/users/by-username/" + plan.usernames.get(star)) + "'",
                 "  (the fan-out fills feeds in the background for a minute or two after the load)");
         Files.writeString(marker, String.join("\n", lines) + "\n");

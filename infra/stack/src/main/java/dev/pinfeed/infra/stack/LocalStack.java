@@ -1,5 +1,6 @@
 package dev.pinfeed.infra.stack;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.pinfeed.clikit.Cli;
 import dev.pinfeed.clikit.Progress;
 import dev.pinfeed.config.HostPort;
@@ -10,6 +11,9 @@ import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -88,7 +92,7 @@ public final class LocalStack {
         add(AppSpec.httpService(layout, config, "ingest-api", "Ingest API (producers' writes)", "ingest-api",
                 "dev.pinfeed.ingestapi.IngestApiServer", "ingest.http", Map.of("ingest.tokens-file", DevToken.ingestTokensFile(layout).toString())));
         add(AppSpec.httpService(layout, config, "feed-service", "Feed service (reads, graph queries)", "feed-service",
-                "dev.pinfeed.feedservice.FeedServiceServer", "feed.http", Map.of()));
+                "dev.pinfeed.feedservice.FeedServiceServer", "feed.http", DevReaderKeys.feedServiceSettings(layout)));
         add(AppSpec.processor(layout, config, "graph-processor", "Follower graph (follows → Redis)", "graph-processor",
                 "dev.pinfeed.graphprocessor.GraphProcessorMain"));
         add(AppSpec.processor(layout, config, "materializer", "Canonical store (events → MySQL shards)", "materializer",
@@ -361,6 +365,36 @@ public final class LocalStack {
     /** The local producer token (created on first use). */
     public String devToken() {
         return DevToken.ensure(layout);
+    }
+
+    /** A dev reader token of the user named {@code username}, whom feed-service must know. */
+    public String readerToken(String username) {
+        if (username == null || !username.matches("[a-z0-9_]{3,30}")) {
+            throw new IllegalArgumentException("--user: a username is 3-30 of a-z, 0-9 and _: " + username);
+        }
+        URI lookup = URI.create(spec("feed-service").endpoint()).resolve("/v1/users/by-username/" + username);
+        HttpResponse<String> r;
+        try {
+            r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(lookup).timeout(Duration.ofSeconds(10)).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new IllegalStateException("feed-service does not answer at " + lookup + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while asking feed-service for user " + username, e);
+        }
+        if (r.statusCode() == 404) throw new IllegalArgumentException("--user: feed-service knows no user named " + username);
+        if (r.statusCode() != 200) throw new IllegalStateException("feed-service answered " + r.statusCode() + " for user " + username);
+        try {
+            return DevReaderKeys.userToken(layout, Long.parseLong(new ObjectMapper().readTree(r.body()).path("id").asText()));
+        } catch (IOException | NumberFormatException e) {
+            throw new IllegalStateException("feed-service's answer for user " + username + " has no id: " + e.getMessage(), e);
+        }
+    }
+
+    /** A dev service token with the read scope. */
+    public String serviceToken(String service) {
+        return DevReaderKeys.serviceToken(layout, service);
     }
 
     /** True when the named server or app has a live process. */

@@ -233,14 +233,22 @@ public final class StackCli implements Callable<Integer> {
         }
     }
 
-    @Command(name = "token", mixinStandardHelpOptions = true, description = "Prints the dev producer token (while ./pinfeed dev runs).")
+    @Command(name = "token", mixinStandardHelpOptions = true, description = {
+            "Prints a dev token while ./pinfeed dev runs: the producer token (ingest-api), or with --user a reader token",
+            "of that user (his own home feed, likes and follows on feed-service), or with --service a service token with",
+            "the read scope (any user's, without a reader's side effects). Reader and service tokens last 24 hours."})
     static final class Token extends Sub {
+        @Option(names = "--user", paramLabel = "USERNAME", description = "a reader token of this user") String user;
+        @Option(names = "--service", paramLabel = "NAME", description = "a service token with the read scope") String service;
+
         @Override
         public Integer call() {
-            if (!stack().isRunning("ingest-api")) {
-                throw new IllegalStateException("ingest-api is not running: start the stack with ./pinfeed dev");
+            if (user != null && service != null) throw new IllegalArgumentException("--user and --service exclude each other");
+            String app = user != null ? "feed-service" : service != null ? null : "ingest-api";
+            if (app != null && !stack().isRunning(app)) {
+                throw new IllegalStateException(app + " is not running: start the stack with ./pinfeed dev");
             }
-            out().println(stack().devToken());
+            out().println(user != null ? stack().readerToken(user) : service != null ? stack().serviceToken(service) : stack().devToken());
             return Cli.OK;
         }
     }

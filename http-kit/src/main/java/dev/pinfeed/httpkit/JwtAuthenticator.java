@@ -1,0 +1,161 @@
+package dev.pinfeed.httpkit;
+
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jose.jwk.source.ImmutableJWKSet;
+import com.nimbusds.jose.proc.BadJOSEException;
+import com.nimbusds.jose.proc.JWSVerificationKeySelector;
+import com.nimbusds.jose.proc.SecurityContext;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.proc.DefaultJWTClaimsVerifier;
+import com.nimbusds.jwt.proc.DefaultJWTProcessor;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.text.ParseException;
+import java.time.Clock;
+import java.util.Arrays;
+import java.util.Date;
+import java.util.HashSet;
+import java.util.Objects;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Accepts signed JWT bearer tokens: the signature by a key of a JSON Web Key set ({@link JwtKeys}; RSA and
+ * EC public keys, chosen by the token's {@code kid}), the configured {@code iss} and {@code aud}, and
+ * {@code exp} (required) and {@code nbf} with a small clock skew. The caller is a {@link Principal} named
+ * by {@code sub} with the scopes of the {@code scope} claim. A key set read from a file is read again when
+ * the file changes (checked at most once a second), so keys rotate without a restart. Every refusal is a
+ * 401 whose detail says why, never echoing the token.
+ */
+public final class JwtAuthenticator implements Authenticator {
+
+    /** The claim holding the token's space-separated scopes (RFC 8693 / OAuth 2.0 style). */
+    public static final String SCOPE_CLAIM = "scope";
+    static final Set<JWSAlgorithm> ALGORITHMS = Set.of(JWSAlgorithm.ES256, JWSAlgorithm.ES384, JWSAlgorithm.RS256, JWSAlgorithm.PS256);
+    private static final int CLOCK_SKEW_SECONDS = 60;
+    private static final long RECHECK_MILLIS = 1_000;
+
+    private final KeySource keys;
+    private final String issuer;
+    private final String audience;
+    private final Clock clock;
+    private volatile Verifier verifier;
+
+    private JwtAuthenticator(KeySource keys, String issuer, String audience, Clock clock) {
+        this.keys = keys;
+        this.issuer = Objects.requireNonNull(issuer, "issuer");
+        this.audience = Objects.requireNonNull(audience, "audience");
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /** Over the key set in {@code jwksFile} (public keys), read again when it changes. */
+    public static JwtAuthenticator fromFile(Path jwksFile, String issuer, String audience, Clock clock) {
+        return new JwtAuthenticator(new FileKeys(jwksFile, clock), issuer, audience, clock);
+    }
+
+    /** Over a fixed key set (its text). */
+    public static JwtAuthenticator of(String jwks, String issuer, String audience, Clock clock) {
+        JWKSet set = JwtKeys.parse(jwks).toPublicJWKSet();
+        return new JwtAuthenticator(() -> set, issuer, audience, clock);
+    }
+
+    @Override
+    public Principal authenticate(String bearerToken) {
+        JWKSet set = keys.current();
+        Verifier v = verifier;
+        if (v == null || v.keys() != set) verifier = v = new Verifier(set, processor(set));
+        JWTClaimsSet verified;
+        try {
+            verified = v.processor().process(bearerToken, null);
+        } catch (ParseException e) {
+            throw refused("the bearer token is not a JWT");
+        } catch (BadJOSEException e) {
+            throw refused("the bearer token was refused: " + Json.oneLine(e.getMessage(), 120));
+        } catch (JOSEException e) {
+            throw refused("the bearer token cannot be verified: " + Json.oneLine(e.getMessage(), 120));
+        }
+        return new Principal(verified.getSubject(), scopes(verified));
+    }
+
+    /** The processor for one key set (thread-safe once configured). */
+    private record Verifier(JWKSet keys, DefaultJWTProcessor<SecurityContext> processor) {}
+
+    private DefaultJWTProcessor<SecurityContext> processor(JWKSet set) {
+        DefaultJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
+        processor.setJWSKeySelector(new JWSVerificationKeySelector<>(ALGORITHMS, new ImmutableJWKSet<>(set)));
+        DefaultJWTClaimsVerifier<SecurityContext> claims = new DefaultJWTClaimsVerifier<>(audience,
+                new JWTClaimsSet.Builder().issuer(issuer).build(), Set.of("sub", "exp")) {
+            @Override
+            protected Date currentTime() {
+                return new Date(clock.millis());
+            }
+        };
+        claims.setMaxClockSkew(CLOCK_SKEW_SECONDS);
+        processor.setJWTClaimsSetVerifier(claims);
+        return processor;
+    }
+
+    private static Set<String> scopes(JWTClaimsSet claims) {
+        Object scope = claims.getClaim(SCOPE_CLAIM);
+        if (!(scope instanceof String s) || s.isBlank()) return Set.of();
+        Set<String> scopes = Arrays.stream(s.trim().split("\\s+")).collect(Collectors.toCollection(HashSet::new));
+        scopes.remove(Principal.ALL_SCOPES); // a token never grants everything: "*" is for the configured producer tokens
+        return scopes;
+    }
+
+    private static ProblemException refused(String detail) {
+        return new ProblemException(Problem.unauthorized(detail));
+    }
+
+    @FunctionalInterface
+    private interface KeySource {
+        JWKSet current();
+    }
+
+    /** The key set of a file, read again once its modification time or size changes. */
+    private static final class FileKeys implements KeySource {
+        private final Path file;
+        private final Clock clock;
+        private volatile Loaded loaded;
+
+        private record Loaded(JWKSet set, long modified, long size, long checkedAt) {}
+
+        FileKeys(Path file, Clock clock) {
+            this.file = file;
+            this.clock = clock;
+            this.loaded = load(clock.millis());
+        }
+
+        @Override
+        public JWKSet current() {
+            Loaded l = loaded;
+            long now = clock.millis();
+            if (now - l.checkedAt() < RECHECK_MILLIS) return l.set();
+            try {
+                long modified = Files.getLastModifiedTime(file).toMillis();
+                long size = Files.size(file);
+                loaded = modified == l.modified() && size == l.size() ? new Loaded(l.set(), modified, size, now) : load(now);
+            } catch (IOException | RuntimeException e) {
+                // A rotation half-written or a file briefly gone keeps the keys already read.
+                loaded = new Loaded(l.set(), l.modified(), l.size(), now);
+            }
+            return loaded.set();
+        }
+
+        private Loaded load(long now) {
+            try {
+                long modified = Files.getLastModifiedTime(file).toMillis();
+                long size = Files.size(file);
+                JWKSet set = JwtKeys.parse(Files.readString(file)).toPublicJWKSet();
+                if (set.getKeys().isEmpty()) throw new IllegalArgumentException("the key set in " + file + " holds no keys");
+                return new Loaded(set, modified, size, now);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read the key set " + file + ": " + e.getMessage(), e);
+            }
+        }
+    }
+}

@@ -1,0 +1,128 @@
+package dev.pinfeed.httpkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Signed tokens in, principals or 401 problems out: signature, issuer, audience, expiry and key rotation. */
+class JwtAuthenticatorTest {
+
+    private static final String ISSUER = "pinfeed-test";
+    private static final String AUDIENCE = "pinfeed-feed";
+
+    private final MutableClock clock = new MutableClock(Instant.parse("2026-11-28T12:00:00Z"));
+    private final String keys = JwtKeys.newPrivateSet("k1");
+    private final JwtIssuer issuer = new JwtIssuer(keys, ISSUER, AUDIENCE, clock);
+    private final JwtAuthenticator readers = JwtAuthenticator.of(JwtKeys.publicSet(keys), ISSUER, AUDIENCE, clock);
+
+    @Test
+    void aValidTokenNamesItsSubjectAndScopes() {
+        Principal p = readers.authenticate(issuer.sign("42", Set.of("feed:self", "extra"), Duration.ofMinutes(5)));
+        assertThat(p.name()).isEqualTo("42");
+        assertThat(p.scopes()).containsExactlyInAnyOrder("feed:self", "extra");
+    }
+
+    @Test
+    void aTokenNeverGrantsEveryScope() {
+        Principal p = readers.authenticate(issuer.sign("svc", Set.of("*", "feed:read"), Duration.ofMinutes(5)));
+        assertThat(p.scopes()).containsExactly("feed:read");
+        assertThat(p.allows("events:write")).isFalse();
+    }
+
+    @Test
+    void anExpiredTokenIsRefused() {
+        String token = issuer.sign("42", Set.of(), Duration.ofMinutes(5));
+        clock.advance(Duration.ofMinutes(5).plusSeconds(61)); // past the minute of clock skew
+        assertRefused(token, "Expired");
+    }
+
+    @Test
+    void anotherIssuerOrAudienceIsRefused() {
+        assertRefused(new JwtIssuer(keys, "someone-else", AUDIENCE, clock).sign("42", Set.of(), Duration.ofMinutes(5)), "iss");
+        assertRefused(new JwtIssuer(keys, ISSUER, "ingest", clock).sign("42", Set.of(), Duration.ofMinutes(5)), "aud");
+    }
+
+    @Test
+    void aForeignKeyOrATamperedTokenIsRefused() {
+        assertRefused(new JwtIssuer(JwtKeys.newPrivateSet("k1"), ISSUER, AUDIENCE, clock).sign("42", Set.of(), Duration.ofMinutes(5)), "");
+        String token = issuer.sign("42", Set.of(), Duration.ofMinutes(5));
+        String[] parts = token.split("\\.");
+        String otherClaims = issuer.sign("43", Set.of(), Duration.ofMinutes(5)).split("\\.")[1];
+        assertRefused(parts[0] + "." + otherClaims + "." + parts[2], "");
+        assertRefused("not-a-jwt", "not a JWT");
+    }
+
+    @Test
+    void anUnsignedTokenIsRefused() {
+        String token = issuer.sign("42", Set.of(), Duration.ofMinutes(5));
+        String[] parts = token.split("\\.");
+        String none = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString("{\"alg\":\"none\"}".getBytes());
+        assertRefused(none + "." + parts[1] + ".", "");
+    }
+
+    @Test
+    void aRotatedKeyFileIsReadAgain(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("keys.json");
+        Files.writeString(file, JwtKeys.publicSet(keys));
+        JwtAuthenticator fromFile = JwtAuthenticator.fromFile(file, ISSUER, AUDIENCE, clock);
+        assertThat(fromFile.authenticate(issuer.sign("42", Set.of(), Duration.ofMinutes(5))).name()).isEqualTo("42");
+
+        // Rotation: k2 is added and signs new tokens; tokens of k1 still pass until k1 is removed.
+        String rotated = JwtKeys.withNewKey(keys, "k2");
+        JwtIssuer newIssuer = new JwtIssuer(rotated, ISSUER, AUDIENCE, clock);
+        String byK2 = newIssuer.sign("43", Set.of(), Duration.ofMinutes(5));
+        assertRefused(fromFile, byK2);
+        write(file, JwtKeys.publicSet(rotated), 1);
+        clock.advance(Duration.ofSeconds(2));
+        assertThat(fromFile.authenticate(byK2).name()).isEqualTo("43");
+        String byK1 = issuer.sign("42", Set.of(), Duration.ofMinutes(5));
+        assertThat(fromFile.authenticate(byK1).name()).isEqualTo("42");
+
+        write(file, JwtKeys.publicSet(JwtKeys.newPrivateSet("k3")), 2);
+        clock.advance(Duration.ofSeconds(2));
+        assertRefused(fromFile, byK1);
+    }
+
+    private static void write(Path file, String text, int generation) throws Exception {
+        Files.writeString(file, text);
+        Files.setLastModifiedTime(file, FileTime.from(Instant.parse("2030-01-01T00:00:00Z").plusSeconds(generation)));
+    }
+
+    private void assertRefused(String token, String detailPart) {
+        assertThatThrownBy(() -> readers.authenticate(token)).isInstanceOfSatisfying(ProblemException.class, e -> {
+            assertThat(e.problem().status()).isEqualTo(401);
+            assertThat(e.problem().detail()).contains(detailPart).doesNotContain(token);
+        });
+    }
+
+    private static void assertRefused(JwtAuthenticator authenticator, String token) {
+        assertThatThrownBy(() -> authenticator.authenticate(token)).isInstanceOfSatisfying(ProblemException.class,
+                e -> assertThat(e.problem().status()).isEqualTo(401));
+    }
+
+    static final class MutableClock extends Clock {
+        private Instant now;
+
+        MutableClock(Instant now) {
+            this.now = now;
+        }
+
+        void advance(Duration d) {
+            now = now.plus(d);
+        }
+
+        @Override public ZoneOffset getZone() { return ZoneOffset.UTC; }
+        @Override public Clock withZone(java.time.ZoneId zone) { return this; }
+        @Override public Instant instant() { return now; }
+    }
+}
