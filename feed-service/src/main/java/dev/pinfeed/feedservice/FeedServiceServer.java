@@ -69,10 +69,15 @@ public final class FeedServiceServer {
     /** {@link #app}, with the home feed route over {@code homeFeed}. */
     public static HttpApp app(PinfeedConfig config, ReaderAuth auth, GraphStore graph, CanonicalReads reads, HomeFeed homeFeed,
                               PrometheusMeterRegistry meters, Map<String, HealthCheck> health) {
+        return withHomeFeed(config, auth, graph, reads, homeFeed, meters, health).build();
+    }
+
+    private static HttpApp.Builder withHomeFeed(PinfeedConfig config, ReaderAuth auth, GraphStore graph, CanonicalReads reads, HomeFeed homeFeed,
+                                                PrometheusMeterRegistry meters, Map<String, HealthCheck> health) {
         KnownObjects known = knownObjects(reads);
         HttpApp.Builder app = routes(config, auth, graph, reads, known, meters, health);
         new HomeFeedHttpApi(homeFeed, known, auth).routes(app);
-        return app.build();
+        return app;
     }
 
     /** One per app: every route shares what it learned of which users exist. */
@@ -147,9 +152,13 @@ public final class FeedServiceServer {
             LastReadStore lastReads = ctx.closeOnExit(RedisLastReadStore.open(config, graph.redis(), graph.store().keys().prefix()));
             HomeFeedThreads threads = ctx.closeOnExit(HomeFeedThreads.from(config).bindTo(ctx.meters()));
             HomeFeed homeFeed = homeFeed(config, HomeFeedSettings.from(config), pools, feeds, lastReads, reads, graph.store(), threads, metrics, Clock.systemUTC());
+            // /metrics and what is failing are served on the admin address ({@code feed-service.admin.http}), not to readers.
+            health.forEach(ctx::readiness);
+            ctx.step("serving the admin endpoint", ctx::serveAdmin);
             // Registered last, so it closes first: no request runs on closed stores (then the post-answer writes drain).
             RunningHttpApp running = ctx.closeOnExit(ctx.step("serving HTTP on " + http,
-                    () -> app(config, auth, graph.store(), reads, homeFeed, ctx.meters(), health).start(http.host(), http.port())));
+                    () -> withHomeFeed(config, auth, graph.store(), reads, homeFeed, ctx.meters(), health).adminSeparately().build()
+                            .start(http.host(), http.port())));
             ctx.describe("http " + running.baseUri());
         });
     }

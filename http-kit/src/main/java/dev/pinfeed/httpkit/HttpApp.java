@@ -14,6 +14,7 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -69,10 +70,16 @@ public final class HttpApp {
             router.add(spec.method, spec.template, spec.options, spec.handler, false);
         }
         RouteOptions builtIn = RouteOptions.publicRead();
-        router.add("GET", HEALTH, builtIn, request -> readiness.run(), true);
-        router.add("GET", LIVE, builtIn, request -> liveness.run(), true);
-        router.add("GET", READY, builtIn, request -> readiness.run(), true);
-        router.add("GET", METRICS, builtIn, request -> Response.text(200, Meters.PROMETHEUS_CONTENT_TYPE, registry.scrape()), true);
+        if (b.adminSeparately) {
+            // Probes of a load balancer still get an answer; what is failing, and the metrics, are for the admin address.
+            router.add("GET", LIVE, builtIn, request -> statusOnly(liveness.run()), true);
+            router.add("GET", READY, builtIn, request -> statusOnly(readiness.run()), true);
+        } else {
+            router.add("GET", HEALTH, builtIn, request -> readiness.run(), true);
+            router.add("GET", LIVE, builtIn, request -> liveness.run(), true);
+            router.add("GET", READY, builtIn, request -> readiness.run(), true);
+            router.add("GET", METRICS, builtIn, request -> Response.text(200, Meters.PROMETHEUS_CONTENT_TYPE, registry.scrape()), true);
+        }
         router.add("GET", OPENAPI, builtIn, request -> {
             if (openApi == null) {
                 throw new ProblemException(Problem.notFound(null, "this service publishes no OpenAPI document"));
@@ -100,6 +107,10 @@ public final class HttpApp {
                 .tag("service", serviceName)
                 .strongReference(true)
                 .register(registry);
+    }
+
+    private static Response statusOnly(Response health) {
+        return Response.json(health.status(), Map.of("status", health.status() == 200 ? "up" : "down"));
     }
 
     /** Starts building the app of the named service ({@code service} label of the HTTP metrics). */
@@ -177,6 +188,7 @@ public final class HttpApp {
         private final Set<String> livenessNames = new HashSet<>();
         private Authenticator authenticator;
         private PrincipalRateLimiter rateLimiter;
+        private boolean adminSeparately;
         private int maxInFlight = 256;
         private int handlerThreads = 16;
         private ServerLimits limits = ServerLimits.DEFAULTS;
@@ -212,6 +224,16 @@ public final class HttpApp {
 
         public Builder authenticator(Authenticator authenticator) {
             this.authenticator = Objects.requireNonNull(authenticator, "authenticator");
+            return this;
+        }
+
+        /**
+         * Leaves {@code /metrics} and {@code /health} (the checks' details) to an admin address served apart (a
+         * process's admin endpoint over the same registry and checks): this app answers only {@code /health/live} and
+         * {@code /health/ready} with a bare status, for probes, and {@code /openapi.json}.
+         */
+        public Builder adminSeparately() {
+            this.adminSeparately = true;
             return this;
         }
 

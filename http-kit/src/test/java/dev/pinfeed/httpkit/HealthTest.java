@@ -37,6 +37,23 @@ class HealthTest {
     }
 
     @Test
+    void anAppWithItsAdminApartAnswersProbesWithABareStatusAndNoMetrics() {
+        HttpApp app = HttpApp.builder("health-test").adminSeparately()
+                .healthCheck("kafka", () -> {
+                    throw new IOException("broker localhost:9092 unreachable");
+                })
+                .build();
+        try (RunningHttpApp running = app.start("127.0.0.1", 0)) {
+            HttpResponse<String> ready = get(running, "/health/ready");
+            assertThat(ready.statusCode()).isEqualTo(503);
+            assertThat(ready.body()).isEqualTo("{\"status\":\"down\"}");
+            assertThat(get(running, "/health/live").body()).isEqualTo("{\"status\":\"up\"}");
+            assertThat(get(running, "/health").statusCode()).isEqualTo(404);
+            assertThat(get(running, "/metrics").statusCode()).isEqualTo(404);
+        }
+    }
+
+    @Test
     void noChecksIsUp() {
         try (RunningHttpApp running = HttpApp.builder("health-test").build().start("127.0.0.1", 0)) {
             assertThat(get(running, "/health").body()).isEqualTo("{\"status\":\"up\",\"checks\":{}}");

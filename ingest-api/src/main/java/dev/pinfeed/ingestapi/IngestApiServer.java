@@ -49,6 +49,11 @@ public final class IngestApiServer {
      */
     public static HttpApp app(PinfeedConfig config, IngestService service, IdempotencyStore idempotency,
                               Map<String, HealthCheck> healthChecks, TokenAuthenticator tokens, PrometheusMeterRegistry meters) {
+        return builder(config, service, idempotency, healthChecks, tokens, meters).build();
+    }
+
+    private static HttpApp.Builder builder(PinfeedConfig config, IngestService service, IdempotencyStore idempotency,
+                                           Map<String, HealthCheck> healthChecks, TokenAuthenticator tokens, PrometheusMeterRegistry meters) {
         HttpApp.Builder app = HttpApp.builder(NAME)
                 .authenticator(tokens)
                 .maxInFlight(config.getInt(MAX_IN_FLIGHT, 256))
@@ -57,7 +62,7 @@ public final class IngestApiServer {
                 .openApiResource("/openapi/ingest-api.json");
         healthChecks.forEach(app::healthCheck);
         new IngestHttpApi(service, new IdempotentIngest(idempotency), meters).routes(app);
-        return app.build();
+        return app;
     }
 
     public static void main(String[] args) {
@@ -71,8 +76,12 @@ public final class IngestApiServer {
             IngestComponents components = ctx.closeOnExit(ctx.step("opening the stores (MySQL shards, Kafka, Redis)",
                     () -> IngestComponents.forProcess(config, zk)));
             components.bindMetrics(ctx.meters());
+            // /metrics and what is failing are served on the admin address ({@code ingest-api.admin.http}), not to producers.
+            components.healthChecks().forEach(ctx::readiness);
+            ctx.step("serving the admin endpoint", ctx::serveAdmin);
             RunningHttpApp running = ctx.closeOnExit(ctx.step("serving HTTP on " + http,
-                    () -> app(config, components, tokens, ctx.meters()).start(http.host(), http.port())));
+                    () -> builder(config, components.service(), components.idempotency(), components.healthChecks(), tokens, ctx.meters())
+                            .adminSeparately().build().start(http.host(), http.port())));
             ctx.describe("http " + running.baseUri());
         });
     }

@@ -236,7 +236,7 @@ public final class FeedReadLoadHarness {
                 try (RunningHttpApp inThisJvm = serviceUrl.isEmpty()
                         ? FeedServiceServer.app(config, selfIssued.auth(), graph, reads, homeFeed, metrics, Map.of()).start("127.0.0.1", 0) : null) {
                     FeedService service = inThisJvm != null ? FeedService.inThisJvm(inThisJvm.baseUri().toString(), metrics, threads)
-                            : FeedService.ownJvm(serviceUrl, http);
+                            : FeedService.ownJvm(serviceUrl, "http://" + config.hostPort("feed-service.admin.http"), http);
                     log("readers call %s", service);
                     String base = service.baseUri + "/v1/users/";
                     long warm = warmup * 1_000_000_000L;
@@ -612,8 +612,8 @@ public final class FeedReadLoadHarness {
             return new FeedService(baseUri, metrics::scrape, threads);
         }
 
-        /** A running feed-service, which must answer ready. */
-        static FeedService ownJvm(String url, HttpClient http) {
+        /** A running feed-service, which must answer ready; its /metrics are on its admin address. */
+        static FeedService ownJvm(String url, String adminUrl, HttpClient http) {
             String base = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
             try {
                 get(http, base + "/health/ready");
@@ -622,9 +622,9 @@ public final class FeedReadLoadHarness {
             }
             return new FeedService(base, () -> {
                 try {
-                    return get(http, base + "/metrics");
+                    return get(http, adminUrl + "/metrics");
                 } catch (Exception e) {
-                    throw new IllegalStateException("reading " + base + "/metrics: " + e.getMessage(), e);
+                    throw new IllegalStateException("reading " + adminUrl + "/metrics: " + e.getMessage(), e);
                 }
             }, null);
         }

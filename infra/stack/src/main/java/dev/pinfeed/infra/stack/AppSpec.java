@@ -21,9 +21,9 @@ import java.util.regex.Pattern;
  * module's built classpath. Only {@code ./pinfeed dev} starts apps; the test stack is servers only
  * (tests run the services in-process).
  *
- * <p>Every app serves {@code GET /health/live} and {@code GET /health/ready}: HTTP services on their
- * main port, processors on an admin port ({@code <name>.admin.http}). Up = live; ready = its
- * dependencies answer (a 503 names the failing ones).
+ * <p>Every app serves {@code GET /health/live}, {@code GET /health/ready} and {@code /metrics} on its
+ * admin address ({@code <name>.admin.http}); the HTTP services' public ports answer only bare probes.
+ * Up = live; ready = its dependencies answer (a 503 names the failing ones).
  */
 final class AppSpec implements ServerSpec {
 
@@ -36,10 +36,12 @@ final class AppSpec implements ServerSpec {
     private final String module;
     private final String mainClass;
     private final URI baseUrl;
+    /** Where its health is probed: its admin address (the details of what fails are served only there). */
+    private final URI adminUrl;
     private final String heap;
     private final Map<String, String> properties;
 
-    AppSpec(StackLayout layout, String name, String role, String module, String mainClass, URI baseUrl, String heap,
+    AppSpec(StackLayout layout, String name, String role, String module, String mainClass, URI baseUrl, URI adminUrl, String heap,
             Map<String, String> properties) {
         this.layout = layout;
         this.name = name;
@@ -47,6 +49,7 @@ final class AppSpec implements ServerSpec {
         this.module = module;
         this.mainClass = mainClass;
         this.baseUrl = baseUrl;
+        this.adminUrl = adminUrl;
         this.heap = heap;
         this.properties = Map.copyOf(properties);
     }
@@ -61,11 +64,15 @@ final class AppSpec implements ServerSpec {
         return heap;
     }
 
-    /** An HTTP service: health on its main address (config key {@code httpKey}). */
+    /** An HTTP service on its main address (config key {@code httpKey}); health and metrics on {@code <name>.admin.http}. */
     static AppSpec httpService(StackLayout layout, PinfeedConfig config, String name, String role, String module, String mainClass,
                                String httpKey, Map<String, String> properties) {
-        return new AppSpec(layout, name, role, module, mainClass, URI.create("http://" + config.hostPort(httpKey) + "/"), heap(config, name),
-                properties);
+        return new AppSpec(layout, name, role, module, mainClass, URI.create("http://" + config.hostPort(httpKey) + "/"), adminUrl(config, name),
+                heap(config, name), properties);
+    }
+
+    private static URI adminUrl(PinfeedConfig config, String name) {
+        return URI.create("http://" + config.hostPort(name + ".admin.http") + "/");
     }
 
     /** A stream processor: health and metrics on its admin address (config key {@code <name>.admin.http}). */
@@ -76,15 +83,15 @@ final class AppSpec implements ServerSpec {
     /** {@link #processor} with system properties of its own (e.g. its state directory under the stack's data). */
     static AppSpec processor(StackLayout layout, PinfeedConfig config, String name, String role, String module, String mainClass,
                              Map<String, String> properties) {
-        return new AppSpec(layout, name, role, module, mainClass, URI.create("http://" + config.hostPort(name + ".admin.http") + "/"),
-                heap(config, name), properties);
+        URI admin = adminUrl(config, name);
+        return new AppSpec(layout, name, role, module, mainClass, admin, admin, heap(config, name), properties);
     }
 
     /** The same app with {@code more} system properties (winning over its own). */
     AppSpec withProperties(Map<String, String> more) {
         Map<String, String> all = new LinkedHashMap<>(properties);
         all.putAll(more);
-        return new AppSpec(layout, name, role, module, mainClass, baseUrl, heap, all);
+        return new AppSpec(layout, name, role, module, mainClass, baseUrl, adminUrl, heap, all);
     }
 
     @Override public String name() { return name; }
@@ -119,11 +126,11 @@ final class AppSpec implements ServerSpec {
     public Health health() {
         Answer live = get("health/live");
         if (live.status() == 404) return legacyHealth();
-        if (live.status() != 200) return Health.down(live.status() < 0 ? "no answer at " + baseUrl + "health/live"
+        if (live.status() != 200) return Health.down(live.status() < 0 ? "no answer at " + adminUrl + "health/live"
                 : "health/live answered " + live.status());
         Answer ready = get("health/ready");
         if (ready.status() == 200) return Health.UP;
-        return Health.notReady(ready.status() < 0 ? "no answer at " + baseUrl + "health/ready" : "not ready: " + failing(ready.body()));
+        return Health.notReady(ready.status() < 0 ? "no answer at " + adminUrl + "health/ready" : "not ready: " + failing(ready.body()));
     }
 
     /** Until every app serves /health/live and /health/ready (http-kit on Jetty): its /health is readiness. */
@@ -131,7 +138,7 @@ final class AppSpec implements ServerSpec {
         Answer health = get("health");
         if (health.status() == 200) return Health.UP;
         if (health.status() == 503) return Health.notReady("not ready: " + failing(health.body()));
-        return Health.down("no health endpoint at " + baseUrl);
+        return Health.down("no health endpoint at " + adminUrl);
     }
 
     /** The failing checks a 503 names ({@code "checks": {"redis": "down: ..."}}), else its detail. */
@@ -167,7 +174,7 @@ final class AppSpec implements ServerSpec {
 
     private Answer get(String path) {
         try {
-            HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(baseUrl.resolve(path)).timeout(Duration.ofSeconds(3)).build(),
+            HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(adminUrl.resolve(path)).timeout(Duration.ofSeconds(3)).build(),
                     HttpResponse.BodyHandlers.ofString());
             return new Answer(r.statusCode(), r.body());
         } catch (InterruptedException e) {

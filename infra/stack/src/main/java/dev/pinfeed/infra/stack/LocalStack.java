@@ -88,7 +88,7 @@ public final class LocalStack {
             add(new RedisServerSpec(layout, h.name() + "-master", h.master(), null));
             if (h.replica() != null) add(new RedisServerSpec(layout, h.name() + "-replica", h.replica(), h.master()));
         }
-        // pinfeed's own apps, one line each (processors serve health on <name>.admin.http).
+        // pinfeed's own apps, one line each (each serves health and metrics on <name>.admin.http).
         add(AppSpec.httpService(layout, config, "ingest-api", "Ingest API (producers' writes)", "ingest-api",
                 "dev.pinfeed.ingestapi.IngestApiServer", "ingest.http", Map.of("ingest.tokens-file", DevToken.ingestTokensFile(layout).toString())));
         add(AppSpec.httpService(layout, config, "feed-service", "Feed service (reads, graph queries)", "feed-service",

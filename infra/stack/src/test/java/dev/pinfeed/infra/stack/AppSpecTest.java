@@ -20,6 +20,7 @@ class AppSpecTest {
         Files.writeString(root.resolve("feed-service/target/classpath.txt"), "lib.jar");
         Properties values = new Properties();
         values.setProperty("feed.http", "127.0.0.1:8081");
+        values.setProperty("feed-service.admin.http", "127.0.0.1:8096");
         values.setProperty("feed-service.heap", "1g");
         values.setProperty("materializer.admin.http", "127.0.0.1:8092");
         StackLayout layout = new StackLayout(root, root.resolve("home"));
@@ -32,12 +33,14 @@ class AppSpecTest {
         assertThat(feedService.command()).contains("-Xms1g", "-Xmx1g").doesNotContain("-Xmx256m")
                 .containsAll(JavaCommand.HBASE_OPENS).endsWith("dev.pinfeed.feedservice.FeedServiceServer");
         assertThat(materializer.command()).contains("-Xmx256m").containsAll(JavaCommand.HBASE_OPENS);
+        assertThat(feedService.endpoint()).as("the public address is shown; health is probed on the admin one").isEqualTo("http://127.0.0.1:8081/");
     }
 
     @Test
     void aHeapThatIsNoHeapSizeIsRefusedNamingItsKey(@TempDir Path root) {
         Properties values = new Properties();
         values.setProperty("feed.http", "127.0.0.1:8081");
+        values.setProperty("feed-service.admin.http", "127.0.0.1:8096");
         values.setProperty("feed-service.heap", "lots");
         StackLayout layout = new StackLayout(root, root.resolve("home"));
 
