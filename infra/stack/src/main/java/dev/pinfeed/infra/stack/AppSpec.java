@@ -3,10 +3,12 @@ package dev.pinfeed.infra.stack;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.pinfeed.config.PinfeedConfig;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * One of pinfeed's own services (ingest-api, feed-service, the stream processors), run from its
@@ -34,20 +37,18 @@ final class AppSpec implements ServerSpec {
     private final String name;
     private final String role;
     private final String module;
-    private final String mainClass;
     private final URI baseUrl;
     /** Where its health is probed: its admin address (the details of what fails are served only there). */
     private final URI adminUrl;
     private final String heap;
     private final Map<String, String> properties;
 
-    AppSpec(StackLayout layout, String name, String role, String module, String mainClass, URI baseUrl, URI adminUrl, String heap,
+    AppSpec(StackLayout layout, String name, String role, String module, URI baseUrl, URI adminUrl, String heap,
             Map<String, String> properties) {
         this.layout = layout;
         this.name = name;
         this.role = role;
         this.module = module;
-        this.mainClass = mainClass;
         this.baseUrl = baseUrl;
         this.adminUrl = adminUrl;
         this.heap = heap;
@@ -65,9 +66,9 @@ final class AppSpec implements ServerSpec {
     }
 
     /** An HTTP service on its main address (config key {@code httpKey}); health and metrics on {@code <name>.admin.http}. */
-    static AppSpec httpService(StackLayout layout, PinfeedConfig config, String name, String role, String module, String mainClass,
+    static AppSpec httpService(StackLayout layout, PinfeedConfig config, String name, String role, String module,
                                String httpKey, Map<String, String> properties) {
-        return new AppSpec(layout, name, role, module, mainClass, URI.create("http://" + config.hostPort(httpKey) + "/"), adminUrl(config, name),
+        return new AppSpec(layout, name, role, module, URI.create("http://" + config.hostPort(httpKey) + "/"), adminUrl(config, name),
                 heap(config, name), properties);
     }
 
@@ -76,22 +77,22 @@ final class AppSpec implements ServerSpec {
     }
 
     /** A stream processor: health and metrics on its admin address (config key {@code <name>.admin.http}). */
-    static AppSpec processor(StackLayout layout, PinfeedConfig config, String name, String role, String module, String mainClass) {
-        return processor(layout, config, name, role, module, mainClass, Map.of());
+    static AppSpec processor(StackLayout layout, PinfeedConfig config, String name, String role, String module) {
+        return processor(layout, config, name, role, module, Map.of());
     }
 
     /** {@link #processor} with system properties of its own (e.g. its state directory under the stack's data). */
-    static AppSpec processor(StackLayout layout, PinfeedConfig config, String name, String role, String module, String mainClass,
+    static AppSpec processor(StackLayout layout, PinfeedConfig config, String name, String role, String module,
                              Map<String, String> properties) {
         URI admin = adminUrl(config, name);
-        return new AppSpec(layout, name, role, module, mainClass, admin, admin, heap(config, name), properties);
+        return new AppSpec(layout, name, role, module, admin, admin, heap(config, name), properties);
     }
 
     /** The same app with {@code more} system properties (winning over its own). */
     AppSpec withProperties(Map<String, String> more) {
         Map<String, String> all = new LinkedHashMap<>(properties);
         all.putAll(more);
-        return new AppSpec(layout, name, role, module, mainClass, baseUrl, adminUrl, heap, all);
+        return new AppSpec(layout, name, role, module, baseUrl, adminUrl, heap, all);
     }
 
     @Override public String name() { return name; }
@@ -107,14 +108,35 @@ final class AppSpec implements ServerSpec {
         Log4jConfig.write(layout);
     }
 
+    /**
+     * The app's distribution as shipped ({@code <module>/target/<module>-<version>/bin/<module>}, built with the module), with
+     * the stack's JVM options in {@code JAVA_OPTS} as an argument file ({@code .pinfeed/run/<name>.jvm-options}): what is
+     * run here is what ships. The distribution's conf/jvm.options carries the flags every app needs (HBase's opens).
+     */
     @Override
     public List<String> command() {
-        // HBase's opens for every app: without them the HBase client (feed-service, fan-out, worker) compares bytes the slow way.
-        JavaCommand java = JavaCommand.withHeap(heap).flags(JavaCommand.HBASE_OPENS)
-                .logTo(logFile(), "INFO", Log4jConfig.file(layout))
-                .property("pinfeed.root", layout.root());
-        properties.forEach(java::property);
-        return java.run(layout.classpathOf(module), mainClass);
+        List<String> options = new ArrayList<>(List.of("-Xms" + heap, "-Xmx" + heap));
+        options.addAll(JavaCommand.logOptions(logFile(), "INFO", Log4jConfig.file(layout)));
+        options.add("-Dpinfeed.root=" + layout.root());
+        properties.forEach((k, v) -> options.add("-D" + k + "=" + v));
+        Path optionsFile = layout.home().resolve("run").resolve(name + ".jvm-options");
+        StackLayout.ensure(optionsFile.getParent());
+        AtomicFiles.writeIfChanged(optionsFile, JavaCommand.argumentFile(options));
+        // The launcher's own JDK, as for the servers: not whatever java the PATH finds first.
+        return List.of("env", "JAVA_HOME=" + System.getProperty("java.home"), "JAVA_OPTS=@" + optionsFile,
+                distribution().resolve("bin").resolve(module).toString());
+    }
+
+    /** The module's built distribution directory. */
+    Path distribution() {
+        Path target = layout.root().resolve(module).resolve("target");
+        try (Stream<Path> dirs = Files.list(target)) {
+            return dirs.filter(d -> d.getFileName().toString().startsWith(module + "-") && Files.isRegularFile(d.resolve("bin").resolve(module)))
+                    .findFirst().orElseThrow(() -> new IllegalStateException("no distribution of " + module + " under " + target
+                            + ": build first (./pinfeed builds it)"));
+        } catch (IOException e) {
+            throw new IllegalStateException(target + " is missing: build first (./pinfeed builds it)", e);
+        }
     }
 
     @Override

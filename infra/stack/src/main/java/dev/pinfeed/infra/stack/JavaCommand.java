@@ -56,8 +56,19 @@ final class JavaCommand {
 
     /** Logs go to a rolling file at the given level (see log4j2-server.xml). */
     JavaCommand logTo(Path logFile, String level, Path log4jConfig) {
-        return property("log4j2.configurationFile", log4jConfig).property("pinfeed.log.file", logFile)
-                .property("pinfeed.log.level", level);
+        args.addAll(logOptions(logFile, level, log4jConfig));
+        return this;
+    }
+
+    static List<String> logOptions(Path logFile, String level, Path log4jConfig) {
+        return List.of("-Dlog4j2.configurationFile=" + log4jConfig, "-Dpinfeed.log.file=" + logFile, "-Dpinfeed.log.level=" + level);
+    }
+
+    /** {@code options} as a java launcher argument file ({@code java @file}): one per line, each quoted. */
+    static String argumentFile(List<String> options) {
+        StringBuilder out = new StringBuilder();
+        for (String o : options) out.append('"').append(o.replace("\\", "\\\\").replace("\"", "\\\"")).append("\"\n");
+        return out.toString();
     }
 
     List<String> run(String classpath, String mainClass, String... mainArgs) {

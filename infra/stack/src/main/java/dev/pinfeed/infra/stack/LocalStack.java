@@ -89,18 +89,12 @@ public final class LocalStack {
             if (h.replica() != null) add(new RedisServerSpec(layout, h.name() + "-replica", h.replica(), h.master()));
         }
         // pinfeed's own apps, one line each (each serves health and metrics on <name>.admin.http).
-        add(AppSpec.httpService(layout, config, "ingest-api", "Ingest API (producers' writes)", "ingest-api",
-                "dev.pinfeed.ingestapi.IngestApiServer", "ingest.http", Map.of("ingest.tokens-file", DevToken.ingestTokensFile(layout).toString())));
-        add(AppSpec.httpService(layout, config, "feed-service", "Feed service (reads, graph queries)", "feed-service",
-                "dev.pinfeed.feedservice.FeedServiceServer", "feed.http", DevReaderKeys.feedServiceSettings(layout)));
-        add(AppSpec.processor(layout, config, "graph-processor", "Follower graph (follows → Redis)", "graph-processor",
-                "dev.pinfeed.graphprocessor.GraphProcessorMain"));
-        add(AppSpec.processor(layout, config, "materializer", "Canonical store (events → MySQL shards)", "materializer",
-                "dev.pinfeed.materializer.MaterializerMain"));
-        add(AppSpec.processor(layout, config, "fanout-streams", "Pin fan-out (pins → fanout chunks, Kafka Streams)", "fanout-streams",
-                "dev.pinfeed.fanoutstreams.kafka.FanoutStreamsMain", Map.of("fanout.state-dir", layout.dataPath("fanout-streams").toString())));
-        add(AppSpec.processor(layout, config, "feed-worker", "Feed worker (fan-out, follows, likes → HBase pools)", "feed-worker",
-                "dev.pinfeed.feedworker.process.FeedWorkerMain"));
+        add(AppSpec.httpService(layout, config, "ingest-api", "Ingest API (producers' writes)", "ingest-api", "ingest.http", Map.of("ingest.tokens-file", DevToken.ingestTokensFile(layout).toString())));
+        add(AppSpec.httpService(layout, config, "feed-service", "Feed service (reads, graph queries)", "feed-service", "feed.http", DevReaderKeys.feedServiceSettings(layout)));
+        add(AppSpec.processor(layout, config, "graph-processor", "Follower graph (follows → Redis)", "graph-processor"));
+        add(AppSpec.processor(layout, config, "materializer", "Canonical store (events → MySQL shards)", "materializer"));
+        add(AppSpec.processor(layout, config, "fanout-streams", "Pin fan-out (pins → fanout chunks, Kafka Streams)", "fanout-streams", Map.of("fanout.state-dir", layout.dataPath("fanout-streams").toString())));
+        add(AppSpec.processor(layout, config, "feed-worker", "Feed worker (fan-out, follows, likes → HBase pools)", "feed-worker"));
         if (!appProperties.isEmpty()) apps().forEach(a -> add(((AppSpec) a).withProperties(appProperties)));
     }
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.pinfeed.config.PinfeedConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
@@ -15,9 +16,10 @@ import org.junit.jupiter.api.io.TempDir;
 class AppSpecTest {
 
     @Test
-    void anAppsHeapComesFromItsHeapKeyAndEveryAppGetsHBasesOpens(@TempDir Path root) throws Exception {
-        Files.createDirectories(root.resolve("feed-service/target"));
-        Files.writeString(root.resolve("feed-service/target/classpath.txt"), "lib.jar");
+    void anAppRunsFromItsDistributionWithItsHeapAndTheStacksPropertiesInAnArgumentFile(@TempDir Path root) throws Exception {
+        Path bin = Files.createDirectories(root.resolve("feed-service/target/feed-service-1.2.3/bin"));
+        Files.writeString(bin.resolve("feed-service"), "#!/bin/sh\n");
+        Files.createDirectories(root.resolve("feed-service/target/feed-service-1.2.3.jar-not-a-dir"));
         Properties values = new Properties();
         values.setProperty("feed.http", "127.0.0.1:8081");
         values.setProperty("feed-service.admin.http", "127.0.0.1:8096");
@@ -25,15 +27,25 @@ class AppSpecTest {
         values.setProperty("materializer.admin.http", "127.0.0.1:8092");
         StackLayout layout = new StackLayout(root, root.resolve("home"));
 
-        AppSpec feedService = AppSpec.httpService(layout, PinfeedConfig.of(values), "feed-service", "Feed service", "feed-service",
-                "dev.pinfeed.feedservice.FeedServiceServer", "feed.http", Map.of());
-        AppSpec materializer = AppSpec.processor(layout, PinfeedConfig.of(values), "materializer", "Canonical store", "feed-service",
-                "dev.pinfeed.materializer.MaterializerMain");
+        AppSpec feedService = AppSpec.httpService(layout, PinfeedConfig.of(values), "feed-service", "Feed service", "feed-service", "feed.http",
+                Map.of("feed.auth.issuer", "a b \"quoted\""));
+        List<String> command = feedService.command();
 
-        assertThat(feedService.command()).contains("-Xms1g", "-Xmx1g").doesNotContain("-Xmx256m")
-                .containsAll(JavaCommand.HBASE_OPENS).endsWith("dev.pinfeed.feedservice.FeedServiceServer");
-        assertThat(materializer.command()).contains("-Xmx256m").containsAll(JavaCommand.HBASE_OPENS);
+        Path options = root.resolve("home/run/feed-service.jvm-options");
+        assertThat(command).containsExactly("env", "JAVA_HOME=" + System.getProperty("java.home"), "JAVA_OPTS=@" + options,
+                bin.resolve("feed-service").toString());
+        assertThat(Files.readAllLines(options)).contains("\"-Xms1g\"", "\"-Xmx1g\"", "\"-Dpinfeed.root=" + root + "\"",
+                "\"-Dfeed.auth.issuer=a b \\\"quoted\\\"\"");
+        AppSpec materializer = AppSpec.processor(layout, PinfeedConfig.of(values), "materializer", "Canonical store", "materializer");
+        assertThatThrownBy(materializer::command).hasMessageContaining("materializer").hasMessageContaining("build first");
         assertThat(feedService.endpoint()).as("the public address is shown; health is probed on the admin one").isEqualTo("http://127.0.0.1:8081/");
+    }
+
+    @Test
+    void theDistributionsJvmOptionsCarryHBasesOpens() throws Exception {
+        Path jvmOptions = StackLayout.discover().root().resolve("infra/distribution/conf/jvm.options");
+        assertThat(Files.readAllLines(jvmOptions)).as("the flags the stack's HBase servers and CLIs get, every shipped app gets")
+                .containsAll(JavaCommand.HBASE_OPENS);
     }
 
     @Test
@@ -44,8 +56,7 @@ class AppSpecTest {
         values.setProperty("feed-service.heap", "lots");
         StackLayout layout = new StackLayout(root, root.resolve("home"));
 
-        assertThatThrownBy(() -> AppSpec.httpService(layout, PinfeedConfig.of(values), "feed-service", "Feed service", "feed-service",
-                "dev.pinfeed.feedservice.FeedServiceServer", "feed.http", Map.of()))
+        assertThatThrownBy(() -> AppSpec.httpService(layout, PinfeedConfig.of(values), "feed-service", "Feed service", "feed-service", "feed.http", Map.of()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("feed-service.heap must be a heap size like 256m or 1g: 'lots'");
     }
 
