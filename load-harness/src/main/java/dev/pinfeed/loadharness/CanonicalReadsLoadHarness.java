@@ -178,7 +178,7 @@ public final class CanonicalReadsLoadHarness {
 
     private static Connection connect(PinfeedConfig config, ShardDataSources sources, String host) {
         try {
-            return DriverManager.getConnection(PinfeedConfig.mysqlJdbcUrl(sources.master(host)), config.mysqlUser(), config.mysqlPassword());
+            return DriverManager.getConnection(config.mysqlJdbcUrl(sources.master(host)), config.mysqlUser(), config.mysqlPassword());
         } catch (java.sql.SQLException e) {
             throw new IllegalStateException(e);
         }

@@ -278,7 +278,7 @@ public final class Provisioner {
 
     private void provisionHost(PinfeedConfig.ReplicatedHost host, List<Integer> shards, List<String> statements, String hash)
             throws SQLException {
-        try (Connection c = DriverManager.getConnection(PinfeedConfig.mysqlJdbcUrl(host.master()), config.mysqlUser(), config.mysqlPassword());
+        try (Connection c = DriverManager.getConnection(config.mysqlJdbcUrl(host.master()), config.mysqlUser(), config.mysqlPassword());
              Statement st = c.createStatement()) {
             st.execute("CREATE DATABASE IF NOT EXISTS pinfeed_meta");
             st.execute("CREATE TABLE IF NOT EXISTS pinfeed_meta.shard_schema (host VARCHAR(64) PRIMARY KEY, "

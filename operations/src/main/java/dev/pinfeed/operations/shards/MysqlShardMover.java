@@ -393,6 +393,6 @@ final class MysqlShardMover {
     }
 
     private Connection connect(HostPort master) throws SQLException {
-        return DriverManager.getConnection(PinfeedConfig.mysqlJdbcUrl(master), admin, adminPassword);
+        return DriverManager.getConnection(config.mysqlJdbcUrl(master), admin, adminPassword);
     }
 }
