@@ -55,7 +55,7 @@ class GraphRebuildIT {
             assertThat(processor.deadLettered()).isEqualTo(1);
 
             assertThat(rebuilt.isEmpty()).isTrue();
-            GraphRebuild.Result result = GraphRebuild.replay(stack.config().kafkaBootstrap(), List.of(kafka.follows, kafka.boards),
+            GraphRebuild.Result result = GraphRebuild.replay(stack.config(), List.of(kafka.follows, kafka.boards),
                     kafka.decoder(), rebuilt, 4);
 
             assertThat(result.records()).isEqualTo(deliveries.size() + 1);

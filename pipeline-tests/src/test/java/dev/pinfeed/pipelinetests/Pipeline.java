@@ -148,7 +148,7 @@ final class Pipeline implements AutoCloseable {
         // fanout-streams (FanoutStreamsMain): pins → fan-out chunks, exactly-once, the activity check on Redis.
         FanoutSettings fanout = FanoutSettings.from(config)
                 .withTopics(stack.uniqueName("e2e_fanout"), topic(EventTopics.PINS), fanoutTopic, deadLetters).withStateDir(fanoutState);
-        closing(FanoutStreamsApp.start(fanout, config.kafkaBootstrap(), "0", registry, graph.store(), lastReads, new SimpleMeterRegistry(),
+        closing(FanoutStreamsApp.start(fanout, config, "0", registry, graph.store(), lastReads, new SimpleMeterRegistry(),
                 Clock.systemUTC()));
 
         // feed-worker (FeedWorkerMain): chunks, follows and likes into the pools.

@@ -25,7 +25,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -95,9 +94,8 @@ public final class Provisioner {
     // ---------------------------------------------------------------- Kafka
 
     public void kafkaTopics() throws Exception {
-        Properties p = new Properties();
-        p.put("bootstrap.servers", config.kafkaBootstrap());
-        try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(p)) {
+        try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(
+                dev.pinfeed.processorruntime.KafkaClients.admin(config))) {
             Set<String> existing = admin.listTopics().names().get();
             int created = 0;
             for (JsonNode t : definition("topics.json").path("topics")) {
