@@ -229,21 +229,32 @@ public final class PinfeedConfig {
     public static final String MYSQL_TLS_TRUSTSTORE = "mysql.tls.truststore";
     public static final String MYSQL_TLS_TRUSTSTORE_PASSWORD = "mysql.tls.truststore-password";
 
+    /** How connections to MySQL are secured ({@value #MYSQL_TLS}). */
+    public enum MysqlTls { OFF, ON, VERIFY }
+
+    public MysqlTls mysqlTls() {
+        String tls = get(MYSQL_TLS, "off");
+        return switch (tls) {
+            case "off" -> MysqlTls.OFF;
+            case "on" -> MysqlTls.ON;
+            case "verify" -> MysqlTls.VERIFY;
+            default -> throw new IllegalStateException("configuration key '" + MYSQL_TLS + "' is '" + tls + "': use off, on or verify");
+        };
+    }
+
     /**
      * The one JDBC URL form pinfeed uses for a MySQL/MariaDB host (MySQL Connector/J): batched writes
      * rewritten, TLS per {@value #MYSQL_TLS}. Public key retrieval (RSA password exchange without TLS)
      * is allowed only without TLS: with TLS it would let a man in the middle hand out its own key.
      */
     public String mysqlJdbcUrl(HostPort host) {
-        String tls = get(MYSQL_TLS, "off");
-        String security = switch (tls) {
-            case "off" -> "useSSL=false&allowPublicKeyRetrieval=true";
-            case "on" -> "sslMode=REQUIRED";
-            case "verify" -> "sslMode=VERIFY_IDENTITY" + find(MYSQL_TLS_TRUSTSTORE).map(store -> "&trustCertificateKeyStoreUrl="
+        String security = switch (mysqlTls()) {
+            case OFF -> "useSSL=false&allowPublicKeyRetrieval=true";
+            case ON -> "sslMode=REQUIRED";
+            case VERIFY -> "sslMode=VERIFY_IDENTITY" + find(MYSQL_TLS_TRUSTSTORE).map(store -> "&trustCertificateKeyStoreUrl="
                     + urlParameter(store.contains(":/") ? store : Path.of(store).toUri().toString())
                     + find(MYSQL_TLS_TRUSTSTORE_PASSWORD).map(pw -> "&trustCertificateKeyStorePassword=" + urlParameter(pw)).orElse(""))
                     .orElse("");
-            default -> throw new IllegalStateException("configuration key '" + MYSQL_TLS + "' is '" + tls + "': use off, on or verify");
         };
         return "jdbc:mysql://" + host + "/?" + security + "&rewriteBatchedStatements=true";
     }

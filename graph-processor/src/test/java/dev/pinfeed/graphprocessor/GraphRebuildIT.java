@@ -41,8 +41,8 @@ class GraphRebuildIT {
         deliveries.forEach(model::apply);
 
         try (KafkaFixtures kafka = new KafkaFixtures(stack);
-             RedisGraphStore live = RedisGraphStore.connect(stack.config().redisInstances(), shards, stack.keyPrefix("graph-live"));
-             RedisGraphStore rebuilt = RedisGraphStore.connect(stack.config().redisInstances(), shards, stack.keyPrefix("graph-rebuilt"))) {
+             RedisGraphStore live = RedisGraphStore.connect(stack.config(), shards, stack.keyPrefix("graph-live"));
+             RedisGraphStore rebuilt = RedisGraphStore.connect(stack.config(), shards, stack.keyPrefix("graph-rebuilt"))) {
             int half = deliveries.size() / 2;
             for (GraphCommand c : deliveries.subList(0, half)) kafka.publish(c);
             kafka.publishRaw(kafka.follows, "1".getBytes(StandardCharsets.UTF_8), new byte[] {0, 0, 0});

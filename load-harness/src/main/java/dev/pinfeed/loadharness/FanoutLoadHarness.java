@@ -201,14 +201,14 @@ public final class FanoutLoadHarness {
 
         SchemaRegistryClient registry = new CachingSchemaRegistryClient(new HttpSchemaRegistryClient(config.schemaRegistryUrl()));
         RedisShardMap shards = RedisShards.defaultShardMap(config);
-        Map<String, RedisClient> redis = RedisCanonicalCache.clients(config.redisInstances(), Duration.ofSeconds(2), 2);
+        Map<String, RedisClient> redis = RedisCanonicalCache.clients(config, Duration.ofSeconds(2), 2);
         List<String> rows = new ArrayList<>();
         List<String> notes = new ArrayList<>();
         try (Admin admin = Admin.create(dev.pinfeed.processorruntime.KafkaClients.admin(config));
              Connection hbase = HBaseClusters.connect(config, HBaseClusters.PRIMARY);
              HBasePoolStore pools = new HBasePoolStore(hbase, HBaseClusters.PRIMARY);
-             RedisGraphStore graph = RedisGraphStore.connect(config.redisInstances(), () -> shards, prefix + "graph:");
-             RedisLastReadStore lastReads = RedisLastReadStore.connect(RedisMasterConfig.fixed(config.redisInstances()), () -> shards,
+             RedisGraphStore graph = RedisGraphStore.connect(config, () -> shards, prefix + "graph:");
+             RedisLastReadStore lastReads = RedisLastReadStore.connect(RedisMasterConfig.fixed(config), () -> shards,
                      prefix + "graph:", Duration.ofMillis(500));
              KafkaProducer<String, SpecificRecord> producer = new KafkaProducer<>(
                      dev.pinfeed.processorruntime.KafkaClients.producer(config, "bench-fanout"), new StringSerializer(),

@@ -123,7 +123,7 @@ final class Pipeline implements AutoCloseable {
         lastReads = closing(RedisLastReadStore.open(config, graph.redis(), graph.store().keys().prefix()));
         ShardDataSources mysql = closing(ShardDataSources.from(config, "e2e", 8));
         ShardedDb db = closing(new ShardedDb(mysql));
-        Map<String, RedisClient> redis = RedisCanonicalCache.clients(config.redisInstances(), Duration.ofMillis(250), 8);
+        Map<String, RedisClient> redis = RedisCanonicalCache.clients(config, Duration.ofMillis(250), 8);
         redis.values().forEach(this::closing);
         FeedMetrics feedMetrics = new FeedMetrics(new SimpleMeterRegistry());
         // The worker and feed-service both read the canonical store behind the caches, as their mains do.
@@ -141,7 +141,7 @@ final class Pipeline implements AutoCloseable {
         MaterializerTopics canonicalTopics = new MaterializerTopics(topic(EventTopics.USERS), topic(EventTopics.BOARDS),
                 topic(EventTopics.PINS), topic(EventTopics.LIKES));
         MysqlCanonicalWriter writer = closing(new MysqlCanonicalWriter(db));
-        RedisCacheInvalidator invalidator = closing(RedisCacheInvalidator.connect(config.redisInstances(), graph.shards()));
+        RedisCacheInvalidator invalidator = closing(RedisCacheInvalidator.connect(config, graph.shards()));
         consume(MaterializerMain.NAME, canonicalTopics.all(),
                 new MaterializerHandler(new EventPlanner(), writer, invalidator, canonicalTopics, new SimpleMeterRegistry()), Duration.ofMinutes(1));
 
@@ -153,7 +153,7 @@ final class Pipeline implements AutoCloseable {
 
         // feed-worker (FeedWorkerMain): chunks, follows and likes into the pools.
         WorkerSettings workerSettings = WorkerSettings.from(config);
-        RedisAffinityStore affinity = closing(RedisAffinityStore.connect(config.redisInstances(), graph.shards(),
+        RedisAffinityStore affinity = closing(RedisAffinityStore.connect(config, graph.shards(),
                 stack.keyPrefix("e2e-affinity")));
         FeedWorker worker = new FeedWorker(pools, feeds, graph.store(), new CanonicalReadsPins(reads), affinity,
                 new WeightedScorer(WeightedScorer.Settings.from(config), Clock.systemUTC()), workerSettings, Clock.systemUTC(),

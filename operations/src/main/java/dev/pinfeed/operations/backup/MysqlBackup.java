@@ -44,7 +44,7 @@ final class MysqlBackup {
 
     MysqlBackup(PinfeedConfig config, Consumer<String> step, Consumer<String> waiting) {
         this.config = config;
-        this.tools = new MariaDbDump(config.require("mysql.admin.user"), config.get("mysql.admin.password", ""));
+        this.tools = new MariaDbDump(config.require("mysql.admin.user"), config.get("mysql.admin.password", ""), config.mysqlTls());
         this.step = step;
         this.waiting = waiting;
     }

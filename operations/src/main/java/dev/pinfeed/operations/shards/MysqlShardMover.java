@@ -290,7 +290,7 @@ final class MysqlShardMover {
 
     /** The databases dumped from {@code source} straight into {@code target}; where the snapshot stands in the source's binlog. */
     private BinlogPosition copy(HostPort source, HostPort target, List<String> databases) throws Exception {
-        MariaDbDump tools = new MariaDbDump(admin, adminPassword);
+        MariaDbDump tools = new MariaDbDump(admin, adminPassword, config.mysqlTls());
         try (MariaDbDump.Loader loader = tools.loader(target)) {
             MariaDbDump.Snapshot snapshot = tools.dump(source, databases, loader,
                     n -> waiting.accept("copied " + n + "/" + databases.size() + " databases"));
