@@ -7,14 +7,11 @@ import dev.pinfeed.config.HostPort;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.infra.stack.Binaries;
 import dev.pinfeed.infra.stacktestkit.ChildJvm;
-import java.io.InputStream;
+import dev.pinfeed.infra.stacktestkit.TestCertificates;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
-import java.security.cert.CertificateFactory;
 import java.time.Duration;
-import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -25,8 +22,8 @@ import redis.clients.jedis.Jedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /**
- * {@code redis.tls}: on a redis-server of the test's own that speaks only TLS (a CA and a certificate
- * for 127.0.0.1 made with openssl), pinfeed's clients get in with the CA in {@code redis.tls.truststore};
+ * {@code redis.tls}: on a redis-server of the test's own that speaks only TLS ({@link TestCertificates}: a CA
+ * and a certificate for 127.0.0.1), pinfeed's clients get in with the CA in {@code redis.tls.truststore};
  * without that trust, under a name the certificate does not carry, or without TLS, they do not.
  */
 class RedisTlsIT {
@@ -37,32 +34,18 @@ class RedisTlsIT {
     @TempDir Path dir;
     private Process server;
     private int port;
+    private TestCertificates certificates;
     private Path truststore;
 
     @BeforeEach
     void startATlsOnlyServer() throws Exception {
-        Path ca = dir.resolve("ca.crt");
-        openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", dir.resolve("ca.key").toString(), "-out", ca.toString(),
-                "-days", "2", "-subj", "/CN=pinfeed-test-ca");
-        openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", dir.resolve("server.key").toString(),
-                "-out", dir.resolve("server.csr").toString(), "-subj", "/CN=redis-tls-it");
-        Files.writeString(dir.resolve("san.ext"), "subjectAltName=IP:127.0.0.1\n"); // no DNS name: "localhost" must not pass
-        openssl("x509", "-req", "-in", dir.resolve("server.csr").toString(), "-CA", ca.toString(), "-CAkey", dir.resolve("ca.key").toString(),
-                "-CAcreateserial", "-out", dir.resolve("server.crt").toString(), "-days", "2", "-extfile", dir.resolve("san.ext").toString());
-        truststore = dir.resolve("ca.p12");
-        KeyStore store = KeyStore.getInstance("PKCS12");
-        store.load(null, null);
-        try (InputStream in = Files.newInputStream(ca)) {
-            store.setCertificateEntry("pinfeed-test-ca", CertificateFactory.getInstance("X.509").generateCertificate(in));
-        }
-        try (var out = Files.newOutputStream(truststore)) {
-            store.store(out, "store-pw".toCharArray());
-        }
-
+        // No DNS name: "localhost" must not pass.
+        certificates = TestCertificates.create(dir, "IP:127.0.0.1");
+        truststore = certificates.truststore();
         port = ChildJvm.freePort();
         server = new ProcessBuilder(Binaries.find("redis-server"), "--port", "0", "--tls-port", Integer.toString(port),
-                "--bind", "127.0.0.1", "--tls-cert-file", dir.resolve("server.crt").toString(),
-                "--tls-key-file", dir.resolve("server.key").toString(), "--tls-ca-cert-file", ca.toString(),
+                "--bind", "127.0.0.1", "--tls-cert-file", certificates.serverCertificate().toString(),
+                "--tls-key-file", certificates.serverKey().toString(), "--tls-ca-cert-file", certificates.ca().toString(),
                 "--tls-auth-clients", "no", "--requirepass", PASSWORD, "--dir", dir.toString(), "--save", "", "--appendonly", "no")
                 .redirectErrorStream(true).redirectOutput(dir.resolve("redis.log").toFile()).start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -84,14 +67,6 @@ class RedisTlsIT {
         if (!server.waitFor(10, TimeUnit.SECONDS)) server.destroyForcibly();
     }
 
-    private void openssl(String... args) throws Exception {
-        List<String> command = new java.util.ArrayList<>(List.of("openssl"));
-        command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        if (p.waitFor() != 0) throw new IllegalStateException("openssl " + args[0] + " failed: " + out);
-    }
-
     private PinfeedConfig config(String host, String... keyValues) {
         Properties p = new Properties();
         p.setProperty("redis.instances", "redis001");
@@ -109,7 +84,7 @@ class RedisTlsIT {
 
     @Test
     void withTheServersCaInTheTrustStoreTheClientsGetIn() throws Exception {
-        Path storePassword = Files.writeString(dir.resolve("store-pw"), "store-pw\n");
+        Path storePassword = Files.writeString(dir.resolve("store-pw"), certificates.truststorePassword() + "\n");
         PinfeedConfig config = config("127.0.0.1", "redis.tls", "true", "redis.tls.truststore", truststore.toString(),
                 "redis.tls.truststore-password.file", storePassword.toString());
 
@@ -134,7 +109,7 @@ class RedisTlsIT {
     @Test
     void aNameTheCertificateDoesNotCarryIsRefused() {
         PinfeedConfig config = config("localhost", "redis.tls", "true", "redis.tls.truststore", truststore.toString(),
-                "redis.tls.truststore-password", "store-pw");
+                "redis.tls.truststore-password", certificates.truststorePassword());
 
         assertThatThrownBy(() -> ping(config, "localhost", port)).isInstanceOf(JedisConnectionException.class)
                 .hasRootCauseInstanceOf(java.security.cert.CertificateException.class)
