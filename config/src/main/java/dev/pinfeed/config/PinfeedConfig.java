@@ -126,8 +126,8 @@ public final class PinfeedConfig {
             return Files.readString(path).replaceFirst("\\R+\\z", "");
         } catch (IOException | RuntimeException e) {
             // Names the key and the path only: the message must never carry the secret.
-            throw new IllegalStateException("configuration key '" + key + FILE_SUFFIX + "' names " + path + ", which cannot be read ("
-                    + e.getClass().getSimpleName() + ")");
+            throw new IllegalStateException("configuration key '" + key + FILE_SUFFIX + "' (" + where + ") names " + path
+                    + ", which cannot be read (" + e.getClass().getSimpleName() + ")");
         }
     }
 

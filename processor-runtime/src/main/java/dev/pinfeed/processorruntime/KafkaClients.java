@@ -62,14 +62,17 @@ public final class KafkaClients {
      * {@link #PROTECTED} property — whichever client is being built, so a bad key fails every process at start.
      */
     static Properties withPassThrough(PinfeedConfig config, Kind kind, Properties settings) {
-        for (String prefix : List.of(ALL_CLIENTS, kind.prefix)) {
-            for (Map.Entry<String, String> e : passThrough(config, prefix).entrySet()) settings.put(e.getKey(), e.getValue());
+        Map<String, String> own = Map.of();
+        for (Kind k : Kind.values()) {
+            Map<String, String> checked = checkedPassThrough(config, k.prefix); // every kind's keys checked, used or not
+            if (k == kind) own = checked;
         }
-        for (Kind other : Kind.values()) passThrough(config, other.prefix); // refuse a protected key of any kind
+        settings.putAll(checkedPassThrough(config, ALL_CLIENTS));
+        settings.putAll(own);
         return settings;
     }
 
-    private static Map<String, String> passThrough(PinfeedConfig config, String prefix) {
+    private static Map<String, String> checkedPassThrough(PinfeedConfig config, String prefix) {
         Map<String, String> values = config.withPrefix(prefix);
         for (String property : values.keySet()) {
             String plain = property;
