@@ -12,6 +12,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -19,6 +21,11 @@ import java.util.TreeSet;
  * {@code PINFEED_CONFIG} / {@code -Dpinfeed.config} names another), each key overridable by a
  * system property of the same name or an environment variable {@code PINFEED_<KEY>} — so the same
  * build runs against the local stack or real clusters.
+ *
+ * <p>Secrets need not sit in any of them: a key {@code K} may be given as {@code K.file} (env
+ * {@code PINFEED_<K>_FILE}), the path of a file whose content, less its trailing line break, is the
+ * value. Each source is asked in turn — system property, environment, file — and the first that has
+ * {@code K} or {@code K.file} answers; one source holding both is a mistake and refused.
  */
 public final class PinfeedConfig {
 
@@ -83,7 +90,11 @@ public final class PinfeedConfig {
     public PinfeedConfig withOverrides(Map<String, String> values) {
         Properties top = new Properties();
         for (String key : system.stringPropertyNames()) top.setProperty(key, system.getProperty(key));
-        values.forEach(top::setProperty);
+        values.forEach((key, value) -> {
+            // An override replaces the key in whichever form the system properties held it.
+            top.remove(key.endsWith(FILE_SUFFIX) ? key.substring(0, key.length() - FILE_SUFFIX.length()) : key + FILE_SUFFIX);
+            top.setProperty(key, value);
+        });
         return new PinfeedConfig(file, env, top, source + " (overriding " + String.join(", ", new TreeSet<>(values.keySet())) + ")");
     }
 
@@ -92,16 +103,58 @@ public final class PinfeedConfig {
         return "PINFEED_" + key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
     }
 
+    /** The suffix naming a key's secret file instead of its value: {@code mysql.password.file}. */
+    public static final String FILE_SUFFIX = ".file";
+
     public Optional<String> find(String key) {
-        String v = system.getProperty(key);
-        if (v == null) v = env.get(envName(key));
-        if (v == null) v = file.getProperty(key);
-        return v == null || v.isBlank() ? Optional.empty() : Optional.of(v.trim());
+        String v = fromSource(key, system.getProperty(key), system.getProperty(key + FILE_SUFFIX), "system property");
+        if (v == null) v = fromSource(key, env.get(envName(key)), env.get(envName(key) + "_FILE"), "environment");
+        if (v == null) v = fromSource(key, file.getProperty(key), file.getProperty(key + FILE_SUFFIX), source);
+        return v == null || v.isBlank() ? Optional.empty() : Optional.of(v);
+    }
+
+    /** One source's answer for {@code key}: its direct value (trimmed) or its secret file's content; null when it has neither. */
+    private static String fromSource(String key, String direct, String secretFile, String where) {
+        if (direct != null && secretFile != null) {
+            throw new IllegalStateException("configuration key '" + key + "' is given both directly and as '" + key + FILE_SUFFIX
+                    + "' in " + where + ": keep one");
+        }
+        if (direct != null) return direct.trim();
+        if (secretFile == null || secretFile.isBlank()) return null;
+        Path path = Path.of(secretFile.trim());
+        try {
+            return Files.readString(path).replaceFirst("\\R+\\z", "");
+        } catch (IOException | RuntimeException e) {
+            // Names the key and the path only: the message must never carry the secret.
+            throw new IllegalStateException("configuration key '" + key + FILE_SUFFIX + "' (" + where + ") names " + path
+                    + ", which cannot be read (" + e.getClass().getSimpleName() + ")");
+        }
+    }
+
+    /**
+     * Every key under {@code prefix} (prefix removed) with its value, for settings passed through to a
+     * client library ({@code kafka.client.security.protocol}). Key names come from the file and the
+     * system properties, a {@code K.file} naming {@code K}; each value is then resolved like {@link #find}
+     * (so {@code PINFEED_<KEY>} overrides a listed key). A key only in the environment is not listed: an
+     * environment name cannot be mapped back to a dotted key unambiguously.
+     */
+    public Map<String, String> withPrefix(String prefix) {
+        Set<String> keys = new TreeSet<>();
+        for (Properties p : List.of(file, system)) {
+            for (String key : p.stringPropertyNames()) {
+                String named = key.endsWith(FILE_SUFFIX) ? key.substring(0, key.length() - FILE_SUFFIX.length()) : key;
+                if (named.startsWith(prefix) && named.length() > prefix.length()) keys.add(named);
+            }
+        }
+        Map<String, String> values = new TreeMap<>();
+        for (String key : keys) find(key).ifPresent(v -> values.put(key.substring(prefix.length()), v));
+        return values;
     }
 
     public String require(String key) {
         return find(key).orElseThrow(() -> new IllegalStateException(
-                "configuration key '" + key + "' is not set (in " + source + " or " + envName(key) + ")"));
+                "configuration key '" + key + "' is not set (in " + source + " or " + envName(key) + ", directly or as '" + key
+                        + FILE_SUFFIX + "')"));
     }
 
     public String get(String key, String fallback) {
@@ -170,9 +223,44 @@ public final class PinfeedConfig {
         return get("mysql.password", "");
     }
 
-    /** The one JDBC URL form pinfeed uses for a MySQL/MariaDB host (batched writes rewritten, no TLS on loopback). */
-    public static String mysqlJdbcUrl(HostPort host) {
-        return "jdbc:mysql://" + host + "/?useSSL=false&allowPublicKeyRetrieval=true&rewriteBatchedStatements=true";
+    /** {@code off} (plain, the local stack), {@code on} (encrypted) or {@code verify} (encrypted, server certificate and name checked). */
+    public static final String MYSQL_TLS = "mysql.tls";
+    /** For {@code verify}: the trust store (path or URL) holding the servers' CA; absent, the JVM's default trust. */
+    public static final String MYSQL_TLS_TRUSTSTORE = "mysql.tls.truststore";
+    public static final String MYSQL_TLS_TRUSTSTORE_PASSWORD = "mysql.tls.truststore-password";
+
+    /** How connections to MySQL are secured ({@value #MYSQL_TLS}). */
+    public enum MysqlTls { OFF, ON, VERIFY }
+
+    public MysqlTls mysqlTls() {
+        String tls = get(MYSQL_TLS, "off");
+        return switch (tls) {
+            case "off" -> MysqlTls.OFF;
+            case "on" -> MysqlTls.ON;
+            case "verify" -> MysqlTls.VERIFY;
+            default -> throw new IllegalStateException("configuration key '" + MYSQL_TLS + "' is '" + tls + "': use off, on or verify");
+        };
+    }
+
+    /**
+     * The one JDBC URL form pinfeed uses for a MySQL/MariaDB host (MySQL Connector/J): batched writes
+     * rewritten, TLS per {@value #MYSQL_TLS}. Public key retrieval (RSA password exchange without TLS)
+     * is allowed only without TLS: with TLS it would let a man in the middle hand out its own key.
+     */
+    public String mysqlJdbcUrl(HostPort host) {
+        String security = switch (mysqlTls()) {
+            case OFF -> "useSSL=false&allowPublicKeyRetrieval=true";
+            case ON -> "sslMode=REQUIRED";
+            case VERIFY -> "sslMode=VERIFY_IDENTITY" + find(MYSQL_TLS_TRUSTSTORE).map(store -> "&trustCertificateKeyStoreUrl="
+                    + urlParameter(store.contains(":/") ? store : Path.of(store).toUri().toString())
+                    + find(MYSQL_TLS_TRUSTSTORE_PASSWORD).map(pw -> "&trustCertificateKeyStorePassword=" + urlParameter(pw)).orElse(""))
+                    .orElse("");
+        };
+        return "jdbc:mysql://" + host + "/?" + security + "&rewriteBatchedStatements=true";
+    }
+
+    private static String urlParameter(String value) {
+        return java.net.URLEncoder.encode(value, java.nio.charset.StandardCharsets.UTF_8);
     }
 
     public List<ReplicatedHost> mysqlHosts() {

@@ -25,6 +25,14 @@ class ProductionExampleTest {
         assertThat(example.redisInstances()).allSatisfy(h -> assertThat(h.replica()).isNotNull());
         assertThat(example.find("ingest.tokens-file")).isPresent();
         assertThat(example.find("mysql.admin.user")).isPresent();
+        // Secured connections: secrets only as files, TLS to every store, Kafka over SASL_SSL.
+        for (String secret : new String[] {"mysql.password", "mysql.admin.password", "redis.password", "kafka.client.sasl.jaas.config"}) {
+            assertThat(file.getProperty(secret)).as(secret + " given directly").isNull();
+            assertThat(file.getProperty(secret + PinfeedConfig.FILE_SUFFIX)).as(secret + PinfeedConfig.FILE_SUFFIX).startsWith("/");
+        }
+        assertThat(example.mysqlTls()).isEqualTo(PinfeedConfig.MysqlTls.VERIFY);
+        assertThat(example.find("redis.tls")).contains("true");
+        assertThat(example.find("kafka.client.security.protocol")).contains("SASL_SSL");
         // Every processor's admin endpoint the local stack configures, the example configures too.
         Properties local = new Properties();
         try (InputStream in = PinfeedConfig.class.getResourceAsStream("/pinfeed-local.properties")) {

@@ -81,7 +81,7 @@ class FeedReadsDuringHBaseOutageIT {
         try {
             ShardDataSources sources = closing(open, ShardDataSources.from(stack.config(), "fault-hbase", 4));
             ShardedDb db = closing(open, new ShardedDb(sources));
-            Map<String, RedisClient> redis = RedisCanonicalCache.clients(stack.config().redisInstances(), Duration.ofSeconds(2), 8);
+            Map<String, RedisClient> redis = RedisCanonicalCache.clients(stack.config(), Duration.ofSeconds(2), 8);
             redis.values().forEach(r -> open.add(r));
             Connection primary = closing(open, HBaseClusters.connect(stack.config(), HBaseClusters.PRIMARY));
             Connection standby = closing(open, HBaseClusters.connect(stack.config(), HBaseClusters.STANDBY));
@@ -114,7 +114,7 @@ class FeedReadsDuringHBaseOutageIT {
                     .allMatch(u -> standbyFeeds.all(u).size() >= 20 && standbyPools.all(u).size() >= 20));
 
             HomeFeedThreads threads = closing(open, HomeFeedThreads.from(stack.config()));
-            RedisLastReadStore lastReads = closing(open, RedisLastReadStore.connect(RedisMasterConfig.fixed(stack.config().redisInstances()),
+            RedisLastReadStore lastReads = closing(open, RedisLastReadStore.connect(RedisMasterConfig.fixed(stack.config()),
                     () -> RedisShards.defaultShardMap(stack.config()), stack.keyPrefix("outage-reads"), Duration.ofMillis(500)));
             HomeFeed homeFeed = FeedServiceServer.homeFeed(stack.config(), HomeFeedSettings.from(stack.config()), hbase.pools(),
                     hbase.materializedFeed(), lastReads, reads, new InMemoryGraphStore(), threads, metrics, Clock.systemUTC());

@@ -47,7 +47,7 @@ class IngestDuringMysqlOutageIT {
             MaterializerTopics topics = new MaterializerTopics(ingest.topics.topic(EventTopics.USERS), ingest.topics.topic(EventTopics.BOARDS),
                     ingest.topics.topic(EventTopics.PINS), ingest.topics.topic(EventTopics.LIKES));
             MysqlCanonicalWriter writer = processors.closing(new MysqlCanonicalWriter(db));
-            RedisCacheInvalidator invalidator = processors.closing(RedisCacheInvalidator.connect(stack.config().redisInstances(),
+            RedisCacheInvalidator invalidator = processors.closing(RedisCacheInvalidator.connect(stack.config(),
                     () -> RedisShards.defaultShardMap(stack.config())));
             SimpleMeterRegistry loopMeters = processors.consume(MaterializerMain.NAME, topics.all(),
                     new MaterializerHandler(new EventPlanner(), writer, invalidator, topics, new SimpleMeterRegistry()));

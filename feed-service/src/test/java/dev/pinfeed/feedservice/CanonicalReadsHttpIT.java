@@ -67,7 +67,7 @@ class CanonicalReadsHttpIT extends CanonicalReadsHttpContract {
         stack = s;
         sources = ShardDataSources.from(s.config(), "canonical-http-it", 8);
         db = new ShardedDb(sources);
-        redis = RedisCanonicalCache.clients(s.config().redisInstances(), Duration.ofSeconds(2), 8);
+        redis = RedisCanonicalCache.clients(s.config(), Duration.ofSeconds(2), 8);
         shards = RedisShards.defaultShardMap(s.config());
     }
 
@@ -168,7 +168,7 @@ class CanonicalReadsHttpIT extends CanonicalReadsHttpContract {
             closed = s.getLocalPort(); // nothing listens here once the socket is closed
         }
         PinfeedConfig.ReplicatedHost down = new PinfeedConfig.ReplicatedHost("redis-down", new dev.pinfeed.config.HostPort("127.0.0.1", closed), null);
-        Map<String, RedisClient> downClients = RedisCanonicalCache.clients(List.of(down), Duration.ofMillis(250), 4);
+        Map<String, RedisClient> downClients = RedisCanonicalCache.clients(dev.pinfeed.redismasters.RedisMasterConfig.fixed(List.of(down), dev.pinfeed.redismasters.RedisClientSettings.none()), Duration.ofMillis(250), 4);
         PrometheusMeterRegistry m = Meters.newRegistry();
         FeedMetrics fm = new FeedMetrics(m);
         CanonicalReads degraded = new CachedCanonicalReads(new MysqlCanonicalReads(db),

@@ -73,7 +73,7 @@ class HomeFeedHttpIT {
     /** Fresh ids only, written before anything reads them: no cache holds them, so nothing to invalidate. */
     private final CanonicalSeed seed = new MysqlCanonicalSeed(db, (id, keys) -> {});
     /** Waits up to 5 s for a replica (500 ms in the service): the view's test checks the replicated path, on a loaded CI box too. */
-    private final RedisLastReadStore lastReads = RedisLastReadStore.connect(RedisMasterConfig.fixed(stack.config().redisInstances()),
+    private final RedisLastReadStore lastReads = RedisLastReadStore.connect(RedisMasterConfig.fixed(stack.config()),
             () -> RedisShards.defaultShardMap(stack.config()), stack.keyPrefix("homefeed-http"), Duration.ofSeconds(5));
     private final HomeFeedThreads threads = new HomeFeedThreads(2, 1000);
     /** The generator's deadline where the test does not hold the generator back: the route, not the 50 ms default, is tested. */
@@ -87,7 +87,7 @@ class HomeFeedHttpIT {
         stack = s;
         sources = ShardDataSources.from(s.config(), "homefeed-http-it", 4);
         db = new ShardedDb(sources);
-        redis = RedisCanonicalCache.clients(s.config().redisInstances(), Duration.ofSeconds(2), 4);
+        redis = RedisCanonicalCache.clients(s.config(), Duration.ofSeconds(2), 4);
         hbase = HBaseClusters.connect(s.config(), HBaseClusters.PRIMARY);
     }
 

@@ -1,5 +1,6 @@
 package dev.pinfeed.graphprocessor;
 
+import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.config.StoreUnavailableException;
 import dev.pinfeed.eventsschema.DeadLetters;
 import dev.pinfeed.followergraph.GraphStore;
@@ -57,14 +58,14 @@ public final class GraphRebuild {
     private GraphRebuild() {}
 
     /** Replays {@code topics} from the beginning to their end offsets now into {@code target}, with {@code threads} writers. */
-    public static Result replay(String bootstrap, List<String> topics, Deserializer<SpecificRecord> decoder, GraphStore target, int threads)
+    public static Result replay(PinfeedConfig config, List<String> topics, Deserializer<SpecificRecord> decoder, GraphStore target, int threads)
             throws InterruptedException {
-        return replay(bootstrap, Map.of(), endOffsets(bootstrap, topics), decoder, target, threads, new Listener() {});
+        return replay(config, Map.of(), endOffsets(config, topics), decoder, target, threads, new Listener() {});
     }
 
     /** Every partition of {@code topics} with its end offset now; a topic that does not exist is an error. */
-    public static Map<TopicPartition, Long> endOffsets(String bootstrap, List<String> topics) {
-        try (KafkaConsumer<byte[], byte[]> consumer = consumer(bootstrap)) {
+    public static Map<TopicPartition, Long> endOffsets(PinfeedConfig config, List<String> topics) {
+        try (KafkaConsumer<byte[], byte[]> consumer = consumer(config)) {
             List<TopicPartition> partitions = new ArrayList<>();
             for (String topic : topics) {
                 List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(30));
@@ -80,7 +81,7 @@ public final class GraphRebuild {
      * when absent) up to, not including, the offset in {@code to}; returns once every partition got there,
      * or at the first batch boundary after {@code listener} asked to stop.
      */
-    public static Result replay(String bootstrap, Map<TopicPartition, Long> from, Map<TopicPartition, Long> to,
+    public static Result replay(PinfeedConfig config, Map<TopicPartition, Long> from, Map<TopicPartition, Long> to,
                                 Deserializer<SpecificRecord> decoder, GraphStore target, int threads, Listener listener)
             throws InterruptedException {
         long start = System.nanoTime();
@@ -90,7 +91,7 @@ public final class GraphRebuild {
         to.forEach((tp, end) -> reached.put(tp, Math.min(end, from.getOrDefault(tp, 0L))));
         boolean stopped = false;
         ExecutorService pool = Executors.newFixedThreadPool(threads);
-        try (KafkaConsumer<byte[], byte[]> consumer = consumer(bootstrap)) {
+        try (KafkaConsumer<byte[], byte[]> consumer = consumer(config)) {
             List<TopicPartition> open = new ArrayList<>(to.keySet().stream().filter(tp -> from.getOrDefault(tp, 0L) < to.get(tp)).toList());
             consumer.assign(open);
             for (TopicPartition tp : open) {
@@ -133,8 +134,8 @@ public final class GraphRebuild {
                 Duration.ofNanos(System.nanoTime() - start));
     }
 
-    private static KafkaConsumer<byte[], byte[]> consumer(String bootstrap) {
-        return new KafkaConsumer<>(KafkaClients.reader(bootstrap), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    private static KafkaConsumer<byte[], byte[]> consumer(PinfeedConfig config) {
+        return new KafkaConsumer<>(KafkaClients.reader(config), new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
     private static final class Tally {

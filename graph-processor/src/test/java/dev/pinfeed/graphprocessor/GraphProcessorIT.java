@@ -34,7 +34,7 @@ class GraphProcessorIT {
         long a = stack.freshId(), b = stack.freshId(), c = stack.freshId(), board = stack.freshId();
         long t = GraphScenarios.T0;
         try (KafkaFixtures kafka = new KafkaFixtures(stack);
-             RedisGraphStore graph = RedisGraphStore.connect(stack.config().redisInstances(),
+             RedisGraphStore graph = RedisGraphStore.connect(stack.config(),
                      () -> RedisShards.defaultShardMap(stack.config()), stack.keyPrefix("graph-proc"))) {
             kafka.publish(new GraphCommand.FollowUser(stack.freshId(), t, a, b));
             byte[] key = Long.toString(a).getBytes(StandardCharsets.UTF_8);

@@ -38,7 +38,7 @@ class GraphProcessorRestartIT {
         String prefix = stack.keyPrefix("graph-restart");
         int port = ChildJvm.freePort();
         try (KafkaFixtures kafka = new KafkaFixtures(stack);
-             RedisGraphStore graph = RedisGraphStore.connect(stack.config().redisInstances(),
+             RedisGraphStore graph = RedisGraphStore.connect(stack.config(),
                      () -> RedisShards.defaultShardMap(stack.config()), prefix)) {
             Map<String, String> props = Map.of("graph.processor.group", stack.uniqueName("graph_restart"),
                     "graph.processor.topics", kafka.follows + "," + kafka.boards, "graph.redis.key-prefix", prefix,

@@ -41,8 +41,8 @@ class GraphRebuildIT {
         deliveries.forEach(model::apply);
 
         try (KafkaFixtures kafka = new KafkaFixtures(stack);
-             RedisGraphStore live = RedisGraphStore.connect(stack.config().redisInstances(), shards, stack.keyPrefix("graph-live"));
-             RedisGraphStore rebuilt = RedisGraphStore.connect(stack.config().redisInstances(), shards, stack.keyPrefix("graph-rebuilt"))) {
+             RedisGraphStore live = RedisGraphStore.connect(stack.config(), shards, stack.keyPrefix("graph-live"));
+             RedisGraphStore rebuilt = RedisGraphStore.connect(stack.config(), shards, stack.keyPrefix("graph-rebuilt"))) {
             int half = deliveries.size() / 2;
             for (GraphCommand c : deliveries.subList(0, half)) kafka.publish(c);
             kafka.publishRaw(kafka.follows, "1".getBytes(StandardCharsets.UTF_8), new byte[] {0, 0, 0});
@@ -55,7 +55,7 @@ class GraphRebuildIT {
             assertThat(processor.deadLettered()).isEqualTo(1);
 
             assertThat(rebuilt.isEmpty()).isTrue();
-            GraphRebuild.Result result = GraphRebuild.replay(stack.config().kafkaBootstrap(), List.of(kafka.follows, kafka.boards),
+            GraphRebuild.Result result = GraphRebuild.replay(stack.config(), List.of(kafka.follows, kafka.boards),
                     kafka.decoder(), rebuilt, 4);
 
             assertThat(result.records()).isEqualTo(deliveries.size() + 1);

@@ -98,7 +98,7 @@ public final class IngestComponents implements AutoCloseable {
         this.mysqlDirectory = new MysqlObjectDirectory(mysql);
         CachingObjectDirectory directory = new CachingObjectDirectory(mysqlDirectory, config.getInt(DIRECTORY_CACHE_ENTRIES, 500_000));
         MysqlUsernameIndex usernames = new MysqlUsernameIndex(mysql);
-        this.publisher = new KafkaEventPublisher(config.kafkaBootstrap(),
+        this.publisher = new KafkaEventPublisher(config,
                 new CachingSchemaRegistryClient(new HttpSchemaRegistryClient(config.schemaRegistryUrl())), topicOverrides, producerOverrides);
         this.registry = new SchemaRegistryProbe(config.schemaRegistryUrl());
         this.idempotency = new RedisIdempotencyStore(RedisIdempotencyStore.clients(redisMasters), redisPrefix);

@@ -72,7 +72,7 @@ public final class CanonicalReadsLoadHarness {
 
         ShardDataSources sources = ShardDataSources.from(config, "bench", 16);
         ShardedDb db = new ShardedDb(sources);
-        Map<String, RedisClient> redis = RedisCanonicalCache.clients(config.redisInstances(), Duration.ofMillis(250), 2 * clients);
+        Map<String, RedisClient> redis = RedisCanonicalCache.clients(config, Duration.ofMillis(250), 2 * clients);
         RedisShardMap shards = RedisShards.defaultShardMap(config);
         BenchSeed seed = new BenchSeed(db);
         List<Long> cacheIds = new ArrayList<>();
@@ -118,7 +118,7 @@ public final class CanonicalReadsLoadHarness {
             FeedMetrics feedMetrics = new FeedMetrics(metrics);
             CanonicalReads reads = new CachedCanonicalReads(new MysqlCanonicalReads(db), new RedisCanonicalCache(redis, () -> shards,
                     Duration.ofMinutes(10)), feedMetrics, CachedCanonicalReads.DEFAULT_LIST_SIZE);
-            RedisGraphStore graph = RedisGraphStore.connect(config.redisInstances(), () -> shards, "bench:graph-unused:");
+            RedisGraphStore graph = RedisGraphStore.connect(config, () -> shards, "bench:graph-unused:");
             try (RunningHttpApp service = FeedServiceServer.app(config, ReaderAuth.selfIssued(config, Clock.systemUTC()).auth(), graph, reads, metrics, Map.of()).start("127.0.0.1", 0)) {
                 HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
                 String uri = service.baseUri().toString();
@@ -180,7 +180,7 @@ public final class CanonicalReadsLoadHarness {
 
     private static Connection connect(PinfeedConfig config, ShardDataSources sources, String host) {
         try {
-            return DriverManager.getConnection(PinfeedConfig.mysqlJdbcUrl(sources.master(host)), config.mysqlUser(), config.mysqlPassword());
+            return DriverManager.getConnection(config.mysqlJdbcUrl(sources.master(host)), config.mysqlUser(), config.mysqlPassword());
         } catch (java.sql.SQLException e) {
             throw new IllegalStateException(e);
         }

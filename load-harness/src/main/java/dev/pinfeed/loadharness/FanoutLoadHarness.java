@@ -201,14 +201,14 @@ public final class FanoutLoadHarness {
 
         SchemaRegistryClient registry = new CachingSchemaRegistryClient(new HttpSchemaRegistryClient(config.schemaRegistryUrl()));
         RedisShardMap shards = RedisShards.defaultShardMap(config);
-        Map<String, RedisClient> redis = RedisCanonicalCache.clients(config.redisInstances(), Duration.ofSeconds(2), 2);
+        Map<String, RedisClient> redis = RedisCanonicalCache.clients(config, Duration.ofSeconds(2), 2);
         List<String> rows = new ArrayList<>();
         List<String> notes = new ArrayList<>();
         try (Admin admin = Admin.create(dev.pinfeed.processorruntime.KafkaClients.admin(config));
              Connection hbase = HBaseClusters.connect(config, HBaseClusters.PRIMARY);
              HBasePoolStore pools = new HBasePoolStore(hbase, HBaseClusters.PRIMARY);
-             RedisGraphStore graph = RedisGraphStore.connect(config.redisInstances(), () -> shards, prefix + "graph:");
-             RedisLastReadStore lastReads = RedisLastReadStore.connect(RedisMasterConfig.fixed(config.redisInstances()), () -> shards,
+             RedisGraphStore graph = RedisGraphStore.connect(config, () -> shards, prefix + "graph:");
+             RedisLastReadStore lastReads = RedisLastReadStore.connect(RedisMasterConfig.fixed(config), () -> shards,
                      prefix + "graph:", Duration.ofMillis(500));
              KafkaProducer<String, SpecificRecord> producer = new KafkaProducer<>(
                      dev.pinfeed.processorruntime.KafkaClients.producer(config, "bench-fanout"), new StringSerializer(),
@@ -232,7 +232,7 @@ public final class FanoutLoadHarness {
                 log("%s", settings);
                 try (InProcessWorker worker = new InProcessWorker(config, hbase, timed, graph, shards, prefix + "aff:")
                              .startWithBulkLane(registry, chunks, "bench-fanout-worker-" + run, 500);
-                     FanoutStreamsApp app = FanoutStreamsApp.start(settings, config.kafkaBootstrap(), "0", registry, graph,
+                     FanoutStreamsApp app = FanoutStreamsApp.start(settings, config, "0", registry, graph,
                              lastReads, new SimpleMeterRegistry(), Clock.systemUTC())) {
                     awaitRunning(app);
                     t0 = System.nanoTime();
@@ -330,7 +330,7 @@ public final class FanoutLoadHarness {
                         // dir), one more pin of the big author, and how many last reads the restarted app had to look up for it.
                         app.close();
                         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-                        try (FanoutStreamsApp again = FanoutStreamsApp.start(settings, config.kafkaBootstrap(), "0", registry, graph,
+                        try (FanoutStreamsApp again = FanoutStreamsApp.start(settings, config, "0", registry, graph,
                                 lastReads, meters, Clock.systemUTC())) {
                             awaitRunning(again);
                             double restartedSeconds = h.pinAloneSeconds(big, "the big author's pin after a restart");
@@ -380,12 +380,9 @@ public final class FanoutLoadHarness {
         private volatile boolean running = true;
 
         ChunkObserver(PinfeedConfig config, String topic) {
-            java.util.Properties p = new java.util.Properties();
-            p.put("bootstrap.servers", config.kafkaBootstrap());
-            p.put("key.deserializer", org.apache.kafka.common.serialization.StringDeserializer.class.getName());
-            p.put("value.deserializer", org.apache.kafka.common.serialization.ByteArrayDeserializer.class.getName());
-            p.put("isolation.level", "read_committed"); // as the worker reads the exactly-once app's output
-            consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<>(p);
+            // read_committed (KafkaClients.reader), as the worker reads the exactly-once app's output
+            consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<>(dev.pinfeed.processorruntime.KafkaClients.reader(config),
+                    new org.apache.kafka.common.serialization.StringDeserializer(), new org.apache.kafka.common.serialization.ByteArrayDeserializer());
             List<org.apache.kafka.common.TopicPartition> parts = new ArrayList<>();
             for (String lane : List.of(topic, EventTopics.bulkLaneOf(topic))) {
                 consumer.partitionsFor(lane).forEach(i -> parts.add(new org.apache.kafka.common.TopicPartition(lane, i.partition())));

@@ -163,7 +163,7 @@ public final class FeedReadLoadHarness {
         String lastReadPrefix = "bench:feed-read:";
         ShardDataSources sources = ShardDataSources.from(config, "bench-feed-read", 16);
         ShardedDb db = new ShardedDb(sources);
-        Map<String, RedisClient> redis = RedisCanonicalCache.clients(config.redisInstances(), Duration.ofMillis(250), 32);
+        Map<String, RedisClient> redis = RedisCanonicalCache.clients(config, Duration.ofMillis(250), 32);
         RedisShardMap shards = RedisShards.defaultShardMap(config);
         BenchSeed seed = new BenchSeed(db);
         PrometheusMeterRegistry metrics = Meters.newRegistry();
@@ -174,8 +174,8 @@ public final class FeedReadLoadHarness {
         Catalog catalog = null;
         try (SpeculativeHBaseStores hbase = SpeculativeHBaseStores.connect(config, metrics);
              Connection primary = HBaseClusters.connect(config, HBaseClusters.PRIMARY);
-             RedisGraphStore graph = RedisGraphStore.connect(config.redisInstances(), () -> shards, "bench:feed-read-unused:");
-             RedisLastReadStore lastReads = RedisLastReadStore.connect(RedisMasterConfig.fixed(config.redisInstances()), () -> shards,
+             RedisGraphStore graph = RedisGraphStore.connect(config, () -> shards, "bench:feed-read-unused:");
+             RedisLastReadStore lastReads = RedisLastReadStore.connect(RedisMasterConfig.fixed(config), () -> shards,
                      lastReadPrefix, Duration.ofMillis(500));
              HomeFeedThreads threads = HomeFeedThreads.from(config)) {
             PoolStore pools = hbase.pools();

@@ -100,7 +100,7 @@ public final class FeedWorkerLoadHarness {
         try (Admin admin = Admin.create(KafkaClients.admin(config));
              Connection hbase = HBaseClusters.connect(config, HBaseClusters.PRIMARY);
              HBasePoolStore pools = new HBasePoolStore(hbase, HBaseClusters.PRIMARY);
-             RedisGraphStore graph = RedisGraphStore.connect(config.redisInstances(), () -> shards, prefix + "graph:")) {
+             RedisGraphStore graph = RedisGraphStore.connect(config, () -> shards, prefix + "graph:")) {
             admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
             int perBatch = (int) Math.min(entries, (long) maxPoll * receivers / partitions);
             try {

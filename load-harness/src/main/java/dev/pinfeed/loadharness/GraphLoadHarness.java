@@ -81,8 +81,8 @@ public final class GraphLoadHarness {
             while (b == a) b = ids[random.nextInt(users)];
             pairs[i] = new long[] {a, b};
         }
-        Map<String, RedisClient> instances = new HashMap<>();
-        for (PinfeedConfig.ReplicatedHost h : config.redisInstances()) instances.put(h.name(), RedisClient.create(h.master().host(), h.master().port()));
+        Map<String, RedisClient> instances = dev.pinfeed.redismasters.RedisMasterClients.open(dev.pinfeed.redismasters.RedisMasterConfig.fixed(config),
+                new dev.pinfeed.redismasters.RedisMasterClients.Settings("pinfeed-load-raw", Duration.ofSeconds(2), Duration.ofSeconds(2), 1));
         List<String> table = new ArrayList<>();
         CuratorFramework zk = CuratorClients.start(config);
         try (zk; GraphConnections graph = GraphConnections.open(config, zk, prefix)) {
@@ -119,7 +119,7 @@ public final class GraphLoadHarness {
             BenchSeed seed = new BenchSeed(db);
             for (long user : ids) seed.user(user, 1_767_225_600_000L);
             seed.flush();
-            Map<String, RedisClient> cacheClients = RedisCanonicalCache.clients(config.redisInstances(), Duration.ofMillis(250), 2 * clients);
+            Map<String, RedisClient> cacheClients = RedisCanonicalCache.clients(config, Duration.ofMillis(250), 2 * clients);
             CanonicalReads reads = new CachedCanonicalReads(new MysqlCanonicalReads(db), new RedisCanonicalCache(cacheClients, graph.shards(),
                     Duration.ofMinutes(10)), CacheListener.NONE, CachedCanonicalReads.DEFAULT_LIST_SIZE);
             // One service token for every client: the per-token rate limit is not what this measures.

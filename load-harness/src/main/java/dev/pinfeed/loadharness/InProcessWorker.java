@@ -63,10 +63,10 @@ final class InProcessWorker implements AutoCloseable {
 
     InProcessWorker(PinfeedConfig config, Connection hbase, PoolStore pools, GraphStore graph, RedisShardMap shards, String affinityPrefix) {
         this.config = config;
-        this.affinity = RedisAffinityStore.connect(config.redisInstances(), () -> shards, affinityPrefix);
+        this.affinity = RedisAffinityStore.connect(config, () -> shards, affinityPrefix);
         this.mysql = ShardDataSources.from(config, "bench-feed-worker", 4);
         this.db = new ShardedDb(mysql);
-        this.cache = new RedisCanonicalCache(RedisCanonicalCache.clients(config.redisInstances(), Duration.ofMillis(250), 4), () -> shards,
+        this.cache = new RedisCanonicalCache(RedisCanonicalCache.clients(config, Duration.ofMillis(250), 4), () -> shards,
                 Duration.ofSeconds(600));
         CanonicalReadsPins canonical = new CanonicalReadsPins(new CachedCanonicalReads(new MysqlCanonicalReads(db), cache,
                 CacheListener.NONE, CachedCanonicalReads.DEFAULT_LIST_SIZE));

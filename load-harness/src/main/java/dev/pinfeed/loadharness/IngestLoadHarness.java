@@ -20,7 +20,6 @@ import java.util.SplittableRandom;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 
 /**
@@ -70,7 +69,7 @@ public final class IngestLoadHarness {
         Report report = new Report();
         List<String> failureNotes = new ArrayList<>();
         Map<String, Object> extra = new LinkedHashMap<>();
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.kafkaBootstrap()))) {
+        try (Admin admin = Admin.create(dev.pinfeed.processorruntime.KafkaClients.admin(config))) {
             admin.createTopics(topics.stream().map(t -> new NewTopic(t, 3, (short) 1)).toList()).all().get(30, TimeUnit.SECONDS);
             log("created " + topics.size() + " fresh topics (3 partitions, RF 1): " + runId + "-*");
             try {

@@ -80,7 +80,7 @@ public final class MaterializerLoadHarness {
         try (ShardDataSources sources = ShardDataSources.from(config, "canonical-bench", 4);
              ShardedDb db = new ShardedDb(sources);
              MysqlCanonicalWriter writer = new MysqlCanonicalWriter(db);
-             RedisCacheInvalidator cache = RedisCacheInvalidator.connect(config.redisInstances(), () -> shards)) {
+             RedisCacheInvalidator cache = RedisCacheInvalidator.connect(config, () -> shards)) {
             MaterializerHandler handler = new MaterializerHandler(new EventPlanner(), writer, cache, topics, new SimpleMeterRegistry());
             int shardCount = db.shardCount();
             long runBase = (Instant.now().getEpochSecond() & 0x7FFF) << 20; // 36-bit local ids: run (15 bits) | index (20 bits)

@@ -8,7 +8,6 @@ import dev.pinfeed.events.PinCreated;
 import dev.pinfeed.events.PinLiked;
 import dev.pinfeed.events.PinUnliked;
 import java.time.Instant;
-import java.util.Properties;
 import java.util.SplittableRandom;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicLong;
@@ -33,11 +32,6 @@ final class RawBaseline {
                    CpuMeter.Snapshot cpuFrom, CpuMeter.Snapshot cpuTo) {}
 
     private RawBaseline() {}
-
-    /** The durable producer settings every pinfeed producer uses ({@code KafkaClients.producer}), under {@code clientId}. */
-    static Properties ingestProducerSettings(String bootstrap, String clientId) {
-        return dev.pinfeed.processorruntime.KafkaClients.producer(bootstrap, clientId);
-    }
 
     /**
      * The payloads are serialized for the run's fresh {@code likesTopic} / {@code pinsTopic} (subjects
@@ -74,7 +68,7 @@ final class RawBaseline {
         long start = System.nanoTime() + 20_000_000L;
         long measureFrom = start + warmupNanos;
         long measureTo = measureFrom + measureNanos;
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(ingestProducerSettings(config.kafkaBootstrap(), "pinfeed-load-raw"),
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(dev.pinfeed.processorruntime.KafkaClients.producer(config, "pinfeed-load-raw"),
                 new StringSerializer(), new ByteArraySerializer())) {
             producer.partitionsFor(rawLikes);
             producer.partitionsFor(rawPins);

@@ -79,7 +79,7 @@ public final class Fixture implements AutoCloseable {
         sources = ShardDataSources.from(config, "canonical-it", 4);
         db = new ShardedDb(sources);
         writer = new MysqlCanonicalWriter(db);
-        cache = RedisCacheInvalidator.connect(config.redisInstances(), () -> RedisShards.defaultShardMap(config));
+        cache = RedisCacheInvalidator.connect(config, () -> RedisShards.defaultShardMap(config));
     }
 
     /**

@@ -44,7 +44,7 @@ class RedisOutageIT extends FixtureIT {
         HostPort nowhere = new HostPort("127.0.0.1", closed);
         List<PinfeedConfig.ReplicatedHost> fake = f.config.redisInstances().stream()
                 .map(h -> new PinfeedConfig.ReplicatedHost(h.name(), nowhere, null)).toList();
-        down = RedisCacheInvalidator.connect(fake, () -> RedisShards.defaultShardMap(f.config));
+        down = RedisCacheInvalidator.connect(dev.pinfeed.redismasters.RedisMasterConfig.fixed(fake, dev.pinfeed.redismasters.RedisClientSettings.none()), () -> RedisShards.defaultShardMap(f.config));
     }
 
     @AfterEach

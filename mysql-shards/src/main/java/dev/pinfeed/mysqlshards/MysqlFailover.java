@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.Properties;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.apache.curator.framework.CuratorFramework;
 
 /**
@@ -37,16 +38,19 @@ public final class MysqlFailover {
     public record Report(String host, HostPort oldMaster, HostPort newMaster, boolean fencedOldMaster, String appliedGtid,
                          Duration took, MysqlShardMap map) {}
 
+    private final Function<HostPort, String> jdbcUrl;
     private final String user;
     private final String password;
     private final Duration catchUp;
     private final Consumer<String> progress;
 
     /**
+     * @param jdbcUrl  a host's JDBC URL ({@link PinfeedConfig#mysqlJdbcUrl}: TLS as configured)
      * @param catchUp  how long the replica may take to apply what it received before the failover gives up
      * @param progress one line per step, for the operator
      */
-    public MysqlFailover(String user, String password, Duration catchUp, Consumer<String> progress) {
+    public MysqlFailover(Function<HostPort, String> jdbcUrl, String user, String password, Duration catchUp, Consumer<String> progress) {
+        this.jdbcUrl = jdbcUrl;
         this.user = user;
         this.password = password;
         this.catchUp = catchUp;
@@ -55,7 +59,7 @@ public final class MysqlFailover {
 
     /** With the administrative account of {@code config} ({@code mysql.admin.user}, {@code mysql.admin.password}). */
     public static MysqlFailover from(PinfeedConfig config, Consumer<String> progress) {
-        return new MysqlFailover(config.require("mysql.admin.user"), config.get("mysql.admin.password", ""), Duration.ofSeconds(60), progress);
+        return new MysqlFailover(config::mysqlJdbcUrl, config.require("mysql.admin.user"), config.get("mysql.admin.password", ""), Duration.ofSeconds(60), progress);
     }
 
     /**
@@ -164,7 +168,7 @@ public final class MysqlFailover {
         p.put("password", password);
         p.put("connectTimeout", "2000");
         p.put("socketTimeout", Long.toString(catchUp.toMillis() + 10_000));
-        return DriverManager.getConnection(PinfeedConfig.mysqlJdbcUrl(host), p);
+        return DriverManager.getConnection(jdbcUrl.apply(host), p);
     }
 
     private static void sleep(long ms) {

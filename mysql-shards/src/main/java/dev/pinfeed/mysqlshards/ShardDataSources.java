@@ -59,6 +59,7 @@ public final class ShardDataSources implements AutoCloseable {
     private static final org.slf4j.Logger LOG = LoggerFactory.getLogger(ShardDataSources.class);
 
     private final Supplier<MysqlShardMap> shardMap;
+    private final Function<HostPort, String> jdbcUrl;
     private final String user;
     private final String password;
     private final String poolName;
@@ -87,11 +88,13 @@ public final class ShardDataSources implements AutoCloseable {
 
     /**
      * @param shardMap         the map to route by, asked on every call (a {@link MysqlShardConfig}, or {@code () -> map})
+     * @param jdbcUrl          a host's JDBC URL ({@link PinfeedConfig#mysqlJdbcUrl}: TLS as configured)
      * @param driverProperties Connector/J settings such as {@code allowMultiQueries}
      */
-    public ShardDataSources(Supplier<MysqlShardMap> shardMap, String user, String password, String poolName, int maxPoolSize,
-                            Map<String, String> driverProperties) {
+    public ShardDataSources(Supplier<MysqlShardMap> shardMap, Function<HostPort, String> jdbcUrl, String user, String password,
+                            String poolName, int maxPoolSize, Map<String, String> driverProperties) {
         this.shardMap = shardMap;
+        this.jdbcUrl = jdbcUrl;
         this.user = user;
         this.password = password;
         this.poolName = poolName;
@@ -123,7 +126,7 @@ public final class ShardDataSources implements AutoCloseable {
     /** Pools on {@code shardMap} (the live {@link MysqlShardConfig}), with the configured user and password. */
     public static ShardDataSources from(PinfeedConfig config, Supplier<MysqlShardMap> shardMap, String poolName, int maxPoolSize,
                                         Map<String, String> driverProperties) {
-        return new ShardDataSources(shardMap, config.mysqlUser(), config.mysqlPassword(), poolName, maxPoolSize, driverProperties);
+        return new ShardDataSources(shardMap, config::mysqlJdbcUrl, config.mysqlUser(), config.mysqlPassword(), poolName, maxPoolSize, driverProperties);
     }
 
     /** The map in force now. */
@@ -323,7 +326,7 @@ public final class ShardDataSources implements AutoCloseable {
     private HikariDataSource open(String host, HostPort master) {
         HikariConfig c = new HikariConfig();
         c.setPoolName(poolName + "-" + host + "@" + master);
-        c.setJdbcUrl(PinfeedConfig.mysqlJdbcUrl(master));
+        c.setJdbcUrl(jdbcUrl.apply(master));
         c.setUsername(user);
         c.setPassword(password);
         c.setAutoCommit(true);

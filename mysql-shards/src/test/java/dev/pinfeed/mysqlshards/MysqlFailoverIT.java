@@ -80,7 +80,7 @@ class MysqlFailoverIT {
             MysqlShardMap map = MysqlShardMap.of(List.of(new MysqlShardMap.Range(0, SHARDS - 1, HOST, master.address(), replica.address())));
             MysqlShardConfig.provision(zk, znode, map, map.addresses());
             try (MysqlShardConfig live = MysqlShardConfig.watch(zk, znode, map, map.addresses());
-                 ShardDataSources shards = new ShardDataSources(live, user, password, "failover-it", 2, Map.of("connectTimeout", "1000"))) {
+                 ShardDataSources shards = new ShardDataSources(live, bundled::mysqlJdbcUrl, user, password, "failover-it", 2, Map.of("connectTimeout", "1000"))) {
                 writer = new Thread(() -> {
                     long id = 1;
                     while (writing.get()) {
@@ -109,7 +109,7 @@ class MysqlFailoverIT {
                 long killedAt = System.nanoTime();
                 int beforeFailover = acknowledged.size();
                 List<String> steps = new ArrayList<>();
-                MysqlFailover.Report report = new MysqlFailover(ADMIN, ADMIN, Duration.ofSeconds(30), steps::add)
+                MysqlFailover.Report report = new MysqlFailover(bundled::mysqlJdbcUrl, ADMIN, ADMIN, Duration.ofSeconds(30), steps::add)
                         .failover(zk, znode, HOST, map.addresses());
                 long failedOverAt = System.nanoTime();
 
@@ -123,7 +123,7 @@ class MysqlFailoverIT {
                 writer.join(10_000);
 
                 Set<Long> stored = new TreeSet<>();
-                try (Connection c = DriverManager.getConnection(PinfeedConfig.mysqlJdbcUrl(replica.address()), credentials(user, password));
+                try (Connection c = DriverManager.getConnection(bundled.mysqlJdbcUrl(replica.address()), credentials(user, password));
                      Statement st = c.createStatement()) {
                     for (int s = 0; s < SHARDS; s++) {
                         try (ResultSet rs = st.executeQuery("SELECT id FROM " + MysqlShardMap.databaseName(s) + ".acks")) {

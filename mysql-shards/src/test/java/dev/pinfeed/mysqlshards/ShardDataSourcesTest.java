@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 class ShardDataSourcesTest {
 
     private static final MysqlShardMap MAP = MysqlShardMap.parse(MysqlShardMapTest.JSON, MysqlShardMapTest.STACK);
+    private static final dev.pinfeed.config.PinfeedConfig PLAIN = dev.pinfeed.config.PinfeedConfig.of(new java.util.Properties());
 
     @Test
     void outagesBecomeStoreUnavailableNamingTheHostAndBugsDoNot() {
@@ -41,7 +42,7 @@ class ShardDataSourcesTest {
     @Test
     void aFencedShardWaitsForTheMapThatLiftsTheFenceAndFollowsItToTheNewHost() throws Exception {
         AtomicReference<MysqlShardMap> live = new AtomicReference<>(MAP.fencing(0, 63));
-        try (ShardDataSources sources = new ShardDataSources(live::get, "u", "p", "t", 1, Map.of())) {
+        try (ShardDataSources sources = new ShardDataSources(live::get, PLAIN::mysqlJdbcUrl, "u", "p", "t", 1, Map.of())) {
             assertThat(sources.hostOf(64)).isEqualTo("mysql001"); // outside the fence: no wait
             java.util.concurrent.CompletableFuture<String> waiting = java.util.concurrent.CompletableFuture.supplyAsync(() -> sources.hostOf(5));
             Thread.sleep(100);
@@ -54,7 +55,7 @@ class ShardDataSourcesTest {
     @Test
     void everyCallRoutesByTheMapInForceAndAHostThatLeftItIsUnavailable() {
         AtomicReference<MysqlShardMap> live = new AtomicReference<>(MAP);
-        try (ShardDataSources sources = new ShardDataSources(live::get, "u", "p", "t", 1, Map.of())) {
+        try (ShardDataSources sources = new ShardDataSources(live::get, PLAIN::mysqlJdbcUrl, "u", "p", "t", 1, Map.of())) {
             assertThat(sources.hostOf(100)).isEqualTo("mysql001");
 
             live.set(MysqlShardMap.parse("0-4095:mysql002", MysqlShardMapTest.STACK));
@@ -70,7 +71,7 @@ class ShardDataSourcesTest {
 
     @Test
     void aClosedSetLendsNothing() {
-        ShardDataSources sources = new ShardDataSources(() -> MAP, "u", "p", "t", 1, Map.of());
+        ShardDataSources sources = new ShardDataSources(() -> MAP, PLAIN::mysqlJdbcUrl, "u", "p", "t", 1, Map.of());
         sources.close();
         assertThatThrownBy(() -> sources.forHost("mysql001").getConnection()).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("closed");

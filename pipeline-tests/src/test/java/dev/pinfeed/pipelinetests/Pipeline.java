@@ -126,7 +126,7 @@ final class Pipeline implements AutoCloseable {
         lastReads = closing(RedisLastReadStore.open(config, graph.redis(), graph.store().keys().prefix()));
         ShardDataSources mysql = closing(ShardDataSources.from(config, "e2e", 8));
         ShardedDb db = closing(new ShardedDb(mysql));
-        Map<String, RedisClient> redis = RedisCanonicalCache.clients(config.redisInstances(), Duration.ofMillis(250), 8);
+        Map<String, RedisClient> redis = RedisCanonicalCache.clients(config, Duration.ofMillis(250), 8);
         redis.values().forEach(this::closing);
         FeedMetrics feedMetrics = new FeedMetrics(new SimpleMeterRegistry());
         // The worker and feed-service both read the canonical store behind the caches, as their mains do.
@@ -144,19 +144,19 @@ final class Pipeline implements AutoCloseable {
         MaterializerTopics canonicalTopics = new MaterializerTopics(topic(EventTopics.USERS), topic(EventTopics.BOARDS),
                 topic(EventTopics.PINS), topic(EventTopics.LIKES));
         MysqlCanonicalWriter writer = closing(new MysqlCanonicalWriter(db));
-        RedisCacheInvalidator invalidator = closing(RedisCacheInvalidator.connect(config.redisInstances(), graph.shards()));
+        RedisCacheInvalidator invalidator = closing(RedisCacheInvalidator.connect(config, graph.shards()));
         consume(MaterializerMain.NAME, canonicalTopics.all(),
                 new MaterializerHandler(new EventPlanner(), writer, invalidator, canonicalTopics, new SimpleMeterRegistry()), Duration.ofMinutes(1));
 
         // fanout-streams (FanoutStreamsMain): pins → fan-out chunks, exactly-once, the activity check on Redis.
         FanoutSettings fanout = FanoutSettings.from(config)
                 .withTopics(stack.uniqueName("e2e_fanout"), topic(EventTopics.PINS), fanoutTopic, deadLetters).withStateDir(fanoutState);
-        closing(FanoutStreamsApp.start(fanout, config.kafkaBootstrap(), "0", registry, graph.store(), lastReads, new SimpleMeterRegistry(),
+        closing(FanoutStreamsApp.start(fanout, config, "0", registry, graph.store(), lastReads, new SimpleMeterRegistry(),
                 Clock.systemUTC()));
 
         // feed-worker (FeedWorkerMain): chunks, follows and likes into the pools.
         WorkerSettings workerSettings = WorkerSettings.from(config);
-        RedisAffinityStore affinity = closing(RedisAffinityStore.connect(config.redisInstances(), graph.shards(),
+        RedisAffinityStore affinity = closing(RedisAffinityStore.connect(config, graph.shards(),
                 stack.keyPrefix("e2e-affinity")));
         FeedWorker worker = new FeedWorker(pools, feeds, graph.store(), new CanonicalReadsPins(reads), affinity,
                 new WeightedScorer(WeightedScorer.Settings.from(config), Clock.systemUTC()), workerSettings, Clock.systemUTC(),

@@ -33,10 +33,13 @@ public final class RedisFailover {
     public record Report(String instance, HostPort oldMaster, HostPort newMaster, boolean fencedOldMaster, long oldMasterOffset,
                          long replicaOffset, Duration took) {}
 
+    private final RedisClientSettings clientSettings;
     private final Duration patience;
     private final Consumer<String> progress;
 
-    public RedisFailover(Duration patience, Consumer<String> progress) {
+    /** {@code clientSettings}: how to reach the instances' servers ({@link RedisClientSettings#from}). */
+    public RedisFailover(RedisClientSettings clientSettings, Duration patience, Consumer<String> progress) {
+        this.clientSettings = clientSettings;
         this.patience = patience;
         this.progress = progress;
     }
@@ -120,8 +123,8 @@ public final class RedisFailover {
         }
     }
 
-    private static Jedis connect(HostPort address) {
-        return RedisMasterClients.plainConnection(address, Duration.ofSeconds(2), Duration.ofSeconds(2));
+    private Jedis connect(HostPort address) {
+        return clientSettings.plainConnection(address, Duration.ofSeconds(2), Duration.ofSeconds(2));
     }
 
     /** One {@code name:value} line of an INFO section. */

@@ -15,7 +15,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Connection;
-import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.exceptions.JedisException;
@@ -37,6 +36,7 @@ public final class RedisMasterClients extends AbstractMap<String, RedisClient> i
     private static final Logger LOG = LoggerFactory.getLogger(RedisMasterClients.class);
 
     private final Settings settings;
+    private final RedisClientSettings connection;
     private final ConcurrentSkipListMap<String, RedisClient> clients = new ConcurrentSkipListMap<>();
     private final Map<String, HostPort> addresses = new ConcurrentHashMap<>();
     private final Runnable unfollow;
@@ -48,12 +48,13 @@ public final class RedisMasterClients extends AbstractMap<String, RedisClient> i
 
     private RedisMasterClients(RedisMasterConfig masters, Settings settings, LongSupplier nanoTime) {
         this.settings = settings;
+        this.connection = masters.clientSettings();
         this.nanoTime = nanoTime;
         this.unfollow = masters.onChange(this::follow);
         follow(masters.get()); // after registering: a change meanwhile is not missed
     }
 
-    /** Clients on {@code masters}' current addresses that follow its changes. */
+    /** Clients on {@code masters}' current addresses that follow its changes, authenticated and encrypted as {@code masters} says. */
     public static RedisMasterClients open(RedisMasterConfig masters, Settings settings) {
         return new RedisMasterClients(masters, settings, System::nanoTime);
     }
@@ -64,9 +65,7 @@ public final class RedisMasterClients extends AbstractMap<String, RedisClient> i
         pool.setMaxIdle(settings.poolSize());
         pool.setJmxEnabled(false);
         return RedisClient.builder().hostAndPort(address.host(), address.port()).poolConfig(pool)
-                .clientConfig(DefaultJedisClientConfig.builder().clientName(settings.clientName())
-                        .connectionTimeoutMillis((int) settings.connectTimeout().toMillis())
-                        .socketTimeoutMillis((int) settings.socketTimeout().toMillis()).build())
+                .clientConfig(connection.clientConfig(settings.clientName(), settings.connectTimeout(), settings.socketTimeout(), true))
                 .build();
     }
 
@@ -82,16 +81,6 @@ public final class RedisMasterClients extends AbstractMap<String, RedisClient> i
                 previous.close();
             }
         }
-    }
-
-    /**
-     * One plain connection to {@code address} for administrative commands and tools (RESP2: no protocol
-     * negotiation, nor its warning). {@code socketTimeout} zero waits for ever (a subscription).
-     */
-    public static redis.clients.jedis.Jedis plainConnection(HostPort address, Duration connectTimeout, Duration socketTimeout) {
-        return new redis.clients.jedis.Jedis(new redis.clients.jedis.HostAndPort(address.host(), address.port()),
-                DefaultJedisClientConfig.builder().connectionTimeoutMillis((int) connectTimeout.toMillis())
-                        .socketTimeoutMillis((int) socketTimeout.toMillis()).autoNegotiateProtocol(false).build());
     }
 
     /** The address {@code instance}'s client connects to now. */

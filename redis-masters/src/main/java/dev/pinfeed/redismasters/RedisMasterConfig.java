@@ -25,15 +25,22 @@ public final class RedisMasterConfig implements Supplier<RedisMasterMap>, AutoCl
     /** The watched znode; null for {@link #fixed} (no ZooKeeper). */
     private final WatchedZnode<RedisMasterMap> znode;
     private final RedisMasterMap fixedMap;
+    private final RedisClientSettings clientSettings;
 
-    private RedisMasterConfig(WatchedZnode<RedisMasterMap> znode, RedisMasterMap fixedMap) {
+    private RedisMasterConfig(WatchedZnode<RedisMasterMap> znode, RedisMasterMap fixedMap, RedisClientSettings clientSettings) {
         this.znode = znode;
         this.fixedMap = fixedMap;
+        this.clientSettings = clientSettings;
     }
 
-    /** The configured masters, never changing: for tools and tests without ZooKeeper. */
-    public static RedisMasterConfig fixed(List<ReplicatedHost> configured) {
-        return new RedisMasterConfig(null, RedisMasterMap.configured(configured));
+    /** The configured masters ({@code redis.instances}) and client settings, never changing: for tools and tests without ZooKeeper. */
+    public static RedisMasterConfig fixed(PinfeedConfig config) {
+        return fixed(config.redisInstances(), RedisClientSettings.from(config));
+    }
+
+    /** {@code configured} masters, never changing, reached with {@code clientSettings}. */
+    public static RedisMasterConfig fixed(List<ReplicatedHost> configured, RedisClientSettings clientSettings) {
+        return new RedisMasterConfig(null, RedisMasterMap.configured(configured), clientSettings);
     }
 
     /**
@@ -41,14 +48,15 @@ public final class RedisMasterConfig implements Supplier<RedisMasterMap>, AutoCl
      * stored map does not fit the configuration: better not to start than to write to the wrong server.
      * {@code zk} is the caller's (started, in the application namespace) and must outlive the watch.
      */
-    public static RedisMasterConfig watch(CuratorFramework zk, String path, List<ReplicatedHost> configured) throws Exception {
+    public static RedisMasterConfig watch(CuratorFramework zk, String path, List<ReplicatedHost> configured,
+                                          RedisClientSettings clientSettings) throws Exception {
         return new RedisMasterConfig(WatchedZnode.watch(zk, path, RedisMasterMap.configured(configured).format(),
-                text -> RedisMasterMap.parse(text).checkedAgainst(configured), "redis master map"), null);
+                text -> RedisMasterMap.parse(text).checkedAgainst(configured), "redis master map"), null, clientSettings);
     }
 
-    /** {@link #watch} at the configured znode ({@value #ZNODE_KEY}, default {@value #ZNODE}). */
+    /** {@link #watch} at the configured znode ({@value #ZNODE_KEY}, default {@value #ZNODE}), with the configured client settings. */
     public static RedisMasterConfig watch(PinfeedConfig config, CuratorFramework zk) throws Exception {
-        return watch(zk, znode(config), config.redisInstances());
+        return watch(zk, znode(config), config.redisInstances(), RedisClientSettings.from(config));
     }
 
     public static String znode(PinfeedConfig config) {
@@ -75,6 +83,11 @@ public final class RedisMasterConfig implements Supplier<RedisMasterMap>, AutoCl
             }
             return stored.withMaster(instance, promoted).checkedAgainst(configured).format();
         }));
+    }
+
+    /** How clients of these masters authenticate and encrypt. */
+    public RedisClientSettings clientSettings() {
+        return clientSettings;
     }
 
     @Override

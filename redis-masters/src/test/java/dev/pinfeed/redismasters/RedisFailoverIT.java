@@ -58,7 +58,7 @@ class RedisFailoverIT {
             firstServer.start();
             secondServer.start();
             String znode = "/config/redis-failover-it";
-            try (RedisMasterConfig live = RedisMasterConfig.watch(zk, znode, configured);
+            try (RedisMasterConfig live = RedisMasterConfig.watch(zk, znode, configured, RedisClientSettings.none());
                  RedisMasterClients clients = RedisMasterClients.open(live, new RedisMasterClients.Settings("failover-it",
                          Duration.ofSeconds(1), Duration.ofSeconds(2), 2))) {
                 writer = new Writer(clients);
@@ -70,7 +70,7 @@ class RedisFailoverIT {
                 firstServer.kill();
                 long killedAt = System.nanoTime();
                 List<String> steps = new ArrayList<>();
-                RedisFailover.Report down = new RedisFailover(Duration.ofSeconds(30), steps::add).failover(zk, znode, INSTANCE, configured);
+                RedisFailover.Report down = new RedisFailover(RedisClientSettings.none(), Duration.ofSeconds(30), steps::add).failover(zk, znode, INSTANCE, configured);
                 long failedOverAt = System.nanoTime();
                 assertThat(down.fencedOldMaster()).as("the old master was dead").isFalse();
                 assertThat(down.newMaster()).isEqualTo(second);
@@ -95,7 +95,7 @@ class RedisFailoverIT {
                 steps.clear();
                 int beforePlanned = writer.acknowledged.size();
                 long plannedAt = System.nanoTime();
-                RedisFailover.Report planned = new RedisFailover(Duration.ofSeconds(30), steps::add).failover(zk, znode, INSTANCE, configured);
+                RedisFailover.Report planned = new RedisFailover(RedisClientSettings.none(), Duration.ofSeconds(30), steps::add).failover(zk, znode, INSTANCE, configured);
                 long plannedDone = System.nanoTime();
                 assertThat(planned.fencedOldMaster()).as("the old master answered: fenced first").isTrue();
                 assertThat(planned.newMaster()).isEqualTo(first);

@@ -40,8 +40,8 @@ public final class RedisCacheInvalidator implements CacheInvalidator, AutoClosea
     }
 
     /** Clients to the master of every configured instance; {@code shards} is asked on every call (live map). */
-    public static RedisCacheInvalidator connect(List<PinfeedConfig.ReplicatedHost> instances, Supplier<RedisShardMap> shards) {
-        return connect(RedisMasterConfig.fixed(instances), shards);
+    public static RedisCacheInvalidator connect(PinfeedConfig config, Supplier<RedisShardMap> shards) {
+        return connect(RedisMasterConfig.fixed(config), shards);
     }
 
     /** Clients to every instance's current master, following failovers; {@code shards} is asked on every call. */

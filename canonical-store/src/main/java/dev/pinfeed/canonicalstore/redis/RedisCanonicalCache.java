@@ -56,8 +56,8 @@ public final class RedisCanonicalCache implements CanonicalCache, AutoCloseable 
      * One pooled client per instance master, with short timeouts: a cache that hangs must cost a
      * request little more than one that is down, since either way the read goes to MySQL.
      */
-    public static RedisMasterClients clients(List<PinfeedConfig.ReplicatedHost> instances, Duration timeout, int poolSize) {
-        return clients(RedisMasterConfig.fixed(instances), timeout, poolSize);
+    public static RedisMasterClients clients(PinfeedConfig config, Duration timeout, int poolSize) {
+        return clients(RedisMasterConfig.fixed(config), timeout, poolSize);
     }
 
     /** {@link #clients(List, Duration, int)} on each instance's current master, following failovers. */

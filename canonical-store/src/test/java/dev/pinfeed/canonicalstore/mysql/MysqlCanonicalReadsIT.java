@@ -41,7 +41,7 @@ class MysqlCanonicalReadsIT {
         stack = s;
         sources = ShardDataSources.from(s.config(), "canonical-reads-it", 8);
         db = new ShardedDb(sources);
-        redis = RedisCanonicalCache.clients(s.config().redisInstances(), Duration.ofSeconds(2), 8);
+        redis = RedisCanonicalCache.clients(s.config(), Duration.ofSeconds(2), 8);
         shards = RedisShards.defaultShardMap(s.config());
     }
 

@@ -1,5 +1,6 @@
 package dev.pinfeed.fanoutstreams.kafka;
 
+import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.events.FanoutChunk;
 import dev.pinfeed.eventsschema.EventTopics;
 import dev.pinfeed.eventsschema.SchemaRegistryClient;
@@ -109,9 +110,10 @@ public final class FanoutStreamsApp implements AutoCloseable {
     /**
      * Registers the FanoutChunk schema (so a registry outage shows at start, not mid-fan-out) and starts the client.
      *
+     * @param config   the Kafka cluster and its client settings ({@code kafka.bootstrap}, {@code kafka.client.*}, {@code kafka.streams.*})
      * @param instance this replica's name (static membership): distinct per replica, stable across its restarts
      */
-    public static FanoutStreamsApp start(FanoutSettings settings, String bootstrap, String instance, SchemaRegistryClient registry,
+    public static FanoutStreamsApp start(FanoutSettings settings, PinfeedConfig config, String instance, SchemaRegistryClient registry,
                                          GraphStore graph, LastReadStore lastReads, MeterRegistry meters, Clock clock) {
         registry.register(EventTopics.subjectFor(settings.outputTopic(), FanoutChunk.getClassSchema()), FanoutChunk.getClassSchema());
         registry.register(EventTopics.subjectFor(EventTopics.bulkLaneOf(settings.outputTopic()), FanoutChunk.getClassSchema()),
@@ -128,7 +130,7 @@ public final class FanoutStreamsApp implements AutoCloseable {
         KafkaStreams streams;
         try {
             streams = new KafkaStreams(FanoutTopology.build(settings, registry, graph, lastReads, knownActive.users, fetchThreads, metrics,
-                    status, clock), FanoutTopology.properties(settings, bootstrap, instance, metrics, status));
+                    status, clock), FanoutTopology.properties(settings, config, instance, metrics, status));
         } catch (RuntimeException e) {
             knownActive.close();
             fetchThreads.shutdownNow();

@@ -33,7 +33,7 @@ public final class FanoutStreamsMain {
             for (String instance : graph.store().instances()) ctx.readiness(instance, () -> graph.store().ping(instance));
             RedisLastReadStore lastReads = ctx.closeOnExit(RedisLastReadStore.open(ctx.config(), graph.redis(), graph.store().keys().prefix()));
             FanoutStreamsApp app = ctx.closeOnExit(ctx.step("starting Kafka Streams application " + settings.applicationId(),
-                    () -> FanoutStreamsApp.start(settings, ctx.config().kafkaBootstrap(), ctx.config().get(KafkaClients.INSTANCE, "0"),
+                    () -> FanoutStreamsApp.start(settings, ctx.config(), ctx.config().get(KafkaClients.INSTANCE, "0"),
                             ctx.registry(), graph.store(), lastReads, ctx.meters(),
                             ctx.clock())));
             ctx.liveness("kafka-streams", app::checkLive);

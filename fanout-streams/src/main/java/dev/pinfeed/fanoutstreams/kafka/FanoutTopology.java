@@ -1,5 +1,7 @@
 package dev.pinfeed.fanoutstreams.kafka;
 
+import dev.pinfeed.config.PinfeedConfig;
+import dev.pinfeed.processorruntime.KafkaClients;
 import dev.pinfeed.eventsschema.AvroEventSerializer;
 import dev.pinfeed.eventsschema.EventTopics;
 import dev.pinfeed.eventsschema.SchemaRegistryClient;
@@ -58,12 +60,12 @@ public final class FanoutTopology {
      * Exactly-once v2 (the chunks, the jobs' changelog and the input offsets commit in one transaction;
      * on one broker this needs transaction.state.log.replication.factor=1 and min.isr=1), pinfeed's
      * dead-letter handlers, static membership (a restarted instance takes its tasks back without
-     * waiting out the dead member's session), a new application reads the pins topic from the start.
+     * waiting out the dead member's session), a new application reads the pins topic from the start; on
+     * the configured cluster with the configured client settings ({@link KafkaClients#streams}).
      */
-    public static Properties properties(FanoutSettings settings, String bootstrap, String instance, FanoutMetrics metrics, FanoutStatus status) {
+    public static Properties properties(FanoutSettings settings, PinfeedConfig config, String instance, FanoutMetrics metrics, FanoutStatus status) {
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, settings.applicationId());
-        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         p.put(StreamsConfig.STATE_DIR_CONFIG, settings.stateDir().toString());
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, Integer.toString(settings.threads()));
@@ -74,6 +76,6 @@ public final class FanoutTopology {
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), "30000");
         p.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "lz4");
         p.putAll(DeadLetterHandlers.configs(settings, metrics, status));
-        return p;
+        return KafkaClients.streams(config, p);
     }
 }

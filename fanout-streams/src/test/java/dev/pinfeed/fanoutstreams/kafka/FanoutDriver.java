@@ -1,5 +1,6 @@
 package dev.pinfeed.fanoutstreams.kafka;
 
+import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.feedstore.MutableClock;
 import dev.pinfeed.events.FanoutChunk;
 import dev.pinfeed.events.PinCreated;
@@ -63,7 +64,7 @@ final class FanoutDriver implements AutoCloseable {
     /** With the page reads run by {@code fetchThreads} (a test's hand-run queue: turns that find pages still being read). */
     FanoutDriver(FanoutSettings settings, GraphStore graph, LastReadStore lastReads, Path stateDir, Executor fetchThreads) {
         this.settings = settings.withStateDir(stateDir);
-        Properties props = FanoutTopology.properties(this.settings, "unused:9092", "0", metrics, status);
+        Properties props = FanoutTopology.properties(this.settings, PinfeedConfig.of(new Properties()).with("kafka.bootstrap", "unused:9092"), "0", metrics, status);
         // The driver's simulation of exactly-once loses what a deserialization handler sends (its dead letters);
         // exactly-once itself is the ITs' to show, against the real broker.
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.AT_LEAST_ONCE);

@@ -47,7 +47,7 @@ class FanoutMeasureIT {
             FanoutSettings settings = FanoutSettings.from(stack.config()).withTopics(f.applicationId, f.pins, f.chunks, f.deadLetters)
                     .withStateDir(stateDir);
             System.err.println("[measure] " + settings);
-            try (FanoutStreamsApp app = FanoutStreamsApp.start(settings, stack.config().kafkaBootstrap(), "0", f.registry,
+            try (FanoutStreamsApp app = FanoutStreamsApp.start(settings, stack.config(), "0", f.registry,
                     f.graph.store(), f.lastReads, new SimpleMeterRegistry(), Clock.systemUTC());
                  KafkaConsumer<byte[], byte[]> out = f.chunkReader()) {
                 List<FanoutChunk> read = new ArrayList<>();

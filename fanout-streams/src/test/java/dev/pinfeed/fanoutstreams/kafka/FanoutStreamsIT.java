@@ -47,7 +47,7 @@ class FanoutStreamsIT {
                     new GraphCommand.UnfollowBoard(f.nextVersion(), Instant.now().toEpochMilli(), unfollowedTheBoard, anaBoard, ana)));
 
             SimpleMeterRegistry meters = new SimpleMeterRegistry();
-            try (FanoutStreamsApp app = FanoutStreamsApp.start(f.settings(stateDir), stack.config().kafkaBootstrap(), "0", f.registry,
+            try (FanoutStreamsApp app = FanoutStreamsApp.start(f.settings(stateDir), stack.config(), "0", f.registry,
                     f.graph.store(), f.lastReads, meters, Clock.systemUTC());
                  KafkaConsumer<byte[], byte[]> out = f.chunkReader();
                  KafkaConsumer<byte[], byte[]> dlq = f.reader(f.deadLetters)) {
@@ -123,7 +123,7 @@ class FanoutStreamsIT {
     /** Starts the app, publishes a pin of the author, and returns its receivers once its last chunk is out; closes the app. */
     private static java.util.Set<Long> aPinsReceivers(TestStack stack, StackFixtures f, FanoutSettings settings,
                                                      SimpleMeterRegistry meters, long author, long board) throws Exception {
-        try (FanoutStreamsApp app = FanoutStreamsApp.start(settings, stack.config().kafkaBootstrap(), "0", f.registry, f.graph.store(),
+        try (FanoutStreamsApp app = FanoutStreamsApp.start(settings, stack.config(), "0", f.registry, f.graph.store(),
                 f.lastReads, meters, Clock.systemUTC());
              KafkaConsumer<byte[], byte[]> out = f.chunkReader()) {
             long pin = stack.freshId();

@@ -1,5 +1,6 @@
 package dev.pinfeed.fanoutstreams.kafka;
 
+import dev.pinfeed.config.PinfeedConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pinfeed.config.StoreUnavailableException;
@@ -66,7 +67,7 @@ class FanoutTopologyTest {
         FanoutSettings s = new FanoutSettings(d.applicationId(), d.inputTopic(), d.outputTopic(), d.deadLetterTopic(), d.chunkSize(),
                 d.activeDays(), d.stepsPerTurn(), d.turnMaxMillis(), Duration.ofMillis(punctuateMs), d.readsPerStep(),
                 d.bugAttempts(), d.threads(), d.fetchThreads(), d.readAheadPages(), stateDir);
-        Properties p = FanoutTopology.properties(s, "unused:9092", "0",
+        Properties p = FanoutTopology.properties(s, PinfeedConfig.of(new Properties()).with("kafka.bootstrap", "unused:9092"), "0",
                 new FanoutMetrics(new SimpleMeterRegistry()),
                 new FanoutStatus(Clock.systemUTC(), Duration.ofSeconds(10)));
         assertThat(p.getProperty(StreamsConfig.POLL_MS_CONFIG)).isEqualTo(pollMs);

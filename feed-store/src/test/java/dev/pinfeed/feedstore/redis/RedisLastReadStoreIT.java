@@ -33,7 +33,7 @@ class RedisLastReadStoreIT extends LastReadStoreContract {
     void connect(TestStack s) {
         stack = s;
         shards = RedisShards.defaultShardMap(s.config());
-        store = RedisLastReadStore.connect(RedisMasterConfig.fixed(s.config().redisInstances()), () -> shards, s.keyPrefix("last-reads"),
+        store = RedisLastReadStore.connect(RedisMasterConfig.fixed(s.config()), () -> shards, s.keyPrefix("last-reads"),
                 Duration.ofSeconds(5));
     }
 

@@ -57,8 +57,8 @@ public final class RedisAffinityStore implements AffinityStore {
     }
 
     /** Connects to the master of every configured instance; {@code shards} (the graph's live map) is asked on every call. */
-    public static RedisAffinityStore connect(List<PinfeedConfig.ReplicatedHost> instances, Supplier<RedisShardMap> shards, String keyPrefix) {
-        return connect(RedisMasterConfig.fixed(instances), shards, keyPrefix);
+    public static RedisAffinityStore connect(PinfeedConfig config, Supplier<RedisShardMap> shards, String keyPrefix) {
+        return connect(RedisMasterConfig.fixed(config), shards, keyPrefix);
     }
 
     /** Connects to every instance's current master, following failovers; {@code shards} is asked on every call. */

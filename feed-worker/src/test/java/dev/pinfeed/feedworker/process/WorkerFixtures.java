@@ -94,8 +94,8 @@ final class WorkerFixtures implements AutoCloseable {
         pools = new HBasePoolStore(hbase, HBaseClusters.PRIMARY);
         feeds = new HBaseMaterializedFeedStore(hbase, HBaseClusters.PRIMARY);
         shards = RedisShards.defaultShardMap(stack.config());
-        graph = RedisGraphStore.connect(stack.config().redisInstances(), () -> shards, graphPrefix);
-        affinity = RedisAffinityStore.connect(stack.config().redisInstances(), () -> shards, affinityPrefix);
+        graph = RedisGraphStore.connect(stack.config(), () -> shards, graphPrefix);
+        affinity = RedisAffinityStore.connect(stack.config(), () -> shards, affinityPrefix);
         sources = ShardDataSources.from(stack.config(), "feed-worker-it", 4);
         db = new ShardedDb(sources);
         canonical = new MysqlCanonicalSeed(db, (id, keys) -> {}); // the in-process worker reads MySQL without the caches

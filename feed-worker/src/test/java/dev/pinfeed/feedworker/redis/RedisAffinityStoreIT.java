@@ -32,7 +32,7 @@ class RedisAffinityStoreIT extends AffinityStoreContract {
     void connect(TestStack s) {
         stack = s;
         shards = RedisShards.defaultShardMap(s.config());
-        store = RedisAffinityStore.connect(s.config().redisInstances(), () -> shards, s.keyPrefix("affinity"));
+        store = RedisAffinityStore.connect(s.config(), () -> shards, s.keyPrefix("affinity"));
     }
 
     @AfterEach

@@ -53,8 +53,8 @@ public final class RedisGraphStore extends ShardedGraphStore {
     }
 
     /** Connects to the configured master of every instance (no failover following); {@code shards} is consulted on every call. */
-    public static RedisGraphStore connect(List<PinfeedConfig.ReplicatedHost> instances, Supplier<RedisShardMap> shards, String keyPrefix) {
-        return connect(RedisMasterConfig.fixed(instances), shards, keyPrefix);
+    public static RedisGraphStore connect(PinfeedConfig config, Supplier<RedisShardMap> shards, String keyPrefix) {
+        return connect(RedisMasterConfig.fixed(config), shards, keyPrefix);
     }
 
     /** Connects to every instance's current master and follows {@code masters} through failovers. */

@@ -39,7 +39,7 @@ class RedisGraphAuditIT {
     }
 
     private RedisGraphStore fresh() {
-        return RedisGraphStore.connect(stack.config().redisInstances(), () -> shards, stack.keyPrefix("graph-audit"));
+        return RedisGraphStore.connect(stack.config(), () -> shards, stack.keyPrefix("graph-audit"));
     }
 
     @Test

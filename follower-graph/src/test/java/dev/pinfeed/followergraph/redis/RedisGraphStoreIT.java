@@ -48,7 +48,7 @@ class RedisGraphStoreIT extends GraphStoreContract {
 
     @Override
     protected GraphStore newStore() {
-        return RedisGraphStore.connect(stack.config().redisInstances(), () -> shards, stack.keyPrefix("graph"));
+        return RedisGraphStore.connect(stack.config(), () -> shards, stack.keyPrefix("graph"));
     }
 
     @Override
@@ -101,7 +101,7 @@ class RedisGraphStoreIT extends GraphStoreContract {
         List<String> names = stack.config().redisInstances().stream().map(PinfeedConfig.ReplicatedHost::name).toList();
         long a = idOn(names.get(0)), b = idOn(names.get(names.size() - 1));
         String prefix = stack.keyPrefix("graph-crash");
-        GraphBackend redis = new RedisBackend(RedisGraphStore.clients(RedisMasterConfig.fixed(stack.config().redisInstances())), () -> shards);
+        GraphBackend redis = new RedisBackend(RedisGraphStore.clients(RedisMasterConfig.fixed(stack.config())), () -> shards);
         try (ShardedGraphStore crashing = new ShardedGraphStore(new CrashingBackend(redis, 2), new GraphKeys(prefix)) {}) {
             FollowUser follow = new FollowUser(1, GraphScenarios.T0, a, b);
             assertThatThrownBy(() -> crashing.apply(follow)).hasMessageContaining("crash");
@@ -147,7 +147,7 @@ class RedisGraphStoreIT extends GraphStoreContract {
         long a = stack.freshId(), b = stack.freshId();
         try (CuratorFramework zk = TestZookeeper.connect(stack.config());
              RedisShardConfig shards = RedisShardConfig.watch(zk, path, onFirst, Set.of("redis001", "redis002"));
-             RedisGraphStore graph = RedisGraphStore.connect(stack.config().redisInstances(), shards, stack.keyPrefix("graph-zk"))) {
+             RedisGraphStore graph = RedisGraphStore.connect(stack.config(), shards, stack.keyPrefix("graph-zk"))) {
             graph.apply(new GraphCommand.FollowUser(1, GraphScenarios.T0, a, b));
             assertThat(graph.relation(a, b)).isEqualTo(UserRelation.EXPLICIT);
 

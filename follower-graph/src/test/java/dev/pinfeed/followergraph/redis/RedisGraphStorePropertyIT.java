@@ -35,7 +35,7 @@ class RedisGraphStorePropertyIT {
 
     @Property(tries = 30)
     void everyQueryMatchesTheModelWhateverTheDeliveryOrder(@ForAll("histories") Scenario scenario) {
-        try (GraphStore store = RedisGraphStore.connect(SharedStack.config().redisInstances(), () -> shards,
+        try (GraphStore store = RedisGraphStore.connect(SharedStack.config(), () -> shards,
                 SharedStack.keyPrefix("graph-prop"))) {
             GraphModel model = new GraphModel();
             int n = 0;

@@ -32,7 +32,8 @@ class RedisOutageTest {
         try (ServerSocket free = new ServerSocket(0)) {
             port = free.getLocalPort();
         }
-        store = RedisGraphStore.connect(List.of(new PinfeedConfig.ReplicatedHost("redis001", new HostPort("127.0.0.1", port), null)),
+        store = RedisGraphStore.connect(dev.pinfeed.redismasters.RedisMasterConfig.fixed(List.of(new PinfeedConfig.ReplicatedHost("redis001", new HostPort("127.0.0.1", port), null)),
+                        dev.pinfeed.redismasters.RedisClientSettings.none()),
                 () -> RedisShardMap.evenlyOver(List.of("redis001")), "");
     }
 

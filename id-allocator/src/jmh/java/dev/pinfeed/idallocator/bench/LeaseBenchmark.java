@@ -43,7 +43,7 @@ public class LeaseBenchmark {
         store = MysqlSequenceStore.from(config);
         MysqlShardMap shards = MysqlShardMap.from(config);
         HostPort master = shards.master(shards.hostOf(SHARD));
-        plain = DriverManager.getConnection(PinfeedConfig.mysqlJdbcUrl(master),
+        plain = DriverManager.getConnection(config.mysqlJdbcUrl(master),
                 config.mysqlUser(), config.mysqlPassword());
         String db = MysqlShardMap.databaseName(SHARD);
         try (Statement st = plain.createStatement()) {

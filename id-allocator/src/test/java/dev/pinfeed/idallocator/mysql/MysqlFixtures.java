@@ -47,7 +47,7 @@ final class MysqlFixtures {
 
     private void update(int shard, String sqlTemplate, long... args) {
         HostPort master = shardMap.master(shardMap.hostOf(shard));
-        String url = PinfeedConfig.mysqlJdbcUrl(master);
+        String url = config.mysqlJdbcUrl(master);
         try (Connection c = DriverManager.getConnection(url, config.mysqlUser(), config.mysqlPassword());
              PreparedStatement ps = c.prepareStatement(String.format(sqlTemplate, MysqlShardMap.databaseName(shard)))) {
             for (int i = 0; i < args.length; i++) ps.setLong(i + 1, args[i]);

@@ -1,5 +1,6 @@
 package dev.pinfeed.ingestapi.kafka;
 
+import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.config.StoreUnavailableException;
 import dev.pinfeed.eventsschema.AvroEventSerializer;
 import dev.pinfeed.eventsschema.EventTopics;
@@ -57,8 +58,8 @@ public final class KafkaEventPublisher implements EventPublisher {
     private final Metric connectionCount;
 
     /** {@code topicOverrides} maps a standard topic to another (tests publish to fresh topics); {@code extra} overrides producer settings. */
-    public KafkaEventPublisher(String bootstrap, SchemaRegistryClient registry, Map<String, String> topicOverrides, Properties extra) {
-        Properties p = KafkaClients.producer(bootstrap, CLIENT_ID);
+    public KafkaEventPublisher(PinfeedConfig config, SchemaRegistryClient registry, Map<String, String> topicOverrides, Properties extra) {
+        Properties p = KafkaClients.producer(config, CLIENT_ID);
         p.putAll(extra);
         this.producer = new KafkaProducer<>(p, new StringSerializer(), new AvroEventSerializer(registry));
         this.topicOverrides = Map.copyOf(topicOverrides);

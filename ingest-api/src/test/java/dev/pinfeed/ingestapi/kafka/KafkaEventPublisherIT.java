@@ -24,7 +24,7 @@ class KafkaEventPublisherIT extends EventPublisherContract {
     @BeforeEach
     void connect(TestStack stack) throws Exception {
         topics = new FreshTopics(stack);
-        publisher = new KafkaEventPublisher(stack.config().kafkaBootstrap(),
+        publisher = new KafkaEventPublisher(stack.config(),
                 new CachingSchemaRegistryClient(new HttpSchemaRegistryClient(stack.config().schemaRegistryUrl())),
                 topics.overrides(), new Properties());
     }

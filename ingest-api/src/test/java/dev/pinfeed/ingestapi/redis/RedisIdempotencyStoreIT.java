@@ -20,7 +20,7 @@ class RedisIdempotencyStoreIT extends IdempotencyStoreContract {
     @BeforeEach
     void connect(TestStack stack) {
         this.stack = stack;
-        this.store = new RedisIdempotencyStore(RedisIdempotencyStore.clients(RedisMasterConfig.fixed(stack.config().redisInstances())),
+        this.store = new RedisIdempotencyStore(RedisIdempotencyStore.clients(RedisMasterConfig.fixed(stack.config())),
                 stack.keyPrefix("idem"));
     }
 

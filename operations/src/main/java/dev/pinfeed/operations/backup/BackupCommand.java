@@ -14,6 +14,7 @@ import dev.pinfeed.operations.OperationsCli;
 import dev.pinfeed.operations.replay.KafkaGroups;
 import dev.pinfeed.processorruntime.KafkaClients;
 import dev.pinfeed.redismasters.RedisMasterConfig;
+import dev.pinfeed.redismasters.RedisClientSettings;
 import dev.pinfeed.redismasters.RedisMasterMap;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -170,7 +171,7 @@ public final class BackupCommand implements Callable<Integer> {
                 List<BackupManifest.MysqlDump> mysql = which.contains("mysql")
                         ? new MysqlBackup(config, lines::step, lines::waiting).create(shardMap(zk, config), only, partial) : List.of();
                 List<BackupManifest.RedisSnapshot> redis = which.contains("redis")
-                        ? new RedisBackup(lines::step, lines::waiting).create(redisMasters(zk, config), partial) : List.of();
+                        ? new RedisBackup(RedisClientSettings.from(config), lines::step, lines::waiting).create(redisMasters(zk, config), partial) : List.of();
                 List<BackupManifest.HBaseSnapshot> hbase = which.contains("hbase")
                         ? new HBaseBackup(config.hbasePrimaryZookeeper(), lines::step).create(tables, id, partial) : List.of();
                 BackupManifest m = new BackupManifest(id, started, Clock.systemUTC().instant(), mysql, redis, hbase, offsets);
@@ -265,7 +266,7 @@ public final class BackupCommand implements Callable<Integer> {
                     case "redis" -> {
                         if (m.redis().isEmpty()) throw new IllegalArgumentException("backup " + id + " holds no Redis snapshot");
                         RedisMasterMap masters = redisMasters(zk, config);
-                        RedisBackup redis = new RedisBackup(lines::step, lines::waiting);
+                        RedisBackup redis = new RedisBackup(RedisClientSettings.from(config), lines::step, lines::waiting);
                         for (BackupManifest.RedisSnapshot s : m.redis()) {
                             if (instances != null && !instances.contains(s.instance())) continue;
                             HostPort master = masters.masterOf(s.instance());

@@ -44,7 +44,7 @@ final class MysqlBackup {
 
     MysqlBackup(PinfeedConfig config, Consumer<String> step, Consumer<String> waiting) {
         this.config = config;
-        this.tools = new MariaDbDump(config.require("mysql.admin.user"), config.get("mysql.admin.password", ""));
+        this.tools = new MariaDbDump(config.require("mysql.admin.user"), config.get("mysql.admin.password", ""), config.mysqlTls());
         this.step = step;
         this.waiting = waiting;
     }
@@ -159,7 +159,7 @@ final class MysqlBackup {
     }
 
     private Connection connect(HostPort master) throws SQLException {
-        return DriverManager.getConnection(PinfeedConfig.mysqlJdbcUrl(master), config.require("mysql.admin.user"), config.get("mysql.admin.password", ""));
+        return DriverManager.getConnection(config.mysqlJdbcUrl(master), config.require("mysql.admin.user"), config.get("mysql.admin.password", ""));
     }
 
     /** The shard of a {@code -- Current Database: `db00042`} line, or -1 for a database that is not a shard's. */

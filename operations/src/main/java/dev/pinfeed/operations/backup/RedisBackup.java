@@ -3,7 +3,7 @@ package dev.pinfeed.operations.backup;
 import dev.pinfeed.canonicalstore.CanonicalCacheKeys;
 import dev.pinfeed.config.HostPort;
 import dev.pinfeed.infra.stack.Binaries;
-import dev.pinfeed.redismasters.RedisMasterClients;
+import dev.pinfeed.redismasters.RedisClientSettings;
 import dev.pinfeed.redismasters.RedisMasterMap;
 import java.io.IOException;
 import java.time.Duration;
@@ -34,10 +34,13 @@ final class RedisBackup {
 
     private static final int BATCH = 500;
 
+    private final RedisClientSettings clientSettings;
     private final Consumer<String> step;
     private final Consumer<String> waiting;
 
-    RedisBackup(Consumer<String> step, Consumer<String> waiting) {
+    /** {@code clientSettings}: how to reach the instances' masters (the scratch server of a restore is plain). */
+    RedisBackup(RedisClientSettings clientSettings, Consumer<String> step, Consumer<String> waiting) {
+        this.clientSettings = clientSettings;
         this.step = step;
         this.waiting = waiting;
     }
@@ -49,8 +52,11 @@ final class RedisBackup {
             HostPort master = masters.masterOf(instance);
             String file = "redis/" + instance + ".rdb";
             long started = System.nanoTime();
-            run(List.of(Binaries.find("redis-cli"), "-h", master.host(), "-p", Integer.toString(master.port()), "--rdb",
-                    backup.resolve(file).toString()), "redis-cli --rdb on " + instance + " (" + master + ")");
+            ProcessBuilder cli = new ProcessBuilder();
+            List<String> command = new ArrayList<>(List.of(Binaries.find("redis-cli"), "-h", master.host(), "-p", Integer.toString(master.port())));
+            command.addAll(clientSettings.redisCliArguments(cli.environment()));
+            command.addAll(List.of("--rdb", backup.resolve(file).toString()));
+            run(cli.command(command), "redis-cli --rdb on " + instance + " (" + master + ")");
             long bytes = Files.size(backup.resolve(file));
             step.accept(String.format(Locale.ROOT, "redis %s: RDB snapshot of %s in %.1f s (%s)", instance, master,
                     (System.nanoTime() - started) / 1e9, MysqlBackup.megabytes(bytes)));
@@ -73,7 +79,7 @@ final class RedisBackup {
                 .redirectErrorStream(true).redirectOutput(scratch.resolve("redis.log").toFile()).start();
         long restored = 0;
         long skipped = 0;
-        try (Jedis from = awaitUp(new HostPort("127.0.0.1", port), server, scratch); Jedis to = connect(master)) {
+        try (Jedis from = awaitUp(new HostPort("127.0.0.1", port), server, scratch); Jedis to = connect(clientSettings, master)) {
             long keys = from.dbSize();
             byte[] cursor = ScanParams.SCAN_POINTER_START_BINARY;
             ScanParams match = new ScanParams().match(pattern).count(BATCH);
@@ -124,7 +130,7 @@ final class RedisBackup {
             }
             Jedis j = null;
             try {
-                j = connect(address); // connects at once
+                j = connect(RedisClientSettings.none(), address); // connects at once: the scratch server pinfeed started, no auth
                 j.ping();
                 if (!j.info("persistence").contains("loading:1")) return j;
             } catch (RuntimeException notYet) {
@@ -136,8 +142,8 @@ final class RedisBackup {
         }
     }
 
-    private static Jedis connect(HostPort address) {
-        return RedisMasterClients.plainConnection(address, Duration.ofSeconds(10), Duration.ofSeconds(10));
+    private static Jedis connect(RedisClientSettings settings, HostPort address) {
+        return settings.plainConnection(address, Duration.ofSeconds(10), Duration.ofSeconds(10));
     }
 
     private static int freePort() throws IOException {
@@ -146,8 +152,8 @@ final class RedisBackup {
         }
     }
 
-    private static void run(List<String> command, String what) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    private static void run(ProcessBuilder command, String what) throws IOException, InterruptedException {
+        Process p = command.redirectErrorStream(true).start();
         String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (p.waitFor() != 0) throw new IOException(what + " failed: " + output.strip());
     }

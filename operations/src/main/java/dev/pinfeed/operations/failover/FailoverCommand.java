@@ -9,6 +9,7 @@ import dev.pinfeed.mysqlshards.MysqlFailover;
 import dev.pinfeed.mysqlshards.MysqlShardConfig;
 import dev.pinfeed.mysqlshards.MysqlShardMap;
 import dev.pinfeed.operations.OperationsCli;
+import dev.pinfeed.redismasters.RedisClientSettings;
 import dev.pinfeed.redismasters.RedisFailover;
 import dev.pinfeed.redismasters.RedisMasterConfig;
 import java.io.PrintWriter;
@@ -47,7 +48,7 @@ public final class FailoverCommand implements Callable<Integer> {
         };
         try (lines; CuratorFramework zk = CuratorClients.start(config)) {
             if (config.list("redis.instances").contains(host)) {
-                RedisFailover.Report r = new RedisFailover(Duration.ofSeconds(30), say)
+                RedisFailover.Report r = new RedisFailover(RedisClientSettings.from(config), Duration.ofSeconds(30), say)
                         .failover(zk, RedisMasterConfig.znode(config), host, config.redisInstances());
                 lines.close();
                 out.printf(Locale.ROOT, "%s: %s promoted in %.1f s (old master %s %s; replication offset %d)%n", r.instance(), r.newMaster(),

@@ -25,7 +25,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -95,9 +94,8 @@ public final class Provisioner {
     // ---------------------------------------------------------------- Kafka
 
     public void kafkaTopics() throws Exception {
-        Properties p = new Properties();
-        p.put("bootstrap.servers", config.kafkaBootstrap());
-        try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(p)) {
+        try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(
+                dev.pinfeed.processorruntime.KafkaClients.admin(config))) {
             Set<String> existing = admin.listTopics().names().get();
             int created = 0;
             for (JsonNode t : definition("topics.json").path("topics")) {
@@ -278,7 +276,7 @@ public final class Provisioner {
 
     private void provisionHost(PinfeedConfig.ReplicatedHost host, List<Integer> shards, List<String> statements, String hash)
             throws SQLException {
-        try (Connection c = DriverManager.getConnection(PinfeedConfig.mysqlJdbcUrl(host.master()), config.mysqlUser(), config.mysqlPassword());
+        try (Connection c = DriverManager.getConnection(config.mysqlJdbcUrl(host.master()), config.mysqlUser(), config.mysqlPassword());
              Statement st = c.createStatement()) {
             st.execute("CREATE DATABASE IF NOT EXISTS pinfeed_meta");
             st.execute("CREATE TABLE IF NOT EXISTS pinfeed_meta.shard_schema (host VARCHAR(64) PRIMARY KEY, "

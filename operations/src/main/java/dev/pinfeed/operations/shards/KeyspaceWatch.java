@@ -1,6 +1,7 @@
 package dev.pinfeed.operations.shards;
 
 import dev.pinfeed.config.HostPort;
+import dev.pinfeed.redismasters.RedisClientSettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -34,9 +35,9 @@ final class KeyspaceWatch implements AutoCloseable {
     private final Pubsub pubsub = new Pubsub();
     private final Thread reader;
 
-    private KeyspaceWatch(HostPort master, RangeKeys keys) {
+    private KeyspaceWatch(RedisClientSettings clientSettings, HostPort master, RangeKeys keys) {
         // No read timeout: it waits for notifications.
-        this.connection = dev.pinfeed.redismasters.RedisMasterClients.plainConnection(master, java.time.Duration.ofSeconds(5), java.time.Duration.ZERO);
+        this.connection = clientSettings.plainConnection(master, java.time.Duration.ofSeconds(5), java.time.Duration.ZERO);
         this.keys = keys;
         this.reader = new Thread(() -> {
             try {
@@ -51,8 +52,8 @@ final class KeyspaceWatch implements AutoCloseable {
     }
 
     /** Starts watching {@code master} for changes of {@code keys}; returns once subscribed. */
-    static KeyspaceWatch start(HostPort master, RangeKeys keys) throws InterruptedException {
-        KeyspaceWatch watch = new KeyspaceWatch(master, keys);
+    static KeyspaceWatch start(RedisClientSettings clientSettings, HostPort master, RangeKeys keys) throws InterruptedException {
+        KeyspaceWatch watch = new KeyspaceWatch(clientSettings, master, keys);
         watch.reader.start();
         if (!watch.subscribed.await(10, TimeUnit.SECONDS) || watch.lost.get() != null) {
             watch.close();

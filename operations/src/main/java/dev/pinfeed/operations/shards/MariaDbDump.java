@@ -1,6 +1,7 @@
 package dev.pinfeed.operations.shards;
 
 import dev.pinfeed.config.HostPort;
+import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.infra.stack.Binaries;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
@@ -19,7 +20,10 @@ import java.util.regex.Pattern;
 /**
  * Shard databases dumped and loaded with MariaDB's own tools: {@code mariadb-dump --single-transaction
  * --master-data=2 --gtid} (one consistent snapshot, and the binlog position and GTID it stands at) and
- * {@code mariadb}. The password travels in the environment, never on a command line.
+ * {@code mariadb}. The password travels in the environment, never on a command line. With
+ * {@code mysql.tls} on they connect over TLS ({@code --ssl}); with {@code verify} they also check the
+ * server's certificate and name against the system's CAs (these clients read PEM files, not the JDBC
+ * trust store).
  */
 public final class MariaDbDump {
 
@@ -31,10 +35,12 @@ public final class MariaDbDump {
 
     private final String user;
     private final String password;
+    private final PinfeedConfig.MysqlTls tls;
 
-    public MariaDbDump(String user, String password) {
+    public MariaDbDump(String user, String password, PinfeedConfig.MysqlTls tls) {
         this.user = user;
         this.password = password;
+        this.tls = tls;
     }
 
     /**
@@ -129,7 +135,14 @@ public final class MariaDbDump {
     }
 
     private Process start(List<String> command) throws IOException {
-        ProcessBuilder pb = new ProcessBuilder(command);
+        List<String> secured = new ArrayList<>(command);
+        // Options go before the positional arguments (the databases).
+        switch (tls) {
+            case OFF -> {}
+            case ON -> secured.add(2, "--ssl");
+            case VERIFY -> secured.addAll(2, List.of("--ssl", "--ssl-verify-server-cert"));
+        }
+        ProcessBuilder pb = new ProcessBuilder(secured);
         pb.environment().put("MYSQL_PWD", password);
         return pb.start();
     }

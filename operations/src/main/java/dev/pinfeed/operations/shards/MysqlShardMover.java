@@ -290,7 +290,7 @@ final class MysqlShardMover {
 
     /** The databases dumped from {@code source} straight into {@code target}; where the snapshot stands in the source's binlog. */
     private BinlogPosition copy(HostPort source, HostPort target, List<String> databases) throws Exception {
-        MariaDbDump tools = new MariaDbDump(admin, adminPassword);
+        MariaDbDump tools = new MariaDbDump(admin, adminPassword, config.mysqlTls());
         try (MariaDbDump.Loader loader = tools.loader(target)) {
             MariaDbDump.Snapshot snapshot = tools.dump(source, databases, loader,
                     n -> waiting.accept("copied " + n + "/" + databases.size() + " databases"));
@@ -393,6 +393,6 @@ final class MysqlShardMover {
     }
 
     private Connection connect(HostPort master) throws SQLException {
-        return DriverManager.getConnection(PinfeedConfig.mysqlJdbcUrl(master), admin, adminPassword);
+        return DriverManager.getConnection(config.mysqlJdbcUrl(master), admin, adminPassword);
     }
 }

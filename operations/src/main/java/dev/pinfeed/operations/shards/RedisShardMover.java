@@ -5,7 +5,7 @@ import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.config.zookeeper.WatchedZnode;
 import dev.pinfeed.operations.shards.ShardMoves.Move;
 import dev.pinfeed.operations.shards.ShardMoves.Phase;
-import dev.pinfeed.redismasters.RedisMasterClients;
+import dev.pinfeed.redismasters.RedisClientSettings;
 import dev.pinfeed.redismasters.RedisMasterConfig;
 import dev.pinfeed.redisshards.RedisShardConfig;
 import dev.pinfeed.redisshards.RedisShardMap;
@@ -54,6 +54,7 @@ final class RedisShardMover {
     private static final int CUT_OVER_AT = 200;
 
     private final PinfeedConfig config;
+    private final RedisClientSettings clientSettings;
     private final CuratorFramework zk;
     private final ShardMoves moves;
     private final String mapPath;
@@ -66,6 +67,7 @@ final class RedisShardMover {
     /** {@code stop}: Ctrl-C was pressed; a move or undo stops at its next check before the cutover and rolls back. */
     RedisShardMover(PinfeedConfig config, CuratorFramework zk, Consumer<String> step, Consumer<String> waiting, BooleanSupplier stop, Clock clock) {
         this.config = config;
+        this.clientSettings = RedisClientSettings.from(config);
         this.stop = stop;
         this.zk = zk;
         this.moves = ShardMoves.redis(zk, config);
@@ -188,7 +190,7 @@ final class RedisShardMover {
             String flags = configGet(source, KeyspaceWatch.NOTIFY);
             source.configSet(KeyspaceWatch.NOTIFY, KeyspaceWatch.withNeededFlags(flags));
             RangeKeys keys = new RangeKeys(prefix, first, last);
-            try (KeyspaceWatch watch = KeyspaceWatch.start(giverMaster, keys)) {
+            try (KeyspaceWatch watch = KeyspaceWatch.start(clientSettings, giverMaster, keys)) {
                 long cleared = deleteKeys(target, keys);
                 if (cleared > 0) step.accept("deleted " + cleared + " stale keys of the range on " + taker);
                 long copied = copyAll(source, target, keys);
@@ -318,7 +320,7 @@ final class RedisShardMover {
         return deleted[0];
     }
 
-    private static Jedis connect(HostPort master) {
-        return RedisMasterClients.plainConnection(master, Duration.ofSeconds(5), Duration.ofSeconds(30));
+    private Jedis connect(HostPort master) {
+        return clientSettings.plainConnection(master, Duration.ofSeconds(5), Duration.ofSeconds(30));
     }
 }

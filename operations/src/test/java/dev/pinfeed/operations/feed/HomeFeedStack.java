@@ -186,7 +186,7 @@ public final class HomeFeedStack implements AutoCloseable {
     /** The feed worker as FeedWorkerMain assembles it (MySQL without its caches), on a thread of this JVM, reading the chunk topic. */
     public AutoCloseable startWorker() {
         Clock clock = Clock.systemUTC();
-        RedisAffinityStore affinity = RedisAffinityStore.connect(config.redisInstances(), () -> RedisShards.defaultShardMap(config), affinityPrefix);
+        RedisAffinityStore affinity = RedisAffinityStore.connect(config, () -> RedisShards.defaultShardMap(config), affinityPrefix);
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         FeedWorker worker = new FeedWorker(pools, feeds, graph, new CanonicalReadsPins(new MysqlCanonicalReads(db)), affinity,
                 new WeightedScorer(WeightedScorer.Settings.defaults(), clock), WorkerSettings.defaults(), clock, new WorkerMetrics(meters));
@@ -214,7 +214,7 @@ public final class HomeFeedStack implements AutoCloseable {
 
     /** Where the home feed records reads: a fresh prefix, as the fan-out does not run here. */
     public RedisLastReadStore lastReads() {
-        return RedisLastReadStore.connect(RedisMasterConfig.fixed(config.redisInstances()), () -> RedisShards.defaultShardMap(config),
+        return RedisLastReadStore.connect(RedisMasterConfig.fixed(config), () -> RedisShards.defaultShardMap(config),
                 lastReadPrefix, Duration.ofSeconds(5));
     }
 

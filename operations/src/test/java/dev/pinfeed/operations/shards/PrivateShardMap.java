@@ -34,7 +34,7 @@ public final class PrivateShardMap {
     /** The administrative account on {@code host}'s master. */
     public static Connection admin(TestStack stack, String host) throws SQLException {
         PinfeedConfig c = stack.config();
-        return DriverManager.getConnection(PinfeedConfig.mysqlJdbcUrl(c.mysqlHost(host).orElseThrow().master()),
+        return DriverManager.getConnection(c.mysqlJdbcUrl(c.mysqlHost(host).orElseThrow().master()),
                 c.require("mysql.admin.user"), c.get("mysql.admin.password", ""));
     }
 }

@@ -22,14 +22,14 @@ import org.apache.kafka.common.TopicPartition;
  */
 final class GraphTopics implements AutoCloseable {
 
-    private final String bootstrap;
+    private final PinfeedConfig config;
     private final List<String> topics;
     private final String group;
     private final AvroEventDeserializer decoder;
     private final KafkaGroups kafka;
 
     GraphTopics(PinfeedConfig config, List<String> topics, String group) {
-        this.bootstrap = config.kafkaBootstrap();
+        this.config = config;
         this.topics = List.copyOf(topics);
         this.group = group;
         this.decoder = new AvroEventDeserializer(new CachingSchemaRegistryClient(new HttpSchemaRegistryClient(config.schemaRegistryUrl())));
@@ -45,13 +45,13 @@ final class GraphTopics implements AutoCloseable {
     }
 
     Map<TopicPartition, Long> endOffsets() {
-        return GraphRebuild.endOffsets(bootstrap, topics);
+        return GraphRebuild.endOffsets(config, topics);
     }
 
     /** One reader thread: the oracle is in memory, and the owner claims of conflicting events follow one order. */
     GraphRebuild.Result replay(Map<TopicPartition, Long> from, Map<TopicPartition, Long> to, GraphStore target, GraphRebuild.Listener listener)
             throws InterruptedException {
-        return GraphRebuild.replay(bootstrap, from, to, decoder, target, 1, listener);
+        return GraphRebuild.replay(config, from, to, decoder, target, 1, listener);
     }
 
     /** The processor's committed offsets on the graph topics (a partition it never committed is absent). */

@@ -146,7 +146,7 @@ class VerifyGraphIT {
 
             // Re-applying every event does not undo damage whose register survived (the guards skip unchanged pairs):
             // the edge a2 -> a1, the forged register, and b3's board follow (b lost the pair's sequences, a did not).
-            GraphRebuild.replay(stack.config().kafkaBootstrap(), List.of(f.kafka.follows, f.kafka.boards), f.kafka.decoder(), f.live, 2);
+            GraphRebuild.replay(stack.config(), List.of(f.kafka.follows, f.kafka.boards), f.kafka.decoder(), f.live, 2);
             GraphFixture.Run afterReplay = f.verify("--json", "--max-printed", "100000", "--wait", "30");
             assertThat(afterReplay.code()).isOne();
             assertThat(keyDifferences(afterReplay.report("verify"))).containsAll(damageOnA);

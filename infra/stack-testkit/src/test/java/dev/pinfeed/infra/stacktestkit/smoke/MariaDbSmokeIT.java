@@ -25,7 +25,7 @@ class MariaDbSmokeIT {
     }
 
     private static Connection open(TestStack stack, dev.pinfeed.config.HostPort hp) throws SQLException {
-        return DriverManager.getConnection(PinfeedConfig.mysqlJdbcUrl(hp), stack.config().mysqlUser(), stack.config().mysqlPassword());
+        return DriverManager.getConnection(stack.config().mysqlJdbcUrl(hp), stack.config().mysqlUser(), stack.config().mysqlPassword());
     }
 
     @ParameterizedTest
