@@ -1,5 +1,6 @@
 package dev.pinfeed.eventsschema;
 
+import dev.pinfeed.config.PinfeedConfig;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Map;
@@ -35,6 +36,11 @@ public final class AvroEventDeserializer implements Deserializer<SpecificRecord>
     public AvroEventDeserializer(SchemaRegistryClient registry, DecodeLimits limits) {
         this.registry = registry;
         this.limits = limits;
+    }
+
+    /** A reader of {@code config}'s registry (credentials included, cached) with {@code config}'s {@link DecodeLimits}. */
+    public static AvroEventDeserializer from(PinfeedConfig config) {
+        return new AvroEventDeserializer(new CachingSchemaRegistryClient(HttpSchemaRegistryClient.from(config)), DecodeLimits.from(config));
     }
 
     @Override

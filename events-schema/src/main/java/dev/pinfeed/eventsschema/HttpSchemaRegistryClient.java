@@ -45,8 +45,7 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
 
     /** Sends {@code user} and {@code password} with every request (HTTP basic auth). */
     public HttpSchemaRegistryClient(String baseUrl, String user, String password) {
-        this(baseUrl, Optional.of("Basic " + Base64.getEncoder().encodeToString(
-                (user + ":" + password).getBytes(StandardCharsets.UTF_8))));
+        this(baseUrl, Optional.of(basicAuth(user, password)));
     }
 
     private HttpSchemaRegistryClient(String baseUrl, Optional<String> authorization) {
@@ -57,14 +56,25 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
 
     /** The registry of {@code config}: {@code schema.registry.url}, with basic auth when its user and password are set. */
     public static HttpSchemaRegistryClient from(PinfeedConfig config) {
+        return new HttpSchemaRegistryClient(config.schemaRegistryUrl(), authorization(config));
+    }
+
+    /**
+     * The {@code Authorization} header every request to the registry of {@code config} carries, if any: for
+     * the few callers that speak to the registry without this client (a readiness probe, provisioning).
+     */
+    public static Optional<String> authorization(PinfeedConfig config) {
         Optional<String> user = config.find(BASIC_AUTH_USER_KEY);
         Optional<String> password = config.find(BASIC_AUTH_PASSWORD_KEY);
         if (user.isPresent() != password.isPresent()) {
             throw new IllegalStateException("configuration keys '" + BASIC_AUTH_USER_KEY + "' and '" + BASIC_AUTH_PASSWORD_KEY
                     + "' go together: " + (user.isPresent() ? BASIC_AUTH_PASSWORD_KEY : BASIC_AUTH_USER_KEY) + " is not set");
         }
-        return user.isPresent() ? new HttpSchemaRegistryClient(config.schemaRegistryUrl(), user.get(), password.get())
-                : new HttpSchemaRegistryClient(config.schemaRegistryUrl());
+        return user.map(u -> basicAuth(u, password.get()));
+    }
+
+    private static String basicAuth(String user, String password) {
+        return "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
     }
 
     @Override
