@@ -25,6 +25,12 @@ class ProductionExampleTest {
         assertThat(example.redisInstances()).allSatisfy(h -> assertThat(h.replica()).isNotNull());
         assertThat(example.find("ingest.tokens-file")).isPresent();
         assertThat(example.find("mysql.admin.user")).isPresent();
+        // The registry's credentials go together: the user here, the password from the environment.
+        assertThat(example.find("schema.registry.basic-auth.user")).isPresent();
+        assertThat(example.find("schema.registry.basic-auth.password")).isEmpty();
+        for (String key : new String[] {"events.decode.max-record-bytes", "events.decode.max-string-bytes", "events.decode.max-collection-items"}) {
+            assertThat(example.getInt(key, 0)).as(key).isPositive();
+        }
         // Every processor's admin endpoint the local stack configures, the example configures too.
         Properties local = new Properties();
         try (InputStream in = PinfeedConfig.class.getResourceAsStream("/pinfeed-local.properties")) {
