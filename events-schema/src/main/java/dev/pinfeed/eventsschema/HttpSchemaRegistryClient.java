@@ -19,8 +19,9 @@ import org.apache.avro.Schema;
 
 /**
  * {@link SchemaRegistryClient} over the Confluent REST API. Every call is a network round trip:
- * wrap it in {@link CachingSchemaRegistryClient} for use per record. With a user and password
- * (Confluent's {@code basic.auth.user.info}) every request carries {@code Authorization: Basic ...}.
+ * wrap it in {@link CachingSchemaRegistryClient} for use per record. Built {@link #from} a configuration
+ * with a basic-auth user and password (Confluent's {@code basic.auth.user.info}), every request carries
+ * {@code Authorization: Basic ...}.
  */
 public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
 
@@ -41,11 +42,6 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
     /** {@code baseUrl} as in {@code PinfeedConfig.load().schemaRegistryUrl()}, e.g. {@code http://127.0.0.1:8081}; no credentials. */
     public HttpSchemaRegistryClient(String baseUrl) {
         this(baseUrl, Optional.empty());
-    }
-
-    /** Sends {@code user} and {@code password} with every request (HTTP basic auth). */
-    public HttpSchemaRegistryClient(String baseUrl, String user, String password) {
-        this(baseUrl, Optional.of(basicAuth(user, password)));
     }
 
     private HttpSchemaRegistryClient(String baseUrl, Optional<String> authorization) {
