@@ -26,13 +26,19 @@ class ProductionExampleTest {
         assertThat(example.find("ingest.tokens-file")).isPresent();
         assertThat(example.find("mysql.admin.user")).isPresent();
         // Secured connections: secrets only as files, TLS to every store, Kafka over SASL_SSL.
-        for (String secret : new String[] {"mysql.password", "mysql.admin.password", "redis.password", "kafka.client.sasl.jaas.config"}) {
+        for (String secret : new String[] {"mysql.password", "mysql.admin.password", "redis.password", "kafka.client.sasl.jaas.config",
+                "schema.registry.basic-auth.password"}) {
             assertThat(file.getProperty(secret)).as(secret + " given directly").isNull();
             assertThat(file.getProperty(secret + PinfeedConfig.FILE_SUFFIX)).as(secret + PinfeedConfig.FILE_SUFFIX).startsWith("/");
         }
         assertThat(example.mysqlTls()).isEqualTo(PinfeedConfig.MysqlTls.VERIFY);
         assertThat(example.find("redis.tls")).contains("true");
         assertThat(example.find("kafka.client.security.protocol")).contains("SASL_SSL");
+        // The registry's credentials go together: the user here, the password from a file (above).
+        assertThat(example.find("schema.registry.basic-auth.user")).isPresent();
+        for (String key : new String[] {"events.decode.max-record-bytes", "events.decode.max-string-bytes", "events.decode.max-collection-items"}) {
+            assertThat(example.getInt(key, 0)).as(key).isPositive();
+        }
         // Every processor's admin endpoint the local stack configures, the example configures too.
         Properties local = new Properties();
         try (InputStream in = PinfeedConfig.class.getResourceAsStream("/pinfeed-local.properties")) {

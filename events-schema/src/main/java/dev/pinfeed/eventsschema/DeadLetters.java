@@ -45,7 +45,7 @@ public final class DeadLetters {
     /** On a redriven record: when it was redriven (ISO-8601 instant). */
     public static final String HEADER_REDRIVE_AT = "pinfeed.dlq.redrive.at";
 
-    /** Not Confluent wire format, an unknown schema id, or a payload Avro cannot read. */
+    /** Not Confluent wire format, an unknown schema id, a payload Avro cannot read, or one over the {@link DecodeLimits}. */
     public static final String UNDECODABLE = "undecodable";
     /** A well-formed event of a type this topic should not carry. */
     public static final String UNEXPECTED_EVENT = "unexpected-event";

@@ -2,6 +2,7 @@ package dev.pinfeed.fanoutstreams;
 
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.eventsschema.DeadLetters;
+import dev.pinfeed.eventsschema.DecodeLimits;
 import dev.pinfeed.eventsschema.EventTopics;
 import dev.pinfeed.followergraph.GraphStore;
 import java.nio.file.Path;
@@ -24,10 +25,12 @@ import java.time.Duration;
  *                       ~1 s against ~3 s at 1, its next pins were in their pools in 2.1-2.2 s against 2.5 s (medians of 9),
  *                       and small pins during it fared no worse (docs/benchmarks.md, "Design choices, measured"). 1 holds a fan-out to
  *                       one chunk per turn: the choice when the worker cannot keep up with its chunks.
+ * @param decodeLimits   what one input event may make the decoder allocate ({@code events.decode.*}, as every processor)
  */
 public record FanoutSettings(String applicationId, String inputTopic, String outputTopic, String deadLetterTopic,
                              int chunkSize, int activeDays, int stepsPerTurn, long turnMaxMillis, Duration interval,
-                             int readsPerStep, int bugAttempts, int threads, int fetchThreads, int readAheadPages, Path stateDir) {
+                             int readsPerStep, int bugAttempts, int threads, int fetchThreads, int readAheadPages, Path stateDir,
+                             DecodeLimits decodeLimits) {
 
     public static final String APPLICATION_ID = "pinfeed-fanout";
 
@@ -64,7 +67,8 @@ public record FanoutSettings(String applicationId, String inputTopic, String out
      */
     public static FanoutSettings defaults() {
         return new FanoutSettings(APPLICATION_ID, EventTopics.PINS, EventTopics.FANOUT, DeadLetters.TOPIC, 1000, 30, 20, 200,
-                Duration.ofMillis(20), 4, 3, 1, 4, 4, Path.of(System.getProperty("java.io.tmpdir"), "pinfeed-fanout-streams"));
+                Duration.ofMillis(20), 4, 3, 1, 4, 4, Path.of(System.getProperty("java.io.tmpdir"), "pinfeed-fanout-streams"),
+                DecodeLimits.DEFAULTS);
     }
 
     public static FanoutSettings from(PinfeedConfig config) {
@@ -84,36 +88,37 @@ public record FanoutSettings(String applicationId, String inputTopic, String out
                 config.getInt("fanout.threads", d.threads()),
                 config.getInt("fanout.fetch-threads", d.fetchThreads()),
                 config.getInt("fanout.read-ahead-pages", d.readAheadPages()),
-                Path.of(config.get("fanout.state-dir", d.stateDir().toString())));
+                Path.of(config.get("fanout.state-dir", d.stateDir().toString())),
+                DecodeLimits.from(config));
     }
 
     public FanoutSettings withChunkSize(int size) {
         return new FanoutSettings(applicationId, inputTopic, outputTopic, deadLetterTopic, size, activeDays, stepsPerTurn,
-                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, readAheadPages, stateDir);
+                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, readAheadPages, stateDir, decodeLimits);
     }
 
     public FanoutSettings withActiveDays(int days) {
         return new FanoutSettings(applicationId, inputTopic, outputTopic, deadLetterTopic, chunkSize, days, stepsPerTurn,
-                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, readAheadPages, stateDir);
+                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, readAheadPages, stateDir, decodeLimits);
     }
 
     public FanoutSettings withStepsPerTurn(int steps) {
         return new FanoutSettings(applicationId, inputTopic, outputTopic, deadLetterTopic, chunkSize, activeDays, steps,
-                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, readAheadPages, stateDir);
+                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, readAheadPages, stateDir, decodeLimits);
     }
 
     public FanoutSettings withReadAheadPages(int pages) {
         return new FanoutSettings(applicationId, inputTopic, outputTopic, deadLetterTopic, chunkSize, activeDays, stepsPerTurn,
-                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, pages, stateDir);
+                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, pages, stateDir, decodeLimits);
     }
 
     public FanoutSettings withTopics(String applicationId, String input, String output, String deadLetters) {
         return new FanoutSettings(applicationId, input, output, deadLetters, chunkSize, activeDays, stepsPerTurn,
-                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, readAheadPages, stateDir);
+                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, readAheadPages, stateDir, decodeLimits);
     }
 
     public FanoutSettings withStateDir(Path dir) {
         return new FanoutSettings(applicationId, inputTopic, outputTopic, deadLetterTopic, chunkSize, activeDays, stepsPerTurn,
-                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, readAheadPages, dir);
+                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, readAheadPages, dir, decodeLimits);
     }
 }

@@ -99,8 +99,8 @@ public final class IngestComponents implements AutoCloseable {
         CachingObjectDirectory directory = new CachingObjectDirectory(mysqlDirectory, config.getInt(DIRECTORY_CACHE_ENTRIES, 500_000));
         MysqlUsernameIndex usernames = new MysqlUsernameIndex(mysql);
         this.publisher = new KafkaEventPublisher(config,
-                new CachingSchemaRegistryClient(new HttpSchemaRegistryClient(config.schemaRegistryUrl())), topicOverrides, producerOverrides);
-        this.registry = new SchemaRegistryProbe(config.schemaRegistryUrl());
+                new CachingSchemaRegistryClient(HttpSchemaRegistryClient.from(config)), topicOverrides, producerOverrides);
+        this.registry = new SchemaRegistryProbe(config);
         this.idempotency = new RedisIdempotencyStore(RedisIdempotencyStore.clients(redisMasters), redisPrefix);
         this.service = new IngestService(idSource, directory, usernames, publisher, Clock.systemUTC(),
                 Duration.ofMillis(config.getInt(PUBLISH_TIMEOUT_MS, 30_000)), () -> mysql.shardMap().shardCount());

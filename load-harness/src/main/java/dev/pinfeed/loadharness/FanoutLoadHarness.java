@@ -199,7 +199,7 @@ public final class FanoutLoadHarness {
         log("run %s: %d followers, %d small authors x %d followers, pins every %d ms; topics %s -> %s (%d partitions)", run, followers,
                 smallAuthors, smallFollowers, intervalMs, pins, chunks, partitions);
 
-        SchemaRegistryClient registry = new CachingSchemaRegistryClient(new HttpSchemaRegistryClient(config.schemaRegistryUrl()));
+        SchemaRegistryClient registry = new CachingSchemaRegistryClient(HttpSchemaRegistryClient.from(config));
         RedisShardMap shards = RedisShards.defaultShardMap(config);
         Map<String, RedisClient> redis = RedisCanonicalCache.clients(config, Duration.ofSeconds(2), 2);
         List<String> rows = new ArrayList<>();

@@ -93,7 +93,7 @@ public final class FeedWorkerLoadHarness {
         String topic = "bench-fanout-" + run;
         String group = "bench-feed-worker-" + run;
         String prefix = "bench:fw:" + run + ":";
-        SchemaRegistryClient registry = new CachingSchemaRegistryClient(new HttpSchemaRegistryClient(config.schemaRegistryUrl()));
+        SchemaRegistryClient registry = new CachingSchemaRegistryClient(HttpSchemaRegistryClient.from(config));
         RedisShardMap shards = RedisShards.defaultShardMap(config);
         List<String> rows = new ArrayList<>();
         double[] rates = new double[3];

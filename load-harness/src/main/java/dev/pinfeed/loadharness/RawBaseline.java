@@ -39,7 +39,7 @@ final class RawBaseline {
      */
     static Outcome run(PinfeedConfig config, Workload w, String likesTopic, String pinsTopic, String rawLikes, String rawPins,
                        long warmupNanos, long measureNanos) throws InterruptedException {
-        AvroEventSerializer avro = new AvroEventSerializer(new CachingSchemaRegistryClient(new HttpSchemaRegistryClient(config.schemaRegistryUrl())));
+        AvroEventSerializer avro = new AvroEventSerializer(new CachingSchemaRegistryClient(HttpSchemaRegistryClient.from(config)));
         SplittableRandom r = new SplittableRandom(7);
         long eventId = System.currentTimeMillis() << 22;
         long user = w.randomUser(r);

@@ -6,6 +6,7 @@ import dev.pinfeed.config.zookeeper.CuratorClients;
 import dev.pinfeed.eventsschema.AvroEventDeserializer;
 import dev.pinfeed.eventsschema.CachingSchemaRegistryClient;
 import dev.pinfeed.eventsschema.DeadLetters;
+import dev.pinfeed.eventsschema.DecodeLimits;
 import dev.pinfeed.eventsschema.HttpSchemaRegistryClient;
 import dev.pinfeed.eventsschema.SchemaRegistryClient;
 import dev.pinfeed.httpkit.HealthCheck;
@@ -144,9 +145,9 @@ public final class ProcessContext implements AutoCloseable {
         return curator;
     }
 
-    /** The schema registry, cached (every record would otherwise cost a round trip). */
+    /** The schema registry (with its credentials, if configured), cached (every record would otherwise cost a round trip). */
     public synchronized SchemaRegistryClient registry() {
-        if (registry == null) registry = new CachingSchemaRegistryClient(new HttpSchemaRegistryClient(config.schemaRegistryUrl()));
+        if (registry == null) registry = new CachingSchemaRegistryClient(HttpSchemaRegistryClient.from(config));
         return registry;
     }
 
@@ -181,7 +182,7 @@ public final class ProcessContext implements AutoCloseable {
                 new ByteArraySerializer(), new ByteArraySerializer());
         DeadLetterWriter deadLetters = closeOnExit(new DeadLetterWriter(dlq, DeadLetters.topic(config), settings.groupId(), settings.processor(), meters));
         closeOnExit(new KafkaClientMetrics(dlq)).bindTo(meters);
-        ConsumerLoop loop = new ConsumerLoop(consumer, new AvroEventDeserializer(registry()), handler, deadLetters, settings, clock, meters);
+        ConsumerLoop loop = new ConsumerLoop(consumer, new AvroEventDeserializer(registry(), DecodeLimits.from(config)), handler, deadLetters, settings, clock, meters);
         // A process's second and later loops (feed-worker's bulk lane) get their checks under their group's name.
         String suffix = loopsStarted.isEmpty() ? "" : " " + settings.groupId();
         Thread thread = new Thread(loop, name + "-consumer" + suffix.replace(' ', '-'));

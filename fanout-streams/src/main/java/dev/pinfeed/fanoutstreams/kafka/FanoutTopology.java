@@ -45,7 +45,7 @@ public final class FanoutTopology {
                                  KnownActiveUsers knownActive, Executor fetchThreads, FanoutMetrics metrics, FanoutStatus status, Clock clock) {
         FanoutStepper stepper = new FanoutStepper(graph, lastReads, settings, knownActive, clock);
         Topology t = new Topology();
-        t.addSource("pins", new StringDeserializer(), SourceEvent.deserializer(registry), settings.inputTopic());
+        t.addSource("pins", new StringDeserializer(), SourceEvent.deserializer(registry, settings.decodeLimits()), settings.inputTopic());
         t.addProcessor("fanout", () -> new FanoutProcessor(stepper, fetchThreads, settings, metrics, status, clock), "pins");
         t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(FanoutProcessor.STORE),
                 FanoutJobCodec.KEY_SERDE, FanoutJobCodec.VALUE_SERDE), "fanout");

@@ -1,6 +1,7 @@
 package dev.pinfeed.fanoutstreams.kafka;
 
 import dev.pinfeed.eventsschema.AvroEventDeserializer;
+import dev.pinfeed.eventsschema.DecodeLimits;
 import dev.pinfeed.eventsschema.SchemaRegistryClient;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -11,9 +12,9 @@ import org.apache.kafka.common.serialization.Deserializer;
  */
 public record SourceEvent(SpecificRecord event, byte[] raw) {
 
-    /** Decodes the Confluent wire format ({@link AvroEventDeserializer}); failures go to the deserialization handler. */
-    public static Deserializer<SourceEvent> deserializer(SchemaRegistryClient registry) {
-        AvroEventDeserializer avro = new AvroEventDeserializer(registry);
+    /** Decodes the Confluent wire format ({@link AvroEventDeserializer}) within {@code limits}; failures go to the deserialization handler. */
+    public static Deserializer<SourceEvent> deserializer(SchemaRegistryClient registry, DecodeLimits limits) {
+        AvroEventDeserializer avro = new AvroEventDeserializer(registry, limits);
         return (topic, data) -> {
             SpecificRecord event = avro.deserialize(topic, data);
             return event == null ? null : new SourceEvent(event, data);

@@ -1,8 +1,8 @@
 package dev.pinfeed.fanoutstreams.kafka;
 
-import dev.pinfeed.config.PinfeedConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.config.StoreUnavailableException;
 import dev.pinfeed.events.FanoutAction;
 import dev.pinfeed.events.FanoutChunk;
@@ -10,6 +10,7 @@ import dev.pinfeed.events.FanoutReceiver;
 import dev.pinfeed.events.FanoutSource;
 import dev.pinfeed.events.UserCreated;
 import dev.pinfeed.eventsschema.DeadLetters;
+import dev.pinfeed.eventsschema.DecodeLimits;
 import dev.pinfeed.fanoutstreams.FanoutSettings;
 import dev.pinfeed.fanoutstreams.FanoutStatus;
 import dev.pinfeed.feedstore.InMemoryLastReadStore;
@@ -66,7 +67,7 @@ class FanoutTopologyTest {
         FanoutSettings d = FanoutSettings.defaults();
         FanoutSettings s = new FanoutSettings(d.applicationId(), d.inputTopic(), d.outputTopic(), d.deadLetterTopic(), d.chunkSize(),
                 d.activeDays(), d.stepsPerTurn(), d.turnMaxMillis(), Duration.ofMillis(punctuateMs), d.readsPerStep(),
-                d.bugAttempts(), d.threads(), d.fetchThreads(), d.readAheadPages(), stateDir);
+                d.bugAttempts(), d.threads(), d.fetchThreads(), d.readAheadPages(), stateDir, d.decodeLimits());
         Properties p = FanoutTopology.properties(s, PinfeedConfig.of(new Properties()).with("kafka.bootstrap", "unused:9092"), "0",
                 new FanoutMetrics(new SimpleMeterRegistry()),
                 new FanoutStatus(Clock.systemUTC(), Duration.ofSeconds(10)));
@@ -430,6 +431,24 @@ class FanoutTopologyTest {
 
         assertThat(receivers(driver.drain(5))).hasSize(2);
         assertThat(driver.meters.get("pinfeed.dead.letters").tags("reason", DeadLetters.UNDECODABLE).counter().count()).isEqualTo(1);
+    }
+
+    @Test
+    void aPinEventOverTheConfiguredDecodingLimitsIsDeadLetteredWithTheLimitAndTheNextIsFannedOut() {
+        graph.board(RECIPES, ANA).followers(ANA, 10, 2);
+        Properties config = new Properties();
+        config.setProperty(DecodeLimits.MAX_STRING_BYTES_KEY, "5");
+        driver(FanoutSettings.from(PinfeedConfig.of(config)));
+
+        driver.created(905, RECIPES, ANA); // details "pin 905": 7 bytes
+        driver.created(9, RECIPES, ANA); // details "pin 9": 5 bytes
+
+        List<TestRecord<byte[], byte[]>> dead = driver.deadLetters();
+        assertThat(dead).hasSize(1);
+        assertThat(header(dead.get(0).headers(), DeadLetters.HEADER_REASON)).isEqualTo(DeadLetters.UNDECODABLE);
+        assertThat(header(dead.get(0).headers(), DeadLetters.HEADER_ERROR))
+                .startsWith("string of 7 bytes exceeds the limit of 5 (events.decode.max-string-bytes)");
+        assertThat(receivers(driver.drain(5))).hasSize(2);
     }
 
     @Test

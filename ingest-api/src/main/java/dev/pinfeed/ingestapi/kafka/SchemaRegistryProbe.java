@@ -1,5 +1,6 @@
 package dev.pinfeed.ingestapi.kafka;
 
+import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.config.StoreUnavailableException;
 import dev.pinfeed.eventsschema.HttpSchemaRegistryClient;
 import dev.pinfeed.httpkit.HealthCheck;
@@ -10,6 +11,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The readiness of the schema registry the publisher serializes through: {@code GET /subjects}
@@ -19,16 +21,20 @@ import java.util.Map;
 public final class SchemaRegistryProbe {
 
     private final String baseUrl;
+    private final Optional<String> authorization;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-    public SchemaRegistryProbe(String baseUrl) {
-        this.baseUrl = baseUrl;
+    /** The registry of {@code config}, with its credentials if any ({@link HttpSchemaRegistryClient#authorization}). */
+    public SchemaRegistryProbe(PinfeedConfig config) {
+        this.baseUrl = config.schemaRegistryUrl();
+        this.authorization = HttpSchemaRegistryClient.authorization(config);
     }
 
     public void check() {
         try {
-            HttpResponse<Void> r = http.send(HttpRequest.newBuilder(URI.create(baseUrl + "/subjects")).timeout(Duration.ofSeconds(2)).build(),
-                    HttpResponse.BodyHandlers.discarding());
+            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + "/subjects")).timeout(Duration.ofSeconds(2));
+            authorization.ifPresent(value -> request.header("Authorization", value));
+            HttpResponse<Void> r = http.send(request.build(), HttpResponse.BodyHandlers.discarding());
             if (r.statusCode() != 200) {
                 throw new StoreUnavailableException(HttpSchemaRegistryClient.STORE, "GET /subjects answered HTTP " + r.statusCode());
             }

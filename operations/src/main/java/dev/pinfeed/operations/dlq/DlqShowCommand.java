@@ -3,8 +3,6 @@ package dev.pinfeed.operations.dlq;
 import dev.pinfeed.clikit.Cli;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.eventsschema.AvroEventDeserializer;
-import dev.pinfeed.eventsschema.CachingSchemaRegistryClient;
-import dev.pinfeed.eventsschema.HttpSchemaRegistryClient;
 import dev.pinfeed.operations.kafka.TopicRanges;
 import java.io.PrintWriter;
 import java.util.List;
@@ -40,7 +38,7 @@ final class DlqShowCommand implements Callable<Integer> {
             DeadLetter d = topic.fetch(List.of(id)).get(id);
             if (d == null) throw new IllegalStateException(topic.whyMissing(id));
             RedriveLog.Entry entry = dlq.redrivesIfAny(ranges, spec.commandLine().getErr()).get(id);
-            AvroEventDeserializer avro = new AvroEventDeserializer(new CachingSchemaRegistryClient(new HttpSchemaRegistryClient(config.schemaRegistryUrl())));
+            AvroEventDeserializer avro = AvroEventDeserializer.from(config);
             Function<byte[], SpecificRecord> decoder = bytes -> avro.deserialize(String.valueOf(d.sourceTopic()), bytes);
             out.print(json ? DeadLetterView.json(topic.name(), d, entry, decoder) + System.lineSeparator()
                     : DeadLetterView.text(topic.name(), d, entry, decoder));

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.config.zookeeper.CuratorClients;
+import dev.pinfeed.eventsschema.HttpSchemaRegistryClient;
 import dev.pinfeed.config.Sha256;
 import dev.pinfeed.feedstore.hbase.HBaseClusters;
 import dev.pinfeed.mysqlshards.MysqlShardConfig;
@@ -158,11 +159,12 @@ public final class Provisioner {
     /** Sets the registry's global compatibility level (Confluent REST API PUT /config; idempotent). */
     public void registryCompatibility() throws Exception {
         URI url = URI.create(config.schemaRegistryUrl().replaceAll("/+$", "") + "/config");
-        java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient().send(
-                java.net.http.HttpRequest.newBuilder(url).timeout(java.time.Duration.ofSeconds(10))
-                        .header("Content-Type", "application/vnd.schemaregistry.v1+json")
-                        .PUT(java.net.http.HttpRequest.BodyPublishers.ofString("{\"compatibility\":\"" + REGISTRY_COMPATIBILITY + "\"}"))
-                        .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        java.net.http.HttpRequest.Builder request = java.net.http.HttpRequest.newBuilder(url).timeout(java.time.Duration.ofSeconds(10))
+                .header("Content-Type", "application/vnd.schemaregistry.v1+json")
+                .PUT(java.net.http.HttpRequest.BodyPublishers.ofString("{\"compatibility\":\"" + REGISTRY_COMPATIBILITY + "\"}"));
+        HttpSchemaRegistryClient.authorization(config).ifPresent(value -> request.header("Authorization", value));
+        java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient().send(request.build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() != 200) {
             throw new IllegalStateException("setting the registry's compatibility at " + url + " failed: HTTP " + r.statusCode() + " " + r.body());
         }

@@ -7,6 +7,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -33,10 +34,12 @@ final class RestApi implements HttpHandler {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final SchemaRegistry registry;
+    private final RequestRules rules;
     private final List<Route> routes = new ArrayList<>();
 
-    RestApi(SchemaRegistry registry) {
+    RestApi(SchemaRegistry registry, RequestRules rules) {
         this.registry = registry;
+        this.rules = rules;
         route("GET", "/", call -> Map.of());
         route("GET", "/schemas/types", call -> List.of("AVRO"));
         route("GET", "/schemas/ids/{id}", call -> Map.of("schema", registry.schemaById(call.schemaId())));
@@ -82,6 +85,10 @@ final class RestApi implements HttpHandler {
             int status = 200;
             Object body;
             try {
+                if (!rules.admits(exchange.getRequestHeaders().getFirst("Authorization"))) {
+                    exchange.getResponseHeaders().set("WWW-Authenticate", "Basic realm=\"schema-registry\", charset=\"UTF-8\"");
+                    throw new RegistryException(401, 401, "Unauthorized: this registry needs HTTP basic auth");
+                }
                 body = dispatch(exchange);
             } catch (RegistryException e) {
                 status = e.httpStatus();
@@ -97,8 +104,12 @@ final class RestApi implements HttpHandler {
             }
             byte[] bytes = JSON.writeValueAsBytes(body);
             exchange.getResponseHeaders().set("Content-Type", CONTENT_TYPE);
+            if (status == 413) exchange.getResponseHeaders().set("Connection", "close"); // the rest of the body is not read
             exchange.sendResponseHeaders(status, bytes.length);
-            exchange.getResponseBody().write(bytes);
+            // Closing the response first sends it before the server drains what is left of a refused body.
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(bytes);
+            }
         }
     }
 
@@ -112,7 +123,7 @@ final class RestApi implements HttpHandler {
             }
             pathKnown = true;
             if (route.method().equals(exchange.getRequestMethod())) {
-                return route.handler().handle(new Call(exchange, params, query(exchange.getRequestURI().getRawQuery())));
+                return route.handler().handle(new Call(exchange, params, query(exchange.getRequestURI().getRawQuery()), rules.maxBodyBytes()));
             }
         }
         throw pathKnown
@@ -189,7 +200,7 @@ final class RestApi implements HttpHandler {
     }
 
     /** One request matched to a route: its path parameters, query and body. */
-    private record Call(HttpExchange exchange, List<String> params, Map<String, String> query) {
+    private record Call(HttpExchange exchange, List<String> params, Map<String, String> query, int maxBodyBytes) {
 
         String param(int index) {
             return params.get(index);
@@ -246,8 +257,8 @@ final class RestApi implements HttpHandler {
                 }
             }
             JsonNode body;
-            try (InputStream in = exchange.getRequestBody()) {
-                body = JSON.readTree(in);
+            try {
+                body = JSON.readTree(boundedBody());
             } catch (JsonProcessingException e) {
                 throw new RegistryException(400, 400, "Malformed JSON request body: " + e.getOriginalMessage());
             }
@@ -255,6 +266,32 @@ final class RestApi implements HttpHandler {
                 throw new RegistryException(400, 400, "The request body must be a JSON object");
             }
             return body;
+        }
+
+        /**
+         * The body, refused with 413 as soon as it is known to exceed the limit: by its Content-Length before
+         * reading a byte, else (chunked) after reading one byte past the limit. Never holds more than the limit.
+         */
+        private byte[] boundedBody() throws IOException {
+            String declared = exchange.getRequestHeaders().getFirst("Content-Length");
+            if (declared != null && parseLength(declared) > maxBodyBytes) throw tooLarge(declared + " bytes");
+            // Not closed here: closing drains the rest, which must wait until the answer is sent (handle).
+            InputStream in = exchange.getRequestBody();
+            byte[] body = in.readNBytes(maxBodyBytes);
+            if (in.read() != -1) throw tooLarge("more than " + maxBodyBytes + " bytes");
+            return body;
+        }
+
+        private static long parseLength(String declared) {
+            try {
+                return Long.parseLong(declared.strip());
+            } catch (NumberFormatException e) {
+                throw new RegistryException(400, 400, "Malformed Content-Length '" + declared + "'");
+            }
+        }
+
+        private RegistryException tooLarge(String size) {
+            return new RegistryException(413, 413, "Request body of " + size + " exceeds the limit of " + maxBodyBytes + " bytes");
         }
     }
 }

@@ -36,13 +36,18 @@ public final class SchemaRegistryServer implements AutoCloseable {
      * The server owns the log from here on: {@link #close()} closes it, and so does a failed start.
      */
     public static SchemaRegistryServer start(String host, int port, SchemaLog log, CompatibilityLevel defaultCompatibility) {
+        return start(host, port, log, defaultCompatibility, RequestRules.DEFAULTS);
+    }
+
+    /** {@link #start(String, int, SchemaLog, CompatibilityLevel)} with a body limit and, optionally, basic auth. */
+    static SchemaRegistryServer start(String host, int port, SchemaLog log, CompatibilityLevel defaultCompatibility, RequestRules rules) {
         ExecutorService handlers = null;
         try {
             SchemaRegistry registry = SchemaRegistry.replaying(log, defaultCompatibility);
             HttpServer http = HttpServer.create(new InetSocketAddress(host, port), 0);
             handlers = Executors.newFixedThreadPool(HANDLER_THREADS, daemonThreads());
             http.setExecutor(handlers);
-            http.createContext("/", new RestApi(registry));
+            http.createContext("/", new RestApi(registry, rules));
             http.start();
             return new SchemaRegistryServer(http, handlers, log);
         } catch (IOException | RuntimeException e) {
@@ -83,7 +88,7 @@ public final class SchemaRegistryServer implements AutoCloseable {
 
     /**
      * {@code --port 18081 --bootstrap 127.0.0.1:19092 [--topic _schemas] [--replication-factor 1]
-     * [--compatibility BACKWARD] [--host 127.0.0.1]}. Prints one "ready" line to stdout once serving;
+     * [--compatibility BACKWARD] [--host 127.0.0.1] [--max-body-bytes 1048576] [--basic-auth-file PATH]}. Prints one "ready" line to stdout once serving;
      * exits non-zero with a one-line reason on stderr if it cannot start. SIGTERM stops it cleanly.
      */
     public static void main(String[] args) throws InterruptedException {
@@ -97,8 +102,9 @@ public final class SchemaRegistryServer implements AutoCloseable {
             return;
         }
         try {
+            RequestRules rules = options.requestRules();
             KafkaSchemaLog log = KafkaSchemaLog.open(options.bootstrap(), options.topic(), options.replicationFactor());
-            server = start(options.host(), options.port(), log, options.compatibility());
+            server = start(options.host(), options.port(), log, options.compatibility(), rules);
         } catch (RuntimeException e) {
             System.err.println("schema-registry: cannot start: " + e.getMessage());
             System.exit(1);

@@ -15,14 +15,17 @@ class ServerOptionsTest {
     @Test
     void defaults() {
         assertThat(ServerOptions.parse("--port", "18081", "--bootstrap", "127.0.0.1:19092")).isEqualTo(
-                new ServerOptions("127.0.0.1", 18081, "127.0.0.1:19092", "_schemas", (short) 1, CompatibilityLevel.BACKWARD));
+                new ServerOptions("127.0.0.1", 18081, "127.0.0.1:19092", "_schemas", (short) 1, CompatibilityLevel.BACKWARD,
+                        1 << 20, null));
     }
 
     @Test
     void everyOption() {
         assertThat(ServerOptions.parse("--host", "0.0.0.0", "--port", "0", "--bootstrap", "k1:9092,k2:9092", "--topic", "t",
-                "--replication-factor", "3", "--compatibility", "full_transitive")).isEqualTo(
-                new ServerOptions("0.0.0.0", 0, "k1:9092,k2:9092", "t", (short) 3, CompatibilityLevel.FULL_TRANSITIVE));
+                "--replication-factor", "3", "--compatibility", "full_transitive", "--max-body-bytes", "65536",
+                "--basic-auth-file", "/etc/registry-auth")).isEqualTo(
+                new ServerOptions("0.0.0.0", 0, "k1:9092,k2:9092", "t", (short) 3, CompatibilityLevel.FULL_TRANSITIVE,
+                        65536, Path.of("/etc/registry-auth")));
     }
 
     @ParameterizedTest
@@ -34,7 +37,8 @@ class ServerOptionsTest {
             "--port 1 --bootstrap k:9092 --replication-factor 0 | --replication-factor must be a number",
             "--port 1 --bootstrap k:9092 --compatibility MAYBE  | --compatibility: Invalid compatibility level",
             "--port 1 --bootstrap k:9092 --verbose true         | unknown argument '--verbose'",
-            "--port 1 --bootstrap                               | --bootstrap needs a value"})
+            "--port 1 --bootstrap                               | --bootstrap needs a value",
+            "--port 1 --bootstrap k:9092 --max-body-bytes 0     | --max-body-bytes must be a number"})
     void mistakesAreExplained(String args, String reason) {
         assertThatThrownBy(() -> ServerOptions.parse(args.trim().split(" +")))
                 .isInstanceOf(IllegalArgumentException.class)

@@ -8,8 +8,6 @@ import dev.pinfeed.clikit.Progress;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.config.zookeeper.CuratorClients;
 import dev.pinfeed.eventsschema.AvroEventDeserializer;
-import dev.pinfeed.eventsschema.CachingSchemaRegistryClient;
-import dev.pinfeed.eventsschema.HttpSchemaRegistryClient;
 import dev.pinfeed.materializer.MaterializerTopics;
 import dev.pinfeed.mysqlshards.MysqlShardConfig;
 import dev.pinfeed.mysqlshards.ShardDataSources;
@@ -79,7 +77,7 @@ public final class VerifyCanonicalCommand implements Callable<Integer> {
         ReplayView view = ReplayView.of("canonical", config);
         String group = view.groupIds().get(0);
         CanonicalVerifier verifier = new CanonicalVerifier(topics);
-        AvroEventDeserializer decoder = new AvroEventDeserializer(new CachingSchemaRegistryClient(new HttpSchemaRegistryClient(config.schemaRegistryUrl())));
+        AvroEventDeserializer decoder = AvroEventDeserializer.from(config);
         try (KafkaGroups kafka = new KafkaGroups(Admin.create(KafkaClients.admin(config)));
              Interruption interruption = Interruption.install(err, Duration.ofSeconds(30), () -> repair
                      ? "fixes written so far stay (each is idempotent); run ./pinfeed verify canonical --repair again"

@@ -2,8 +2,6 @@ package dev.pinfeed.operations.verify.graph;
 
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.eventsschema.AvroEventDeserializer;
-import dev.pinfeed.eventsschema.CachingSchemaRegistryClient;
-import dev.pinfeed.eventsschema.HttpSchemaRegistryClient;
 import dev.pinfeed.followergraph.GraphStore;
 import dev.pinfeed.graphprocessor.GraphRebuild;
 import dev.pinfeed.operations.replay.KafkaGroups;
@@ -32,7 +30,7 @@ final class GraphTopics implements AutoCloseable {
         this.config = config;
         this.topics = List.copyOf(topics);
         this.group = group;
-        this.decoder = new AvroEventDeserializer(new CachingSchemaRegistryClient(new HttpSchemaRegistryClient(config.schemaRegistryUrl())));
+        this.decoder = AvroEventDeserializer.from(config);
         this.kafka = new KafkaGroups(Admin.create(KafkaClients.admin(config)));
     }
 

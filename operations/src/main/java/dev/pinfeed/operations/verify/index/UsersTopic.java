@@ -3,8 +3,6 @@ package dev.pinfeed.operations.verify.index;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.events.UserCreated;
 import dev.pinfeed.eventsschema.AvroEventDeserializer;
-import dev.pinfeed.eventsschema.CachingSchemaRegistryClient;
-import dev.pinfeed.eventsschema.HttpSchemaRegistryClient;
 import dev.pinfeed.operations.verify.canonical.TopicHistory;
 import dev.pinfeed.operations.verify.index.IndexCheck.Created;
 import java.util.ArrayList;
@@ -36,7 +34,7 @@ final class UsersTopic {
      * them) are passed over. {@code eachRecord} runs once per record read.
      */
     List<Created> created(Set<Long> userIds, Runnable eachRecord) {
-        AvroEventDeserializer decoder = new AvroEventDeserializer(new CachingSchemaRegistryClient(new HttpSchemaRegistryClient(config.schemaRegistryUrl())));
+        AvroEventDeserializer decoder = AvroEventDeserializer.from(config);
         List<Created> out = new ArrayList<>();
         TopicHistory.read(config, List.of(topic), (t, record) -> {
             eachRecord.run();

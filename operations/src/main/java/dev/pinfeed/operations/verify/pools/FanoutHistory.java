@@ -6,9 +6,7 @@ import dev.pinfeed.events.FanoutChunk;
 import dev.pinfeed.events.FanoutReceiver;
 import dev.pinfeed.events.FanoutSource;
 import dev.pinfeed.eventsschema.AvroEventDeserializer;
-import dev.pinfeed.eventsschema.CachingSchemaRegistryClient;
 import dev.pinfeed.eventsschema.EventTopics;
-import dev.pinfeed.eventsschema.HttpSchemaRegistryClient;
 import dev.pinfeed.feedstore.Source;
 import dev.pinfeed.feedworker.process.FeedWorkerMain;
 import dev.pinfeed.operations.verify.canonical.TopicHistory;
@@ -42,7 +40,7 @@ public final class FanoutHistory {
 
     /** Reads {@code chunkTopic} (and its bulk lane, when it exists) into {@code into}; {@code onRecord} runs after each record. */
     public static Summary read(PinfeedConfig config, String chunkTopic, String workerGroup, Deliveries into, Runnable onRecord) {
-        AvroEventDeserializer decoder = new AvroEventDeserializer(new CachingSchemaRegistryClient(new HttpSchemaRegistryClient(config.schemaRegistryUrl())));
+        AvroEventDeserializer decoder = AvroEventDeserializer.from(config);
         Map<String, String> groups = new LinkedHashMap<>();
         groups.put(chunkTopic, workerGroup);
         Map<TopicPartition, Long> committed = new LinkedHashMap<>();
