@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.config.zookeeper.CuratorClients;
+import dev.pinfeed.config.zookeeper.ZooKeeperAuth;
 import dev.pinfeed.eventsschema.HttpSchemaRegistryClient;
 import dev.pinfeed.config.Sha256;
 import dev.pinfeed.feedstore.hbase.HBaseClusters;
@@ -245,6 +246,13 @@ public final class Provisioner {
                 } + ")");
             } catch (IllegalStateException e) {
                 progress.accept("warning: " + e.getMessage());
+            }
+            // Znodes from before authentication was configured (or made by a client without it) become pinfeed's too.
+            Optional<ZooKeeperAuth> auth = ZooKeeperAuth.from(config);
+            if (auth.isPresent()) {
+                int secured = CuratorClients.secure(zk, auth.get());
+                if (secured > 0) progress.accept("zookeeper /" + config.appZookeeperNamespace() + ": " + secured
+                        + " znodes now writable by " + auth.get().user() + " only");
             }
         }
     }
