@@ -57,15 +57,42 @@ public final class PinfeedConfig {
         return path == null || path.isBlank() ? bundledLocal() : fromFile(Path.of(path));
     }
 
+    /**
+     * The local stack's configuration: the bundled file, and over it the credentials the local stack generated on its
+     * first start ({@value #DEV_SECRETS} in its run directory, never in the repository) when there is one.
+     */
     public static PinfeedConfig bundledLocal() {
         try (InputStream in = PinfeedConfig.class.getClassLoader().getResourceAsStream(BUNDLED_LOCAL)) {
             if (in == null) throw new IllegalStateException(BUNDLED_LOCAL + " missing from the classpath");
             Properties p = new Properties();
             p.load(in);
-            return new PinfeedConfig(p, System.getenv(), System.getProperties(), "classpath:" + BUNDLED_LOCAL);
+            String source = "classpath:" + BUNDLED_LOCAL;
+            Optional<Path> secrets = localRunDirectory().map(d -> d.resolve(DEV_SECRETS)).filter(Files::isRegularFile);
+            if (secrets.isPresent()) {
+                try (InputStream s = Files.newInputStream(secrets.get())) {
+                    p.load(s);
+                }
+                source += " + " + secrets.get();
+            }
+            return new PinfeedConfig(p, System.getenv(), System.getProperties(), source);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The credentials file of the local stack, in its run directory. */
+    public static final String DEV_SECRETS = "dev-secrets.properties";
+
+    /**
+     * The local stack's run directory: {@code $PINFEED_HOME/run}, else {@code <root>/.pinfeed/run} with the root from
+     * {@code -Dpinfeed.root} or {@code PINFEED_ROOT}; empty when neither names one (a unit test, a deployment).
+     */
+    public static Optional<Path> localRunDirectory() {
+        String home = System.getenv("PINFEED_HOME");
+        if (home != null && !home.isBlank()) return Optional.of(Path.of(home).toAbsolutePath().resolve("run"));
+        String root = System.getProperty("pinfeed.root", System.getenv("PINFEED_ROOT"));
+        if (root != null && !root.isBlank()) return Optional.of(Path.of(root).toAbsolutePath().resolve(".pinfeed").resolve("run"));
+        return Optional.empty();
     }
 
     public static PinfeedConfig fromFile(Path path) {

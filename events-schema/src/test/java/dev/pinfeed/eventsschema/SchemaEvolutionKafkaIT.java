@@ -91,7 +91,6 @@ class SchemaEvolutionKafkaIT {
     @Test
     void eventsWrittenWithTheReleasedSchemaStillDecodeAfterAnEvolution(TestStack stack) throws Exception {
         String bootstrap = stack.config().kafkaBootstrap();
-        String registryUrl = stack.config().schemaRegistryUrl();
         String topic = stack.uniqueTopic("evolution");
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
             admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, SECONDS);
@@ -104,7 +103,7 @@ class SchemaEvolutionKafkaIT {
         assertThat(subject).isEqualTo(topic + "-dev.pinfeed.events.PinCreated");
 
         // The writing side: raw HTTP client for explicit registrations, the serializer on a caching one.
-        SchemaRegistryClient http = new HttpSchemaRegistryClient(registryUrl);
+        SchemaRegistryClient http = HttpSchemaRegistryClient.from(stack.config());
         AvroEventSerializer serializer = new AvroEventSerializer(new CachingSchemaRegistryClient(http));
 
         // 1. v1: register the released schema on the fresh subject, then produce with it.
@@ -151,7 +150,7 @@ class SchemaEvolutionKafkaIT {
 
         // 5. The production deserializer, on its own registry client (writer schemas fetched by id),
         // decodes both generations into the current generated class, in order.
-        SchemaRegistryClient readerRegistry = new CachingSchemaRegistryClient(new HttpSchemaRegistryClient(registryUrl));
+        SchemaRegistryClient readerRegistry = new CachingSchemaRegistryClient(HttpSchemaRegistryClient.from(stack.config()));
         assertThat(readerRegistry.schemaById(v1Id)).isEqualTo(v1);
         assertThat(readerRegistry.schemaById(v2Id)).isEqualTo(v2);
         List<PinCreated> decoded;

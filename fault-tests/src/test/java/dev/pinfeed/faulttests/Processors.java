@@ -39,7 +39,7 @@ final class Processors implements AutoCloseable {
         this.config = stack.config();
         deadLetters = stack.uniqueTopic("fault-dlq");
         stack.createTopics(Map.of(deadLetters, 1));
-        registry = new CachingSchemaRegistryClient(new HttpSchemaRegistryClient(config.schemaRegistryUrl()));
+        registry = new CachingSchemaRegistryClient(HttpSchemaRegistryClient.from(config));
     }
 
     /** Runs {@code handler} over {@code inputs} on a fresh group; returns the loop's meters (parked records, retries). */

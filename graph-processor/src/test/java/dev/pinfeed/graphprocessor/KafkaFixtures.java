@@ -40,7 +40,7 @@ public final class KafkaFixtures implements AutoCloseable {
         this.boards = stack.uniqueTopic("graph-boards");
         this.deadLetters = stack.uniqueTopic("graph-dlq");
         stack.createTopics(Map.of(follows, 3, boards, 3, deadLetters, 1));
-        registry = new CachingSchemaRegistryClient(new HttpSchemaRegistryClient(stack.config().schemaRegistryUrl()));
+        registry = new CachingSchemaRegistryClient(HttpSchemaRegistryClient.from(stack.config()));
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.config().kafkaBootstrap());
         p.put(ProducerConfig.ACKS_CONFIG, "all");

@@ -73,7 +73,7 @@ public final class Fixture implements AutoCloseable {
         for (String t : topics.all()) fresh.put(t, 3);
         fresh.put(deadLetters, 1);
         stack.createTopics(fresh);
-        registry = new CachingSchemaRegistryClient(new HttpSchemaRegistryClient(config.schemaRegistryUrl()));
+        registry = new CachingSchemaRegistryClient(HttpSchemaRegistryClient.from(config));
         events = new KafkaProducer<>(KafkaClients.producer(config, "canonical-it"), new StringSerializer(), new AvroEventSerializer(registry));
         raw = new KafkaProducer<>(KafkaClients.producer(config, "canonical-it-raw"), new ByteArraySerializer(), new ByteArraySerializer());
         sources = ShardDataSources.from(config, "canonical-it", 4);

@@ -62,6 +62,20 @@ class ZooKeeperAclIT {
         }
     }
 
+    @Test
+    void theLocalStacksLiveMapsArePinfeedsOnly(TestStack stack) throws Exception {
+        PinfeedConfig config = stack.config();
+        assertThat(ZooKeeperAuth.from(config)).as("the local stack's ZooKeeper credentials").isPresent();
+        try (CuratorFramework anonymous = connected(config, config.appZookeeperNamespace(), Optional.empty())) {
+            byte[] live = anonymous.getData().forPath(MAP);
+            assertThat(live).isNotEmpty();
+            assertThatThrownBy(() -> anonymous.setData().forPath(MAP, live)).isInstanceOf(KeeperException.NoAuthException.class);
+            for (String child : anonymous.getChildren().forPath("/config")) {
+                assertThatThrownBy(() -> anonymous.delete().forPath("/config/" + child)).as(child).isInstanceOf(KeeperException.NoAuthException.class);
+            }
+        }
+    }
+
     private static CuratorFramework connected(PinfeedConfig config, String namespace, Optional<ZooKeeperAuth> auth) throws InterruptedException {
         CuratorFramework zk = CuratorClients.start(config.appZookeeper(), namespace, auth);
         assertThat(zk.blockUntilConnected(20, java.util.concurrent.TimeUnit.SECONDS)).isTrue();

@@ -119,7 +119,7 @@ final class Pipeline implements AutoCloseable {
         fanoutTopic = stack.uniqueTopic("e2e-fanout");
         deadLetters = stack.uniqueTopic("e2e-dlq");
         stack.createTopics(Map.of(fanoutTopic, 3, EventTopics.bulkLaneOf(fanoutTopic), 3, deadLetters, 1));
-        registry = new CachingSchemaRegistryClient(new HttpSchemaRegistryClient(config.schemaRegistryUrl()));
+        registry = new CachingSchemaRegistryClient(HttpSchemaRegistryClient.from(config));
 
         CuratorFramework zk = closing(CuratorClients.connected(config, 20));
         graph = closing(GraphConnections.open(config, zk, stack.keyPrefix("e2e-graph")));

@@ -75,7 +75,7 @@ public final class StackFixtures implements AutoCloseable {
         for (String topic : List.of(pins, chunks, EventTopics.bulkLaneOf(chunks))) partitions.put(topic, 3);
         partitions.put(deadLetters, 1);
         stack.createTopics(partitions);
-        registry = new CachingSchemaRegistryClient(new HttpSchemaRegistryClient(stack.config().schemaRegistryUrl()));
+        registry = new CachingSchemaRegistryClient(HttpSchemaRegistryClient.from(stack.config()));
         serializer = new AvroEventSerializer(registry);
         producer = new KafkaProducer<>(KafkaClients.producer(stack.config(), "fanout-it"), new ByteArraySerializer(), new ByteArraySerializer());
         zk = CuratorClients.connected(stack.config(), 20);

@@ -88,7 +88,7 @@ final class WorkerFixtures implements AutoCloseable {
         for (String topic : List.of(fanout, EventTopics.bulkLaneOf(fanout), follows, likes)) fresh.put(topic, partitions);
         fresh.put(deadLetters, 1);
         stack.createTopics(fresh);
-        registry = new CachingSchemaRegistryClient(new HttpSchemaRegistryClient(stack.config().schemaRegistryUrl()));
+        registry = new CachingSchemaRegistryClient(HttpSchemaRegistryClient.from(stack.config()));
         events = new KafkaProducer<>(KafkaClients.producer(stack.config(), group + "-test"), new StringSerializer(), new AvroEventSerializer(registry));
         hbase = HBaseClusters.connect(stack.config(), HBaseClusters.PRIMARY);
         pools = new HBasePoolStore(hbase, HBaseClusters.PRIMARY);

@@ -58,7 +58,7 @@ public final class FreshTopics {
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         AvroEventDeserializer avro = new AvroEventDeserializer(
-                new CachingSchemaRegistryClient(new HttpSchemaRegistryClient(stack.config().schemaRegistryUrl())));
+                new CachingSchemaRegistryClient(HttpSchemaRegistryClient.from(stack.config())));
         List<ConsumerRecord<String, SpecificRecord>> out = new ArrayList<>();
         try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer())) {
             consumer.subscribe(overrides.values());

@@ -25,7 +25,7 @@ class KafkaEventPublisherIT extends EventPublisherContract {
     void connect(TestStack stack) throws Exception {
         topics = new FreshTopics(stack);
         publisher = new KafkaEventPublisher(stack.config(),
-                new CachingSchemaRegistryClient(new HttpSchemaRegistryClient(stack.config().schemaRegistryUrl())),
+                new CachingSchemaRegistryClient(HttpSchemaRegistryClient.from(stack.config())),
                 topics.overrides(), new Properties());
     }
 

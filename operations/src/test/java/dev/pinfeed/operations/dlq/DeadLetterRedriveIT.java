@@ -99,7 +99,7 @@ class DeadLetterRedriveIT {
              ShardedDb db = new ShardedDb(sources);
              KafkaProducer<String, SpecificRecord> events = new KafkaProducer<>(KafkaClients.producer(stack.config(), "dlq-it"),
                      new StringSerializer(), new AvroEventSerializer(new CachingSchemaRegistryClient(
-                             new HttpSchemaRegistryClient(stack.config().schemaRegistryUrl()))));
+                             HttpSchemaRegistryClient.from(stack.config()))));
              ChildJvm materializer = ChildJvm.start(MaterializerMain.class.getName(), props)) {
             long owner = freshId(db, ObjectType.USER), liker = freshId(db, ObjectType.USER), board = freshId(db, ObjectType.BOARD);
             long fixed = freshId(db, ObjectType.PIN), never = freshId(db, ObjectType.PIN);

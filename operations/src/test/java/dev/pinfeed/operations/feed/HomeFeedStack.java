@@ -115,7 +115,7 @@ public final class HomeFeedStack implements AutoCloseable {
         topics.put(EventTopics.bulkLaneOf(fanout), 2);
         topics.put(deadLetters, 1);
         stack.createTopics(topics);
-        registry = new CachingSchemaRegistryClient(new HttpSchemaRegistryClient(config.schemaRegistryUrl()));
+        registry = new CachingSchemaRegistryClient(HttpSchemaRegistryClient.from(config));
         events = new KafkaProducer<>(KafkaClients.producer(config, group + "-test"), new StringSerializer(), new AvroEventSerializer(registry));
         hbase = HBaseClusters.connect(config, HBaseClusters.PRIMARY);
         pools = new HBasePoolStore(hbase, HBaseClusters.PRIMARY);

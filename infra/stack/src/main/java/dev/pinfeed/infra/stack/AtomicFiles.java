@@ -29,9 +29,18 @@ final class AtomicFiles {
 
     /** Writes {@code content} unless the file already holds it; the file is replaced whole (temp file + rename). */
     static void writeIfChanged(Path file, String content) {
+        write(file, content, false);
+    }
+
+    /** {@link #writeIfChanged} for a secret: the file is private (mode 600) from the start. */
+    static void writePrivate(Path file, String content) {
+        write(file, content, true);
+    }
+
+    private static void write(Path file, String content, boolean privateMode) {
         try {
             if (Files.isRegularFile(file) && Files.readString(file).equals(content)) return;
-            Path tmp = tempBeside(file, false);
+            Path tmp = tempBeside(file, privateMode);
             try {
                 Files.writeString(tmp, content);
                 Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);

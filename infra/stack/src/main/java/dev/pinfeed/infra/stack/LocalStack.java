@@ -74,7 +74,7 @@ public final class LocalStack {
         this.progress = progress;
         HostPort kafka = HostPort.parse(config.kafkaBootstrap().split(",")[0]);
         add(new KafkaServerSpec(layout, kafka, config.getInt("stack.kafka.controller.port", kafka.port() + 1)));
-        add(new SchemaRegistrySpec(layout, config.schemaRegistryUrl(), config.kafkaBootstrap()));
+        add(new SchemaRegistrySpec(layout, config));
         add(new HBaseServerSpec(layout, "hbase-primary", "HBase primary (+ app ZooKeeper)", zkPort(config.hbasePrimaryZookeeper()),
                 config.getInt("stack.hbase.primary.master.port", 16000), config.getInt("stack.hbase.primary.regionserver.port", 16020)));
         add(new HBaseServerSpec(layout, "hbase-standby", "HBase standby (replica of primary)", zkPort(config.hbaseStandbyZookeeper()),
@@ -110,8 +110,11 @@ public final class LocalStack {
         return processes.get(s.name()).running().isPresent();
     }
 
+    /** The local stack of this checkout; its credentials are generated first ({@link DevSecrets}), so the configuration has them. */
     public static LocalStack fromEnvironment(Consumer<String> progress) {
-        return new LocalStack(StackLayout.discover(), PinfeedConfig.load(), progress);
+        StackLayout layout = StackLayout.discover();
+        DevSecrets.ensure(layout);
+        return new LocalStack(layout, PinfeedConfig.load(), progress);
     }
 
     private void add(ServerSpec spec) {

@@ -290,7 +290,7 @@ class VerifyIndexIT {
         UserCreated event = UserCreated.newBuilder().setEventId(stack.freshId()).setOccurredAt(Instant.now()).setActorId(userId)
                 .setUserId(userId).setUsername(username).setDisplayName(null).build();
         try (KafkaProducer<String, SpecificRecord> producer = new KafkaProducer<>(KafkaClients.producer(stack.config(), "verify-index-it"),
-                new StringSerializer(), new AvroEventSerializer(new CachingSchemaRegistryClient(new HttpSchemaRegistryClient(stack.config().schemaRegistryUrl()))))) {
+                new StringSerializer(), new AvroEventSerializer(new CachingSchemaRegistryClient(HttpSchemaRegistryClient.from(stack.config()))))) {
             producer.send(new ProducerRecord<>(topic, EventTopics.partitionKey(event), event)).get(60, TimeUnit.SECONDS);
         }
     }
