@@ -13,6 +13,7 @@ import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.config.StoreUnavailableException;
 import dev.pinfeed.idallocator.ObjectType;
 import dev.pinfeed.processorruntime.ConsumerLoop;
+import dev.pinfeed.redismasters.RedisClientSettings;
 import dev.pinfeed.redisshards.RedisShards;
 import io.micrometer.core.instrument.Counter;
 import java.net.ServerSocket;
@@ -24,7 +25,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.Jedis;
 
 /**
  * The cache client first points at a port nothing listens on, then at the real Redis: the MySQL
@@ -59,7 +60,7 @@ class RedisOutageIT extends FixtureIT {
         long pin = f.freshId(ObjectType.PIN);
         String instance = f.cache.instanceOf(pin);
         PinfeedConfig.ReplicatedHost host = f.config.redisInstances().stream().filter(h -> h.name().equals(instance)).findFirst().orElseThrow();
-        try (RedisClient redis = RedisClient.builder().hostAndPort(host.master().host(), host.master().port()).build()) {
+        try (Jedis redis = RedisClientSettings.from(f.config).plainConnection(host.master(), Duration.ofSeconds(5), Duration.ofSeconds(5))) {
             // What a reader cached before the like: the pin and a like count of 0.
             redis.set(CanonicalCacheKeys.pin(pin), "{\"cached\":true}");
             redis.set(CanonicalCacheKeys.pinLikes(pin), "0");

@@ -6,6 +6,7 @@ import dev.pinfeed.feedstore.LastReadStore;
 import dev.pinfeed.feedstore.LastReadStoreContract;
 import dev.pinfeed.infra.stacktestkit.StackExtension;
 import dev.pinfeed.infra.stacktestkit.TestStack;
+import dev.pinfeed.redismasters.RedisClientSettings;
 import dev.pinfeed.redismasters.RedisMasterConfig;
 import dev.pinfeed.redisshards.RedisShardMap;
 import dev.pinfeed.redisshards.RedisShards;
@@ -19,7 +20,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.Jedis;
 
 /** The last-read contract against the shared stack's Redis instances (a fresh key prefix per test), and what only Redis shows. */
 @ExtendWith(StackExtension.class)
@@ -62,8 +63,9 @@ class RedisLastReadStoreIT extends LastReadStoreContract {
             instances.add(instance);
             assertThat(store.recordRead(u, 1_767_225_600_000L + i)).as("a replica confirmed").isTrue();
             var host = stack.config().redisInstances().stream().filter(h -> h.name().equals(instance)).findFirst().orElseThrow();
-            try (RedisClient master = RedisClient.create(host.master().host(), host.master().port());
-                 RedisClient replica = RedisClient.create(host.replica().host(), host.replica().port())) {
+            RedisClientSettings credentials = RedisClientSettings.from(stack.config());
+            try (Jedis master = credentials.plainConnection(host.master(), Duration.ofSeconds(5), Duration.ofSeconds(5));
+                 Jedis replica = credentials.plainConnection(host.replica(), Duration.ofSeconds(5), Duration.ofSeconds(5))) {
                 assertThat(master.get(store.keys().lastRead(u))).isEqualTo(Long.toString(1_767_225_600_000L + i));
                 assertThat(replica.get(store.keys().lastRead(u))).isEqualTo(Long.toString(1_767_225_600_000L + i));
             }

@@ -2,11 +2,12 @@ package dev.pinfeed.feedworker.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.pinfeed.feedworker.AffinityStore;
 import dev.pinfeed.feedworker.AffinityStore.LikeChange;
+import dev.pinfeed.feedworker.AffinityStore;
 import dev.pinfeed.feedworker.AffinityStoreContract;
 import dev.pinfeed.infra.stacktestkit.StackExtension;
 import dev.pinfeed.infra.stacktestkit.TestStack;
+import dev.pinfeed.redismasters.RedisClientSettings;
 import dev.pinfeed.redisshards.RedisShardMap;
 import dev.pinfeed.redisshards.RedisShards;
 import dev.pinfeed.redisshards.VirtualShards;
@@ -18,7 +19,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.Jedis;
 
 /** The affinity contract against the shared stack's Redis instances (a fresh key prefix per test), and what only Redis shows. */
 @ExtendWith(StackExtension.class)
@@ -59,7 +60,7 @@ class RedisAffinityStoreIT extends AffinityStoreContract {
             instances.add(instance);
             store.apply(List.of(new LikeChange(u, 1, 2, true)));
             var master = stack.config().redisInstances().stream().filter(h -> h.name().equals(instance)).findFirst().orElseThrow().master();
-            try (RedisClient c = RedisClient.create(master.host(), master.port())) {
+            try (Jedis c = RedisClientSettings.from(stack.config()).plainConnection(master, Duration.ofSeconds(5), Duration.ofSeconds(5))) {
                 assertThat(c.sismember(store.keys().liked(u), "1")).isTrue();
                 assertThat(c.hget(store.keys().affinity(u), "2")).isEqualTo("1");
             }
@@ -76,7 +77,7 @@ class RedisAffinityStoreIT extends AffinityStoreContract {
         store.apply(List.of(new LikeChange(u, 7, 8, true)));
         assertThat(store.unreplicated(Duration.ofSeconds(5))).as("every changed instance's replica confirmed").isEmpty();
         var replica = stack.config().redisInstances().stream().filter(h -> h.name().equals(instance)).findFirst().orElseThrow().replica();
-        try (RedisClient c = RedisClient.create(replica.host(), replica.port())) {
+        try (Jedis c = RedisClientSettings.from(stack.config()).plainConnection(replica, Duration.ofSeconds(5), Duration.ofSeconds(5))) {
             assertThat(c.hget(store.keys().affinity(u), "8")).as("on the replica once the barrier returned").isEqualTo("1");
         }
     }

@@ -7,8 +7,8 @@ import static org.awaitility.Awaitility.await;
 import dev.pinfeed.config.HostPort;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.followergraph.GraphAssertions;
-import dev.pinfeed.followergraph.GraphCommand;
 import dev.pinfeed.followergraph.GraphCommand.FollowUser;
+import dev.pinfeed.followergraph.GraphCommand;
 import dev.pinfeed.followergraph.GraphModel;
 import dev.pinfeed.followergraph.GraphScenarios;
 import dev.pinfeed.followergraph.GraphStore;
@@ -20,6 +20,7 @@ import dev.pinfeed.followergraph.sharded.GraphKeys;
 import dev.pinfeed.followergraph.sharded.ShardedGraphStore;
 import dev.pinfeed.infra.stacktestkit.StackExtension;
 import dev.pinfeed.infra.stacktestkit.TestStack;
+import dev.pinfeed.redismasters.RedisClientSettings;
 import dev.pinfeed.redismasters.RedisMasterConfig;
 import dev.pinfeed.redisshards.RedisShardConfig;
 import dev.pinfeed.redisshards.RedisShardMap;
@@ -67,7 +68,7 @@ class RedisGraphStoreIT extends GraphStoreContract {
 
     private Jedis jedis(String instance) {
         HostPort hp = stack.config().redisInstances().stream().filter(h -> h.name().equals(instance)).findFirst().orElseThrow().master();
-        return new Jedis(hp.host(), hp.port());
+        return RedisClientSettings.from(stack.config()).plainConnection(hp, Duration.ofSeconds(5), Duration.ofSeconds(5));
     }
 
     @Test

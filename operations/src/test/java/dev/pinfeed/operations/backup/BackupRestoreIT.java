@@ -9,12 +9,14 @@ import dev.pinfeed.infra.stacktestkit.StackExtension;
 import dev.pinfeed.infra.stacktestkit.TestStack;
 import dev.pinfeed.operations.CliRun;
 import dev.pinfeed.operations.shards.PrivateShardMap;
+import dev.pinfeed.redismasters.RedisClientSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -33,8 +35,6 @@ import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-import redis.clients.jedis.DefaultJedisClientConfig;
-import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 
 /**
@@ -97,7 +97,7 @@ class BackupRestoreIT {
         String prefix = stack.keyPrefix("backup");
         HostPort master = stack.config().redisInstances().get(0).master();
         String instance = stack.config().redisInstances().get(0).name();
-        try (Jedis redis = jedis(master)) {
+        try (Jedis redis = RedisClientSettings.from(stack.config()).plainConnection(master, Duration.ofSeconds(5), Duration.ofSeconds(5))) {
             redis.set(prefix + "a", "1");
             redis.zadd(prefix + "z", Map.of("x", 1.0, "y", 2.0));
             redis.setex(prefix + "ttl", 3600, "t");
@@ -233,10 +233,6 @@ class BackupRestoreIT {
             assertThat(rs.next()).as(sql).isTrue();
             return rs.getString(1);
         }
-    }
-
-    private static Jedis jedis(HostPort address) {
-        return new Jedis(new HostAndPort(address.host(), address.port()), DefaultJedisClientConfig.builder().autoNegotiateProtocol(false).build());
     }
 
     private static Map<String, String> rows(org.apache.hadoop.hbase.client.Connection c, TableName table) throws Exception {

@@ -12,6 +12,7 @@ import dev.pinfeed.followergraph.redis.GraphConnections;
 import dev.pinfeed.infra.stacktestkit.StackExtension;
 import dev.pinfeed.infra.stacktestkit.TestStack;
 import dev.pinfeed.operations.CliRun;
+import dev.pinfeed.redismasters.RedisClientSettings;
 import dev.pinfeed.redismasters.RedisMasterConfig;
 import dev.pinfeed.redisshards.RedisShardConfig;
 import dev.pinfeed.redisshards.RedisShardMap;
@@ -266,7 +267,7 @@ class RedisShardMoveIT {
 
     private static Jedis jedis(String instance) throws Exception {
         HostPort master = RedisMasterConfig.read(zk, RedisMasterConfig.znode(config), config.redisInstances()).masterOf(instance);
-        return new Jedis(master.host(), master.port());
+        return RedisClientSettings.from(config).plainConnection(master, Duration.ofSeconds(5), Duration.ofSeconds(5));
     }
 
     /** This test's keys of the moving range on {@code instance}. */

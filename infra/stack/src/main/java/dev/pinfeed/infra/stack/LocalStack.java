@@ -85,8 +85,9 @@ public final class LocalStack {
             if (h.replica() != null) add(new MariaDbServerSpec(layout, h.name() + "-replica", h.replica(), serverId++, true));
         }
         for (PinfeedConfig.ReplicatedHost h : config.redisInstances()) {
-            add(new RedisServerSpec(layout, h.name() + "-master", h.master(), null));
-            if (h.replica() != null) add(new RedisServerSpec(layout, h.name() + "-replica", h.replica(), h.master()));
+            String password = config.find("redis.password").orElse(null);
+            add(new RedisServerSpec(layout, h.name() + "-master", h.master(), null, password));
+            if (h.replica() != null) add(new RedisServerSpec(layout, h.name() + "-replica", h.replica(), h.master(), password));
         }
         // pinfeed's own apps, one line each (each serves health and metrics on <name>.admin.http).
         add(AppSpec.httpService(layout, config, "ingest-api", "Ingest API (producers' writes)", "ingest-api", "ingest.http", Map.of("ingest.tokens-file", DevToken.ingestTokensFile(layout).toString())));
@@ -441,8 +442,10 @@ public final class LocalStack {
     private void configureMariaDbReplication() {
         for (PinfeedConfig.ReplicatedHost host : config.mysqlHosts()) {
             MariaDbServerSpec master = (MariaDbServerSpec) specs.get(host.name() + "-master");
-            master.createAccounts(config.mysqlUser(), config.mysqlPassword(), config.get("mysql.admin.user", null), config.get("mysql.admin.password", ""));
-            if (specs.get(host.name() + "-replica") instanceof MariaDbServerSpec replica) replica.follow(master);
+            String replication = config.require(DevSecrets.MYSQL_REPLICATION_PASSWORD);
+            master.createAccounts(config.mysqlUser(), config.mysqlPassword(), config.get("mysql.admin.user", null), config.get("mysql.admin.password", ""),
+                    replication);
+            if (specs.get(host.name() + "-replica") instanceof MariaDbServerSpec replica) replica.follow(master, replication);
         }
     }
 

@@ -165,29 +165,40 @@ final class MariaDbServerSpec implements ServerSpec {
     /**
      * On a master (replicated to its replica from the start): the replication account, the application's
      * (no SUPER / READ ONLY ADMIN: it cannot write to a read-only replica) and, when {@code adminUser}
-     * is set, the administrator's over TCP (failover: read_only, replication). Idempotent.
+     * is set, the administrator's over TCP (failover: read_only, replication). Idempotent; an account that
+     * exists gets the given password (a data directory from before the passwords were generated).
      */
-    void createAccounts(String appUser, String appPassword, String adminUser, String adminPassword) {
-        StringBuilder sql = new StringBuilder("CREATE USER IF NOT EXISTS 'repl'@'%' IDENTIFIED BY 'repl';"
+    void createAccounts(String appUser, String appPassword, String adminUser, String adminPassword, String replicationPassword) {
+        StringBuilder sql = new StringBuilder(account("repl", replicationPassword)
                 + "GRANT REPLICATION SLAVE ON *.* TO 'repl'@'%';"
-                + "CREATE USER IF NOT EXISTS '" + appUser + "'@'%' IDENTIFIED BY '" + quoted(appPassword) + "';"
+                + account(appUser, appPassword)
                 + "GRANT SELECT, INSERT, UPDATE, DELETE, CREATE, DROP, INDEX, ALTER, CREATE TEMPORARY TABLES, "
                 + "LOCK TABLES, REFERENCES, EXECUTE, CREATE VIEW, SHOW VIEW, TRIGGER, PROCESS, REPLICATION CLIENT ON *.* TO '"
                 + appUser + "'@'%';");
         if (adminUser != null && !adminUser.isBlank()) {
-            sql.append("CREATE USER IF NOT EXISTS '").append(adminUser).append("'@'%' IDENTIFIED BY '").append(quoted(adminPassword)).append("';")
+            sql.append(account(adminUser, adminPassword))
                     .append("GRANT ALL PRIVILEGES ON *.* TO '").append(adminUser).append("'@'%' WITH GRANT OPTION;");
         }
         sql(sql.toString());
     }
 
-    /** On a replica: follows {@code master} by GTID from its first transaction, or resumes where it stopped. */
-    void follow(MariaDbServerSpec master) {
+    private static String account(String user, String password) {
+        return "CREATE USER IF NOT EXISTS '" + quoted(user) + "'@'%' IDENTIFIED BY '" + quoted(password) + "';"
+                + "ALTER USER '" + quoted(user) + "'@'%' IDENTIFIED BY '" + quoted(password) + "';";
+    }
+
+    /**
+     * On a replica: follows {@code master} by GTID from its first transaction, or resumes where it stopped, logging in
+     * as the replication account with {@code replicationPassword}.
+     */
+    void follow(MariaDbServerSpec master, String replicationPassword) {
         if (sql("SHOW SLAVE STATUS").isBlank()) {
             sql("CHANGE MASTER TO MASTER_HOST='" + master.address().host() + "', MASTER_PORT=" + master.address().port()
-                    + ", MASTER_USER='repl', MASTER_PASSWORD='repl', MASTER_USE_GTID=slave_pos, MASTER_CONNECT_RETRY=1; START SLAVE;");
+                    + ", MASTER_USER='repl', MASTER_PASSWORD='" + quoted(replicationPassword)
+                    + "', MASTER_USE_GTID=slave_pos, MASTER_CONNECT_RETRY=1; START SLAVE;");
         } else {
-            sql("START SLAVE;");
+            // The password may have changed since (generated credentials): the position is kept.
+            sql("STOP SLAVE; CHANGE MASTER TO MASTER_PASSWORD='" + quoted(replicationPassword) + "'; START SLAVE;");
         }
     }
 

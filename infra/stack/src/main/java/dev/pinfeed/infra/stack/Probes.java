@@ -26,21 +26,34 @@ final class Probes {
     }
 
     /** Sends one inline RESP command and returns the first reply line, or null. */
-    static String redisCommand(int port, String command) {
+    static String redisCommand(int port, String password, String command) {
         try (Socket s = new Socket()) {
             s.connect(new InetSocketAddress("127.0.0.1", port), 500);
             s.setSoTimeout(1_000);
             OutputStream out = s.getOutputStream();
+            InputStream in = s.getInputStream();
+            if (password != null) {
+                // RESP array form: the password may hold any character.
+                byte[] pw = password.getBytes(StandardCharsets.UTF_8);
+                out.write(("*2\r\n$4\r\nAUTH\r\n$" + pw.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
+                out.write(pw);
+                out.write("\r\n".getBytes(StandardCharsets.US_ASCII));
+                out.flush();
+                if (!"+OK".equals(line(in))) return null;
+            }
             out.write((command + "\r\n").getBytes(StandardCharsets.US_ASCII));
             out.flush();
-            InputStream in = s.getInputStream();
-            StringBuilder sb = new StringBuilder();
-            int c;
-            while ((c = in.read()) != -1 && c != '\n') sb.append((char) c);
-            return sb.toString().trim();
+            return line(in);
         } catch (IOException e) {
             return null;
         }
+    }
+
+    private static String line(InputStream in) throws IOException {
+        StringBuilder sb = new StringBuilder();
+        int c;
+        while ((c = in.read()) != -1 && c != '\n') sb.append((char) c);
+        return sb.toString().trim();
     }
 
     /** Runs a short command to completion; returns its exit code and output. */

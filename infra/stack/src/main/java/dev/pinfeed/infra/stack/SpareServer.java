@@ -17,6 +17,8 @@ public final class SpareServer implements AutoCloseable {
     private final ServerSpec spec;
     private final ManagedProcess process;
     private final HostPort address;
+    /** MariaDB: the replication account's password on this server as a master. */
+    private final String replicationPassword = java.util.UUID.randomUUID().toString();
 
     private SpareServer(StackLayout layout, ServerSpec spec, HostPort address) {
         this.stack = new LocalStack(layout, PinfeedConfig.bundledLocal(), line -> {});
@@ -38,7 +40,7 @@ public final class SpareServer implements AutoCloseable {
     /** A Redis server (AOF as the stack runs it); {@code replicaOf} non-null makes it that master's replica. */
     public static SpareServer redis(Path home, String name, HostPort address, HostPort replicaOf) {
         StackLayout layout = layout(home);
-        return new SpareServer(layout, new RedisServerSpec(layout, name, address, replicaOf), address);
+        return new SpareServer(layout, new RedisServerSpec(layout, name, address, replicaOf, null), address);
     }
 
     /** The same server (data, name, address) configured as a replica of {@code master} from its next start on. */
@@ -80,14 +82,14 @@ public final class SpareServer implements AutoCloseable {
         return spec.healthy();
     }
 
-    /** MariaDB: the application and admin accounts the stack creates on its shard masters. */
+    /** MariaDB: the application and admin accounts the stack creates on its shard masters (replication's with a password of this server's own). */
     public void createAccounts(String appUser, String appPassword, String adminUser, String adminPassword) {
-        mariaDb().createAccounts(appUser, appPassword, adminUser, adminPassword);
+        mariaDb().createAccounts(appUser, appPassword, adminUser, adminPassword, replicationPassword);
     }
 
     /** MariaDB: replicate {@code master} by GTID, semi-synchronously, as the stack's replicas do. */
     public void follow(SpareServer master) {
-        mariaDb().follow((MariaDbServerSpec) master.spec);
+        mariaDb().follow((MariaDbServerSpec) master.spec, master.replicationPassword);
     }
 
     /** MariaDB: runs statements as root over the socket; returns what they printed (tab-separated rows). */

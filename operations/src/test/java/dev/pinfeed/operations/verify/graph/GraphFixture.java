@@ -16,10 +16,12 @@ import dev.pinfeed.graphprocessor.KafkaFixtures;
 import dev.pinfeed.graphprocessor.RunningProcessor;
 import dev.pinfeed.infra.stacktestkit.TestStack;
 import dev.pinfeed.operations.OperationsCli;
+import dev.pinfeed.redismasters.RedisClientSettings;
 import dev.pinfeed.redisshards.VirtualShards;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -193,7 +195,7 @@ public final class GraphFixture implements AutoCloseable {
 
     Jedis jedis(String instance) {
         HostPort hp = graph.masters().get().masterOf(instance);
-        return new Jedis(hp.host(), hp.port());
+        return RedisClientSettings.from(config).plainConnection(hp, Duration.ofSeconds(5), Duration.ofSeconds(5));
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.pinfeed.infra.stacktestkit.smoke;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.pinfeed.config.HostPort;
@@ -10,13 +11,23 @@ import dev.pinfeed.infra.stacktestkit.TestStack;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.exceptions.JedisDataException;
 
 @ExtendWith(StackExtension.class)
 class RedisSmokeIT {
 
+    private PinfeedConfig config;
+
+    @org.junit.jupiter.api.BeforeEach
+    void connect(TestStack stack) {
+    }
+
     @Test
     void aWriteSurvivesKillNineThroughTheAppendOnlyFileAndReachesTheReplica(TestStack stack) {
+        config = stack.config();
         PinfeedConfig.ReplicatedHost instance = stack.config().redisInstances().get(stack.config().redisInstances().size() - 1);
         String key = stack.keyPrefix("smoke-aof") + "k";
         try (Jedis master = jedis(instance.master())) {
@@ -38,7 +49,20 @@ class RedisSmokeIT {
         }
     }
 
-    private static Jedis jedis(HostPort hp) {
-        return new Jedis(hp.host(), hp.port());
+    private Jedis jedis(HostPort hp) {
+        return new Jedis(new HostAndPort(hp.host(), hp.port()), DefaultJedisClientConfig.builder()
+                .password(config.find("redis.password").orElse(null)).autoNegotiateProtocol(false).build());
+    }
+
+    @Test
+    void theStacksRedisRefusesAClientWithoutItsPassword(TestStack stack) {
+        assertThat(config.find("redis.password")).as("the local stack's generated Redis password").isPresent();
+        HostPort master = config.redisInstances().get(0).master();
+        try (Jedis anonymous = new Jedis(master.host(), master.port())) {
+            assertThatThrownBy(anonymous::ping).isInstanceOf(JedisDataException.class).hasMessageContaining("NOAUTH");
+        }
+        try (Jedis withPassword = jedis(master)) {
+            assertThat(withPassword.ping()).isEqualTo("PONG");
+        }
     }
 }

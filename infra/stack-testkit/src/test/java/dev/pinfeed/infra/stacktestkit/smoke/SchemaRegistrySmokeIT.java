@@ -10,6 +10,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -27,8 +29,12 @@ class SchemaRegistrySmokeIT {
     private static final String V3_REQUIRED = "{\"type\":\"record\",\"name\":\"Smoke\",\"fields\":[{\"name\":\"id\",\"type\":\"long\"},"
             + "{\"name\":\"note\",\"type\":[\"null\",\"string\"],\"default\":null},{\"name\":\"owner\",\"type\":\"long\"}]}";
 
-    private static HttpResponse<String> call(String method, String url, Object body) throws Exception {
+    /** {@code Basic ...} of the stack's registry credentials, or null for none. */
+    private String authorization;
+
+    private HttpResponse<String> call(String method, String url, Object body) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/vnd.schemaregistry.v1+json");
+        if (authorization != null) b.header("Authorization", authorization);
         b.method(method, body == null ? HttpRequest.BodyPublishers.noBody()
                 : HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)));
         return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
@@ -38,6 +44,9 @@ class SchemaRegistrySmokeIT {
     void registersFetchesByIdAndRejectsAnIncompatibleSchema(TestStack stack) throws Exception {
         String base = stack.config().schemaRegistryUrl().replaceAll("/$", "");
         String subject = stack.uniqueName("smoke") + "-value";
+        assertThat(call("GET", base + "/subjects", null).statusCode()).as("the stack's registry answers only its user").isEqualTo(401);
+        String credentials = stack.config().require("schema.registry.basic-auth.user") + ":" + stack.config().require("schema.registry.basic-auth.password");
+        authorization = "Basic " + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8));
 
         HttpResponse<String> v1 = call("POST", base + "/subjects/" + subject + "/versions", Map.of("schema", V1));
         assertThat(v1.statusCode()).isEqualTo(200);
