@@ -9,6 +9,7 @@ import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.infra.stacktestkit.StackExtension;
 import dev.pinfeed.infra.stacktestkit.TestStack;
 import java.time.Duration;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import redis.clients.jedis.DefaultJedisClientConfig;
@@ -21,13 +22,13 @@ class RedisSmokeIT {
 
     private PinfeedConfig config;
 
-    @org.junit.jupiter.api.BeforeEach
+    @BeforeEach
     void connect(TestStack stack) {
+        config = stack.config();
     }
 
     @Test
     void aWriteSurvivesKillNineThroughTheAppendOnlyFileAndReachesTheReplica(TestStack stack) {
-        config = stack.config();
         PinfeedConfig.ReplicatedHost instance = stack.config().redisInstances().get(stack.config().redisInstances().size() - 1);
         String key = stack.keyPrefix("smoke-aof") + "k";
         try (Jedis master = jedis(instance.master())) {
