@@ -72,6 +72,7 @@ class KubernetesManifestsTest {
                 "fanout-streams: fanout.state-dir=/var/lib/pinfeed/fanout-streams is not on a persistent volume (a StatefulSet's volume claim template)",
                 "fanout-streams: no Service exposes its admin port 8093",
                 "fanout-streams: image pinfeed/fanout-streams:latest, expected pinfeed/fanout-streams (its tag set by kustomize)",
+                "graph-processor: PINFEED_LOG_FORMAT is not json",
                 "feed-worker: no Deployment or StatefulSet");
     }
 

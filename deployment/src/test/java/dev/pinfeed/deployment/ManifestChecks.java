@@ -102,6 +102,8 @@ final class ManifestChecks {
         checkScrapeAnnotations(app, workload, admin);
         checkServices(app, workload, c, admin, publicPort);
         checkConfiguration(app, workload, c);
+        // A collector reads one JSON object per line (LogFormat in processor-runtime).
+        if (!env(c, "PINFEED_LOG_FORMAT").map(EnvVar::getValue).orElse("").equals("json")) problem("%s: PINFEED_LOG_FORMAT is not json", app);
         config.pathsReadBy(app).forEach((key, path) -> checkMounted(app, workload, c, key, path));
         checkResources(app, c);
         checkInstanceIdentity(app, workload, c);
