@@ -60,7 +60,9 @@ final class ManifestChecks {
     /** Every problem found, one line each; empty when the manifests run every app as its configuration says. */
     static List<String> problems(Manifests manifests, ExampleConfiguration config, String version) {
         ManifestChecks checks = new ManifestChecks(manifests, config, version);
-        checks.checkKustomization();
+        checks.checkListing();
+        checks.checkFieldsAreKnown();
+        checks.checkAddressesBelongToApps();
         for (String app : config.apps()) checks.checkApp(app);
         return List.copyOf(checks.problems);
     }
@@ -69,13 +71,21 @@ final class ManifestChecks {
         problems.add(String.format(format, args));
     }
 
-    private void checkKustomization() {
+    /** A manifest kustomization.yaml does not list is never applied. */
+    private void checkListing() {
         if (!new TreeSet<>(manifests.resourceFiles()).equals(new TreeSet<>(manifests.yamlFiles()))) {
             problem("kustomization.yaml lists %s, the directory holds %s", new TreeSet<>(manifests.resourceFiles()), manifests.yamlFiles());
         }
+    }
+
+    private void checkFieldsAreKnown() {
         for (HasMetadata resource : manifests.resources()) {
             for (String field : UnknownFields.in(resource)) problem("%s %s: unknown field %s", resource.getKind(), resource.getMetadata().getName(), field);
         }
+    }
+
+    /** A new public address must be mapped to its app, or no check would ask for its port and Service. */
+    private void checkAddressesBelongToApps() {
         config.unknownPublicAddresses().forEach(key -> problem("%s: a public address of no app known here (ExampleConfiguration.PUBLIC_ADDRESS_KEYS)", key));
     }
 
