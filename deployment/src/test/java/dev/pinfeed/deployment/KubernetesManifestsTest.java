@@ -28,17 +28,18 @@ class KubernetesManifestsTest {
         assertThat(EXAMPLE.pathsReadBy("feed-service")).containsKey("feed.auth.jwks-file").doesNotContainKey("ingest.tokens-file");
         assertThat(EXAMPLE.pathsReadBy("fanout-streams")).containsKey("fanout.state-dir");
 
-        ExampleConfiguration more = withLines("redis.password.file=/etc/pinfeed/secrets/redis-password",
-                "mysql.admin.password.file=/run/secrets/mysql-admin-password", "kafka.client.ssl.truststore.location=/etc/pinfeed/secrets/kafka-ca.p12");
+        ExampleConfiguration more = withLines("search.password.file=/etc/pinfeed/secrets/search-password",
+                "mysql.admin.tls.truststore-password.file=/run/secrets/admin-truststore-password",
+                "kafka.client.ssl.keystore.location=/etc/pinfeed/secrets/kafka-client.p12");
         for (String app : more.apps()) {
-            assertThat(more.pathsReadBy(app)).as(app).containsKeys("redis.password.file", "kafka.client.ssl.truststore.location")
-                    .doesNotContainKey("mysql.admin.password.file"); // the operators' account: no app has it
+            assertThat(more.pathsReadBy(app)).as(app).containsKeys("search.password.file", "kafka.client.ssl.keystore.location")
+                    .doesNotContainKey("mysql.admin.tls.truststore-password.file"); // the operators' account: no app has it
         }
     }
 
     @Test
     void aSecretFileAddedUnderTheSecretsDirectoryNeedsNoManifestChange() {
-        ExampleConfiguration added = withLines("redis.password.file=/etc/pinfeed/secrets/redis-password");
+        ExampleConfiguration added = withLines("search.password.file=/etc/pinfeed/secrets/search-password");
 
         assertThat(ManifestChecks.problems(Manifests.load(KUBERNETES), added, VERSION))
                 .allMatch(p -> p.contains("differs from the configuration file")); // only the copy's drift
@@ -46,12 +47,12 @@ class KubernetesManifestsTest {
 
     @Test
     void aFileNoPodMountsIsNamedForEveryAppThatReadsIt() {
-        ExampleConfiguration elsewhere = withLines("redis.password.file=/run/secrets/redis-password");
+        ExampleConfiguration elsewhere = withLines("search.password.file=/run/secrets/search-password");
 
         assertThat(ManifestChecks.problems(Manifests.load(KUBERNETES), elsewhere, VERSION))
-                .filteredOn(p -> p.contains("redis.password.file"))
+                .filteredOn(p -> p.contains("search.password.file"))
                 .hasSize(elsewhere.apps().size())
-                .contains("graph-processor: redis.password.file=/run/secrets/redis-password lies under no volume mounted in its container");
+                .contains("graph-processor: search.password.file=/run/secrets/search-password lies under no volume mounted in its container");
     }
 
     @Test
