@@ -25,16 +25,16 @@ public final class ProcessMain {
     private ProcessMain() {}
 
     public static void run(String processName, Body body) {
-        configureLogging();
-        Logger log = LoggerFactory.getLogger(ProcessMain.class);
         PinfeedConfig config;
         try {
+            configureLogging();
             config = PinfeedConfig.load();
         } catch (RuntimeException e) {
             System.err.println(processName + ": configuration: " + e.getMessage());
             System.exit(2);
             return;
         }
+        Logger log = LoggerFactory.getLogger(ProcessMain.class);
         ProcessContext context = new ProcessContext(processName, config, Clock.systemUTC());
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -62,8 +62,13 @@ public final class ProcessMain {
         }
     }
 
-    /** The process's log4j2 configuration unless one was given; Log4j's own hook would stop logging before ours ends. */
+    /**
+     * The process's log4j2 configuration unless one was given, in the format {@link LogFormat#ofProcess()} asks for
+     * (an unknown format is an IllegalArgumentException naming the switch); Log4j's own hook would stop logging
+     * before ours ends. Call it before the first logger is made.
+     */
     public static void configureLogging() {
+        LogFormat.ofProcess().select();
         if (System.getProperty("log4j2.configurationFile") == null) {
             System.setProperty("log4j2.configurationFile", "log4j2-pinfeed.xml");
         }

@@ -105,7 +105,7 @@ final class AppSpec implements ServerSpec {
     public void writeFiles() {
         DevToken.ensure(layout);
         DevReaderKeys.ensure(layout);
-        Log4jConfig.write(layout);
+        Log4jConfig.APPS.write(layout);
     }
 
     /**
@@ -116,7 +116,7 @@ final class AppSpec implements ServerSpec {
     @Override
     public List<String> command() {
         List<String> options = new ArrayList<>(List.of("-Xms" + heap, "-Xmx" + heap));
-        options.addAll(JavaCommand.logOptions(logFile(), "INFO", Log4jConfig.file(layout)));
+        options.addAll(JavaCommand.logOptions(logFile(), "INFO", Log4jConfig.APPS.file(layout)));
         options.add("-Dpinfeed.root=" + layout.root());
         properties.forEach((k, v) -> options.add("-D" + k + "=" + v));
         Path optionsFile = layout.home().resolve("run").resolve(name + ".jvm-options");

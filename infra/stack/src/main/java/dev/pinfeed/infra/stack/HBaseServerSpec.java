@@ -93,7 +93,7 @@ final class HBaseServerSpec implements ServerSpec {
         xml.append("</configuration>\n");
         StackLayout.ensure(confDir());
         AtomicFiles.writeIfChanged(confDir().resolve("hbase-site.xml"), xml.toString());
-        Log4jConfig.write(layout);
+        Log4jConfig.SERVERS.write(layout);
     }
 
     private Path confDir() {
@@ -103,7 +103,7 @@ final class HBaseServerSpec implements ServerSpec {
     @Override
     public List<String> command() {
         return JavaCommand.withHeap(HEAP).flags(JavaCommand.HBASE_OPENS)
-                .logTo(logFile(), "WARN", Log4jConfig.file(layout))
+                .logTo(logFile(), "WARN", Log4jConfig.SERVERS.file(layout))
                 .property("hbase.log.dir", logFile().getParent())
                 .run(confDir() + ":" + layout.classpathOf("infra/hbase-server"), "org.apache.hadoop.hbase.master.HMaster", "start");
     }

@@ -66,7 +66,7 @@ final class KafkaServerSpec implements ServerSpec {
                 "") ;
         StackLayout.ensure(dir);
         AtomicFiles.writeIfChanged(properties(), props);
-        Log4jConfig.write(layout);
+        Log4jConfig.SERVERS.write(layout);
     }
 
     /** Formats the log directory once (the tool itself skips a formatted one: --ignore-formatted). */
@@ -81,7 +81,7 @@ final class KafkaServerSpec implements ServerSpec {
     @Override
     public List<String> command() {
         return JavaCommand.withHeap("512m")
-                .logTo(logFile(), "INFO", Log4jConfig.file(layout))
+                .logTo(logFile(), "INFO", Log4jConfig.SERVERS.file(layout))
                 .run(layout.classpathOf("infra/kafka-server"), "kafka.Kafka", properties().toString());
     }
 

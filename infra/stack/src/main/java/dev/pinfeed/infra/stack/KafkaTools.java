@@ -31,7 +31,7 @@ final class KafkaTools {
     static List<String> command(StackLayout layout, String tool, List<String> args, String bootstrap) {
         String main = MAIN_CLASSES.get(tool);
         return JavaCommand.withHeap("256m")
-                .logTo(layout.logFile("kafka-tools.log"), "WARN", Log4jConfig.write(layout))
+                .logTo(layout.logFile("kafka-tools.log"), "WARN", Log4jConfig.SERVERS.write(layout))
                 .run(layout.classpathOf("infra/kafka-server"), main, withBootstrap(args, bootstrap).toArray(String[]::new));
     }
 }

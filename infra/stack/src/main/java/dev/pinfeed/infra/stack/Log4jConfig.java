@@ -2,15 +2,33 @@ package dev.pinfeed.infra.stack;
 
 import java.nio.file.Path;
 
-/** The log4j2 file the server JVMs (Kafka, HBase) log through: a bounded rolling file, nothing on the console. */
+/** The log4j2 files the stack's JVMs log through: a bounded rolling file each, nothing on the console. */
 final class Log4jConfig {
+
+    private static final String TEXT_LAYOUT = "<PatternLayout pattern=\"%d{ISO8601} %-5p [%t] %c{1}: %m%n\"/>";
+    /**
+     * JSON lines (Elastic Common Schema) when the app's LogFormat switch says so, which sets the property. Only the
+     * apps' file names the JSON layout: the servers do not have it on their classpath.
+     */
+    private static final String APP_LAYOUT = """
+            <Select>
+                    <SystemPropertyArbiter propertyName="pinfeed.log.format" propertyValue="json">
+                      <JsonTemplateLayout eventTemplateUri="classpath:EcsLayout.json"/>
+                    </SystemPropertyArbiter>
+                    <DefaultArbiter>%s</DefaultArbiter>
+                  </Select>""".formatted(TEXT_LAYOUT);
+
+    /** Kafka, HBase and Kafka's tools. */
+    static final Log4jConfig SERVERS = new Log4jConfig("log4j2-server.xml", TEXT_LAYOUT);
+    /** pinfeed's apps. */
+    static final Log4jConfig APPS = new Log4jConfig("log4j2-app.xml", APP_LAYOUT);
 
     private static final String XML = """
             <?xml version="1.0" encoding="UTF-8"?>
             <Configuration status="error">
               <Appenders>
                 <RollingFile name="file" fileName="${sys:pinfeed.log.file}" filePattern="${sys:pinfeed.log.file}.%i">
-                  <PatternLayout pattern="%d{ISO8601} %-5p [%t] %c{1}: %m%n"/>
+                  LAYOUT
                   <Policies><SizeBasedTriggeringPolicy size="50 MB"/></Policies>
                   <DefaultRolloverStrategy max="2"/>
                 </RollingFile>
@@ -23,16 +41,22 @@ final class Log4jConfig {
             </Configuration>
             """;
 
-    private Log4jConfig() {}
+    private final String fileName;
+    private final String layout;
 
-    static Path file(StackLayout layout) {
-        return layout.home().resolve("run").resolve("log4j2-server.xml");
+    private Log4jConfig(String fileName, String layout) {
+        this.fileName = fileName;
+        this.layout = layout;
+    }
+
+    Path file(StackLayout stack) {
+        return stack.home().resolve("run").resolve(fileName);
     }
 
     /** Writes the file (atomically, so a JVM starting meanwhile never reads half of it); returns its path. */
-    static Path write(StackLayout layout) {
-        Path file = file(layout);
-        AtomicFiles.writeIfChanged(file, XML);
+    Path write(StackLayout stack) {
+        Path file = file(stack);
+        AtomicFiles.writeIfChanged(file, XML.replace("LAYOUT", layout));
         return file;
     }
 }

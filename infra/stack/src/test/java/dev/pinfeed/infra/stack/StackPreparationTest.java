@@ -85,7 +85,8 @@ class StackPreparationTest {
             assertThat(Files.readString(DevToken.ingestTokensFile(layout))).contains("token.dev.sha256=" + Sha256.hex(token) + "\n");
             assertThat(Files.readString(layout.dataPath("hbase-primary").resolve("conf/hbase-site.xml"))).endsWith("</configuration>\n");
             assertThat(Files.readString(layout.dataPath("kafka").resolve("server.properties"))).contains("log.retention.hours=168");
-            assertThat(Files.readString(Log4jConfig.file(layout))).endsWith("</Configuration>\n");
+            assertThat(Files.readString(Log4jConfig.SERVERS.file(layout))).endsWith("</Configuration>\n");
+            assertThat(Files.readString(Log4jConfig.APPS.file(layout))).contains("<JsonTemplateLayout").endsWith("</Configuration>\n");
             assertThat(tempLeftovers(layout.home())).isEmpty();
             // Again, over what the first pass wrote: same token, nothing rewritten to something else.
             assertThat(Set.copyOf(together(() -> {
