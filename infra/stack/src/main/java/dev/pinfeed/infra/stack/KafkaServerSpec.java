@@ -3,29 +3,71 @@ package dev.pinfeed.infra.stack;
 import dev.pinfeed.config.HostPort;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Properties;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.config.SaslConfigs;
 
-/** One combined broker+controller in KRaft mode, formatted once with a standalone quorum. */
+/**
+ * One combined broker+controller in KRaft mode, formatted once with a standalone quorum. The stack's broker
+ * serves clients on a PLAINTEXT listener; with a {@link ScramAccount} (a spare broker of a test) the client
+ * listener is SASL_PLAINTEXT and requires SCRAM-SHA-256.
+ */
 final class KafkaServerSpec implements ServerSpec {
 
-    private final StackLayout layout;
-    private final HostPort broker;
-    private final int controllerPort;
-    private final Path dir;
+    static final String SCRAM_MECHANISM = "SCRAM-SHA-256";
 
-    KafkaServerSpec(StackLayout layout, HostPort broker, int controllerPort) {
-        this.layout = layout;
-        this.broker = broker;
-        this.controllerPort = controllerPort;
-        this.dir = layout.dataPath("kafka");
+    /**
+     * The one account of a SCRAM broker: written into the cluster metadata when the log directory is formatted
+     * (a broker takes new credentials only from an authenticated client), and the broker's own login on its
+     * inter-broker listener, which is the SASL one.
+     */
+    record ScramAccount(String user, String password) {
+
+        /** Both go unquoted into StorageTool's {@code [name=..,password=..]} and quoted into a JAAS line. */
+        private static final Pattern SAFE = Pattern.compile("[A-Za-z0-9._-]+");
+
+        ScramAccount {
+            if (!SAFE.matcher(user).matches() || !SAFE.matcher(password).matches()) {
+                throw new IllegalArgumentException("a SCRAM user and password may hold letters, digits, '.', '_' and '-' only");
+            }
+        }
+
+        String jaasConfig() {
+            return "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"" + user + "\" password=\"" + password + "\";";
+        }
     }
 
-    @Override public String name() { return "kafka"; }
-    @Override public String role() { return "Kafka broker (KRaft)"; }
+    private final StackLayout layout;
+    private final String name;
+    private final HostPort broker;
+    private final int controllerPort;
+    /** Null: clients connect in plain text without authenticating (the stack's broker). */
+    private final ScramAccount scram;
+    private final Path dir;
+
+    /** The stack's broker. */
+    KafkaServerSpec(StackLayout layout, HostPort broker, int controllerPort) {
+        this(layout, "kafka", broker, controllerPort, null);
+    }
+
+    KafkaServerSpec(StackLayout layout, String name, HostPort broker, int controllerPort, ScramAccount scram) {
+        this.layout = layout;
+        this.name = name;
+        this.broker = broker;
+        this.controllerPort = controllerPort;
+        this.scram = scram;
+        this.dir = layout.dataPath(name);
+    }
+
+    @Override public String name() { return name; }
+    @Override public String role() { return scram == null ? "Kafka broker (KRaft)" : "Kafka broker (KRaft, SASL " + SCRAM_MECHANISM + ")"; }
     @Override public String endpoint() { return broker.toString(); }
     /**
      * After a kill -9 the broker recovers every partition from its last flushed offset (0 for most: Kafka
@@ -33,24 +75,30 @@ final class KafkaServerSpec implements ServerSpec {
      * 120 s on a loaded 2-core box, and the launcher then stopped a broker that was still recovering.
      */
     @Override public Duration startTimeout() { return Duration.ofSeconds(360); }
-    @Override public Path logFile() { return layout.logFile("kafka.log"); }
+    @Override public Path logFile() { return layout.logFile(name + ".log"); }
 
     private Path properties() {
         return dir.resolve("server.properties");
     }
 
-    @Override
-    public void writeFiles() {
+    /** The client (and inter-broker) listener's name, which is also its security protocol. */
+    private String clientListener() {
+        return scram == null ? "PLAINTEXT" : "SASL_PLAINTEXT";
+    }
+
+    /** The content of server.properties. */
+    String serverProperties() {
         String host = broker.host();
-        String props = String.join("\n",
+        String listener = clientListener();
+        List<String> lines = new ArrayList<>(List.of(
                 "process.roles=broker,controller",
                 "node.id=1",
                 "controller.quorum.bootstrap.servers=" + host + ":" + controllerPort,
-                "listeners=PLAINTEXT://" + broker + ",CONTROLLER://" + host + ":" + controllerPort,
-                "advertised.listeners=PLAINTEXT://" + broker + ",CONTROLLER://" + host + ":" + controllerPort,
+                "listeners=" + listener + "://" + broker + ",CONTROLLER://" + host + ":" + controllerPort,
+                "advertised.listeners=" + listener + "://" + broker + ",CONTROLLER://" + host + ":" + controllerPort,
                 "controller.listener.names=CONTROLLER",
-                "inter.broker.listener.name=PLAINTEXT",
-                "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
+                "inter.broker.listener.name=" + listener,
+                "listener.security.protocol.map=" + listener + ":" + listener + ",CONTROLLER:PLAINTEXT",
                 "log.dirs=" + dir.resolve("logs"),
                 "num.partitions=1",
                 // One broker: internal topics must not ask for more replicas than exist, or exactly-once hangs.
@@ -62,10 +110,27 @@ final class KafkaServerSpec implements ServerSpec {
                 "group.initial.rebalance.delay.ms=0",
                 // Topics come from infra/definitions/topics.json, never from a typo in a producer.
                 "auto.create.topics.enable=false",
-                "log.retention.hours=168",
-                "") ;
+                "log.retention.hours=168"));
+        if (scram != null) {
+            String jaasKey = "listener.name." + listener.toLowerCase(Locale.ROOT) + "." + SCRAM_MECHANISM.toLowerCase(Locale.ROOT) + ".sasl.jaas.config";
+            lines.addAll(List.of(
+                    "sasl.enabled.mechanisms=" + SCRAM_MECHANISM,
+                    "sasl.mechanism.inter.broker.protocol=" + SCRAM_MECHANISM,
+                    // Verifies clients against the credentials in the cluster metadata; username and password are the broker's own login.
+                    jaasKey + "=" + scram.jaasConfig()));
+        }
+        lines.add("");
+        return String.join("\n", lines);
+    }
+
+    @Override
+    public void writeFiles() {
         StackLayout.ensure(dir);
-        AtomicFiles.writeIfChanged(properties(), props);
+        if (scram == null) {
+            AtomicFiles.writeIfChanged(properties(), serverProperties());
+        } else {
+            AtomicFiles.writePrivate(properties(), serverProperties()); // holds the account's password
+        }
         Log4jConfig.SERVERS.write(layout);
     }
 
@@ -73,9 +138,13 @@ final class KafkaServerSpec implements ServerSpec {
     @Override
     public void initialize() {
         if (java.nio.file.Files.exists(dir.resolve("logs").resolve("meta.properties"))) return;
+        List<String> args = new ArrayList<>(List.of("format", "--standalone", "--ignore-formatted",
+                "-t", Uuid.randomUuid().toString(), "-c", properties().toString()));
+        if (scram != null) {
+            args.addAll(List.of("--add-scram", SCRAM_MECHANISM + "=[name=" + scram.user() + ",password=" + scram.password() + "]"));
+        }
         Probes.execOrFail(JavaCommand.withHeap("256m").run(layout.classpathOf("infra/kafka-server"),
-                "kafka.tools.StorageTool", "format", "--standalone", "--ignore-formatted",
-                "-t", Uuid.randomUuid().toString(), "-c", properties().toString()), "formatting the Kafka log directory");
+                "kafka.tools.StorageTool", args.toArray(String[]::new)), "formatting the Kafka log directory");
     }
 
     @Override
@@ -94,6 +163,12 @@ final class KafkaServerSpec implements ServerSpec {
         // Kafka round trip (class loading, JIT): a short timeout called a healthy broker sick.
         p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
         p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000);
+        if (scram != null) {
+            // Unauthenticated, the probe would only time out: a SASL listener drops a client that skips the handshake.
+            p.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, clientListener());
+            p.put(SaslConfigs.SASL_MECHANISM, SCRAM_MECHANISM);
+            p.put(SaslConfigs.SASL_JAAS_CONFIG, scram.jaasConfig());
+        }
         try (Admin admin = Admin.create(p)) {
             return !admin.describeCluster().nodes().get().isEmpty();
         } catch (Exception e) {

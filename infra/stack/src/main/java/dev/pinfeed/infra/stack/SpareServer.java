@@ -7,9 +7,10 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * A MariaDB or Redis server of the stack's own kind, run outside the stack on ports and a home of the
- * caller's: for tests that kill, promote or rewire servers (failover, shard moves) without touching the
- * shared stack's. Started and stopped like the stack's servers (same files, same flags, same health check).
+ * A MariaDB, Redis or Kafka server of the stack's own kind, run outside the stack on ports and a home of the
+ * caller's: for tests that kill, promote or rewire servers (failover, shard moves) or secure them, without
+ * touching the shared stack's. Started and stopped like the stack's servers (same files, same flags, same
+ * health check).
  */
 public final class SpareServer implements AutoCloseable {
 
@@ -41,6 +42,16 @@ public final class SpareServer implements AutoCloseable {
     public static SpareServer redis(Path home, String name, HostPort address, HostPort replicaOf) {
         StackLayout layout = layout(home);
         return new SpareServer(layout, new RedisServerSpec(layout, name, address, replicaOf, null), address);
+    }
+
+    /**
+     * A Kafka broker (KRaft, as the stack runs it) whose client listener {@code broker} is SASL_PLAINTEXT and
+     * admits only the SCRAM-SHA-256 account {@code user} (letters, digits, '.', '_', '-' in it and its password).
+     */
+    public static SpareServer kafkaScram(Path home, String name, HostPort broker, int controllerPort, String user, String password) {
+        StackLayout layout = layout(home);
+        KafkaServerSpec.ScramAccount account = new KafkaServerSpec.ScramAccount(user, password);
+        return new SpareServer(layout, new KafkaServerSpec(layout, name, broker, controllerPort, account), broker);
     }
 
     /** The same server (data, name, address) configured as a replica of {@code master} from its next start on. */
