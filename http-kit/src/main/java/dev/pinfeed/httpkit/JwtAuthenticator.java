@@ -19,8 +19,10 @@ import java.time.Clock;
 import java.util.Arrays;
 import java.util.Date;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 /**
@@ -38,6 +40,8 @@ public final class JwtAuthenticator implements Authenticator {
     static final Set<JWSAlgorithm> ALGORITHMS = Set.of(JWSAlgorithm.ES256, JWSAlgorithm.ES384, JWSAlgorithm.RS256, JWSAlgorithm.PS256);
     private static final int CLOCK_SKEW_SECONDS = 60;
     private static final long RECHECK_MILLIS = 1_000;
+    private static final long ACCEPTED_FOR_MILLIS = 60_000;
+    private static final int ACCEPTED_MAX = 100_000;
 
     private final KeySource keys;
     private final String issuer;
@@ -67,7 +71,10 @@ public final class JwtAuthenticator implements Authenticator {
     public Principal authenticate(String bearerToken) {
         JWKSet set = keys.current();
         Verifier v = verifier;
-        if (v == null || v.keys() != set) verifier = v = new Verifier(set, processor(set));
+        if (v == null || v.keys() != set) verifier = v = new Verifier(set, processor(set), new ConcurrentHashMap<>());
+        long now = clock.millis();
+        Accepted seen = v.accepted().get(bearerToken);
+        if (seen != null && now < seen.until()) return seen.principal();
         JWTClaimsSet verified;
         try {
             verified = v.processor().process(bearerToken, null);
@@ -78,11 +85,21 @@ public final class JwtAuthenticator implements Authenticator {
         } catch (JOSEException e) {
             throw refused("the bearer token cannot be verified: " + Json.oneLine(e.getMessage(), 120));
         }
-        return new Principal(verified.getSubject(), scopes(verified));
+        Principal principal = new Principal(verified.getSubject(), scopes(verified));
+        if (v.accepted().size() >= ACCEPTED_MAX) v.accepted().clear();
+        v.accepted().put(bearerToken, new Accepted(principal, Math.min(verified.getExpirationTime().getTime(), now + ACCEPTED_FOR_MILLIS)));
+        return principal;
     }
 
-    /** The processor for one key set (thread-safe once configured). */
-    private record Verifier(JWKSet keys, DefaultJWTProcessor<SecurityContext> processor) {}
+    /**
+     * The processor for one key set (thread-safe once configured), and the tokens it accepted lately: a reader's
+     * token comes with every page, and a signature check costs more than the page's own work on a small box. An
+     * entry lasts a minute at most and never past the token's {@code exp}; a new key set starts with none, so a
+     * removed key's tokens are refused at once.
+     */
+    private record Verifier(JWKSet keys, DefaultJWTProcessor<SecurityContext> processor, Map<String, Accepted> accepted) {}
+
+    private record Accepted(Principal principal, long until) {}
 
     private DefaultJWTProcessor<SecurityContext> processor(JWKSet set) {
         DefaultJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();

@@ -47,6 +47,16 @@ class JwtAuthenticatorTest {
     }
 
     @Test
+    void anAcceptedTokenIsNotAcceptedPastItsExpiry() {
+        String token = issuer.sign("42", Set.of(), Duration.ofSeconds(30));
+        assertThat(readers.authenticate(token).name()).isEqualTo("42");
+        clock.advance(Duration.ofSeconds(20));
+        assertThat(readers.authenticate(token).name()).as("still valid").isEqualTo("42");
+        clock.advance(Duration.ofSeconds(20 + 61));
+        assertRefused(token, "Expired");
+    }
+
+    @Test
     void anotherIssuerOrAudienceIsRefused() {
         assertRefused(new JwtIssuer(keys, "someone-else", AUDIENCE, clock).sign("42", Set.of(), Duration.ofMinutes(5)), "iss");
         assertRefused(new JwtIssuer(keys, ISSUER, "ingest", clock).sign("42", Set.of(), Duration.ofMinutes(5)), "aud");
