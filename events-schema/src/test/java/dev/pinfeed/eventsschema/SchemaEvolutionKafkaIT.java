@@ -1,7 +1,5 @@
 package dev.pinfeed.eventsschema;
 
-import dev.pinfeed.events.PinCreated;
-
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -9,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.pinfeed.events.PinCreated;
 import dev.pinfeed.infra.stacktestkit.StackExtension;
 import dev.pinfeed.infra.stacktestkit.TestStack;
 import java.io.IOException;
@@ -90,9 +89,8 @@ class SchemaEvolutionKafkaIT {
 
     @Test
     void eventsWrittenWithTheReleasedSchemaStillDecodeAfterAnEvolution(TestStack stack) throws Exception {
-        String bootstrap = stack.config().kafkaBootstrap();
         String topic = stack.uniqueTopic("evolution");
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+        try (Admin admin = Admin.create(stack.kafkaClientProperties())) {
             admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, SECONDS);
         }
 
@@ -110,7 +108,7 @@ class SchemaEvolutionKafkaIT {
         int v1Id = http.register(subject, v1);
         assertThat(v1Id).isPositive();
         List<PinCreated> v1Events = IntStream.range(0, V1_COUNT).mapToObj(i -> event(1, i)).toList();
-        List<RecordMetadata> sent = new ArrayList<>(produce(bootstrap, topic, serializer,
+        List<RecordMetadata> sent = new ArrayList<>(produce(stack, topic, serializer,
                 v1Events.stream().map(e -> toGeneric(v1, e, null)).toList()));
 
         // 2. Evolve: an added field with a default is accepted as a new schema (new global id)...
@@ -129,13 +127,13 @@ class SchemaEvolutionKafkaIT {
         // 3. v2 events, each with tags (some empty), on the same topic after the v1 ones.
         List<PinCreated> v2Events = IntStream.range(0, V2_COUNT).mapToObj(i -> event(2, i)).toList();
         List<List<String>> v2Tags = IntStream.range(0, V2_COUNT).mapToObj(SchemaEvolutionKafkaIT::tagsOf).toList();
-        sent.addAll(produce(bootstrap, topic, serializer,
+        sent.addAll(produce(stack, topic, serializer,
                 IntStream.range(0, V2_COUNT).mapToObj(i -> toGeneric(v2, v2Events.get(i), v2Tags.get(i))).toList()));
         assertThat(sent).extracting(RecordMetadata::offset)
                 .containsExactlyElementsOf(IntStream.range(0, V1_COUNT + V2_COUNT).mapToObj(Long::valueOf).toList());
 
         // 4. Read everything back as a plain byte consumer would get it.
-        List<ConsumerRecord<byte[], byte[]>> consumed = consumeAll(bootstrap, topic, stack.uniqueName("evolution"), V1_COUNT + V2_COUNT);
+        List<ConsumerRecord<byte[], byte[]>> consumed = consumeAll(stack, topic, stack.uniqueName("evolution"), V1_COUNT + V2_COUNT);
         assertThat(consumed).hasSize(V1_COUNT + V2_COUNT);
         List<PinCreated> expected = new ArrayList<>(v1Events);
         expected.addAll(v2Events);
@@ -225,10 +223,9 @@ class SchemaEvolutionKafkaIT {
     }
 
     /** Produces {@code records} in order through {@link AvroEventSerializer}, keyed by pin id; waits for every ack. */
-    private static List<RecordMetadata> produce(String bootstrap, String topic, AvroEventSerializer serializer,
+    private static List<RecordMetadata> produce(TestStack stack, String topic, AvroEventSerializer serializer,
             List<GenericRecord> records) throws Exception {
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        Properties p = stack.kafkaClientProperties();
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         List<Future<RecordMetadata>> futures = new ArrayList<>();
         try (KafkaProducer<String, SpecificRecord> producer = new KafkaProducer<>(p, new StringSerializer(), serializer)) {
@@ -244,9 +241,8 @@ class SchemaEvolutionKafkaIT {
         }
     }
 
-    private static List<ConsumerRecord<byte[], byte[]>> consumeAll(String bootstrap, String topic, String group, int expected) {
-        Properties c = new Properties();
-        c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    private static List<ConsumerRecord<byte[], byte[]>> consumeAll(TestStack stack, String topic, String group, int expected) {
+        Properties c = stack.kafkaClientProperties();
         c.put(ConsumerConfig.GROUP_ID_CONFIG, group);
         c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);

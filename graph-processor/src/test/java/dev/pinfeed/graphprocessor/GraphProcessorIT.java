@@ -73,7 +73,7 @@ class GraphProcessorIT {
                     .containsExactlyInAnyOrder(kafka.follows + ":not avro", kafka.boards + ":not avro either");
 
             // Everything was committed: a restarted processor would find nothing to do.
-            try (Admin admin = Admin.create(Map.of("bootstrap.servers", stack.config().kafkaBootstrap()))) {
+            try (Admin admin = Admin.create(stack.kafkaClientProperties())) {
                 Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(processor.group)
                         .partitionsToOffsetAndMetadata().get();
                 long total = committed.entrySet().stream().filter(e -> e.getKey().topic().equals(kafka.follows) || e.getKey().topic().equals(kafka.boards))

@@ -41,8 +41,7 @@ public final class KafkaFixtures implements AutoCloseable {
         this.deadLetters = stack.uniqueTopic("graph-dlq");
         stack.createTopics(Map.of(follows, 3, boards, 3, deadLetters, 1));
         registry = new CachingSchemaRegistryClient(HttpSchemaRegistryClient.from(stack.config()));
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.config().kafkaBootstrap());
+        Properties p = stack.kafkaClientProperties();
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         events = new KafkaProducer<>(p, new StringSerializer(), new AvroEventSerializer(registry));
         raw = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());

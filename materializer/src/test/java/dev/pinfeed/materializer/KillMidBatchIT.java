@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.pinfeed.canonicalstore.ComparableRows;
 import dev.pinfeed.infra.stacktestkit.ChildJvm;
+import dev.pinfeed.processorruntime.KafkaClients;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -73,7 +74,7 @@ class KillMidBatchIT extends FixtureIT {
 
     /** Records of the topics the group has committed past. */
     private long committed(String group) throws Exception {
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", f.config.kafkaBootstrap()))) {
+        try (Admin admin = Admin.create(KafkaClients.admin(f.config))) {
             Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
             long n = 0;
             for (OffsetAndMetadata o : offsets.values()) if (o != null) n += o.offset();

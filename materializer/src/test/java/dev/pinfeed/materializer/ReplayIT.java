@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.pinfeed.canonicalstore.ComparableRows;
 import dev.pinfeed.processorruntime.ConsumerLoop;
+import dev.pinfeed.processorruntime.KafkaClients;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -49,7 +50,7 @@ class ReplayIT extends FixtureIT {
 
     /** The group has committed every partition of the topics to its end. */
     private boolean caughtUp(String group) throws Exception {
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", f.config.kafkaBootstrap()))) {
+        try (Admin admin = Admin.create(KafkaClients.admin(f.config))) {
             Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
             Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
             for (String t : f.topics.all()) {

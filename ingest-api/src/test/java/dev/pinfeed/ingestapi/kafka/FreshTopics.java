@@ -51,8 +51,7 @@ public final class FreshTopics {
     }
 
     public List<ConsumerRecord<String, SpecificRecord>> records(int atLeast, Duration wait) {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.config().kafkaBootstrap());
+        Properties p = stack.kafkaClientProperties();
         p.put(ConsumerConfig.GROUP_ID_CONFIG, "it-" + UUID.randomUUID());
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");

@@ -23,7 +23,7 @@ class KafkaSchemaLogIT extends SchemaLogContract {
 
     @BeforeEach
     void freshTopic(TestStack stack) {
-        bootstrap = stack.config().kafkaBootstrap();
+        bootstrap = stack.kafkaInternalBootstrap(); // the dev registry keeps its log through the internal listener
         topic = stack.uniqueTopic("schemas");
     }
 

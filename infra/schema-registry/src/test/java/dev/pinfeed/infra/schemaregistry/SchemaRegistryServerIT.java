@@ -31,7 +31,7 @@ class SchemaRegistryServerIT {
 
     @BeforeEach
     void freshTopic(TestStack stack) {
-        bootstrap = stack.config().kafkaBootstrap();
+        bootstrap = stack.kafkaInternalBootstrap(); // the dev registry keeps its log through the internal listener
         topic = stack.uniqueTopic("schemas");
     }
 

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.admin.Admin;
@@ -53,12 +54,29 @@ public final class TestStack {
     }
 
     /**
+     * What a Kafka client of a test needs to reach the stack's broker: the bootstrap servers and the stack's
+     * {@code kafka.client.*} settings (its SCRAM login), as pinfeed's own clients get them (KafkaClients). For a
+     * test's client that pinfeed's settings do not build.
+     */
+    public Properties kafkaClientProperties() {
+        Properties p = new Properties();
+        p.putAll(config().withPrefix("kafka.client."));
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config().kafkaBootstrap());
+        return p;
+    }
+
+    /** Where the stack's own tools reach Kafka without logging in (the broker's internal listener): the dev registry's log. */
+    public String kafkaInternalBootstrap() {
+        return stack.kafkaInternalBootstrap();
+    }
+
+    /**
      * Creates topics (name → partitions, replication 1) and returns once every partition has a
      * leader: a producer that starts right after {@code createTopics} returned can otherwise wait
      * for metadata long enough to expire its batches on a busy machine.
      */
     public void createTopics(Map<String, Integer> partitionsByTopic) {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config().kafkaBootstrap()))) {
+        try (Admin admin = Admin.create(kafkaClientProperties())) {
             admin.createTopics(partitionsByTopic.entrySet().stream()
                     .map(e -> new NewTopic(e.getKey(), e.getValue(), (short) 1)).toList()).all().get(60, TimeUnit.SECONDS);
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
@@ -107,8 +125,9 @@ public final class TestStack {
      */
     public List<ConsumerRecord<byte[], byte[]>> records(String topic, int expected, Duration wait) {
         List<ConsumerRecord<byte[], byte[]>> out = new java.util.ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config().kafkaBootstrap(),
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false"), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        Properties settings = kafkaClientProperties();
+        settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(settings, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic, wait).stream()
                     .map(p -> new TopicPartition(topic, p.partition())).toList();
             consumer.assign(partitions);

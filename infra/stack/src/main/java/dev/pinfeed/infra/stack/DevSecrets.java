@@ -20,13 +20,17 @@ import java.util.function.Supplier;
  * (mode 600), never in the repository: {@value PinfeedConfig#DEV_SECRETS} holds them as configuration keys, which
  * {@link PinfeedConfig#bundledLocal()} lays over the bundled file, so every app, test and command of this checkout
  * uses them. The servers are started to require them: the MariaDB accounts get these passwords (the application's,
- * the administrator's, replication's), Redis requires its password, the application ZooKeeper's znodes are pinfeed's only (provisioning), the
+ * the administrator's, replication's), Redis requires its password, Kafka's client listener the SCRAM account
+ * ({@link KafkaServerSpec#stack}), the application ZooKeeper's znodes are pinfeed's only (provisioning), the
  * schema registry answers only its user ({@link SchemaRegistrySpec}). A key missing from an older file is added.
  */
 final class DevSecrets {
 
     /** The replication account's password on the stack's MariaDB masters (its replicas log in with it). */
     static final String MYSQL_REPLICATION_PASSWORD = "stack.mysql.replication-password";
+    /** The apps' and tests' Kafka account (SCRAM-SHA-256), which the launcher writes into the broker. */
+    static final String KAFKA_USER = "stack.kafka.user";
+    static final String KAFKA_PASSWORD = "stack.kafka.password";
 
     /** Each key and its value when generated: fixed user names, random passwords. */
     private static final Map<String, Supplier<String>> KEYS = keys();
@@ -43,6 +47,8 @@ final class DevSecrets {
         k.put("mysql.admin.password", DevSecrets::random);
         k.put(MYSQL_REPLICATION_PASSWORD, DevSecrets::random);
         k.put("redis.password", DevSecrets::random);
+        k.put(KAFKA_USER, () -> "pinfeed");
+        k.put(KAFKA_PASSWORD, DevSecrets::random);
         return Collections.unmodifiableMap(k);
     }
 
@@ -61,7 +67,19 @@ final class DevSecrets {
             have.load(new StringReader(text));
             StringBuilder added = new StringBuilder();
             KEYS.forEach((key, value) -> {
-                if (!have.containsKey(key)) added.append(key).append('=').append(value.get()).append('\n');
+                if (!have.containsKey(key)) {
+                    String v = value.get();
+                    have.setProperty(key, v);
+                    added.append(key).append('=').append(v).append('\n');
+                }
+            });
+            // Every Kafka client of the checkout logs in with the stack's account (KafkaClients' pass-through).
+            Map<String, String> kafkaClients = Map.of("kafka.client.security.protocol", "SASL_PLAINTEXT",
+                    "kafka.client.sasl.mechanism", KafkaServerSpec.SCRAM_MECHANISM,
+                    "kafka.client.sasl.jaas.config", new KafkaServerSpec.ScramAccount(have.getProperty(KAFKA_USER),
+                            have.getProperty(KAFKA_PASSWORD)).jaasConfig());
+            new java.util.TreeMap<>(kafkaClients).forEach((key, value) -> {
+                if (!have.containsKey(key)) added.append(key).append('=').append(value.replace("\\", "\\\\")).append('\n');
             });
             if (added.length() > 0 || !Files.isRegularFile(file)) AtomicFiles.writePrivate(file, text + added);
         } catch (IOException e) {

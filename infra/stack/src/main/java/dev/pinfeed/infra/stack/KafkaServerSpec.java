@@ -7,17 +7,27 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ScramCredentialInfo;
+import org.apache.kafka.clients.admin.ScramMechanism;
+import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.config.SaslConfigs;
 
 /**
- * One combined broker+controller in KRaft mode, formatted once with a standalone quorum. The stack's broker
- * serves clients on a PLAINTEXT listener; with a {@link ScramAccount} (a spare broker of a test) the client
- * listener is SASL_PLAINTEXT and requires SCRAM-SHA-256.
+ * One combined broker+controller in KRaft mode, formatted once with a standalone quorum. Clients connect to a
+ * SASL_PLAINTEXT listener that requires SCRAM-SHA-256 when the broker has an account:
+ * <ul>
+ *   <li>the stack's broker ({@link #stack}): the apps' and tests' account, written by the launcher after each start
+ *       over an internal plain listener on loopback ({@link #ensureClientAccount}), which the broker itself, the
+ *       launcher, the dev registry and {@code ./pinfeed kafka} use;</li>
+ *   <li>a spare broker of a test ({@link ScramAccount} at format time): one listener, the SASL one, inter-broker too.</li>
+ * </ul>
+ * Without an account, clients connect in plain text.
  */
 final class KafkaServerSpec implements ServerSpec {
 
@@ -48,22 +58,56 @@ final class KafkaServerSpec implements ServerSpec {
     private final String name;
     private final HostPort broker;
     private final int controllerPort;
-    /** Null: clients connect in plain text without authenticating (the stack's broker). */
+    /** A spare broker's one account, formatted in; null otherwise. */
     private final ScramAccount scram;
+    /** The stack's clients' account, written after each start; null otherwise. */
+    private final ScramAccount clients;
+    /** The stack's internal plain listener's port; 0: none. */
+    private final int internalPort;
     private final Path dir;
 
-    /** The stack's broker. */
+    /** A broker whose clients connect in plain text. */
     KafkaServerSpec(StackLayout layout, HostPort broker, int controllerPort) {
-        this(layout, "kafka", broker, controllerPort, null);
+        this(layout, "kafka", broker, controllerPort, null, null, 0);
     }
 
+    /** A spare broker whose one listener requires {@code scram}'s account. */
     KafkaServerSpec(StackLayout layout, String name, HostPort broker, int controllerPort, ScramAccount scram) {
+        this(layout, name, broker, controllerPort, scram, null, 0);
+    }
+
+    private KafkaServerSpec(StackLayout layout, String name, HostPort broker, int controllerPort, ScramAccount scram, ScramAccount clients,
+                            int internalPort) {
         this.layout = layout;
         this.name = name;
         this.broker = broker;
         this.controllerPort = controllerPort;
         this.scram = scram;
+        this.clients = clients;
+        this.internalPort = internalPort;
         this.dir = layout.dataPath(name);
+    }
+
+    /** The stack's broker: clients authenticate with {@code clients}' account; the stack itself uses {@code internalPort}. */
+    static KafkaServerSpec stack(StackLayout layout, HostPort broker, int controllerPort, int internalPort, ScramAccount clients) {
+        return new KafkaServerSpec(layout, "kafka", broker, controllerPort, null, clients, internalPort);
+    }
+
+    /** Where the stack itself (launcher, dev registry, Kafka's tools) reaches the broker: the internal listener when there is one. */
+    String internalBootstrap() {
+        return internalPort > 0 ? broker.host() + ":" + internalPort : broker.toString();
+    }
+
+    /**
+     * Writes the clients' account into the cluster metadata (an upsert, so a restart or a changed password is fine); a
+     * broker formatted before its clients had to authenticate gets it too. Nothing for a broker without one.
+     */
+    void ensureClientAccount() throws Exception {
+        if (clients == null) return;
+        try (Admin admin = Admin.create(probeSettings())) {
+            admin.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion(clients.user(),
+                    new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_256, 8192), clients.password()))).all().get(60, TimeUnit.SECONDS);
+        }
     }
 
     @Override public String name() { return name; }
@@ -81,24 +125,25 @@ final class KafkaServerSpec implements ServerSpec {
         return dir.resolve("server.properties");
     }
 
-    /** The client (and inter-broker) listener's name, which is also its security protocol. */
+    /** The client listener's name, which is also its security protocol. */
     private String clientListener() {
-        return scram == null ? "PLAINTEXT" : "SASL_PLAINTEXT";
+        return scram == null && clients == null ? "PLAINTEXT" : "SASL_PLAINTEXT";
     }
 
     /** The content of server.properties. */
     String serverProperties() {
         String host = broker.host();
         String listener = clientListener();
+        String internal = internalPort > 0 ? ",INTERNAL://" + host + ":" + internalPort : "";
         List<String> lines = new ArrayList<>(List.of(
                 "process.roles=broker,controller",
                 "node.id=1",
                 "controller.quorum.bootstrap.servers=" + host + ":" + controllerPort,
-                "listeners=" + listener + "://" + broker + ",CONTROLLER://" + host + ":" + controllerPort,
-                "advertised.listeners=" + listener + "://" + broker + ",CONTROLLER://" + host + ":" + controllerPort,
+                "listeners=" + listener + "://" + broker + internal + ",CONTROLLER://" + host + ":" + controllerPort,
+                "advertised.listeners=" + listener + "://" + broker + internal + ",CONTROLLER://" + host + ":" + controllerPort,
                 "controller.listener.names=CONTROLLER",
-                "inter.broker.listener.name=" + listener,
-                "listener.security.protocol.map=" + listener + ":" + listener + ",CONTROLLER:PLAINTEXT",
+                "inter.broker.listener.name=" + (internalPort > 0 ? "INTERNAL" : listener),
+                "listener.security.protocol.map=" + listener + ":" + listener + (internalPort > 0 ? ",INTERNAL:PLAINTEXT" : "") + ",CONTROLLER:PLAINTEXT",
                 "log.dirs=" + dir.resolve("logs"),
                 "num.partitions=1",
                 // One broker: internal topics must not ask for more replicas than exist, or exactly-once hangs.
@@ -111,8 +156,13 @@ final class KafkaServerSpec implements ServerSpec {
                 // Topics come from infra/definitions/topics.json, never from a typo in a producer.
                 "auto.create.topics.enable=false",
                 "log.retention.hours=168"));
+        String jaasKey = "listener.name." + listener.toLowerCase(Locale.ROOT) + "." + SCRAM_MECHANISM.toLowerCase(Locale.ROOT) + ".sasl.jaas.config";
+        if (clients != null) {
+            // Verifies clients against the credentials in the cluster metadata; the broker logs in nowhere (inter-broker is internal).
+            lines.addAll(List.of("sasl.enabled.mechanisms=" + SCRAM_MECHANISM,
+                    jaasKey + "=org.apache.kafka.common.security.scram.ScramLoginModule required;"));
+        }
         if (scram != null) {
-            String jaasKey = "listener.name." + listener.toLowerCase(Locale.ROOT) + "." + SCRAM_MECHANISM.toLowerCase(Locale.ROOT) + ".sasl.jaas.config";
             lines.addAll(List.of(
                     "sasl.enabled.mechanisms=" + SCRAM_MECHANISM,
                     "sasl.mechanism.inter.broker.protocol=" + SCRAM_MECHANISM,
@@ -126,7 +176,7 @@ final class KafkaServerSpec implements ServerSpec {
     @Override
     public void writeFiles() {
         StackLayout.ensure(dir);
-        if (scram == null) {
+        if (scram == null) { // the stack's clients' password is not in the broker's file: the metadata holds its hash
             AtomicFiles.writeIfChanged(properties(), serverProperties());
         } else {
             AtomicFiles.writePrivate(properties(), serverProperties()); // holds the account's password
@@ -157,8 +207,17 @@ final class KafkaServerSpec implements ServerSpec {
     @Override
     public boolean healthy() {
         if (!Probes.tcpOpen(broker.host(), broker.port())) return false;
+        try (Admin admin = Admin.create(probeSettings())) {
+            return !admin.describeCluster().nodes().get().isEmpty();
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
+    /** An admin client's settings for the broker's own probes: the internal listener, or the client one with the spare's account. */
+    private Properties probeSettings() {
         Properties p = new Properties();
-        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.toString());
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, internalBootstrap());
         // A fresh JVM probing 15 services at once on a busy 2-core box needs more than 3 s for its first
         // Kafka round trip (class loading, JIT): a short timeout called a healthy broker sick.
         p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
@@ -169,10 +228,6 @@ final class KafkaServerSpec implements ServerSpec {
             p.put(SaslConfigs.SASL_MECHANISM, SCRAM_MECHANISM);
             p.put(SaslConfigs.SASL_JAAS_CONFIG, scram.jaasConfig());
         }
-        try (Admin admin = Admin.create(p)) {
-            return !admin.describeCluster().nodes().get().isEmpty();
-        } catch (Exception e) {
-            return false;
-        }
+        return p;
     }
 }

@@ -73,8 +73,14 @@ public final class LocalStack {
         this.config = config;
         this.progress = progress;
         HostPort kafka = HostPort.parse(config.kafkaBootstrap().split(",")[0]);
-        add(new KafkaServerSpec(layout, kafka, config.getInt("stack.kafka.controller.port", kafka.port() + 1)));
-        add(new SchemaRegistrySpec(layout, config));
+        int controllerPort = config.getInt("stack.kafka.controller.port", kafka.port() + 1);
+        // With the stack's credentials (DevSecrets) clients log in; the stack itself uses the internal listener.
+        KafkaServerSpec broker = config.find(DevSecrets.KAFKA_PASSWORD)
+                .map(pw -> KafkaServerSpec.stack(layout, kafka, controllerPort, config.getInt("stack.kafka.internal.port", kafka.port() + 2),
+                        new KafkaServerSpec.ScramAccount(config.require(DevSecrets.KAFKA_USER), pw)))
+                .orElseGet(() -> new KafkaServerSpec(layout, kafka, controllerPort));
+        add(broker);
+        add(new SchemaRegistrySpec(layout, config, broker.internalBootstrap()));
         add(new HBaseServerSpec(layout, "hbase-primary", "HBase primary (+ app ZooKeeper)", zkPort(config.hbasePrimaryZookeeper()),
                 config.getInt("stack.hbase.primary.master.port", 16000), config.getInt("stack.hbase.primary.regionserver.port", 16020)));
         add(new HBaseServerSpec(layout, "hbase-standby", "HBase standby (replica of primary)", zkPort(config.hbaseStandbyZookeeper()),
@@ -216,6 +222,7 @@ public final class LocalStack {
         List<ServerSpec> first = missing.stream().filter(s -> !(s instanceof SchemaRegistrySpec)).toList();
         startAndAwait(first);
         configureMariaDbReplication();
+        ((KafkaServerSpec) specs.get("kafka")).ensureClientAccount();
         startAndAwait(missing.stream().filter(s -> s instanceof SchemaRegistrySpec).toList());
         List<String> sick = unhealthyServers();
         if (!sick.isEmpty()) throw new IllegalStateException("not healthy after start: " + sick);
@@ -358,6 +365,11 @@ public final class LocalStack {
     /** Starts pinfeed's own services (after {@link #start}); returns one line per app that did not come up ready. */
     public List<String> startApps() {
         return startAll(apps().stream().filter(s -> !running(s) || !s.health().up()).toList());
+    }
+
+    /** Where the stack's own tools reach Kafka: the broker's internal listener (no login). */
+    public String kafkaInternalBootstrap() {
+        return ((KafkaServerSpec) specs.get("kafka")).internalBootstrap();
     }
 
     /** The local producer token (created on first use). */

@@ -28,11 +28,12 @@ final class SchemaRegistrySpec implements ServerSpec {
     /** {@code user:password}, or null for a registry open to anyone. */
     private final String basicAuth;
 
-    SchemaRegistrySpec(StackLayout layout, PinfeedConfig config) {
+    /** {@code kafkaBootstrap}: the broker's listener the registry keeps its schemas through. */
+    SchemaRegistrySpec(StackLayout layout, PinfeedConfig config, String kafkaBootstrap) {
         this.layout = layout;
         String u = config.schemaRegistryUrl();
         this.url = URI.create(u.endsWith("/") ? u : u + "/");
-        this.kafkaBootstrap = config.kafkaBootstrap();
+        this.kafkaBootstrap = kafkaBootstrap;
         Optional<String> user = config.find("schema.registry.basic-auth.user");
         this.basicAuth = user.map(name -> name + ":" + config.require("schema.registry.basic-auth.password")).orElse(null);
     }

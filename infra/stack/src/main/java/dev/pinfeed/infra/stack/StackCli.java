@@ -319,7 +319,7 @@ public final class StackCli implements Callable<Integer> {
             if (!KafkaTools.MAIN_CLASSES.containsKey(tool)) throw Cli.unknown("kafka tool", tool, KafkaTools.MAIN_CLASSES.keySet());
             LocalStack stack = stack();
             out().flush();
-            return new ProcessBuilder(KafkaTools.command(stack.layout(), tool, args, stack.config().kafkaBootstrap()))
+            return new ProcessBuilder(KafkaTools.command(stack.layout(), tool, args, stack.kafkaInternalBootstrap()))
                     .inheritIO().start().waitFor();
         }
     }

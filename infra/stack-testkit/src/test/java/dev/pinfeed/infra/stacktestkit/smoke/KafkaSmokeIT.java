@@ -1,6 +1,7 @@
 package dev.pinfeed.infra.stacktestkit.smoke;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.pinfeed.infra.stacktestkit.StackExtension;
 import dev.pinfeed.infra.stacktestkit.TestStack;
@@ -26,15 +27,33 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class KafkaSmokeIT {
 
     @Test
+    void theStacksClientListenerRefusesAClientThatDoesNotLogIn(TestStack stack) {
+        assertThat(stack.config().find("kafka.client.sasl.jaas.config")).as("the local stack's Kafka login").isPresent();
+        Properties anonymous = new Properties();
+        anonymous.put("bootstrap.servers", stack.config().kafkaBootstrap());
+        anonymous.put("request.timeout.ms", "3000");
+        anonymous.put("default.api.timeout.ms", "5000");
+        try (Admin admin = Admin.create(anonymous)) {
+            // A SASL listener drops a client that skips the handshake: it never gets an answer.
+            assertThatThrownBy(() -> admin.listTopics().names().get(30, java.util.concurrent.TimeUnit.SECONDS))
+                    .hasRootCauseInstanceOf(org.apache.kafka.common.errors.TimeoutException.class);
+        }
+        Properties wrong = stack.kafkaClientProperties();
+        wrong.put("sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"pinfeed\" password=\"guess\";");
+        try (Admin admin = Admin.create(wrong)) {
+            assertThatThrownBy(() -> admin.listTopics().names().get(30, java.util.concurrent.TimeUnit.SECONDS))
+                    .hasRootCauseInstanceOf(org.apache.kafka.common.errors.SaslAuthenticationException.class);
+        }
+    }
+
+    @Test
     void readCommittedConsumerSeesCommittedTransactionsOnly(TestStack stack) throws Exception {
-        String bootstrap = stack.config().kafkaBootstrap();
         String topic = stack.uniqueTopic("smoke-tx");
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+        try (Admin admin = Admin.create(stack.kafkaClientProperties())) {
             admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1))).all().get();
         }
 
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        Properties p = stack.kafkaClientProperties();
         p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, stack.uniqueName("smoke-tx"));
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
         p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
@@ -53,8 +72,7 @@ class KafkaSmokeIT {
             producer.commitTransaction();
         }
 
-        Properties c = new Properties();
-        c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        Properties c = stack.kafkaClientProperties();
         c.put(ConsumerConfig.GROUP_ID_CONFIG, stack.uniqueName("smoke-group"));
         c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
