@@ -30,6 +30,24 @@ class MariaDbSmokeIT {
 
     @ParameterizedTest
     @MethodSource("hosts")
+    void onlyTheGeneratedPasswordsLogIn(String hostName, TestStack stack) throws Exception {
+        PinfeedConfig config = stack.config();
+        PinfeedConfig.ReplicatedHost host = config.mysqlHosts().stream().filter(h -> h.name().equals(hostName)).findFirst().orElseThrow();
+        assertThat(config.mysqlPassword()).as("the local stack's generated password").isNotEmpty().isNotEqualTo("pinfeed");
+        for (dev.pinfeed.config.HostPort server : new dev.pinfeed.config.HostPort[] {host.master(), host.replica()}) {
+            for (String[] refused : new String[][] {{config.mysqlUser(), ""}, {config.mysqlUser(), "pinfeed"},
+                    {config.require("mysql.admin.user"), "pinfeed_admin"}, {"repl", "repl"}}) {
+                assertThatThrownBy(() -> DriverManager.getConnection(config.mysqlJdbcUrl(server), refused[0], refused[1]).close())
+                        .as(refused[0] + " on " + server).isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(1045));
+            }
+            try (Connection c = open(stack, server)) {
+                assertThat(c.isValid(5)).isTrue();
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("hosts")
     void writeOnMasterIsSeenOnReplicaAndTheReplicaRefusesWrites(String hostName, TestStack stack) throws Exception {
         PinfeedConfig.ReplicatedHost host = stack.config().mysqlHosts().stream().filter(h -> h.name().equals(hostName)).findFirst().orElseThrow();
         String db = stack.uniqueName("smoke");
