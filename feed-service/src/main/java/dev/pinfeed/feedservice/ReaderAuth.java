@@ -57,11 +57,7 @@ public final class ReaderAuth {
         Path keys = Path.of(config.require("feed.auth.jwks-file"));
         JwtAuthenticator jwt = JwtAuthenticator.fromFile(keys, config.require("feed.auth.issuer"),
                 config.get("feed.auth.audience", ReaderClaims.AUDIENCE), clock);
-        String publicReads = config.get("feed.auth.public-reads", "open").toLowerCase(Locale.ROOT);
-        if (!publicReads.equals("open") && !publicReads.equals("token")) {
-            throw new IllegalStateException("configuration key 'feed.auth.public-reads' must be open or token: " + publicReads);
-        }
-        return new ReaderAuth(jwt, limiter(config), publicReads.equals("token"));
+        return new ReaderAuth(jwt, limiter(config), publicReadsNeedToken(config));
     }
 
     /** A key of its own and its issuer: for a process that serves and reads in one (tests, benchmarks). */
@@ -71,7 +67,15 @@ public final class ReaderAuth {
         String keys = JwtKeys.newPrivateSet("self");
         String issuer = "pinfeed-self";
         return new SelfIssued(new ReaderAuth(JwtAuthenticator.of(JwtKeys.publicSet(keys), issuer, ReaderClaims.AUDIENCE, clock),
-                limiter(config), false), new JwtIssuer(keys, issuer, ReaderClaims.AUDIENCE, clock));
+                limiter(config), publicReadsNeedToken(config)), new JwtIssuer(keys, issuer, ReaderClaims.AUDIENCE, clock));
+    }
+
+    private static boolean publicReadsNeedToken(PinfeedConfig config) {
+        String publicReads = config.get("feed.auth.public-reads", "open").toLowerCase(Locale.ROOT);
+        if (!publicReads.equals("open") && !publicReads.equals("token")) {
+            throw new IllegalStateException("configuration key 'feed.auth.public-reads' must be open or token: " + publicReads);
+        }
+        return publicReads.equals("token");
     }
 
     private static PrincipalRateLimiter limiter(PinfeedConfig config) {

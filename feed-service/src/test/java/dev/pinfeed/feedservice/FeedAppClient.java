@@ -29,11 +29,17 @@ final class FeedAppClient implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern USER_PATH = Pattern.compile("^/v1/users/(\\d+)(/.*)?$");
     private final HttpClient http = HttpClient.newHttpClient();
-    private final ReaderAuth.SelfIssued readers = ReaderAuth.selfIssued(PinfeedConfig.of(new Properties()), Clock.systemUTC());
+    private final ReaderAuth.SelfIssued readers;
     private final Function<ReaderAuth, HttpApp> app;
     private RunningHttpApp running;
 
     FeedAppClient(Function<ReaderAuth, HttpApp> app) {
+        this(PinfeedConfig.of(new Properties()), app);
+    }
+
+    /** With the readers' settings ({@code feed.auth.*}) of {@code readerConfig}. */
+    FeedAppClient(PinfeedConfig readerConfig, Function<ReaderAuth, HttpApp> app) {
+        this.readers = ReaderAuth.selfIssued(readerConfig, Clock.systemUTC());
         this.app = app;
     }
 

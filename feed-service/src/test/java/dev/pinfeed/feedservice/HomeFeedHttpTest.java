@@ -43,6 +43,26 @@ class HomeFeedHttpTest {
     }
 
     @Test
+    void publicObjectsNeedNoTokenUnlessConfiguredPrivateReadsAlways() throws Exception {
+        long u = f.user();
+        assertThat(app.get("/v1/users/" + u, null, 200).path("id").asText()).isEqualTo(Long.toString(u));
+        assertThat(app.get("/v1/users/" + u + "/counts", null, 200).has("followers")).isTrue();
+        assertThat(app.get("/v1/users/" + u + "/likes", null, 401).path("status").asInt()).isEqualTo(401);
+        assertThat(app.get("/v1/users/" + u + "/following/boards", app.userToken(f.user()), 403).path("status").asInt()).isEqualTo(403);
+
+        Properties tokenOnly = new Properties();
+        tokenOnly.setProperty("feed.auth.public-reads", "token");
+        try (FeedAppClient closed = new FeedAppClient(PinfeedConfig.of(tokenOnly), auth -> FeedServiceServer.app(PinfeedConfig.of(tokenOnly), auth,
+                f.graph, f.canonical, f.feed(p -> p, metrics), meters, Map.of()))) {
+            assertThat(closed.get("/v1/users/" + u, null, 401).path("detail").asText()).contains("missing bearer token");
+            assertThat(closed.get("/v1/pins/" + f.pin(), null, 401).path("status").asInt()).isEqualTo(401);
+            assertThat(closed.get("/v1/users/" + u, closed.serviceToken("any-reader"), 200).path("id").asText()).isEqualTo(Long.toString(u));
+            assertThat(closed.get("/v1/users/" + u, closed.userToken(f.user()), 200).path("id").asText())
+                    .as("any user's token reads public objects").isEqualTo(Long.toString(u));
+        }
+    }
+
+    @Test
     void newPinsThenTheMaterializedFeedPageByPage() throws Exception {
         long u = f.user();
         long old1 = f.pin(), old2 = f.pin(), new1 = f.pin();
