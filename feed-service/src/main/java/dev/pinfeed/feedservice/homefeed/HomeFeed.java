@@ -108,9 +108,9 @@ public final class HomeFeed {
         if (after != null) {
             // A next page: the pending check and the page in one read; only a user with a pending chunk pays two more.
             Optional<FeedPage> page = feeds.readUnlessPending(userId, after, limit);
-            if (page.isPresent()) return nextPage(userId, page.get());
+            if (page.isPresent()) return nextPage(userId, page.get(), null);
             completePending(feeds.pending(userId));
-            return nextPage(userId, feeds.read(userId, after, limit));
+            return nextPage(userId, feeds.read(userId, after, limit), null);
         }
         // The pending check and the state in one read: the generator needs the state's chunk size.
         PendingAndState view = feeds.pendingAndState(userId);
@@ -128,17 +128,15 @@ public final class HomeFeed {
      */
     public Page peek(long userId, String cursor, int limit) {
         if (limit < 1) throw new IllegalArgumentException("limit must be >= 1: " + limit);
-        FeedPage page = feeds.read(userId, cursor == null ? null : FeedCursor.parse(cursor), limit);
-        List<FeedPage.Positioned> items = page.items();
-        List<FeedItem> feedItems = items.stream().map(FeedPage.Positioned::item).toList();
-        List<Item> hydrated = hydrated(userId, feedItems, livePins(feedItems), new ArrayList<>());
-        return new Page(hydrated, page.more() && !items.isEmpty() ? FeedCursor.of(items.get(items.size() - 1).position()) : null);
+        // Deleted pins are collected here, not taken out of the feed after the answer.
+        return nextPage(userId, feeds.read(userId, cursor == null ? null : FeedCursor.parse(cursor), limit), new ArrayList<>());
     }
 
-    private Page nextPage(long userId, FeedPage page) {
+    /** The page hydrated; {@code dropped}: where deleted pins go, null to take them out of the feed after the answer. */
+    private Page nextPage(long userId, FeedPage page, List<Long> dropped) {
         List<FeedPage.Positioned> items = page.items();
         FeedPosition last = items.isEmpty() ? null : items.get(items.size() - 1).position();
-        List<Item> hydrated = hydrate(userId, items.stream().map(FeedPage.Positioned::item).toList(), null);
+        List<Item> hydrated = hydrate(userId, items.stream().map(FeedPage.Positioned::item).toList(), dropped);
         return new Page(hydrated, page.more() ? FeedCursor.of(last) : null);
     }
 
