@@ -81,6 +81,11 @@ public final class Request {
         return pathParams;
     }
 
+    /** The query string as received (without {@code ?}), for passing a request on unchanged; empty when there is none. */
+    public String rawQuery() {
+        return rawQuery == null ? "" : rawQuery;
+    }
+
     /** The first value of a query parameter ({@code ?name=value}; {@code ?name} gives ""). */
     public Optional<String> query(String name) {
         List<String> values = queryParams().get(name);
