@@ -42,12 +42,22 @@ final class DemoPlan {
     final List<int[]> likes = new ArrayList<>();
     final int[] followers;
 
+    /** The username of the demo's user {@code u} (0 is the most followed). */
+    static String username(int u) {
+        return String.format(Locale.ROOT, "%s_%04d", FIRST_NAMES[u % FIRST_NAMES.length], u);
+    }
+
+    /** The first {@code n} demo usernames, the most followed first: the ones worth signing in as. */
+    static List<String> firstUsernames(int n) {
+        return java.util.stream.IntStream.range(0, n).mapToObj(DemoPlan::username).toList();
+    }
+
     DemoPlan(Size size, long seed) {
         this.size = size;
         SplittableRandom random = new SplittableRandom(seed);
         Zipf byRank = new Zipf(size.users(), ZIPF);
         for (int u = 0; u < size.users(); u++) {
-            usernames.add(String.format(Locale.ROOT, "%s_%04d", FIRST_NAMES[u % FIRST_NAMES.length], u));
+            usernames.add(username(u));
         }
         List<List<Integer>> boardsOf = new ArrayList<>();
         for (int u = 0; u < size.users(); u++) {

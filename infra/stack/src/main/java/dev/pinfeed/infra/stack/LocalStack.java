@@ -102,7 +102,18 @@ public final class LocalStack {
         add(AppSpec.processor(layout, config, "materializer", "Canonical store (events → MySQL shards)", "materializer"));
         add(AppSpec.processor(layout, config, "fanout-streams", "Pin fan-out (pins → fanout chunks, Kafka Streams)", "fanout-streams", Map.of("fanout.state-dir", layout.dataPath("fanout-streams").toString())));
         add(AppSpec.processor(layout, config, "feed-worker", "Feed worker (fan-out, follows, likes → HBase pools)", "feed-worker"));
+        add(AppSpec.httpService(layout, config, "console", "Console (feeds, profiles, the pipeline's state)", "console", "console.http", consoleSettings(layout)));
         if (!appProperties.isEmpty()) apps().forEach(a -> add(((AppSpec) a).withProperties(appProperties)));
+    }
+
+    /** The console signs dev readers in by name (the dev reader keys) and writes with the dev producer token. */
+    private static Map<String, String> consoleSettings(StackLayout layout) {
+        Map<String, String> settings = new LinkedHashMap<>(DevReaderKeys.feedServiceSettings(layout));
+        settings.put("console.sign-in", "dev");
+        settings.put("console.sign-in.private-keys-file", DevReaderKeys.privateFile(layout).toString());
+        settings.put("console.sign-in.suggested-users", String.join(",", DemoPlan.firstUsernames(6)));
+        settings.put("console.ingest.token.file", DevToken.tokenFile(layout).toString());
+        return settings;
     }
 
     private List<ServerSpec> apps() {

@@ -147,8 +147,10 @@ public final class StackCli implements Callable<Integer> {
             rows.stream().filter(LocalStack.Row::failing).filter(r -> problems.stream().noneMatch(p -> p.startsWith(r.name())))
                     .forEach(r -> problems.add(r.name() + " is " + r.state() + " now" + (r.detail() == null || r.detail().isBlank() ? "" : ": " + r.detail())
                             + " (it may recover by itself: ./pinfeed status)"));
-            say("ingest-api    http://" + stack.config().hostPort("ingest.http") + "  (OpenAPI: /openapi.json)");
-            say("feed-service  http://" + stack.config().hostPort("feed.http") + "  (OpenAPI: /openapi.json)");
+            say("console       http://" + stack.config().hostPort("console.http") + "/  (open it: sign in as "
+                    + DemoPlan.username(0) + ", the home feed, profiles, the pipeline)");
+            say("ingest-api    http://" + stack.config().hostPort("ingest.http") + "  (API docs: /docs, OpenAPI: /openapi.json)");
+            say("feed-service  http://" + stack.config().hostPort("feed.http") + "  (API docs: /docs, OpenAPI: /openapi.json)");
             say("producer token (./pinfeed token prints it again): " + stack.devToken());
             say("try: curl -H 'Authorization: Bearer " + stack.devToken() + "' -H 'Content-Type: application/json' "
                     + "-d '{\"username\":\"ana\"}' http://" + stack.config().hostPort("ingest.http") + "/v1/users");
