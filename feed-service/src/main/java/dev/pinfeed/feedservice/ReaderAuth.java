@@ -60,14 +60,17 @@ public final class ReaderAuth {
         return new ReaderAuth(jwt, limiter(config), publicReadsNeedToken(config));
     }
 
-    /** A key of its own and its issuer: for a process that serves and reads in one (tests, benchmarks). */
-    public record SelfIssued(ReaderAuth auth, JwtIssuer issuer) {}
+    /**
+     * A key of its own and its issuer: for a process that serves and reads in one (tests, benchmarks); {@code privateKeys}
+     * is the key set (a {@link JwtKeys} private set) for another signer such as the console's dev sign-in.
+     */
+    public record SelfIssued(ReaderAuth auth, JwtIssuer issuer, String issuerName, String privateKeys) {}
 
     public static SelfIssued selfIssued(PinfeedConfig config, Clock clock) {
         String keys = JwtKeys.newPrivateSet("self");
         String issuer = "pinfeed-self";
         return new SelfIssued(new ReaderAuth(JwtAuthenticator.of(JwtKeys.publicSet(keys), issuer, ReaderClaims.AUDIENCE, clock),
-                limiter(config), publicReadsNeedToken(config)), new JwtIssuer(keys, issuer, ReaderClaims.AUDIENCE, clock));
+                limiter(config), publicReadsNeedToken(config)), new JwtIssuer(keys, issuer, ReaderClaims.AUDIENCE, clock), issuer, keys);
     }
 
     private static boolean publicReadsNeedToken(PinfeedConfig config) {

@@ -40,7 +40,9 @@ import dev.pinfeed.graphprocessor.GraphProcessorMain;
 import dev.pinfeed.httpkit.Meters;
 import dev.pinfeed.httpkit.RunningHttpApp;
 import dev.pinfeed.infra.stacktestkit.TestStack;
+import dev.pinfeed.ingestapi.IngestApiServer;
 import dev.pinfeed.ingestapi.IngestComponents;
+import dev.pinfeed.ingestapi.http.TokenAuthenticator;
 import dev.pinfeed.ingestapi.client.EmbeddedIngest;
 import dev.pinfeed.ingestapi.core.IngestCommand;
 import dev.pinfeed.ingestapi.core.IngestService.Outcome;
@@ -108,8 +110,12 @@ final class Pipeline implements AutoCloseable {
     private final List<AutoCloseable> open = new ArrayList<>();
     private final SchemaRegistryClient registry;
     private final EmbeddedIngest ingest;
-    private final RunningHttpApp feedService;
-    private final ReaderAuth.SelfIssued readers;
+    final RunningHttpApp feedService;
+    final ReaderAuth.SelfIssued readers;
+    /** ingest-api over HTTP (the same components as {@link #send}), for callers of the public API such as the console. */
+    final RunningHttpApp ingestHttp;
+    /** The producer token {@link #ingestHttp} accepts, allowed every event type. */
+    final String producerToken = "pf_test_" + java.util.UUID.randomUUID();
     private final HttpClient http = HttpClient.newHttpClient();
 
     Pipeline(TestStack stack, Path fanoutState) throws Exception {
@@ -182,6 +188,8 @@ final class Pipeline implements AutoCloseable {
         IngestComponents components = new IngestComponents(config, topics.overrides(), stack.keyPrefix("e2e-ingest"), new Properties());
         ingest = closing(new EmbeddedIngest(components.service()::submitAll, components, 1000, Duration.ofMillis(5), 3,
                 Duration.ofMillis(100)));
+        ingestHttp = closing(IngestApiServer.app(config, components, TokenAuthenticator.of(producerToken, "pipeline-tests", "*"))
+                .start("127.0.0.1", 0));
     }
 
     String topic(String standard) {
