@@ -23,8 +23,8 @@ import java.util.regex.Pattern;
 /**
  * An HTTP service on Jetty 12 (core API, no servlets): routes plus the shared request pipeline
  * (route → shed → auth → body limit → media type → handler), problem documents, {@code GET /health},
- * {@code /health/live}, {@code /health/ready}, {@code GET /metrics} and {@code GET /openapi.json}. Build with
- * {@link #builder(String)}, run with {@link #start(String, int)}.
+ * {@code /health/live}, {@code /health/ready}, {@code GET /metrics}, {@code GET /openapi.json} and Swagger UI
+ * over it at {@code GET /docs}. Build with {@link #builder(String)}, run with {@link #start(String, int)}.
  */
 public final class HttpApp {
 
@@ -35,7 +35,9 @@ public final class HttpApp {
     static final String READY = "/health/ready";
     static final String METRICS = "/metrics";
     static final String OPENAPI = "/openapi.json";
-    private static final List<String> BUILT_IN = List.of(HEALTH, LIVE, READY, METRICS, OPENAPI);
+    static final String DOCS = SwaggerUi.PAGE;
+    static final String DOCS_FILE = SwaggerUi.FILE;
+    private static final List<String> BUILT_IN = List.of(HEALTH, LIVE, READY, METRICS, OPENAPI, DOCS, DOCS_FILE);
 
     private static final Pattern METHOD = Pattern.compile("[A-Z]+");
 
@@ -50,6 +52,7 @@ public final class HttpApp {
     final HealthRunner readiness;
     final HealthRunner liveness;
     final byte[] openApi;
+    private final SwaggerUi docs;
     final Meter.MeterProvider<Counter> requestsTotal;
     final Meter.MeterProvider<Timer> requestDuration;
     private final List<RunningHttpApp> running = new CopyOnWriteArrayList<>();
@@ -65,6 +68,7 @@ public final class HttpApp {
         this.readiness = new HealthRunner(serviceName, b.healthChecks, b.healthTimeout);
         this.liveness = new HealthRunner(serviceName + "-live", b.livenessChecks, b.healthTimeout);
         this.openApi = b.openApiResource == null ? null : loadOpenApi(b.openApiResource);
+        this.docs = openApi == null ? null : new SwaggerUi(serviceName);
         this.router = new Router();
         for (Builder.RouteSpec spec : b.routes) {
             router.add(spec.method, spec.template, spec.options, spec.handler, false);
@@ -81,10 +85,16 @@ public final class HttpApp {
             router.add("GET", METRICS, builtIn, request -> Response.text(200, Meters.PROMETHEUS_CONTENT_TYPE, registry.scrape()), true);
         }
         router.add("GET", OPENAPI, builtIn, request -> {
-            if (openApi == null) {
-                throw new ProblemException(Problem.notFound(null, "this service publishes no OpenAPI document"));
-            }
+            requireOpenApi();
             return Response.bytes(200, Response.JSON, openApi);
+        }, true);
+        router.add("GET", DOCS, builtIn, request -> {
+            requireOpenApi();
+            return docs.page();
+        }, true);
+        router.add("GET", DOCS_FILE, builtIn, request -> {
+            requireOpenApi();
+            return SwaggerUi.file(request.pathParam("file"));
         }, true);
         for (Router.Route route : router.routes()) {
             if (route.options().authRequired() && authenticator == null) {
@@ -107,6 +117,12 @@ public final class HttpApp {
                 .tag("service", serviceName)
                 .strongReference(true)
                 .register(registry);
+    }
+
+    private void requireOpenApi() {
+        if (openApi == null) {
+            throw new ProblemException(Problem.notFound(null, "this service publishes no OpenAPI document"));
+        }
     }
 
     private static Response statusOnly(Response health) {
@@ -135,7 +151,8 @@ public final class HttpApp {
 
     /**
      * Every served route in registration order, the built-in {@code GET /health}, {@code /health/live},
-     * {@code /health/ready}, {@code /metrics}, {@code /openapi.json} last.
+     * {@code /health/ready}, {@code /metrics}, {@code /openapi.json}, {@code /docs}, {@code /docs/{file}} last
+     * ({@code /health} and {@code /metrics} only without {@link Builder#adminSeparately()}).
      */
     public List<RouteInfo> routes() {
         return router.routes().stream().map(r -> new RouteInfo(r.method(), r.template())).toList();
@@ -215,7 +232,8 @@ public final class HttpApp {
             Objects.requireNonNull(handler, "handler");
             Router.parse(pathTemplate); // validate now, at the caller's line
             String path = String.join("/", Router.split(pathTemplate, false));
-            if (BUILT_IN.contains("/" + path)) {
+            // All of /docs/..., not just the template: a literal /docs/x would shadow the built-in file route.
+            if (BUILT_IN.contains("/" + path) || path.startsWith("docs/")) {
                 throw new IllegalArgumentException(pathTemplate + " is a built-in route");
             }
             routes.add(new RouteSpec(m, pathTemplate, options, handler));
@@ -230,7 +248,7 @@ public final class HttpApp {
         /**
          * Leaves {@code /metrics} and {@code /health} (the checks' details) to an admin address served apart (a
          * process's admin endpoint over the same registry and checks): this app answers only {@code /health/live} and
-         * {@code /health/ready} with a bare status, for probes, and {@code /openapi.json}.
+         * {@code /health/ready} with a bare status, for probes, and {@code /openapi.json} and {@code /docs}.
          */
         public Builder adminSeparately() {
             this.adminSeparately = true;
@@ -354,7 +372,10 @@ public final class HttpApp {
             return this;
         }
 
-        /** A classpath resource served at {@code GET /openapi.json}; loaded and JSON-checked by {@link #build()}. */
+        /**
+         * A classpath resource served at {@code GET /openapi.json}, and shown by Swagger UI at {@code GET /docs};
+         * loaded and JSON-checked by {@link #build()}.
+         */
         public Builder openApiResource(String classpathResource) {
             this.openApiResource = Objects.requireNonNull(classpathResource, "classpathResource");
             return this;

@@ -58,6 +58,13 @@ public final class Response {
         return new Response(status, headersWith(contentType), NO_JSON, body.clone());
     }
 
+    /** Like {@link #bytes} without the copy, for large bodies cached and answered many times; never modify {@code body}. */
+    static Response shared(int status, String contentType, byte[] body) {
+        Objects.requireNonNull(contentType, "contentType");
+        Objects.requireNonNull(body, "body");
+        return new Response(status, headersWith(contentType), NO_JSON, body);
+    }
+
     /**
      * The problem document ({@code application/problem+json}) with the problem's status; 401 answers carry
      * {@code WWW-Authenticate: Bearer}, 429 answers {@code Retry-After: 1}.

@@ -158,7 +158,9 @@ class RoutingTest {
                 new RouteInfo("GET", "/health/live"),
                 new RouteInfo("GET", "/health/ready"),
                 new RouteInfo("GET", "/metrics"),
-                new RouteInfo("GET", "/openapi.json"));
+                new RouteInfo("GET", "/openapi.json"),
+                new RouteInfo("GET", "/docs"),
+                new RouteInfo("GET", "/docs/{file}"));
         assertThat(app.applicationRoutes()).hasSize(7).doesNotContain(new RouteInfo("GET", "/health"));
     }
 
