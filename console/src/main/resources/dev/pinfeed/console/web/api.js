@@ -62,8 +62,9 @@ export async function api(method, path, body, { signal, expect401 = false } = {}
     try { data = JSON.parse(text); } catch { data = { detail: text.slice(0, 300) }; }
   }
   if (res.ok) return data;
-  if (res.status === 401 && !expect401) {
-    session.clear();
+  if (res.status === 401 && !expect401 && session.token === token) {
+    // (a late answer to a call made with an older token leaves a newer session alone)
+    if (token) session.clear();
     if (location.hash !== '#/signin') location.hash = '#/signin';
   }
   throw new ApiError(res.status, data);

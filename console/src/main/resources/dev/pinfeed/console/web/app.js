@@ -107,6 +107,18 @@ async function boot() {
   startRouter(show);
 }
 
+// The API docs menu closes on Escape and on a click elsewhere.
+document.addEventListener('click', (e) => {
+  for (const d of document.querySelectorAll('details.docs-menu[open]')) if (!d.contains(e.target)) d.open = false;
+});
+document.addEventListener('keydown', (e) => {
+  if (e.key !== 'Escape') return;
+  for (const d of document.querySelectorAll('details.docs-menu[open]')) {
+    d.open = false;
+    d.querySelector('summary').focus();
+  }
+});
+
 document.querySelector('.skip-link')?.addEventListener('click', (e) => {
   e.preventDefault();
   main.focus();

@@ -49,9 +49,11 @@ export function openCreatePin({ onPublished } = {}) {
     error, status,
     h('div', { class: 'dialog-actions' }, cancel, publish));
   const dialog = h('dialog', { class: 'dialog', 'aria-labelledby': 'create-pin-title' }, form);
+  const opener = document.activeElement;
   document.body.append(dialog);
-  const close = () => { if (typeof dialog.close === 'function' && dialog.open) dialog.close(); else dialog.remove(); };
-  dialog.addEventListener('close', () => dialog.remove());
+  const done = () => { dialog.remove(); if (opener && opener.isConnected) opener.focus(); };
+  const close = () => { if (typeof dialog.close === 'function' && dialog.open) dialog.close(); else done(); };
+  dialog.addEventListener('close', done);
   cancel.addEventListener('click', close);
   if (typeof dialog.showModal === 'function') dialog.showModal(); else dialog.setAttribute('open', '');
   details.focus();

@@ -49,9 +49,11 @@ export function pager(opts) {
     update();
     const mine = generation;
     let added = 0;
+    let received = 0;
     try {
       const page = await fetchPage(cursor);
       if (mine !== generation || signal?.aborted) return;
+      received = (page.items || []).length;
       for (const item of page.items || []) {
         if (key) {
           const k = key(item);
@@ -74,7 +76,7 @@ export function pager(opts) {
     loading = false;
     update();
     // Re-observing makes the observer report again: the next page loads if the end is still in view.
-    if (io && !done && added > 0) { io.unobserve(sentinel); io.observe(sentinel); }
+    if (io && !done && received > 0) { io.unobserve(sentinel); io.observe(sentinel); }
   }
 
   function reload() {

@@ -27,7 +27,7 @@ function table(id, caption, columns, rows, rowAttrs = () => ({})) {
     h('thead', null, h('tr', null, columns.map(([head]) => h('th', { scope: 'col', text: head })))),
     h('tbody', null, rows.map((r) => h('tr', rowAttrs(r), columns.map(([, cell], i) => {
       const v = cell(r);
-      return i === 0 ? h('th', { scope: 'row' }, v) : h('td', null, v);
+      return i === 0 ? h('th', { scope: 'row' }, v) : h('td', { 'data-label': columns[i][0] }, v);
     }))))));
 }
 
@@ -48,7 +48,7 @@ function processes(data) {
     }],
     ['Role', (r) => text(r.role)],
     ['State', (r) => pill(stateOf(r))],
-    ['Detail', (r) => [r.detail ? h('span', { text: r.detail }) : (stateOf(r) === 'up' ? h('span', { class: 'muted', text: 'ready' }) : '—'), checks(r.checks)]],
+    ['Detail', (r) => [r.detail || r.error ? h('span', { text: r.detail || r.error }) : (stateOf(r) === 'up' ? h('span', { class: 'muted', text: 'ready' }) : '—'), checks(r.checks)]],
   ], data.processes, stateRow);
 }
 
@@ -58,7 +58,7 @@ function servers(data) {
     ['Kind', (r) => text(r.kind)],
     ['Address', (r) => h('code', { text: text(r.address) })],
     ['State', (r) => pill(stateOf(r))],
-    ['Detail', (r) => text(r.detail)],
+    ['Detail', (r) => text(r.detail || r.error)],
   ], data.servers, stateRow);
 }
 
@@ -151,16 +151,22 @@ function banner(el, data) {
   const servs = Array.isArray(data.servers) ? data.servers : [];
   const notUp = [...procs, ...servs].filter((x) => stateOf(x) !== 'up').map((x) => x.name);
   const unreadable = [['processes', data.processes], ['servers', data.servers]].filter(([, v]) => !Array.isArray(v)).map(([k]) => k);
-  if (!notUp.length && !unreadable.length) {
-    el.className = 'banner all-up';
-    el.textContent = `All ${procs.length} processes and ${servs.length} servers up`;
-  } else {
-    el.className = 'banner some-down';
+  let cls = 'banner all-up';
+  let line = `All ${procs.length} processes and ${servs.length} servers up`;
+  if (notUp.length || unreadable.length) {
+    cls = 'banner some-down';
     const parts = [];
     if (notUp.length) parts.push(`${notUp.length} not up: ${notUp.join(', ')}`);
     if (unreadable.length) parts.push(`${unreadable.join(' and ')} unreadable`);
-    el.textContent = parts.join('; ');
+    line = parts.join('; ');
   }
+  setBanner(el, cls, line);
+}
+
+/** Touches the live region only when it changes, so screen readers hear changes, not every poll. */
+function setBanner(el, cls, line) {
+  if (el.className !== cls) el.className = cls;
+  if (el.textContent !== line) el.textContent = line;
 }
 
 const SECTIONS = [
@@ -168,8 +174,8 @@ const SECTIONS = [
   ['servers', 'Servers', servers, 'wide'],
   ['lag', 'Consumer lag', lag, ''],
   ['dead-letters', 'Dead letters', deadLetters, ''],
+  ['hbase', 'HBase', hbase, 'wide'],
   ['fanouts', 'Fan-outs in flight', fanouts, ''],
-  ['hbase', 'HBase', hbase, ''],
   ['mysql-shards', 'MySQL shard map', mysql, ''],
   ['redis-masters', 'Redis master map', redis, ''],
 ];
@@ -214,8 +220,7 @@ export function pipelineView(main, { config, signal }) {
       render(data || {});
     } catch (e) {
       if (isAbort(e) || stopped) return;
-      status.className = 'banner some-down';
-      status.textContent = `Pipeline state unavailable: ${problemText(e)}${lastGood ? ` (showing ${clock(new Date(lastGood))})` : ''}`;
+      setBanner(status, 'banner some-down', `Pipeline state unavailable: ${problemText(e)}${lastGood ? ` (showing ${clock(new Date(lastGood))})` : ''}`);
     } finally {
       inFlight = false;
       if (!stopped && !document.hidden && !timer) timer = setTimeout(tick, config.refreshMillis);

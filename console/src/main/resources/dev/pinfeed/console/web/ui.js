@@ -72,13 +72,18 @@ export function pill(state) {
   return h('span', { class: `pill pill-${cls}`, text: st });
 }
 
-/** A stable non-negative hash of a string (FNV-1a). */
+/** A stable non-negative hash of a string (FNV-1a, then murmur3's final mix so near ids spread). */
 export function hash(str) {
   let x = 0x811c9dc5;
   for (const ch of String(str)) {
     x ^= ch.codePointAt(0);
-    x = Math.imul(x, 0x01000193) >>> 0;
+    x = Math.imul(x, 0x01000193);
   }
+  x ^= x >>> 16;
+  x = Math.imul(x, 0x85ebca6b);
+  x ^= x >>> 13;
+  x = Math.imul(x, 0xc2b2ae35);
+  x ^= x >>> 16;
   return x >>> 0;
 }
 
