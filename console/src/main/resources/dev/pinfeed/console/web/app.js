@@ -86,8 +86,8 @@ function show(route, navigated) {
   active.dispose = VIEWS[route.name](main, { params: route.params, config, signal: controller.signal });
   if (navigated) {
     window.scrollTo(0, 0);
-    const h1 = main.querySelector('h1');
-    (h1 || main).focus({ preventScroll: true });
+    // Screen readers start at the new page's heading, unless the view focused something itself.
+    if (!main.contains(document.activeElement)) (main.querySelector('h1') || main).focus({ preventScroll: true });
   }
 }
 
