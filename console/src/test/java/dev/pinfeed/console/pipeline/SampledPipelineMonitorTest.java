@@ -16,11 +16,10 @@ import dev.pinfeed.console.pipeline.PipelineSources.ClusterSize;
 import dev.pinfeed.console.pipeline.PipelineSources.ConsumerGroupLag;
 import dev.pinfeed.console.pipeline.PipelineSources.HBaseCluster;
 import dev.pinfeed.console.pipeline.PipelineSources.HealthAnswer;
+import dev.pinfeed.feedstore.MutableClock;
 import java.net.URI;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -106,28 +105,8 @@ class SampledPipelineMonitorTest {
         }
     }
 
-    /** A clock the test moves. */
-    private static final class SteppingClock extends Clock {
-        Instant now = T0;
-
-        @Override
-        public ZoneOffset getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-    }
-
     private final Stubs stubs = new Stubs();
-    private final SteppingClock clock = new SteppingClock();
+    private final MutableClock clock = new MutableClock(T0.toEpochMilli());
     private SampledPipelineMonitor monitor;
 
     @AfterEach
@@ -213,7 +192,7 @@ class SampledPipelineMonitorTest {
     void theLagHistoryGrowsWithTheSamples() {
         monitor();
         monitor.sample();
-        clock.now = T0.plusSeconds(2);
+        clock.set(T0.plusSeconds(2).toEpochMilli());
         stubs.lag = () -> Map.of("it-group", new ConsumerGroupLag(1, 1));
         PipelineSnapshot s = monitor.sample();
 
@@ -226,7 +205,7 @@ class SampledPipelineMonitorTest {
         appsAnswer();
         monitor();
         monitor.sample();
-        clock.now = T0.plusSeconds(2);
+        clock.set(T0.plusSeconds(2).toEpochMilli());
         stubs.kafka = () -> {
             throw new IllegalStateException("Timed out waiting for a node assignment");
         };
