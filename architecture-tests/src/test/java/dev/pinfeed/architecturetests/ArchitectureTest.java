@@ -44,7 +44,7 @@ class ArchitectureTest {
     static final String[] CORE_PACKAGES = {"dev.pinfeed.followergraph", "dev.pinfeed.followergraph.sharded", "dev.pinfeed.followergraph.audit",
             "dev.pinfeed.ingestapi.core", "dev.pinfeed.idallocator", "dev.pinfeed.feedstore", "dev.pinfeed.contentgenerator..",
             "dev.pinfeed.canonicalstore", "dev.pinfeed.canonicalstore.reads", "dev.pinfeed.config", "dev.pinfeed.fanoutstreams", "dev.pinfeed.feedworker",
-            "dev.pinfeed.feedstore.scoring", "dev.pinfeed.feedservice.homefeed"};
+            "dev.pinfeed.feedstore.scoring", "dev.pinfeed.feedservice.homefeed", "dev.pinfeed.console.pipeline"};
 
     /**
      * What a module offers other modules besides its root package (its API): sub-packages that are

@@ -1,0 +1,227 @@
+package dev.pinfeed.console.pipeline;
+
+import dev.pinfeed.console.pipeline.PipelineSettings.ProcessTarget;
+import dev.pinfeed.console.pipeline.PipelineSettings.ServerAddresses;
+import dev.pinfeed.console.pipeline.PipelineSnapshot.ClusterStatus;
+import dev.pinfeed.console.pipeline.PipelineSnapshot.DeadLetterTotals;
+import dev.pinfeed.console.pipeline.PipelineSnapshot.Fanouts;
+import dev.pinfeed.console.pipeline.PipelineSnapshot.GroupLag;
+import dev.pinfeed.console.pipeline.PipelineSnapshot.HBaseStatus;
+import dev.pinfeed.console.pipeline.PipelineSnapshot.MysqlShards;
+import dev.pinfeed.console.pipeline.PipelineSnapshot.ProcessStatus;
+import dev.pinfeed.console.pipeline.PipelineSnapshot.ReasonCount;
+import dev.pinfeed.console.pipeline.PipelineSnapshot.RedisMaster;
+import dev.pinfeed.console.pipeline.PipelineSnapshot.Replication;
+import dev.pinfeed.console.pipeline.PipelineSnapshot.ServerStatus;
+import dev.pinfeed.console.pipeline.PipelineSources.ClusterSize;
+import dev.pinfeed.console.pipeline.PipelineSources.ConsumerGroupLag;
+import dev.pinfeed.console.pipeline.PipelineSources.HBaseCluster;
+import dev.pinfeed.console.pipeline.PipelineSources.HealthAnswer;
+import dev.pinfeed.console.pipeline.Probes.Outcome;
+import dev.pinfeed.console.pipeline.Probes.Pending;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The pipeline monitor: every {@code refresh} (later when a sample takes longer) it probes every source in parallel,
+ * each under the probe deadline ({@link Probes}), and publishes the assembled {@link PipelineSnapshot};
+ * {@link #snapshot()} answers the last complete one at once. The MySQL and Redis servers probed are those of the
+ * live maps, read in the same sample (the last maps read when they cannot be read now).
+ */
+public final class SampledPipelineMonitor implements PipelineMonitor {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SampledPipelineMonitor.class);
+    static final String FANOUT_METRIC = "fanout_jobs_pending";
+
+    private final PipelineSettings settings;
+    private final PipelineSources sources;
+    private final Clock clock;
+    private final Probes probes;
+    private final LagHistory history;
+    private final ScheduledExecutorService schedule = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "pipeline-monitor");
+        t.setDaemon(true);
+        return t;
+    });
+    private volatile PipelineSnapshot latest = PipelineSnapshot.empty();
+    // Only the sampling thread (or a test calling sample()) touches these.
+    private List<MysqlShards> lastMysqlShards = List.of();
+    private List<RedisMaster> lastRedisMasters = List.of();
+    private boolean failedBefore;
+
+    public SampledPipelineMonitor(PipelineSettings settings, PipelineSources sources, Clock clock) {
+        this.settings = settings;
+        this.sources = sources;
+        this.clock = clock;
+        this.probes = new Probes(settings.probeTimeout());
+        int capacity = (int) Math.min(100_000, PipelineSettings.HISTORY.toMillis() / Math.max(1, settings.refresh().toMillis()) + 1);
+        this.history = new LagHistory(PipelineSettings.HISTORY, capacity);
+    }
+
+    /** Starts sampling in the background: the first sample at once. */
+    public SampledPipelineMonitor start() {
+        schedule.scheduleAtFixedRate(this::sampleQuietly, 0, settings.refresh().toMillis(), TimeUnit.MILLISECONDS);
+        return this;
+    }
+
+    @Override
+    public PipelineSnapshot snapshot() {
+        return latest;
+    }
+
+    private void sampleQuietly() {
+        try {
+            sample();
+            failedBefore = false;
+        } catch (RuntimeException e) {
+            // A bug, not a store's failure (those are caught per probe): say it once, keep the last snapshot and go on.
+            if (!failedBefore) LOG.warn("pipeline sample failed; keeping the previous one", e);
+            failedBefore = true;
+        }
+    }
+
+    /** Takes one sample now and publishes it. */
+    public synchronized PipelineSnapshot sample() {
+        Instant at = clock.instant();
+        Map<ProcessTarget, Pending<HealthAnswer>> live = new LinkedHashMap<>();
+        Map<ProcessTarget, Pending<HealthAnswer>> ready = new LinkedHashMap<>();
+        for (ProcessTarget p : settings.processes()) {
+            if (p.url() == null) continue;
+            live.put(p, probes.start("live " + p.url(), () -> sources.admin().health(p.url().resolve("health/live"))));
+            ready.put(p, probes.start("ready " + p.url(), () -> sources.admin().health(p.url().resolve("health/ready"))));
+        }
+        URI fanoutMetrics = settings.fanoutStreams().url() == null ? null : settings.fanoutStreams().url().resolve("metrics");
+        Pending<String> fanouts = fanoutMetrics == null ? null : probes.start("metrics " + fanoutMetrics, () -> sources.admin().metrics(fanoutMetrics));
+        Pending<String> kafka = probes.start("kafka", sources.kafka()::cluster);
+        Pending<String> registry = probes.start("schema-registry", sources.schemaRegistry()::check);
+        Pending<String> zookeeper = probes.start("zookeeper", sources.zookeeper()::check);
+        Pending<ClusterSize> primary = probes.start("hbase-primary", () -> sources.hbase().size(HBaseCluster.PRIMARY));
+        Pending<ClusterSize> standby = probes.start("hbase-standby", () -> sources.hbase().size(HBaseCluster.STANDBY));
+        Pending<Replication> replication = probes.start("hbase-replication", sources.hbase()::replication);
+        Pending<Map<String, ConsumerGroupLag>> lag = probes.start("lag", sources.kafka()::consumerLag);
+        Pending<List<ReasonCount>> deadLetters = probes.start("dead-letters", sources.deadLetters()::counts);
+        Pending<List<MysqlShards>> mysqlMap = probes.start("mysql-shards", sources.maps()::mysqlShards);
+        Pending<List<RedisMaster>> redisMap = probes.start("redis-masters", sources.maps()::redisMasters);
+
+        Map<String, String> errors = new LinkedHashMap<>();
+        Outcome<List<MysqlShards>> mysql = mysqlMap.await();
+        if (mysql.ok()) lastMysqlShards = mysql.value();
+        else errors.put("mysqlShards", "the live MySQL shard map cannot be read: " + mysql.error());
+        Outcome<List<RedisMaster>> redis = redisMap.await();
+        if (redis.ok()) lastRedisMasters = redis.value();
+        else errors.put("redisMasters", "the live Redis master map cannot be read: " + redis.error());
+        List<MysqlShards> mysqlHosts = lastMysqlShards;
+        List<RedisMaster> redisInstances = lastRedisMasters;
+        Map<String, Pending<String>> mysqlProbes = new LinkedHashMap<>();
+        for (MysqlShards h : mysqlHosts) {
+            mysqlProbes.put(h.master(), probes.start("mysql " + h.master(), () -> sources.mysql().check(h.master())));
+            if (h.replica() != null) mysqlProbes.put(h.replica(), probes.start("mysql " + h.replica(), () -> sources.mysql().check(h.replica())));
+        }
+        Map<String, Pending<String>> redisProbes = new LinkedHashMap<>();
+        for (RedisMaster r : redisInstances) redisProbes.put(r.master(), probes.start("redis " + r.master(), () -> sources.redis().check(r.master())));
+
+        List<ProcessStatus> processes = new ArrayList<>();
+        Outcome<HealthAnswer> unprobed = new Outcome<>(null, "not probed");
+        for (ProcessTarget p : settings.processes()) {
+            processes.add(ProcessStates.of(p, live.containsKey(p) ? live.get(p).await() : unprobed, ready.containsKey(p) ? ready.get(p).await() : unprobed));
+        }
+
+        ServerAddresses addresses = settings.addresses();
+        Outcome<ClusterSize> primarySize = primary.await();
+        Outcome<ClusterSize> standbySize = standby.await();
+        List<ServerStatus> servers = new ArrayList<>();
+        servers.add(server("kafka", "kafka", addresses.kafka(), kafka.await()));
+        servers.add(server("schema-registry", "schema-registry", addresses.schemaRegistry(), registry.await()));
+        servers.add(server("zookeeper", "zookeeper", addresses.zookeeper(), zookeeper.await()));
+        servers.add(server("hbase-primary", "hbase", addresses.hbasePrimary(), describe(primarySize)));
+        servers.add(server("hbase-standby", "hbase", addresses.hbaseStandby(), describe(standbySize)));
+        for (MysqlShards h : mysqlHosts) {
+            servers.add(server(h.host() + " master", "mysql", h.master(), mysqlProbes.get(h.master()).await()));
+            if (h.replica() != null) servers.add(server(h.host() + " replica", "mysql", h.replica(), mysqlProbes.get(h.replica()).await()));
+        }
+        for (RedisMaster r : redisInstances) servers.add(server(r.instance() + " master", "redis", r.master(), redisProbes.get(r.master()).await()));
+
+        Outcome<Replication> replicationNow = replication.await();
+        HBaseStatus hbase = new HBaseStatus(cluster(addresses.hbasePrimary(), primarySize), cluster(addresses.hbaseStandby(), standbySize),
+                replicationNow.ok() ? replicationNow.value() : new Replication(null, "unknown", null, null, replicationNow.error()));
+
+        PipelineSnapshot snapshot = new PipelineSnapshot(at.toString(), processes, servers, lag(at, lag.await(), errors),
+                deadLetters(deadLetters.await()), fanouts(fanoutMetrics, fanouts), hbase, mysqlHosts, redisInstances, errors);
+        latest = snapshot;
+        return snapshot;
+    }
+
+    private static ServerStatus server(String name, String kind, String address, Outcome<String> outcome) {
+        return new ServerStatus(name, kind, address, outcome.ok() ? PipelineSnapshot.UP : PipelineSnapshot.DOWN, outcome.ok() ? outcome.value() : outcome.error());
+    }
+
+    private static Outcome<String> describe(Outcome<ClusterSize> size) {
+        if (!size.ok()) return new Outcome<>(null, size.error());
+        ClusterSize s = size.value();
+        return new Outcome<>(plural(s.regionServers(), "region server") + ", " + plural(s.regions(), "region"), null);
+    }
+
+    private static ClusterStatus cluster(String address, Outcome<ClusterSize> size) {
+        return size.ok()
+                ? new ClusterStatus(PipelineSnapshot.UP, address, size.value().regionServers(), size.value().regions(), null)
+                : new ClusterStatus(PipelineSnapshot.DOWN, address, null, null, size.error());
+    }
+
+    /** The groups read now (pinfeed's processors' first), each with its history; when Kafka cannot be read, the groups of the history. */
+    private List<GroupLag> lag(Instant at, Outcome<Map<String, ConsumerGroupLag>> now, Map<String, String> errors) {
+        List<GroupLag> out = new ArrayList<>();
+        if (!now.ok()) {
+            history.forgetBefore(at);
+            errors.put("lag", "consumer lag cannot be read: " + now.error());
+            for (String group : history.groups()) out.add(new GroupLag(group, null, null, history.of(group)));
+        } else {
+            Map<String, Long> lags = new LinkedHashMap<>();
+            now.value().forEach((group, l) -> lags.put(group, l.lag()));
+            history.record(at, lags);
+            now.value().forEach((group, l) -> out.add(new GroupLag(group, l.lag(), l.partitions(), history.of(group))));
+        }
+        List<String> own = settings.ownGroups();
+        out.sort(Comparator.<GroupLag>comparingInt(g -> own.contains(g.group()) ? own.indexOf(g.group()) : own.size())
+                .thenComparing(GroupLag::group));
+        return out;
+    }
+
+    private static DeadLetterTotals deadLetters(Outcome<List<ReasonCount>> counts) {
+        if (!counts.ok()) return new DeadLetterTotals(null, List.of(), "dead letters cannot be counted: " + counts.error());
+        List<ReasonCount> byReason = counts.value().stream().filter(c -> c.count() > 0)
+                .sorted(Comparator.comparing(ReasonCount::topic).thenComparing(ReasonCount::reason)).toList();
+        return new DeadLetterTotals(byReason.stream().mapToLong(ReasonCount::count).sum(), byReason, null);
+    }
+
+    private Fanouts fanouts(URI url, Pending<String> metrics) {
+        if (metrics == null) return new Fanouts(null, "unknown: " + settings.fanoutStreams().problem());
+        Outcome<String> text = metrics.await();
+        if (!text.ok()) return new Fanouts(null, "unknown: fanout-streams' metrics cannot be read at " + url + ": " + text.error());
+        OptionalDouble pending = PrometheusText.sum(text.value(), FANOUT_METRIC);
+        if (pending.isEmpty()) return new Fanouts(null, "unknown: fanout-streams' metrics at " + url + " have no " + FANOUT_METRIC);
+        return new Fanouts(Math.round(pending.getAsDouble()), "fan-out jobs pending in fanout-streams");
+    }
+
+    private static String plural(int n, String what) {
+        return n + " " + what + (n == 1 ? "" : "s");
+    }
+
+    @Override
+    public void close() {
+        schedule.shutdownNow();
+        probes.close();
+        sources.close();
+    }
+}
