@@ -1,6 +1,8 @@
 package dev.pinfeed.console;
 
+import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.console.pipeline.PipelineMonitor;
+import org.apache.curator.framework.CuratorFramework;
 import dev.pinfeed.httpkit.Authenticator;
 import dev.pinfeed.httpkit.HttpApp;
 import dev.pinfeed.httpkit.JwtAuthenticator;
@@ -37,6 +39,11 @@ public final class ConsoleServer {
         SignIn signIn = new SignIn(settings, issuer, readers, feed, clock);
         HttpApp.Builder builder = HttpApp.builder(NAME).meterRegistry(meters).adminSeparately();
         return new ConsoleApp(settings, feed, ingest, signIn, pipeline, new WebFiles()).routes(builder, readers).build();
+    }
+
+    /** The pipeline page's monitor over the stores {@code config} names, sampling from now on. */
+    public static PipelineMonitor pipelineMonitor(PinfeedConfig config, CuratorFramework zk, Clock clock) {
+        return PipelineMonitors.start(config, zk, clock);
     }
 
     public static void main(String[] args) {

@@ -20,6 +20,9 @@ final class WebFiles {
             "html", "text/html; charset=utf-8", "css", "text/css; charset=utf-8", "js", "text/javascript; charset=utf-8",
             "svg", "image/svg+xml", "png", "image/png", "json", "application/json", "ico", "image/x-icon");
 
+    static final String CSP = "default-src 'self'; img-src 'self' data: https:; style-src 'self'; script-src 'self'; "
+            + "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+
     private final Map<String, byte[]> cache = new ConcurrentHashMap<>();
 
     Response file(String name) {
@@ -32,8 +35,10 @@ final class WebFiles {
         byte[] bytes = cache.computeIfAbsent(name, WebFiles::load);
         if (bytes.length == 0) throw new ProblemException(Problem.notFound(null, "no such file: " + name));
         // The files change with the build, not while it runs; no-cache keeps a reload after an upgrade correct.
-        return Response.bytes(200, type, bytes).withHeader("Cache-Control", "no-cache")
+        Response r = Response.bytes(200, type, bytes).withHeader("Cache-Control", "no-cache")
                 .withHeader("X-Content-Type-Options", "nosniff");
+        // Scripts, styles and calls only from the console itself; pins' images from anywhere on https.
+        return ext.equals("html") ? r.withHeader("Content-Security-Policy", CSP).withHeader("Referrer-Policy", "same-origin") : r;
     }
 
     private static byte[] load(String name) {

@@ -49,6 +49,9 @@ public final class SampledPipelineMonitor implements PipelineMonitor {
     private final PipelineSources sources;
     private final Clock clock;
     private final Probes probes;
+    /** Lagging groups of others than pinfeed's processors shown at most. */
+    static final int OTHER_GROUPS_SHOWN = 10;
+
     private final LagHistory history;
     private final ScheduledExecutorService schedule = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "pipeline-monitor");
@@ -193,9 +196,20 @@ public final class SampledPipelineMonitor implements PipelineMonitor {
             now.value().forEach((group, l) -> out.add(new GroupLag(group, l.lag(), l.partitions(), history.of(group))));
         }
         List<String> own = settings.ownGroups();
-        out.sort(Comparator.<GroupLag>comparingInt(g -> own.contains(g.group()) ? own.indexOf(g.group()) : own.size())
-                .thenComparing(GroupLag::group));
-        return out;
+        // Pinfeed's processors' groups always; any other group (an operator's replay, a tool, a test's) only while it
+        // lags, the most lagging few: a cluster keeps many idle groups nobody needs to watch.
+        List<GroupLag> others = out.stream().filter(g -> !own.contains(g.group()) && lastLag(g) > 0)
+                .sorted(Comparator.comparingLong(SampledPipelineMonitor::lastLag).reversed()).limit(OTHER_GROUPS_SHOWN).toList();
+        List<GroupLag> shown = new ArrayList<>(out.stream().filter(g -> own.contains(g.group()))
+                .sorted(Comparator.comparingInt(g -> own.indexOf(g.group()))).toList());
+        shown.addAll(others);
+        return shown;
+    }
+
+    /** The group's lag now, or when Kafka cannot be read, at its last sample. */
+    private static long lastLag(GroupLag g) {
+        if (g.lag() != null) return g.lag();
+        return g.history().isEmpty() ? 0 : g.history().get(g.history().size() - 1).lag();
     }
 
     private static DeadLetterTotals deadLetters(Outcome<List<ReasonCount>> counts) {

@@ -201,6 +201,23 @@ class SampledPipelineMonitorTest {
     }
 
     @Test
+    void groupsOfOthersThanTheProcessorsShowOnlyWhileTheyLagTheMostLaggingFew() {
+        monitor();
+        Map<String, ConsumerGroupLag> groups = new java.util.HashMap<>();
+        groups.put("pinfeed-materializer", new ConsumerGroupLag(0, 6));
+        groups.put("idle-tool", new ConsumerGroupLag(0, 3));
+        for (int i = 0; i < SampledPipelineMonitor.OTHER_GROUPS_SHOWN + 5; i++) groups.put("replay-" + i, new ConsumerGroupLag(100 + i, 1));
+        stubs.lag = () -> groups;
+
+        PipelineSnapshot s = monitor.sample();
+
+        List<String> shown = s.lag().stream().map(GroupLag::group).toList();
+        assertThat(shown).first().isEqualTo("pinfeed-materializer");
+        assertThat(shown).doesNotContain("idle-tool").hasSize(1 + SampledPipelineMonitor.OTHER_GROUPS_SHOWN);
+        assertThat(shown.get(1)).as("the most lagging first").isEqualTo("replay-" + (SampledPipelineMonitor.OTHER_GROUPS_SHOWN + 4));
+    }
+
+    @Test
     void eachFailingSourceShowsItsErrorInItsOwnPlace() throws Exception {
         appsAnswer();
         monitor();
