@@ -44,6 +44,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 
 /**
@@ -120,6 +121,12 @@ class ConsoleBrowserIT {
         pins.add(Long.toString(first));
         for (int i = 1; i < AUTHOR_PINS; i++) pins.add(Long.toString(p.pin(board, author, "wash_" + i)));
         await().atMost(FANOUT).until(() -> p.pools.all(reader).size() >= AUTHOR_PINS);
+        // Read through the API until every pin left the pools for the materialized feed (a first page takes one chunk):
+        // the page then pages through all of them by cursor.
+        await().atMost(FANOUT).until(() -> {
+            p.feed(reader);
+            return p.feeds.all(reader).size() >= AUTHOR_PINS;
+        });
 
         signIn(browser, readerName);
         browser.waitUntil(d -> cards(browser).size() >= 25);
@@ -154,10 +161,10 @@ class ConsoleBrowserIT {
 
         signIn(browser, readerName);
         browser.open(URI.create(console.baseUri() + "/#/u/" + authorName));
-        WebElement follow = browser.waitFor(By.id("follow-user"));
-        browser.waitUntil(d -> "false".equals(d.findElement(By.id("follow-user")).getAttribute("aria-pressed")));
-        follow.click();
-        browser.waitUntil(d -> "true".equals(d.findElement(By.id("follow-user")).getAttribute("aria-pressed")));
+        browser.waitFor(By.id("follow-user"));
+        browser.waitUntil(d -> "false".equals(attribute(browser, By.id("follow-user"), "aria-pressed")));
+        browser.driver().findElement(By.id("follow-user")).click();
+        browser.waitUntil(d -> "true".equals(attribute(browser, By.id("follow-user"), "aria-pressed")));
         browser.screenshot("profile-followed");
         await().atMost(FANOUT).until(() -> p.graph.store().relation(reader, author) == UserRelation.EXPLICIT);
 
@@ -185,23 +192,23 @@ class ConsoleBrowserIT {
     void thePipelinePageShowsEveryProcessUpAKilledOneDownAndUpAgainAfterItsRestart(Browser browser) throws Exception {
         browser.open(URI.create(console.baseUri() + "/#/pipeline"));
         for (String process : List.of("ingest-api", "feed-service", "graph-processor")) {
-            browser.waitUntil(d -> state(browser, "processes", process).equals("up"), FANOUT);
+            awaitState(browser, process, "up");
         }
         for (String server : List.of("kafka", "schema-registry", "hbase-primary", "hbase-standby")) {
             browser.waitUntil(d -> state(browser, "servers", server).equals("up"), FANOUT);
         }
-        browser.waitUntil(d -> d.findElement(By.id("pipeline-status")).getAttribute("class").contains("all-up"), FANOUT);
+        browser.waitUntil(d -> attribute(browser, By.id("pipeline-status"), "class").contains("all-up"), FANOUT);
         browser.screenshot("pipeline-all-up");
 
         graphProcessor.kill9();
         long killed = System.nanoTime();
         browser.waitUntil(d -> state(browser, "processes", "graph-processor").equals("down"), Duration.ofSeconds(30));
         System.out.printf("the pipeline page showed graph-processor down %d ms after kill -9%n", (System.nanoTime() - killed) / 1_000_000);
-        assertThat(browser.driver().findElement(By.id("pipeline-status")).getAttribute("class")).contains("some-down");
+        browser.waitUntil(d -> attribute(browser, By.id("pipeline-status"), "class").contains("some-down"));
         browser.screenshot("pipeline-graph-processor-down");
 
         graphProcessor = ChildJvm.start(GraphProcessorMain.class.getName(), graphProcessorProps);
-        browser.waitUntil(d -> state(browser, "processes", "graph-processor").equals("up"), FANOUT);
+        awaitState(browser, "graph-processor", "up");
         browser.screenshot("pipeline-graph-processor-up-again");
     }
 
@@ -217,21 +224,45 @@ class ConsoleBrowserIT {
     private static void signIn(Browser browser, String username) {
         browser.open(URI.create(console.baseUri() + "/"));
         ((JavascriptExecutor) browser.driver()).executeScript("sessionStorage.clear()");
+        browser.driver().navigate().refresh(); // the page forgets the earlier reader it holds in memory
         browser.open(URI.create(console.baseUri() + "/#/signin"));
         WebElement name = browser.waitFor(By.id("username"));
         name.clear();
         name.sendKeys(username);
         browser.driver().findElement(By.id("sign-in")).click();
-        browser.waitFor(By.id("feed"));
+        browser.waitFor(By.id("sign-out")); // signed in: the header names the reader
+    }
+
+    /** Until the pipeline page shows {@code process} in {@code state}; a graph-processor that does not come up says why. */
+    private static void awaitState(Browser browser, String process, String state) {
+        try {
+            browser.waitUntil(d -> state(browser, "processes", process).equals(state), FANOUT);
+        } catch (org.openqa.selenium.TimeoutException e) {
+            throw new AssertionError(process + " never showed " + state + "; graph-processor's output:\n" + graphProcessor.output(), e);
+        }
     }
 
     private static List<WebElement> cards(Browser browser) {
         return browser.driver().findElements(By.cssSelector("#feed article.pin-card[data-pin-id]"));
     }
 
+    /** The element's attribute, or "" while there is none (or the page is redrawing it). */
+    private static String attribute(Browser browser, By by, String name) {
+        try {
+            List<WebElement> found = browser.driver().findElements(by);
+            return found.isEmpty() ? "" : String.valueOf(found.get(0).getAttribute(name));
+        } catch (StaleElementReferenceException redrawn) {
+            return "";
+        }
+    }
+
     /** The state a section's row for {@code name} shows, or "" while there is none. */
     private static String state(Browser browser, String section, String name) {
-        List<WebElement> rows = browser.driver().findElements(By.cssSelector("#" + section + " [data-name='" + name + "']"));
-        return rows.isEmpty() ? "" : String.valueOf(rows.get(0).getAttribute("data-state"));
+        try {
+            List<WebElement> rows = browser.driver().findElements(By.cssSelector("#" + section + " [data-name='" + name + "']"));
+            return rows.isEmpty() ? "" : String.valueOf(rows.get(0).getAttribute("data-state"));
+        } catch (StaleElementReferenceException redrawn) { // the page redraws the table at each refresh: look again
+            return "";
+        }
     }
 }

@@ -38,6 +38,9 @@ public final class ChildJvm implements AutoCloseable {
         command.add("-Xmx256m");
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
+        // The child finds the stack (and its generated credentials) where this JVM does, also when run without ./pinfeed.
+        String root = System.getProperty("pinfeed.root");
+        if (root != null && !properties.containsKey("pinfeed.root")) command.add("-Dpinfeed.root=" + root);
         properties.forEach((k, v) -> command.add("-D" + k + "=" + v));
         command.add(mainClass);
         command.addAll(List.of(args));
