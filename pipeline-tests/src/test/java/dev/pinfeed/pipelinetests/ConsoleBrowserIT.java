@@ -44,6 +44,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.Keys;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 
@@ -147,6 +148,21 @@ class ConsoleBrowserIT {
         assertThat(new HashSet<>(shown)).as("every pin of the followed author, over several pages").containsAll(pins);
         assertThat(shown.size()).isGreaterThan(firstPage);
         browser.screenshot("feed-scrolled-to-the-end");
+
+        // A phone-sized window: one column of cards, nothing wider than the screen.
+        browser.phone();
+        try {
+            browser.driver().navigate().refresh();
+            browser.waitUntil(d -> !cards(browser).isEmpty());
+            JavascriptExecutor js = (JavascriptExecutor) browser.driver();
+            Number overflow = (Number) js.executeScript("return document.documentElement.scrollWidth - window.innerWidth");
+            assertThat(overflow.intValue()).as("no horizontal scrolling on a phone").isLessThanOrEqualTo(0);
+            List<WebElement> phoneCards = cards(browser);
+            assertThat(phoneCards.get(0).getRect().getWidth()).as("one card across").isGreaterThan(browser.viewport().getWidth() / 2);
+            browser.screenshot("feed-phone");
+        } finally {
+            browser.desktop();
+        }
     }
 
     @Test
@@ -221,15 +237,18 @@ class ConsoleBrowserIT {
         }
     }
 
+    /** Signs in by the keyboard alone: the name typed into the focused field, then Enter. */
     private static void signIn(Browser browser, String username) {
         browser.open(URI.create(console.baseUri() + "/"));
         ((JavascriptExecutor) browser.driver()).executeScript("sessionStorage.clear()");
         browser.driver().navigate().refresh(); // the page forgets the earlier reader it holds in memory
         browser.open(URI.create(console.baseUri() + "/#/signin"));
         WebElement name = browser.waitFor(By.id("username"));
-        name.clear();
-        name.sendKeys(username);
-        browser.driver().findElement(By.id("sign-in")).click();
+        assertThat(browser.driver().findElements(By.cssSelector("label[for='username']"))).as("a labelled field").isNotEmpty();
+        browser.waitUntil(d -> name.equals(d.switchTo().activeElement()));
+        name.sendKeys(Keys.chord(Keys.CONTROL, "a"), username);
+        browser.screenshot("sign-in");
+        name.sendKeys(Keys.ENTER);
         browser.waitFor(By.id("sign-out")); // signed in: the header names the reader
     }
 
