@@ -83,7 +83,8 @@ final class ConsoleApp {
         app.route("GET", "/web/{file}", RouteOptions.publicRead(), r -> web.file(r.pathParam("file")));
         app.route("GET", "/api/config", RouteOptions.publicRead(), r -> Response.json(200, config()));
         app.route("POST", "/api/session", new RouteOptions(false, 4096, true), r -> Response.json(200, signIn.signIn(r.json())));
-        app.route("GET", "/api/pipeline", RouteOptions.publicRead(), r -> Response.json(200, pipeline.snapshot()));
+        app.route("GET", "/api/pipeline", settings.pipelineNeedsToken() ? new RouteOptions(true, 0, false) : RouteOptions.publicRead(),
+                r -> Response.json(200, pipeline.snapshot()));
         for (String route : READ_ROUTES) {
             String[] parts = route.split(" ", 2);
             RouteOptions options = parts[0].equals("GET") ? RouteOptions.publicRead() : new RouteOptions(false, 64 * 1024, true);
@@ -114,6 +115,7 @@ final class ConsoleApp {
         c.put("suggestedUsers", settings.suggestedUsers());
         c.put("refreshMillis", settings.refresh().toMillis());
         c.put("docs", settings.docs());
+        c.put("pipelineNeedsToken", settings.pipelineNeedsToken());
         return c;
     }
 

@@ -21,11 +21,12 @@ import java.util.Optional;
  * with {@code console.sign-in.private-keys-file}; {@code token}: the reader brings a token; default {@code token}),
  * {@code console.sign-in.suggested-users}, {@code console.sign-in.ttl-minutes} (720), the reader token checks of
  * feed-service ({@code feed.auth.jwks-file}, {@code feed.auth.issuer}, {@code feed.auth.audience}),
- * {@code console.refresh-millis} (2000).
+ * {@code console.refresh-millis} (2000), {@code console.pipeline.access} ({@code token}: the pipeline page's state only
+ * for a caller with a reader token; {@code open}: for anyone who reaches the console, as in dev; default token).
  */
 public record ConsoleSettings(HostPort http, URI feedService, URI ingestApi, Optional<String> ingestToken, SignIn signIn,
                               Optional<Path> signingKeys, List<String> suggestedUsers, Duration tokenTtl, Path jwksFile, String issuer,
-                              String audience, Duration refresh, Map<String, String> docs) {
+                              String audience, Duration refresh, Map<String, String> docs, boolean pipelineNeedsToken) {
 
     public static final String HTTP = "console.http";
 
@@ -53,7 +54,17 @@ public record ConsoleSettings(HostPort http, URI feedService, URI ingestApi, Opt
         return new ConsoleSettings(config.hostPort(HTTP), feed, ingest, config.find("console.ingest.token"), signIn, keys, suggested,
                 Duration.ofMinutes(config.getInt("console.sign-in.ttl-minutes", 720)), Path.of(config.require("feed.auth.jwks-file")),
                 config.require("feed.auth.issuer"), config.get("feed.auth.audience", ReaderClaims.AUDIENCE),
-                Duration.ofMillis(config.getInt("console.refresh-millis", 2000)), Map.copyOf(docs));
+                Duration.ofMillis(config.getInt("console.refresh-millis", 2000)), Map.copyOf(docs), pipelineNeedsToken(config));
+    }
+
+    /** Where the stores live and how they fare is for operators: open only where everyone reaching the console is one. */
+    private static boolean pipelineNeedsToken(PinfeedConfig config) {
+        return switch (config.get("console.pipeline.access", "token").toLowerCase(Locale.ROOT)) {
+            case "token" -> true;
+            case "open" -> false;
+            default -> throw new IllegalStateException("configuration key 'console.pipeline.access' must be token or open: "
+                    + config.get("console.pipeline.access", ""));
+        };
     }
 
     private static URI serviceUrl(PinfeedConfig config, String key, String localKey) {

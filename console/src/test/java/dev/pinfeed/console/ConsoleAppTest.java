@@ -82,7 +82,7 @@ class ConsoleAppTest {
         Path privateKeys = Files.writeString(dir.resolve("private.json"), keys);
         ConsoleSettings settings = new ConsoleSettings(new HostPort("127.0.0.1", 1), feed.baseUri(), ingest.baseUri(), Optional.of("producer-secret"),
                 ConsoleSettings.SignIn.DEV, Optional.of(privateKeys), List.of("ada_0000"), Duration.ofHours(1), jwks, ISSUER, ReaderClaims.AUDIENCE,
-                Duration.ofSeconds(2), Map.of());
+                Duration.ofSeconds(2), Map.of(), true);
         PipelineMonitor pipeline = new PipelineMonitor() {
             @Override public Object snapshot() { return Map.of("sampledAt", "now"); }
             @Override public void close() { }
@@ -165,6 +165,14 @@ class ConsoleAppTest {
         HttpResponse<String> r = send("PUT", "/api/write/v1/users/" + ADA + "/likes/77", null, ada);
         assertThat(r.statusCode()).isEqualTo(503);
         assertThat(JSON.readTree(r.body()).path("detail").asText()).contains("ingest-api");
+    }
+
+    @Test
+    void thePipelinesStateIsForReadersWithATokenUnlessOpened() throws Exception {
+        assertThat(send("GET", "/api/pipeline", null, null).statusCode()).isEqualTo(401);
+        HttpResponse<String> r = send("GET", "/api/pipeline", null, ReaderClaims.userToken(issuer, ADA, Duration.ofMinutes(5)));
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(JSON.readTree(r.body()).path("sampledAt").asText()).isEqualTo("now");
     }
 
     @Test

@@ -95,7 +95,7 @@ class ConsoleBrowserIT {
         Path jwks = Files.writeString(dir.resolve("reader-keys.json"), JwtKeys.publicSet(p.readers.privateKeys()));
         ConsoleSettings settings = new ConsoleSettings(new HostPort("127.0.0.1", 1), p.feedService.baseUri(), p.ingestHttp.baseUri(),
                 Optional.of(p.producerToken), DEV, Optional.of(privateKeys), List.of(), Duration.ofHours(1), jwks, p.readers.issuerName(),
-                ReaderClaims.AUDIENCE, Duration.ofSeconds(1), Map.of("ingest-api", p.ingestHttp.baseUri() + "/docs"));
+                ReaderClaims.AUDIENCE, Duration.ofSeconds(1), Map.of("ingest-api", p.ingestHttp.baseUri() + "/docs"), false);
         console = ConsoleServer.app(settings, monitor, Meters.newRegistry(), Clock.systemUTC()).start("127.0.0.1", 0);
     }
 

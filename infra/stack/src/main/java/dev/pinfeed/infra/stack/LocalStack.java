@@ -110,6 +110,7 @@ public final class LocalStack {
     private static Map<String, String> consoleSettings(StackLayout layout) {
         Map<String, String> settings = new LinkedHashMap<>(DevReaderKeys.feedServiceSettings(layout));
         settings.put("console.sign-in", "dev");
+        settings.put("console.pipeline.access", "open");
         settings.put("console.sign-in.private-keys-file", DevReaderKeys.privateFile(layout).toString());
         settings.put("console.sign-in.suggested-users", String.join(",", DemoPlan.firstUsernames(6)));
         settings.put("console.ingest.token.file", DevToken.tokenFile(layout).toString());
