@@ -47,6 +47,7 @@ import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.Select;
 
 /**
  * The console in a real browser (headless Chromium) over the whole pipeline in this JVM ({@link Pipeline}: ingest-api
@@ -166,14 +167,16 @@ class ConsoleBrowserIT {
     }
 
     @Test
-    void aReaderFollowsAnAuthorInThePageAndTheAuthorsNewPinAppearsInHisFeed(Browser browser) throws Exception {
+    void aReaderFollowsAnAuthorInThePageTheAuthorsNewPinAppearsInHisFeedAndHeLikesItAndPinsHisOwn(Browser browser) throws Exception {
         String authorName = "potter_" + Long.toString(System.nanoTime() % 1_000_000_000L, 36);
         long author = p.send(new IngestCommand.CreateUser(authorName, "Potter"));
         long board = p.board(author, "Bowls");
         long earlier = p.pin(board, author, "earlier_bowl");
         String readerName = "fan_" + Long.toString(System.nanoTime() % 1_000_000_000L, 36);
         long reader = p.send(new IngestCommand.CreateUser(readerName, "Fan"));
-        await().atMost(FANOUT).until(() -> p.reads.pin(earlier).isPresent() && p.reads.user(reader).isPresent());
+        long readerBoard = p.board(reader, "Inspiration");
+        await().atMost(FANOUT).until(() -> p.reads.pin(earlier).isPresent() && p.reads.user(reader).isPresent()
+                && p.reads.board(readerBoard).isPresent());
 
         signIn(browser, readerName);
         browser.open(URI.create(console.baseUri() + "/#/u/" + authorName));
@@ -202,6 +205,20 @@ class ConsoleBrowserIT {
         }, FANOUT);
         assertThat(browser.driver().findElement(card).getText()).contains("fresh_from_the_kiln");
         browser.screenshot("feed-with-the-new-pin");
+
+        // The reader likes it on its card, and publishes a pin of his own on his board: both through ingest-api.
+        browser.driver().findElement(card).findElement(By.cssSelector("button.like")).click();
+        browser.waitUntil(d -> "true".equals(attribute(browser, By.cssSelector("article.pin-card[data-pin-id='" + pin + "'] button.like"), "aria-pressed")));
+        await().atMost(FANOUT).until(() -> p.reads.userLikes(reader, null, 10).items().stream().anyMatch(l -> l.id() == Long.parseLong(pin)));
+
+        browser.driver().findElement(By.id("create-pin")).click();
+        browser.waitFor(By.id("pin-details")).sendKeys("made_in_the_console");
+        browser.waitUntil(d -> d.findElement(By.id("pin-board")).isEnabled());
+        new Select(browser.driver().findElement(By.id("pin-board"))).selectByValue(Long.toString(readerBoard));
+        browser.screenshot("create-pin");
+        browser.driver().findElement(By.id("publish-pin")).click();
+        await().atMost(FANOUT).until(() -> p.reads.userPins(reader, null, 10).items().stream()
+                .anyMatch(made -> made.details().equals("made_in_the_console") && made.boardId() == readerBoard));
     }
 
     @Test
