@@ -5,11 +5,14 @@ import java.io.StringReader;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.Properties;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -22,13 +25,19 @@ final class ExampleConfiguration {
     static final Path PRODUCTION_EXAMPLE = ROOT.resolve("infra/definitions/production.example.properties");
 
     /** The public address of each HTTP service; the other apps serve only their admin address. */
-    static final Map<String, String> PUBLIC_ADDRESS_KEYS = Map.of("ingest-api", "ingest.http", "feed-service", "feed.http");
-    /** Key prefixes one app reads besides {@code <app>.}; a key of none of them is a store's, read by every app. */
-    private static final Map<String, String> APP_PREFIXES = Map.of("ingest.", "ingest-api", "feed.", "feed-service", "fanout.", "fanout-streams");
+    static final Map<String, String> PUBLIC_ADDRESS_KEYS = Map.of("ingest-api", "ingest.http", "feed-service", "feed.http", "console", "console.http");
+    /**
+     * Key prefixes apps read besides {@code <app>.}, the longest that matches deciding (the console checks readers'
+     * tokens with feed-service's {@code feed.auth.*}); a key of none of them is a store's, read by every app.
+     */
+    private static final Map<String, Set<String>> APP_PREFIXES = Map.of("ingest.", Set.of("ingest-api"), "feed.", Set.of("feed-service"),
+            "feed.auth.", Set.of("feed-service", "console"), "fanout.", Set.of("fanout-streams"));
     /** The operators' commands (./pinfeed backup, failover, shard moves) read these; no app does. */
     private static final List<String> OPERATOR_PREFIXES = List.of("backup.", "mysql.admin.");
     /** Keys naming a file or directory: secrets as K.file, token and key files, trust stores, state directories. */
     private static final Pattern PATH_KEY = Pattern.compile(".*([.-]file|[.-]truststore|[.-]keystore|\\.location|state-dir)");
+
+    private static final Pattern CONSOLE_URL = Pattern.compile("console\\.(process\\.)?([a-z0-9-]+)\\.url");
 
     private final byte[] bytes;
     private final Properties properties = new Properties();
@@ -82,6 +91,17 @@ final class ExampleConfiguration {
                 .sorted().toList();
     }
 
+    /** An app's address as the console calls it: {@code console.<app>.url} its public port, {@code console.process.<app>.url} its admin port. */
+    record ConsoleUrl(String key, String url, String app, boolean admin) {}
+
+    /** The console's URLs of the apps of this configuration (a key naming no app is left out: the console reads none). */
+    List<ConsoleUrl> consoleUrls() {
+        List<String> apps = apps();
+        return properties.stringPropertyNames().stream().sorted().map(CONSOLE_URL::matcher).filter(Matcher::matches)
+                .filter(m -> apps.contains(m.group(2)) && (m.group(1) != null || publicPort(m.group(2)).isPresent()))
+                .map(m -> new ConsoleUrl(m.group(), properties.getProperty(m.group()).trim(), m.group(2), m.group(1) != null)).toList();
+    }
+
     /** Key → path of every file or directory {@code app} opens. */
     Map<String, String> pathsReadBy(String app) {
         Map<String, String> paths = new TreeMap<>();
@@ -96,10 +116,9 @@ final class ExampleConfiguration {
         for (String other : apps()) {
             if (key.startsWith(other + ".")) return other.equals(app);
         }
-        for (Map.Entry<String, String> prefix : APP_PREFIXES.entrySet()) {
-            if (key.startsWith(prefix.getKey())) return prefix.getValue().equals(app);
-        }
-        return true;
+        return APP_PREFIXES.entrySet().stream().filter(prefix -> key.startsWith(prefix.getKey()))
+                .max(Comparator.comparingInt(prefix -> prefix.getKey().length()))
+                .map(prefix -> prefix.getValue().contains(app)).orElse(true);
     }
 
     private int port(String key) {

@@ -17,7 +17,7 @@ class KubernetesManifestsTest {
     @Test
     void theManifestsRunEveryAppAsItsConfigurationSays() {
         assertThat(EXAMPLE.apps()).as("apps found in the configuration (modules with an admin address)")
-                .contains("ingest-api", "feed-service", "graph-processor", "materializer", "fanout-streams", "feed-worker");
+                .contains("ingest-api", "feed-service", "graph-processor", "materializer", "fanout-streams", "feed-worker", "console");
 
         assertThat(ManifestChecks.problems(Manifests.load(KUBERNETES), EXAMPLE, VERSION)).isEmpty();
     }
@@ -27,6 +27,11 @@ class KubernetesManifestsTest {
         assertThat(EXAMPLE.pathsReadBy("ingest-api")).containsKey("ingest.tokens-file").doesNotContainKey("feed.auth.jwks-file");
         assertThat(EXAMPLE.pathsReadBy("feed-service")).containsKey("feed.auth.jwks-file").doesNotContainKey("ingest.tokens-file");
         assertThat(EXAMPLE.pathsReadBy("fanout-streams")).containsKey("fanout.state-dir");
+        // The console checks readers' tokens as feed-service does, and writes with a producer token of its own.
+        assertThat(EXAMPLE.pathsReadBy("console")).containsKeys("feed.auth.jwks-file", "console.ingest.token.file", "mysql.password.file")
+                .doesNotContainKeys("ingest.tokens-file", "fanout.state-dir");
+        assertThat(EXAMPLE.pathsReadBy("feed-service")).doesNotContainKey("console.ingest.token.file");
+        assertThat(EXAMPLE.pathsReadBy("graph-processor")).doesNotContainKeys("console.ingest.token.file", "feed.auth.jwks-file");
 
         ExampleConfiguration more = withLines("search.password.file=/etc/pinfeed/secrets/search-password",
                 "mysql.admin.tls.truststore-password.file=/run/secrets/admin-truststore-password",
@@ -56,6 +61,32 @@ class KubernetesManifestsTest {
     }
 
     @Test
+    void theReaderKeysAreExpectedInFeedServicesPodAndTheConsolesOnly() {
+        ExampleConfiguration elsewhere = withLines("feed.auth.jwks-file=/run/secrets/reader-keys.json");
+
+        assertThat(ManifestChecks.problems(Manifests.load(KUBERNETES), elsewhere, VERSION))
+                .filteredOn(p -> p.contains("feed.auth.jwks-file"))
+                .containsExactlyInAnyOrder("feed-service: feed.auth.jwks-file=/run/secrets/reader-keys.json lies under no volume mounted in its container",
+                        "console: feed.auth.jwks-file=/run/secrets/reader-keys.json lies under no volume mounted in its container");
+    }
+
+    @Test
+    void theConsolesUrlsMustReachTheAppsThroughTheirServices() {
+        ExampleConfiguration wrong = withLines("console.process.feed-worker.url=http://feed-worker-admin:8096",
+                "console.process.materializer.url=http://feed-worker-admin:8094",
+                "console.process.graph-processor.url=http://graph-processor:8091",
+                "console.process.ingest-api.url=ingest-api-admin:8097",
+                "console.feed-service.url=http://feed-service-admin:8096");
+
+        assertThat(ManifestChecks.problems(Manifests.load(KUBERNETES), wrong, VERSION)).filteredOn(p -> p.startsWith("console.")).containsExactlyInAnyOrder(
+                "console.process.feed-worker.url=http://feed-worker-admin:8096: Service feed-worker-admin has no port 8096",
+                "console.process.materializer.url=http://feed-worker-admin:8094: Service feed-worker-admin does not select materializer's pods",
+                "console.process.graph-processor.url=http://graph-processor:8091: no Service graph-processor",
+                "console.process.ingest-api.url=ingest-api-admin:8097: not an http(s) URL",
+                "console.feed-service.url=http://feed-service-admin:8096: Service feed-service-admin port 8096 reaches feed-service's port 8096, expected its public port 8081");
+    }
+
+    @Test
     void brokenManifestsAreNamedProblemByProblem() {
         List<String> problems = ManifestChecks.problems(Manifests.load(Path.of("src/test/resources/broken-kubernetes")), EXAMPLE, VERSION);
 
@@ -74,7 +105,8 @@ class KubernetesManifestsTest {
                 "fanout-streams: no Service exposes its admin port 8093",
                 "fanout-streams: image pinfeed/fanout-streams:latest, expected pinfeed/fanout-streams (its tag set by kustomize)",
                 "graph-processor: PINFEED_LOG_FORMAT is not json",
-                "feed-worker: no Deployment or StatefulSet");
+                "feed-worker: no Deployment or StatefulSet",
+                "console.process.fanout-streams.url=http://fanout-streams-admin:8093: no Service fanout-streams-admin");
     }
 
     private static ExampleConfiguration withLines(String... lines) {

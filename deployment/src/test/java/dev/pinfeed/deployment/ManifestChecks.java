@@ -18,6 +18,8 @@ import io.fabric8.kubernetes.api.model.VolumeMount;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -64,6 +66,7 @@ final class ManifestChecks {
         checks.checkFieldsAreKnown();
         checks.checkAddressesBelongToApps();
         for (String app : config.apps()) checks.checkApp(app);
+        checks.checkConsoleUrls();
         return List.copyOf(checks.problems);
     }
 
@@ -96,7 +99,7 @@ final class ManifestChecks {
             return;
         }
         Workload workload = found.get();
-        Optional<Container> container = workload.template().getSpec().getContainers().stream().filter(c -> c.getName().equals(app)).findFirst();
+        Optional<Container> container = container(workload, app);
         if (container.isEmpty()) {
             problem("%s: no container named %s", app, app);
             return;
@@ -117,6 +120,57 @@ final class ManifestChecks {
         config.pathsReadBy(app).forEach((key, path) -> checkMounted(app, workload, c, key, path));
         checkResources(app, c);
         checkInstanceIdentity(app, workload, c);
+    }
+
+    private static Optional<Container> container(Workload workload, String app) {
+        return workload.template().getSpec().getContainers().stream().filter(c -> c.getName().equals(app)).findFirst();
+    }
+
+    /**
+     * The console reaches each app where its URL keys say: a Service of these manifests selecting the app's pods, whose
+     * port reaches the app's admin port ({@code console.process.<app>.url}) or public port ({@code console.<app>.url}).
+     */
+    private void checkConsoleUrls() {
+        for (ExampleConfiguration.ConsoleUrl u : config.consoleUrls()) {
+            URI uri;
+            try {
+                uri = new URI(u.url());
+            } catch (URISyntaxException e) {
+                uri = null;
+            }
+            if (uri == null || uri.getHost() == null || !List.of("http", "https").contains(uri.getScheme())) {
+                problem("%s=%s: not an http(s) URL", u.key(), u.url());
+                continue;
+            }
+            String host = uri.getHost();
+            int port = uri.getPort() >= 0 ? uri.getPort() : uri.getScheme().equals("https") ? 443 : 80;
+            Optional<Service> service = manifests.services().stream().filter(s -> s.getMetadata().getName().equals(host)).findFirst();
+            if (service.isEmpty()) {
+                problem("%s=%s: no Service %s", u.key(), u.url(), host);
+                continue;
+            }
+            Optional<ServicePort> servicePort = service.get().getSpec().getPorts().stream().filter(p -> Objects.equals(p.getPort(), port)).findFirst();
+            if (servicePort.isEmpty()) {
+                problem("%s=%s: Service %s has no port %d", u.key(), u.url(), host, port);
+                continue;
+            }
+            Optional<Workload> workload = manifests.workload(u.app());
+            Optional<Container> c = workload.flatMap(w -> container(w, u.app()));
+            if (c.isEmpty()) continue; // named by the app's own checks
+            Map<String, String> selector = service.get().getSpec().getSelector();
+            Map<String, String> podLabels = Optional.ofNullable(workload.get().template().getMetadata().getLabels()).orElse(Map.of());
+            if (selector == null || selector.isEmpty() || !podLabels.entrySet().containsAll(selector.entrySet())) {
+                problem("%s=%s: Service %s does not select %s's pods", u.key(), u.url(), host, u.app());
+                continue;
+            }
+            IntOrString targetPort = servicePort.get().getTargetPort();
+            Integer target = containerPort(c.get(), targetPort == null ? new IntOrString(port) : targetPort);
+            int expected = u.admin() ? config.adminPort(u.app()) : config.publicPort(u.app()).orElseThrow();
+            if (!Objects.equals(target, expected)) {
+                problem("%s=%s: Service %s port %d reaches %s's port %s, expected its %s port %d", u.key(), u.url(), host, port, u.app(), target,
+                        u.admin() ? "admin" : "public", expected);
+            }
+        }
     }
 
     private void checkImage(String app, Container c) {
