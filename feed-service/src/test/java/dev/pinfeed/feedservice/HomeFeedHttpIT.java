@@ -22,6 +22,10 @@ import dev.pinfeed.feedstore.hbase.HBaseClusters;
 import dev.pinfeed.feedstore.hbase.HBaseMaterializedFeedStore;
 import dev.pinfeed.feedstore.hbase.HBasePoolStore;
 import dev.pinfeed.feedstore.redis.RedisLastReadStore;
+import dev.pinfeed.feedstore.MutableClock;
+import dev.pinfeed.followergraph.GraphCommand;
+import dev.pinfeed.followergraph.GraphStore;
+import dev.pinfeed.followergraph.redis.RedisGraphStore;
 import dev.pinfeed.followergraph.sharded.InMemoryGraphStore;
 import dev.pinfeed.httpkit.Meters;
 import dev.pinfeed.idallocator.ObjectType;
@@ -116,11 +120,16 @@ class HomeFeedHttpIT {
 
     /** {@link #app(UnaryOperator)} with the generator deadline {@code generatorDeadline}. */
     private FeedAppClient app(UnaryOperator<PoolStore> generatorView, Duration generatorDeadline) {
+        return app(generatorView, generatorDeadline, new InMemoryGraphStore(), Clock.systemUTC());
+    }
+
+    /** The app over {@code graph} (whom readers follow, for regenerated pools), its home feed on {@code clock}. */
+    private FeedAppClient app(UnaryOperator<PoolStore> generatorView, Duration generatorDeadline, GraphStore graph, Clock clock) {
         HomeFeedSettings settings = HomeFeedSettings.from(stack.config()).withGeneratorDeadline(generatorDeadline);
-        HomeFeed feed = FeedServiceServer.homeFeed(stack.config(), settings, generatorView.apply(pools), feeds, lastReads, reads, new InMemoryGraphStore(), threads,
-                metrics, Clock.systemUTC());
+        HomeFeed feed = FeedServiceServer.homeFeed(stack.config(), settings, generatorView.apply(pools), feeds, lastReads, reads, graph, threads,
+                metrics, clock);
         FeedAppClient app = new FeedAppClient(
-                auth -> FeedServiceServer.app(stack.config(), auth, new InMemoryGraphStore(), reads, feed, meters, Map.of()));
+                auth -> FeedServiceServer.app(stack.config(), auth, graph, reads, feed, meters, Map.of()));
         apps.add(app);
         return app;
     }
@@ -186,6 +195,42 @@ class HomeFeedHttpIT {
         List<Long> out = new ArrayList<>();
         page.path("items").forEach(i -> out.add(Long.parseLong(i.path("pin").path("id").asText())));
         return out;
+    }
+
+    /**
+     * The fan-out skips a reader who has not read his feed for {@code feed.active-days}; when he returns, his first read
+     * fills his pools from whom he follows now (the real follower graph in Redis), so the pins he missed are there.
+     * A reader back after a day gets no regeneration: his pools are the fan-out's.
+     */
+    @Test
+    void aReaderBackAfterTheActiveDaysGetsHisPoolsRegeneratedFromWhomHeFollows() throws Exception {
+        MutableClock clock = new MutableClock(System.currentTimeMillis());
+        int activeDays = HomeFeedSettings.from(stack.config()).activeDays();
+        try (RedisGraphStore graph = RedisGraphStore.connect(stack.config(), () -> RedisShards.defaultShardMap(stack.config()),
+                stack.keyPrefix("homefeed-returning"))) {
+            List<Long> missed = pins(3);
+            long author = reads.pin(missed.get(0)).orElseThrow().authorId();
+            // The graph knows the author's board (following him follows it), as the graph processor learns it from BoardCreated.
+            graph.apply(new GraphCommand.CreateBoard(stack.freshId(), T0, reads.pin(missed.get(0)).orElseThrow().boardId(), author));
+            long away = user();
+            long back = user();
+            for (long reader : List.of(away, back)) graph.apply(new GraphCommand.FollowUser(stack.freshId(), T0, reader, author));
+            FeedAppClient app = app(p -> p, GENEROUS_DEADLINE, graph, clock);
+
+            // Both read once (nothing in their pools: the author's pins were written while the fan-out skipped them).
+            for (long reader : List.of(away, back)) assertThat(ids(app.get("/v1/users/" + reader + "/feed?limit=10", 200))).isEmpty();
+            assertThat(threads.drain(DRAINED_WITHIN_MS)).isTrue();
+
+            clock.advance(Duration.ofDays(1));
+            assertThat(ids(app.get("/v1/users/" + back + "/feed?limit=10", 200))).as("back after a day: not regenerated").isEmpty();
+
+            clock.advance(Duration.ofDays(activeDays));
+            assertThat(ids(app.get("/v1/users/" + away + "/feed?limit=10", 200))).as("back after the active days: his pools regenerated")
+                    .containsExactlyInAnyOrderElementsOf(missed);
+            assertThat(threads.drain(DRAINED_WITHIN_MS)).isTrue();
+            assertThat(poolPins(away)).as("served, so out of the pools").isEmpty();
+            assertThat(feedPins(away)).containsExactlyInAnyOrderElementsOf(missed);
+        }
     }
 
     @Test
