@@ -9,7 +9,8 @@ CREATE TABLE IF NOT EXISTS id_sequences (
 ) ENGINE=InnoDB;
 
 -- The ingest side's directory of existing objects, in the shard their id names (module ingest-api,
--- class MysqlObjectDirectory): a board's owner, a pin's author and board. Rows never change.
+-- class MysqlObjectDirectory): a board's owner, a pin's author and board. Rows never change; a deleted
+-- pin gets a second row under its negated id (ids are positive), written once its PinDeleted is in Kafka.
 CREATE TABLE IF NOT EXISTS object_directory (
   id BIGINT NOT NULL PRIMARY KEY,
   owner_id BIGINT NOT NULL,

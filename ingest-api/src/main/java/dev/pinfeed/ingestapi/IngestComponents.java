@@ -47,6 +47,8 @@ public final class IngestComponents implements AutoCloseable {
     public static final String INSTANCE_SHARD = "ingest.instance-shard";
     public static final String PUBLISH_TIMEOUT_MS = "ingest.publish-timeout-ms";
     public static final String DIRECTORY_CACHE_ENTRIES = "ingest.directory-cache-entries";
+    /** How long a cached live pin is trusted before it is read again (a delete through another instance is seen after it). */
+    public static final String DIRECTORY_LIVE_TTL_MS = "ingest.directory-live-ttl-ms";
 
     private final CuratorFramework ownedZookeeper;
     private final MysqlShardConfig shards;
@@ -96,13 +98,15 @@ public final class IngestComponents implements AutoCloseable {
         IdSource idSource = new IdSource(allocator, new ShardPlacement(new NewUserShards(shards, ids.openShards()), random), eventIds, instanceShard);
         this.mysql = ShardDataSources.from(config, shards, "ingest", 8, MysqlObjectDirectory.DRIVER_PROPERTIES);
         this.mysqlDirectory = new MysqlObjectDirectory(mysql);
-        CachingObjectDirectory directory = new CachingObjectDirectory(mysqlDirectory, config.getInt(DIRECTORY_CACHE_ENTRIES, 500_000));
+        Clock clock = Clock.systemUTC();
+        CachingObjectDirectory directory = new CachingObjectDirectory(mysqlDirectory, config.getInt(DIRECTORY_CACHE_ENTRIES, 500_000),
+                Duration.ofMillis(config.getInt(DIRECTORY_LIVE_TTL_MS, 5_000)), clock);
         MysqlUsernameIndex usernames = new MysqlUsernameIndex(mysql);
         this.publisher = new KafkaEventPublisher(config,
                 new CachingSchemaRegistryClient(HttpSchemaRegistryClient.from(config)), topicOverrides, producerOverrides);
         this.registry = new SchemaRegistryProbe(config);
         this.idempotency = new RedisIdempotencyStore(RedisIdempotencyStore.clients(redisMasters), redisPrefix);
-        this.service = new IngestService(idSource, directory, usernames, publisher, Clock.systemUTC(),
+        this.service = new IngestService(idSource, directory, usernames, publisher, clock,
                 Duration.ofMillis(config.getInt(PUBLISH_TIMEOUT_MS, 30_000)), () -> mysql.shardMap().shardCount());
     }
 

@@ -22,8 +22,19 @@ public sealed interface IngestCommand {
     /** Ids of existing objects this command refers to, with the field naming each (for 404s). */
     List<Reference> references();
 
-    /** An id the command refers to, which must name a known object. */
-    record Reference(String field, long id) {}
+    /**
+     * An id the command refers to, which must name a known object; with {@code live} also one that is not
+     * deleted (a write that adds to the object: a like, a place in a board's order, a repin, a comment).
+     */
+    record Reference(String field, long id, boolean live) {
+        public Reference(String field, long id) {
+            this(field, id, false);
+        }
+
+        public static Reference live(String field, long id) {
+            return new Reference(field, id, true);
+        }
+    }
 
     record CreateUser(String username, String displayName) implements IngestCommand {
         public CreateUser {
@@ -63,6 +74,7 @@ public sealed interface IngestCommand {
             FieldRules.id("pinId", pinId, PIN);
         }
         public String eventType() { return "PinDeleted"; }
+        /** Not live: deleting a deleted pin is accepted and published again (a retry after a lost answer). */
         public List<Reference> references() { return List.of(new Reference("pinId", pinId)); }
     }
 
@@ -103,7 +115,7 @@ public sealed interface IngestCommand {
             checkUserAnd("pinId", pinId, PIN, userId);
         }
         public String eventType() { return "PinLiked"; }
-        public List<Reference> references() { return userAnd("pinId", pinId, userId); }
+        public List<Reference> references() { return List.of(new Reference("userId", userId), Reference.live("pinId", pinId)); }
     }
 
     record UnlikePin(long userId, long pinId) implements IngestCommand {
@@ -111,6 +123,7 @@ public sealed interface IngestCommand {
             checkUserAnd("pinId", pinId, PIN, userId);
         }
         public String eventType() { return "PinUnliked"; }
+        /** Not live: withdrawing a like takes nothing new from a deleted pin. */
         public List<Reference> references() { return userAnd("pinId", pinId, userId); }
     }
 
@@ -138,7 +151,7 @@ public sealed interface IngestCommand {
         public List<Reference> references() {
             List<Reference> refs = new ArrayList<>(pinIds.size() + 1);
             refs.add(new Reference("boardId", boardId));
-            for (int i = 0; i < pinIds.size(); i++) refs.add(new Reference("pinIds[" + i + "]", pinIds.get(i)));
+            for (int i = 0; i < pinIds.size(); i++) refs.add(Reference.live("pinIds[" + i + "]", pinIds.get(i)));
             return refs;
         }
     }

@@ -16,6 +16,8 @@ public final class IngestRejection extends RuntimeException {
         UNKNOWN_ID,
         /** The command conflicts with existing state (a username taken). */
         CONFLICT,
+        /** A referenced pin was deleted: it takes no new likes, reorders, repins or comments. */
+        DELETED,
         /** The caller may not publish this event type. */
         FORBIDDEN,
         /** The pipeline is saturated: retry later. */

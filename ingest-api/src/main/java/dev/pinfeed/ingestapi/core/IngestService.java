@@ -40,10 +40,11 @@ import java.util.concurrent.TimeoutException;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
- * Turns validated commands into published events: checks that referenced objects exist, assigns
- * IDs, claims usernames, records new objects in the directory, publishes and waits for the
- * acknowledgement. A command that fails at any step leaves nothing behind: its username claim and
- * directory entry are undone and no event of it is published. The one exception is an event Kafka
+ * Turns validated commands into published events: checks that referenced objects exist (and, for
+ * likes and reorders, that a pin is not deleted), assigns IDs, claims usernames, records new objects
+ * in the directory, publishes, waits for the acknowledgement and then records deleted pins. A
+ * command that fails at any step leaves nothing behind: its username claim and directory entry are
+ * undone and no event of it is published. The one exception is an event Kafka
  * did not confirm (UNCONFIRMED): it may be in the log, so its claims stay (see {@link #publish}).
  *
  * <p>Failure classes: a rejection ({@link IngestRejection}) for bad input, unknown ids, conflicts and
@@ -82,9 +83,9 @@ public final class IngestService {
         }
     }
 
-    /** One command ready to publish, and what to undo if publishing fails. */
+    /** One command ready to publish, what to undo if publishing fails, and the pin it deletes (recorded once acknowledged). */
     private record Prepared(int index, IngestCommand command, SpecificRecord event, long createdId, long eventId,
-                            ObjectDirectory.Entry newEntry, String claimedUsername) {}
+                            ObjectDirectory.Entry newEntry, String claimedUsername, ObjectDirectory.Entry deletes) {}
 
     private final IdSource ids;
     private final CachingObjectDirectory directory;
@@ -131,12 +132,15 @@ public final class IngestService {
             return rejectAll(commands, IngestRejection.unavailable("looking up the referenced objects", e));
         }
         List<Prepared> prepared = new ArrayList<>();
+        Set<Long> deletedEarlier = new HashSet<>(); // pins this batch deletes before a later command names them
         try {
             for (int i = 0; i < commands.size(); i++) {
                 IngestCommand command = commands.get(i);
                 try {
-                    checkReferences(command, known);
-                    prepared.add(prepare(i, command, known));
+                    checkReferences(command, known, deletedEarlier);
+                    Prepared p = prepare(i, command, known);
+                    prepared.add(p);
+                    if (p.deletes() != null) deletedEarlier.add(p.deletes().id());
                 } catch (IngestRejection r) {
                     outcomes[i] = Outcome.rejected(command, r);
                 } catch (StoreUnavailableException e) {
@@ -167,6 +171,14 @@ public final class IngestService {
      * Kafka cannot take (OVERLOADED, or Kafka / the registry down before sending), the rest of the
      * batch is not sent: that bounds the time a full buffer can hold the caller, and a retried event
      * cannot overtake a later one of its key.
+     *
+     * <p>A deleted pin is recorded in the directory only after Kafka acknowledged its PinDeleted: the
+     * directory then never calls a pin deleted whose delete is not in the log (no atomic write spans
+     * MySQL and Kafka; recording first would leave a live pin refusing likes after a crash or an
+     * unconfirmed publish). The cost is the other way round: if recording fails after the
+     * acknowledgement (or the process dies in between), the answer is still 202, the delete is in the
+     * log, and the directory misses it until the delete is sent again (a repeated delete publishes again
+     * and records it; see docs/operations.md).
      */
     private void publish(List<Prepared> prepared, Outcome[] outcomes) {
         long deadline = System.nanoTime() + publishTimeout.toNanos();
@@ -196,12 +208,14 @@ public final class IngestService {
         }
         List<Prepared> notPublished = new ArrayList<>();
         List<ObjectDirectory.Entry> durable = new ArrayList<>();
+        List<ObjectDirectory.Entry> deleted = new ArrayList<>();
         for (int k = 0; k < prepared.size(); k++) {
             Prepared p = prepared.get(k);
             try {
                 acks.get(k).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
                 outcomes[p.index()] = new Outcome(p.command(), p.createdId(), p.eventId(), null);
                 if (p.newEntry() != null) durable.add(p.newEntry());
+                if (p.deletes() != null) deleted.add(p.deletes());
             } catch (ExecutionException e) {
                 IngestRejection known = notSent(e.getCause());
                 IngestRejection r = known != null ? known
@@ -227,6 +241,12 @@ public final class IngestService {
         }
         directory.remember(durable);
         undo(notPublished);
+        try {
+            directory.markDeleted(deleted);
+        } catch (StoreUnavailableException e) {
+            LOG.warn("pins {} are deleted (their PinDeleted is in the log) but the directory could not record it: {}; "
+                    + "deleting them again records it", deleted.stream().map(ObjectDirectory.Entry::id).toList(), e.getMessage());
+        }
     }
 
     /** Starts publishing; a publisher that throws an outage instead of failing the future is treated the same. */
@@ -282,12 +302,14 @@ public final class IngestService {
         return refs;
     }
 
-    private static void checkReferences(IngestCommand command, Map<Long, ObjectDirectory.Entry> known) {
+    private static void checkReferences(IngestCommand command, Map<Long, ObjectDirectory.Entry> known, Set<Long> deletedEarlier) {
         for (IngestCommand.Reference r : command.references()) {
-            if (!known.containsKey(r.id())) {
+            ObjectDirectory.Entry entry = known.get(r.id());
+            if (entry == null) {
                 throw new IngestRejection(Reason.UNKNOWN_ID, r.field(), r.field() + " " + r.id() + " names no known "
                         + ShardedId.decode(r.id()).typeName());
             }
+            if (r.live()) (deletedEarlier.contains(r.id()) ? entry.asDeleted() : entry).requireLive(r.field());
         }
         // The follower model has no edge from an owner to his own board (seed 004): refuse it here.
         long boardId = command instanceof FollowBoard f ? f.boardId() : command instanceof UnfollowBoard u ? u.boardId() : 0;
@@ -323,25 +345,27 @@ public final class IngestService {
             }
             return new Prepared(index, c, UserCreated.newBuilder().setEventId(eventId).setOccurredAt(now).setActorId(userId)
                     .setUserId(userId).setUsername(c.username()).setDisplayName(c.displayName()).build(),
-                    userId, eventId, new ObjectDirectory.Entry(userId, userId, 0), c.username());
+                    userId, eventId, new ObjectDirectory.Entry(userId, userId, 0), c.username(), null);
         }
         if (command instanceof CreateBoard c) {
             long boardId = ids.newBoardId(c.ownerId());
             return new Prepared(index, c, BoardCreated.newBuilder().setEventId(eventId).setOccurredAt(now).setActorId(c.ownerId())
                     .setBoardId(boardId).setOwnerId(c.ownerId()).setName(c.name()).setDescription(c.description()).build(),
-                    boardId, eventId, new ObjectDirectory.Entry(boardId, c.ownerId(), 0), null);
+                    boardId, eventId, new ObjectDirectory.Entry(boardId, c.ownerId(), 0), null, null);
         }
         if (command instanceof CreatePin c) {
             long pinId = ids.newPinId(c.boardId());
             return new Prepared(index, c, PinCreated.newBuilder().setEventId(eventId).setOccurredAt(now).setActorId(c.authorId())
                     .setPinId(pinId).setBoardId(c.boardId()).setAuthorId(c.authorId()).setDetails(c.details())
                     .setLink(c.link()).setImageUrl(c.imageUrl()).build(),
-                    pinId, eventId, new ObjectDirectory.Entry(pinId, c.authorId(), c.boardId()), null);
+                    pinId, eventId, new ObjectDirectory.Entry(pinId, c.authorId(), c.boardId()), null, null);
         }
         if (command instanceof DeletePin c) {
+            // Also when the pin is already deleted: the delete may be a retry whose first answer was lost.
             ObjectDirectory.Entry pin = known.get(c.pinId());
-            return published(index, c, eventId, PinDeleted.newBuilder().setEventId(eventId).setOccurredAt(now)
-                    .setActorId(pin.ownerId()).setPinId(c.pinId()).setBoardId(pin.parentId()).setAuthorId(pin.ownerId()).build());
+            return new Prepared(index, c, PinDeleted.newBuilder().setEventId(eventId).setOccurredAt(now)
+                    .setActorId(pin.ownerId()).setPinId(c.pinId()).setBoardId(pin.parentId()).setAuthorId(pin.ownerId()).build(),
+                    0, eventId, null, null, pin);
         }
         if (command instanceof FollowUser c) {
             return published(index, c, eventId, UserFollowed.newBuilder().setEventId(eventId).setOccurredAt(now)
@@ -378,7 +402,7 @@ public final class IngestService {
     }
 
     private static Prepared published(int index, IngestCommand command, long eventId, SpecificRecord event) {
-        return new Prepared(index, command, event, 0, eventId, null, null);
+        return new Prepared(index, command, event, 0, eventId, null, null, null);
     }
 
     private static List<Outcome> rejectAll(List<? extends IngestCommand> commands, IngestRejection r) {

@@ -48,6 +48,8 @@ public final class IngestHttpApi {
     public static final String UNCONFIRMED_TYPE = Problem.TYPE_BASE + "publish-unconfirmed";
     public static final String IN_PROGRESS_TYPE = Problem.TYPE_BASE + "idempotency-in-progress";
     public static final String KEY_REUSED_TYPE = Problem.TYPE_BASE + "idempotency-key-reused";
+    /** The problem type of a 409 for a like, reorder (later repin, comment) naming a deleted pin; {@code field} names it. */
+    public static final String PIN_DELETED_TYPE = Problem.TYPE_BASE + "pin-deleted";
     private static final Pattern IDEMPOTENCY_KEY = Pattern.compile("[\\x21-\\x7e]{1,255}");
 
     private final IngestService service;
@@ -233,6 +235,8 @@ public final class IngestHttpApi {
             case INVALID -> Problem.badRequest(r.field(), r.detail());
             case UNKNOWN_ID -> Problem.notFound(r.field(), r.detail());
             case CONFLICT -> Problem.conflict("https://pinfeed.dev/problems/username-taken", r.field(), r.detail());
+            // 409, not 410: the request's target (a like, a board's order) exists; what it names conflicts with its state.
+            case DELETED -> Problem.conflict(PIN_DELETED_TYPE, r.field(), r.detail());
             case FORBIDDEN -> Problem.forbidden(r.detail());
             case OVERLOADED -> Problem.tooManyRequests(r.detail());
             case UNAVAILABLE -> Problem.serviceUnavailable(r.detail());

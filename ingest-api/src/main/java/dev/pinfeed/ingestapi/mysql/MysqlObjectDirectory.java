@@ -19,7 +19,10 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * {@code dbNNNNN.object_directory}, each row in the shard its id names. A batch costs one round
+ * {@code dbNNNNN.object_directory}, each row in the shard its id names. A deleted object has a second
+ * row under its negated id (sharded ids are positive, so it names nothing else) with the same owner and
+ * parent: the table keeps its columns and rows never change, so no migration, and an instance that
+ * does not know deletions ignores it. Both rows travel in one {@code IN} list. A batch costs one round
  * trip per shard host: the statements for every shard database on a host travel together
  * (the pool enables {@code allowMultiQueries}; all values are numbers, formatted here, never text).
  * A host that cannot be reached or refuses work for now is a {@link StoreUnavailableException}
@@ -57,18 +60,32 @@ public final class MysqlObjectDirectory implements ObjectDirectory {
     }
 
     @Override
+    public void markDeleted(List<Entry> entries) {
+        perHost(entries, Entry::id, (db, rows) -> "INSERT IGNORE INTO " + db + ".object_directory (id, owner_id, parent_id) VALUES "
+                + rows.stream().map(e -> "(" + (-e.id()) + "," + e.ownerId() + "," + e.parentId() + ")").collect(Collectors.joining(",")),
+                ";", (host, sql) -> update(host, sql, "recording deletions"));
+    }
+
+    @Override
     public Map<Long, Entry> find(Collection<Long> ids) {
-        Map<Long, Entry> found = new java.util.concurrent.ConcurrentHashMap<>(); // hosts answer concurrently
+        Map<Long, Entry> live = new java.util.concurrent.ConcurrentHashMap<>(); // hosts answer concurrently
+        Map<Long, Entry> deleted = new java.util.concurrent.ConcurrentHashMap<>();
         perHost(ids, id -> id, (db, rows) -> "SELECT id, owner_id, parent_id FROM " + db + ".object_directory WHERE id IN ("
-                + rows.stream().map(String::valueOf).collect(Collectors.joining(",")) + ")",
+                + rows.stream().map(id -> id + "," + (-id)).collect(Collectors.joining(",")) + ")",
                 " UNION ALL ", (host, sql) -> {
                     try (Connection c = sources.connection(host); Statement st = c.createStatement();
                          ResultSet rs = st.executeQuery(sql)) {
-                        while (rs.next()) found.put(rs.getLong(1), new Entry(rs.getLong(1), rs.getLong(2), rs.getLong(3)));
+                        while (rs.next()) {
+                            long id = rs.getLong(1);
+                            if (id < 0) deleted.put(-id, new Entry(-id, rs.getLong(2), rs.getLong(3), true));
+                            else live.put(id, new Entry(id, rs.getLong(2), rs.getLong(3)));
+                        }
                     } catch (SQLException e) {
                         throw ShardDataSources.failure(host, "reading the object directory", e);
                     }
                 });
+        Map<Long, Entry> found = new java.util.HashMap<>(live);
+        found.putAll(deleted); // the deletion row alone is enough (rows written by the repair in docs/operations.md)
         return found;
     }
 

@@ -44,7 +44,7 @@ class EmbeddedIngestTest {
             new IdSource(new ShardedIdAllocator(new InMemorySequenceStore(), 1000),
                     new ShardPlacement(OpenShards.parse("0-7"), new SplittableRandom(2)),
                     TimeSortableIdGenerator.systemClock(new TimeSortableLayout(TimeSortableLayout.DEFAULT_EPOCH), Duration.ZERO), 1),
-            new CachingObjectDirectory(new InMemoryObjectDirectory(), 10_000),
+            new CachingObjectDirectory(new InMemoryObjectDirectory(), 10_000, Duration.ofSeconds(5), Clock.systemUTC()),
             new InMemoryUsernameIndex(), publisher, Clock.systemUTC(), Duration.ofSeconds(5), 4096);
     /** A batch that waits in the submitter until released, keeping the dispatcher busy meanwhile. */
     private record Hold(CountDownLatch entered, CountDownLatch released) {}

@@ -8,6 +8,8 @@ import dev.pinfeed.events.BoardFollowed;
 import dev.pinfeed.events.BoardPinsReordered;
 import dev.pinfeed.events.PinCreated;
 import dev.pinfeed.events.PinDeleted;
+import dev.pinfeed.events.PinLiked;
+import dev.pinfeed.events.PinUnliked;
 import dev.pinfeed.events.UserCreated;
 import dev.pinfeed.idallocator.InMemorySequenceStore;
 import dev.pinfeed.idallocator.ObjectType;
@@ -23,7 +25,9 @@ import dev.pinfeed.ingestapi.core.IngestCommand.CreateUser;
 import dev.pinfeed.ingestapi.core.IngestCommand.DeletePin;
 import dev.pinfeed.ingestapi.core.IngestCommand.FollowBoard;
 import dev.pinfeed.ingestapi.core.IngestCommand.FollowUser;
+import dev.pinfeed.ingestapi.core.IngestCommand.LikePin;
 import dev.pinfeed.ingestapi.core.IngestCommand.ReorderBoardPins;
+import dev.pinfeed.ingestapi.core.IngestCommand.UnlikePin;
 import dev.pinfeed.ingestapi.core.IngestRejection.Reason;
 import dev.pinfeed.ingestapi.core.IngestService.Outcome;
 import dev.pinfeed.ingestapi.fakes.InMemoryObjectDirectory;
@@ -41,7 +45,9 @@ class IngestServiceTest {
 
     private static final Instant NOW = Instant.parse("2026-11-22T10:00:00Z");
     private final InMemoryObjectDirectory store = new InMemoryObjectDirectory();
-    private final CachingObjectDirectory directory = new CachingObjectDirectory(store, 1000);
+    /** The directory cache's clock, moved by tests of its time to live. */
+    private Instant cacheNow = NOW;
+    private final CachingObjectDirectory directory = new CachingObjectDirectory(store, 1000, Duration.ofSeconds(5), () -> cacheNow);
     private final InMemoryUsernameIndex usernames = new InMemoryUsernameIndex();
     private final RecordingEventPublisher publisher = new RecordingEventPublisher();
     private final IngestService service = new IngestService(
@@ -309,5 +315,126 @@ class IngestServiceTest {
         service.submitAll(List.of(new FollowUser(a, b)));
 
         assertThat(store.findCalls - lookups).as("created objects are cached once durable").isZero();
+    }
+
+    // ---- soft delete: a deleted pin stays known, marked deleted, and takes no new likes or reorders
+
+    @Test
+    void aDeletedPinRefusesLikesAndReordersNamingTheFieldAndPublishesNothing() {
+        long author = user("sd_ann");
+        long fan = user("sd_ben");
+        long board = board(author);
+        long kept = pin(board, author);
+        long gone = pin(board, author);
+        assertThat(service.submit(new DeletePin(gone)).accepted()).isTrue();
+        int before = publisher.published().size();
+
+        Outcome like = service.submit(new LikePin(fan, gone));
+        Outcome reorder = service.submit(new ReorderBoardPins(board, List.of(kept, gone)));
+
+        assertThat(like.rejection().reason()).isEqualTo(Reason.DELETED);
+        assertThat(like.rejection().field()).isEqualTo("pinId");
+        assertThat(like.rejection().detail()).contains(Long.toString(gone)).contains("deleted");
+        assertThat(reorder.rejection().reason()).isEqualTo(Reason.DELETED);
+        assertThat(reorder.rejection().field()).isEqualTo("pinIds[1]");
+        assertThat(publisher.published()).hasSize(before);
+        assertThat(service.submit(new LikePin(fan, kept)).accepted()).as("other pins are untouched").isTrue();
+    }
+
+    @Test
+    void aDeletedPinCanBeUnlikedAndDeletedAgainAndEachPublishes() {
+        long author = user("sd_cid");
+        long fan = user("sd_dot");
+        long board = board(author);
+        long pin = pin(board, author);
+        service.submit(new LikePin(fan, pin));
+        Outcome first = service.submit(new DeletePin(pin));
+
+        Outcome unlike = service.submit(new UnlikePin(fan, pin));
+        Outcome again = service.submit(new DeletePin(pin));
+
+        assertThat(unlike.accepted()).isTrue();
+        assertThat(publisher.published(PinUnliked.class)).hasSize(1);
+        assertThat(again.accepted()).isTrue();
+        assertThat(again.eventId()).isNotEqualTo(first.eventId());
+        assertThat(publisher.published(PinDeleted.class)).hasSize(2).allSatisfy(d -> {
+            assertThat(d.getBoardId()).as("a repeated delete still carries the board").isEqualTo(board);
+            assertThat(d.getAuthorId()).isEqualTo(author);
+        });
+        assertThat(store.find(List.of(pin)).get(pin).deleted()).isTrue();
+    }
+
+    @Test
+    void aDeleteKafkaDidNotAcknowledgeIsNotRecorded() {
+        long author = user("sd_eve");
+        long board = board(author);
+        long refused = pin(board, author);
+        long unconfirmed = pin(board, author);
+        publisher.failWith = e -> e instanceof PinDeleted d
+                ? (d.getPinId() == refused ? new IngestRejection(Reason.OVERLOADED, null, "buffer full") : new TimeoutException("no ack"))
+                : null;
+
+        assertThat(service.submit(new DeletePin(refused)).rejection().reason()).isEqualTo(Reason.OVERLOADED);
+        assertThat(service.submit(new DeletePin(unconfirmed)).rejection().reason()).isEqualTo(Reason.UNCONFIRMED);
+
+        publisher.failWith = e -> null;
+        assertThat(store.find(List.of(refused, unconfirmed))).allSatisfy((id, e) -> assertThat(e.deleted()).isFalse());
+        assertThat(service.submit(new LikePin(author, unconfirmed)).accepted()).as("maybe not in the log: still live").isTrue();
+        assertThat(service.submit(new DeletePin(unconfirmed)).accepted()).as("the retry publishes and records").isTrue();
+        assertThat(service.submit(new LikePin(author, unconfirmed)).rejection().reason()).isEqualTo(Reason.DELETED);
+    }
+
+    @Test
+    void aDirectoryOutageAfterTheAcknowledgementStillAnswersAcceptedAndADeleteAgainRecordsIt() {
+        long author = user("sd_fay");
+        long board = board(author);
+        long pin = pin(board, author);
+        store.failMarkDeleted = new StoreUnavailableException("mysql001", "mysql001 down");
+
+        Outcome o = service.submit(new DeletePin(pin));
+
+        assertThat(o.accepted()).as("the delete is in the log").isTrue();
+        assertThat(publisher.published(PinDeleted.class)).hasSize(1);
+        assertThat(service.submit(new LikePin(author, pin)).accepted()).as("the directory missed it").isTrue();
+        store.failMarkDeleted = null;
+        assertThat(service.submit(new DeletePin(pin)).accepted()).isTrue();
+        assertThat(service.submit(new LikePin(author, pin)).rejection().reason()).isEqualTo(Reason.DELETED);
+    }
+
+    @Test
+    void inABatchADeleteRefusesTheLaterCommandsNamingItNotTheEarlierOnes() {
+        long author = user("sd_gus");
+        long fan = user("sd_hal");
+        long board = board(author);
+        long pin = pin(board, author);
+        long other = pin(board, author);
+
+        List<Outcome> outcomes = service.submitAll(List.of(new LikePin(fan, pin), new DeletePin(pin), new LikePin(author, pin),
+                new ReorderBoardPins(board, List.of(pin, other)), new LikePin(fan, other)));
+
+        assertThat(outcomes).extracting(Outcome::accepted).containsExactly(true, true, false, false, true);
+        assertThat(outcomes.get(2).rejection().field()).isEqualTo("pinId");
+        assertThat(outcomes.get(3).rejection().field()).isEqualTo("pinIds[0]");
+        assertThat(publisher.published(PinLiked.class)).extracting(PinLiked::getPinId).containsExactly(pin, other);
+    }
+
+    @Test
+    void aDeletionThroughAnotherInstanceIsSeenOnceTheCachedLivePinExpires() {
+        long author = user("sd_ida");
+        long board = board(author);
+        long pin = pin(board, author);
+        assertThat(service.submit(new LikePin(author, pin)).accepted()).isTrue(); // cached live
+        store.markDeleted(List.of(new ObjectDirectory.Entry(pin, author, board))); // as another instance records it
+
+        assertThat(service.submit(new UnlikePin(author, pin)).accepted()).isTrue();
+        assertThat(service.submit(new LikePin(author, pin)).accepted()).as("within the time to live").isTrue();
+        cacheNow = cacheNow.plusSeconds(6);
+        Outcome late = service.submit(new LikePin(author, pin));
+
+        assertThat(late.rejection().reason()).isEqualTo(Reason.DELETED);
+        int lookups = store.findCalls;
+        cacheNow = cacheNow.plusSeconds(60);
+        assertThat(service.submit(new LikePin(author, pin)).rejection().reason()).isEqualTo(Reason.DELETED);
+        assertThat(store.findCalls).as("a deletion is final: cached for good").isEqualTo(lookups);
     }
 }

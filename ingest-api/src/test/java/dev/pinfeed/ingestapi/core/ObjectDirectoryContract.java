@@ -58,9 +58,40 @@ public abstract class ObjectDirectoryContract {
     }
 
     @Test
+    void aDeletedEntryIsFoundDeletedWithItsOwnerAndBoardAndOthersStayLive() {
+        long author = id(11, ObjectType.USER);
+        long board = id(11, ObjectType.BOARD);
+        long pin = id(11, ObjectType.PIN);
+        long other = id(11, ObjectType.PIN);
+        long elsewhere = id(3500, ObjectType.PIN);
+        directory().register(List.of(new Entry(pin, author, board), new Entry(other, author, board), new Entry(elsewhere, author, board)));
+
+        directory().markDeleted(List.of(new Entry(pin, author, board), new Entry(elsewhere, author, board)));
+
+        Map<Long, Entry> found = directory().find(List.of(pin, other, elsewhere));
+        assertThat(found.get(pin)).isEqualTo(new Entry(pin, author, board, true));
+        assertThat(found.get(elsewhere)).isEqualTo(new Entry(elsewhere, author, board, true));
+        assertThat(found.get(other)).isEqualTo(new Entry(other, author, board));
+    }
+
+    @Test
+    void markingDeletedAgainIsANoOp() {
+        long author = id(13, ObjectType.USER);
+        long pin = id(13, ObjectType.PIN);
+        long board = id(13, ObjectType.BOARD);
+        directory().register(List.of(new Entry(pin, author, board)));
+        directory().markDeleted(List.of(new Entry(pin, author, board)));
+        directory().markDeleted(List.of(new Entry(pin, author, board).asDeleted()));
+        directory().register(List.of(new Entry(pin, author, board)));
+
+        assertThat(directory().find(List.of(pin))).containsOnly(Map.entry(pin, new Entry(pin, author, board, true)));
+    }
+
+    @Test
     void emptyInputsAreFine() {
         directory().register(List.of());
         directory().remove(List.of());
+        directory().markDeleted(List.of());
         assertThat(directory().find(List.of())).isEmpty();
     }
 }

@@ -38,7 +38,7 @@ public final class FakeIngest {
                 new IdSource(new ShardedIdAllocator(new InMemorySequenceStore(), 100),
                         new ShardPlacement(OpenShards.parse("0-15"), new SplittableRandom(1)),
                         TimeSortableIdGenerator.systemClock(new TimeSortableLayout(TimeSortableLayout.DEFAULT_EPOCH), Duration.ZERO), 1),
-                new CachingObjectDirectory(directory, 1000), usernames, publisher, clock, Duration.ofSeconds(5), 4096);
+                new CachingObjectDirectory(directory, 1000, Duration.ofSeconds(5), clock), usernames, publisher, clock, Duration.ofSeconds(5), 4096);
     }
 
     /** ingest-api's HTTP app over these fakes (default settings, no readiness checks). */

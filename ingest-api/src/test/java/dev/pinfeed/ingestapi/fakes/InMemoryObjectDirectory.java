@@ -11,8 +11,10 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class InMemoryObjectDirectory implements ObjectDirectory {
 
     private final Map<Long, Entry> entries = new ConcurrentHashMap<>();
+    private final Map<Long, Entry> deletions = new ConcurrentHashMap<>();
     public volatile RuntimeException failRegister;
     public volatile RuntimeException failFind;
+    public volatile RuntimeException failMarkDeleted;
     public int findCalls;
 
     @Override
@@ -27,7 +29,7 @@ public final class InMemoryObjectDirectory implements ObjectDirectory {
         if (failFind != null) throw failFind;
         Map<Long, Entry> found = new HashMap<>();
         for (Long id : ids) {
-            Entry e = entries.get(id);
+            Entry e = deletions.containsKey(id) ? deletions.get(id) : entries.get(id);
             if (e != null) found.put(id, e);
         }
         return found;
@@ -36,6 +38,12 @@ public final class InMemoryObjectDirectory implements ObjectDirectory {
     @Override
     public void remove(List<Entry> batch) {
         for (Entry e : batch) entries.remove(e.id());
+    }
+
+    @Override
+    public void markDeleted(List<Entry> batch) {
+        if (failMarkDeleted != null) throw failMarkDeleted;
+        for (Entry e : batch) deletions.putIfAbsent(e.id(), e.asDeleted());
     }
 
     public int size() {

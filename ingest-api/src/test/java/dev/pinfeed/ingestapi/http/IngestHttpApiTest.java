@@ -66,6 +66,12 @@ class IngestHttpApiTest {
         return a.text("id");
     }
 
+    private String pin(String board, String author) {
+        Answer a = client.post("/v1/pins", json("{'boardId':'" + board + "','authorId':'" + author + "','details':'d'}"));
+        assertThat(a.status()).as(a.body()).isEqualTo(202);
+        return a.text("id");
+    }
+
     private static String pinEvent(String board, String author, String details) {
         return "{'type':'PinCreated','boardId':'" + board + "','authorId':'" + author + "','details':'" + details + "'}";
     }
@@ -102,6 +108,38 @@ class IngestHttpApiTest {
         assertThat(results.get(3).get("error").get("field").asText()).isEqualTo("type");
         assertThat(results.get(4).get("error").get("field").asText()).isEqualTo("authorId");
         assertThat(publishedPinDetails()).containsExactly("one", "two");
+    }
+
+    @Test
+    void aDeletedPinIs409PinDeletedNamingTheFieldAloneAndPerEventInABatch() {
+        String ana = user("dee");
+        String board = board(ana);
+        String pin = pin(board, ana);
+        String other = pin(board, ana);
+        assertThat(client.delete("/v1/pins/" + pin).status()).isEqualTo(202);
+
+        Answer like = client.put("/v1/users/" + ana + "/likes/" + pin);
+        Answer reorder = client.send("PUT", "/v1/boards/" + board + "/order", json("{'pinIds':['" + other + "','" + pin + "']}"));
+        Answer again = client.delete("/v1/pins/" + pin);
+        Answer batch = client.post("/v1/events", json("{'events':[{'type':'PinLiked','userId':'" + ana + "','pinId':'" + pin + "'},"
+                + "{'type':'PinLiked','userId':'" + ana + "','pinId':'" + other + "'}]}"));
+
+        assertThat(like.status()).as(like.body()).isEqualTo(409);
+        assertThat(like.contentType()).startsWith("application/problem+json");
+        assertThat(like.text("type")).isEqualTo("https://pinfeed.dev/problems/pin-deleted");
+        assertThat(like.field()).isEqualTo("pinId");
+        assertThat(reorder.status()).isEqualTo(409);
+        assertThat(reorder.field()).isEqualTo("pinIds[1]");
+        assertThat(again.status()).as("a repeated delete").isEqualTo(202);
+        assertThat(again.text("eventId")).matches("[0-9]+");
+        JsonNode results = batch.json().get("results");
+        assertThat(batch.json().get("accepted").asInt()).isEqualTo(1);
+        assertThat(results.get(0).get("error").get("status").asInt()).isEqualTo(409);
+        assertThat(results.get(0).get("error").get("type").asText()).isEqualTo("https://pinfeed.dev/problems/pin-deleted");
+        assertThat(results.get(0).get("error").get("field").asText()).isEqualTo("pinId");
+        assertThat(results.get(1).get("status").asText()).isEqualTo("accepted");
+        assertThat(ingest.publisher.published(dev.pinfeed.events.PinLiked.class)).extracting(l -> Long.toString(l.getPinId()))
+                .containsExactly(other);
     }
 
     @Test
