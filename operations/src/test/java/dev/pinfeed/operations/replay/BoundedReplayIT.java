@@ -66,7 +66,7 @@ class BoundedReplayIT {
 
                 PinfeedConfig config = f.config.withOverrides(Map.of("materializer.group", group, "materializer.topic.users", f.topics.users(),
                         "materializer.topic.boards", f.topics.boards(), "materializer.topic.pins", f.topics.pins(),
-                        "materializer.topic.likes", f.topics.likes()));
+                        "materializer.topic.likes", f.topics.likes(), "materializer.topic.comments", f.topics.comments()));
                 int starts = materializer.starts();
                 CliRun range = CliRun.of(config, materializer, "replay", "canonical", "--from", "beginning", "--to", Instant.now().toString());
                 assertThat(range.code()).as(range.out() + range.err()).isZero();
