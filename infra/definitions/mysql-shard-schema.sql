@@ -9,8 +9,8 @@ CREATE TABLE IF NOT EXISTS id_sequences (
 ) ENGINE=InnoDB;
 
 -- The ingest side's directory of existing objects, in the shard their id names (module ingest-api,
--- class MysqlObjectDirectory): a board's owner, a pin's author and board. Rows never change; a deleted
--- pin gets a second row under its negated id (ids are positive), written once its PinDeleted is in Kafka.
+-- class MysqlObjectDirectory): a board's owner, a pin's author and board, a comment's author and pin. Rows never
+-- change; a deleted pin gets a second row under its negated id (ids are positive), written once its PinDeleted is in Kafka.
 CREATE TABLE IF NOT EXISTS object_directory (
   id BIGINT NOT NULL PRIMARY KEY,
   owner_id BIGINT NOT NULL,
@@ -55,7 +55,7 @@ CREATE TABLE IF NOT EXISTS pins (
   ts TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3)
 ) ENGINE=InnoDB;
 
--- Ready for comments; no event writes them yet.
+-- Comments live on their pin's shard (ids allocated there). A deleted comment keeps its row with "active": false, as pins do.
 CREATE TABLE IF NOT EXISTS comments (
   local_id BIGINT NOT NULL PRIMARY KEY,
   data JSON NOT NULL,
@@ -90,6 +90,17 @@ CREATE TABLE IF NOT EXISTS user_has_pins (
   active TINYINT NOT NULL DEFAULT 1,
   PRIMARY KEY (user_id, pin_id),
   KEY newest (user_id, active, sequence, pin_id)
+) ENGINE=InnoDB;
+
+-- A pin's comments, on the pin's shard (so with the comments themselves); active = 0 once the comment is deleted.
+-- The pin's comment count is the count of its active rows.
+CREATE TABLE IF NOT EXISTS pin_has_comments (
+  pin_id BIGINT NOT NULL,
+  comment_id BIGINT NOT NULL,
+  sequence BIGINT NOT NULL,
+  active TINYINT NOT NULL DEFAULT 1,
+  PRIMARY KEY (pin_id, comment_id),
+  KEY newest (pin_id, active, sequence, comment_id)
 ) ENGINE=InnoDB;
 
 -- Likes are last-writer-wins per (user, pin): version = (occurredAt, eventId) of the newest like or unlike,

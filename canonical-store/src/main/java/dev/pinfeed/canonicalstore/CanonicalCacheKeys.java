@@ -9,8 +9,10 @@ import dev.pinfeed.redisshards.VirtualShards;
  * that shard ({@link #shardOf}).
  *
  * <pre>
- * pf:c:{v&lt;s&gt;}:pin:&lt;id&gt;                     the pin's JSON (without its like count)
+ * pf:c:{v&lt;s&gt;}:pin:&lt;id&gt;                     the pin's JSON (without its counts)
  * pf:c:{v&lt;s&gt;}:pin:&lt;id&gt;:likes               the pin's like count
+ * pf:c:{v&lt;s&gt;}:pin:&lt;id&gt;:comments            the pin's comment count
+ * pf:c:{v&lt;s&gt;}:comment:&lt;id&gt;                 the comment's JSON
  * pf:c:{v&lt;s&gt;}:board:&lt;id&gt;:pins:&lt;order&gt;       the board's first pin ids in that order (newest | custom)
  * pf:c:{v&lt;s&gt;}:ver:&lt;id&gt;                     the object's cache version
  * pf:c:{v&lt;s&gt;}:user:&lt;id&gt;                    the user's JSON
@@ -50,6 +52,14 @@ public final class CanonicalCacheKeys {
 
     public static String pinLikes(long pinId) {
         return base(pinId) + "pin:" + pinId + ":likes";
+    }
+
+    public static String pinComments(long pinId) {
+        return base(pinId) + "pin:" + pinId + ":comments";
+    }
+
+    public static String comment(long commentId) {
+        return base(commentId) + "comment:" + commentId;
     }
 
     /** {@code order} is {@code newest} or {@code custom}. */

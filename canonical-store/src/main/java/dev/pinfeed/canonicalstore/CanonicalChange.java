@@ -49,9 +49,11 @@ public sealed interface CanonicalChange {
 
         @Override
         public List<CacheInvalidation> invalidations() {
-            // Cached users and boards never change once created (and an absent object is never cached), so only a pin's
-            // keys need dropping: they may hold the tombstone a delete that arrived first wrote, which this create replaces.
-            return table.equals(CanonicalLayout.PINS) ? List.of(pinKeys(id)) : List.of();
+            // Cached users and boards never change once created (and an absent object is never cached), so only a pin's or
+            // a comment's keys need dropping: they may hold the tombstone a delete that arrived first wrote, which this create replaces.
+            if (table.equals(CanonicalLayout.PINS)) return List.of(pinKeys(id));
+            if (table.equals(CanonicalLayout.COMMENTS)) return List.of(CacheInvalidation.of(id, CanonicalCacheKeys.comment(id)));
+            return List.of();
         }
     }
 
@@ -81,6 +83,31 @@ public sealed interface CanonicalChange {
     }
 
     /**
+     * A comment's soft delete, as {@link DeletePin}: {@code "active": false} in its JSON, or a tombstone when absent (a
+     * later create never revives it); {@code ts} becomes the delete's time if that is newer.
+     */
+    record DeleteComment(long commentId, long pinId, long authorId, long occurredAtMillis) implements CanonicalChange {
+        public String tombstone() {
+            return CanonicalLayout.Json.commentTombstone(commentId, pinId, authorId);
+        }
+
+        @Override
+        public List<Long> placedBy() {
+            return List.of(commentId);
+        }
+
+        @Override
+        public List<CanonicalRef> provides() {
+            return List.of(CanonicalRef.object(CanonicalLayout.COMMENTS, commentId));
+        }
+
+        @Override
+        public List<CacheInvalidation> invalidations() {
+            return List.of(CacheInvalidation.of(commentId, CanonicalCacheKeys.comment(commentId)));
+        }
+    }
+
+    /**
      * A mapping row {@code (from, to, sequence)}, active, if absent. On an existing row the sequence
      * becomes this one (the create's time is authoritative; a deactivation that came first only had the
      * delete's time), and the active flag and custom position stay.
@@ -102,7 +129,7 @@ public sealed interface CanonicalChange {
 
         @Override
         public List<CacheInvalidation> invalidations() {
-            return boardLists(mapping, from);
+            return mappingKeys(mapping, from);
         }
     }
 
@@ -124,7 +151,7 @@ public sealed interface CanonicalChange {
 
         @Override
         public List<CacheInvalidation> invalidations() {
-            return boardLists(mapping, from);
+            return mappingKeys(mapping, from);
         }
     }
 
@@ -186,11 +213,16 @@ public sealed interface CanonicalChange {
     }
 
     private static CacheInvalidation pinKeys(long pinId) {
-        return CacheInvalidation.of(pinId, CanonicalCacheKeys.pin(pinId), CanonicalCacheKeys.pinLikes(pinId));
+        return CacheInvalidation.of(pinId, CanonicalCacheKeys.pin(pinId), CanonicalCacheKeys.pinLikes(pinId), CanonicalCacheKeys.pinComments(pinId));
     }
 
-    private static List<CacheInvalidation> boardLists(Mapping mapping, long from) {
-        return mapping != Mapping.BOARD_HAS_PINS ? List.of()
-                : List.of(CacheInvalidation.of(from, CanonicalCacheKeys.boardPins(from, "newest"), CanonicalCacheKeys.boardPins(from, "custom")));
+    /** What a mapping row's change makes stale: a board's cached lists, a pin's comment count (counted from its active rows). */
+    private static List<CacheInvalidation> mappingKeys(Mapping mapping, long from) {
+        return switch (mapping) {
+            case BOARD_HAS_PINS -> List.of(CacheInvalidation.of(from, CanonicalCacheKeys.boardPins(from, "newest"),
+                    CanonicalCacheKeys.boardPins(from, "custom")));
+            case PIN_HAS_COMMENTS -> List.of(CacheInvalidation.of(from, CanonicalCacheKeys.pinComments(from)));
+            default -> List.of();
+        };
     }
 }

@@ -36,7 +36,7 @@ public final class CanonicalLayout {
 
     // ---- mapping tables: (from, to) primary key, sequence = creation time in ms
     public static final String SEQUENCE = "sequence";
-    /** board_has_pins, user_has_pins: 0 once the pin is deleted. */
+    /** board_has_pins, user_has_pins: 0 once the pin is deleted; pin_has_comments: 0 once the comment is deleted. */
     public static final String ACTIVE = "active";
     /** board_has_pins: the pin's place in the owner's custom order, NULL when the order does not list it. */
     public static final String POSITION = "position";
@@ -46,6 +46,7 @@ public final class CanonicalLayout {
     public static final String USER_ID = "user_id";
     public static final String BOARD_ID = "board_id";
     public static final String PIN_ID = "pin_id";
+    public static final String COMMENT_ID = "comment_id";
 
     /** The mapping tables, each with its from and to columns. */
     public enum Mapping {
@@ -53,7 +54,9 @@ public final class CanonicalLayout {
         BOARD_HAS_PINS("board_has_pins", BOARD_ID, PIN_ID),
         USER_HAS_PINS("user_has_pins", USER_ID, PIN_ID),
         USER_LIKES_PINS("user_likes_pins", USER_ID, PIN_ID),
-        PIN_LIKED_BY_USERS("pin_liked_by_users", PIN_ID, USER_ID);
+        PIN_LIKED_BY_USERS("pin_liked_by_users", PIN_ID, USER_ID),
+        /** On the pin's shard, where its comments are allocated too. */
+        PIN_HAS_COMMENTS("pin_has_comments", PIN_ID, COMMENT_ID);
 
         private final String table;
         private final String from;
@@ -77,9 +80,9 @@ public final class CanonicalLayout {
             return to;
         }
 
-        /** board_has_pins and user_has_pins carry {@link #ACTIVE} (0 once the pin is deleted). */
+        /** board_has_pins, user_has_pins and pin_has_comments carry {@link #ACTIVE} (0 once the pin or comment is deleted). */
         public boolean hasActive() {
-            return this == BOARD_HAS_PINS || this == USER_HAS_PINS;
+            return this == BOARD_HAS_PINS || this == USER_HAS_PINS || this == PIN_HAS_COMMENTS;
         }
 
         /** user_likes_pins and pin_liked_by_users: {@link #LIKED} and {@link #VERSION}, last writer wins. */
@@ -104,7 +107,9 @@ public final class CanonicalLayout {
         public static final String DETAILS = "details";
         public static final String LINK = "link";
         public static final String IMAGE_URL = "imageUrl";
-        /** pins: false once deleted (seed 002's soft delete). */
+        public static final String PIN_ID = "pinId";
+        public static final String TEXT = "text";
+        /** pins and comments: false once deleted (seed 002's soft delete). */
         public static final String ACTIVE = "active";
 
         private static final ObjectMapper JSON = new ObjectMapper();
@@ -146,6 +151,24 @@ public final class CanonicalLayout {
             ObjectNode o = JSON.createObjectNode();
             o.put(ID, id);
             o.put(BOARD_ID, boardId);
+            o.put(AUTHOR_ID, authorId);
+            o.put(ACTIVE, false);
+            return o.toString();
+        }
+
+        public static String comment(long id, long createdAtMillis, long pinId, long authorId, String text) {
+            ObjectNode o = object(id, createdAtMillis);
+            o.put(PIN_ID, pinId);
+            o.put(AUTHOR_ID, authorId);
+            o.put(TEXT, text);
+            return o.toString();
+        }
+
+        /** A comment deleted before its create was applied: as {@link #pinTombstone}, a placeholder the create fills in. */
+        public static String commentTombstone(long id, long pinId, long authorId) {
+            ObjectNode o = JSON.createObjectNode();
+            o.put(ID, id);
+            o.put(PIN_ID, pinId);
             o.put(AUTHOR_ID, authorId);
             o.put(ACTIVE, false);
             return o.toString();

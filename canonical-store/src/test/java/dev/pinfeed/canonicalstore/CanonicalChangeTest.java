@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.pinfeed.canonicalstore.CanonicalChange.DeactivateMapping;
+import dev.pinfeed.canonicalstore.CanonicalChange.DeleteComment;
 import dev.pinfeed.canonicalstore.CanonicalChange.DeletePin;
 import dev.pinfeed.canonicalstore.CanonicalChange.PutLike;
 import dev.pinfeed.canonicalstore.CanonicalChange.PutMapping;
@@ -21,6 +22,7 @@ class CanonicalChangeTest {
     private static final long USER = ShardedId.compose(10, ObjectType.USER, 1);
     private static final long BOARD = ShardedId.compose(20, ObjectType.BOARD, 2);
     private static final long PIN = ShardedId.compose(30, ObjectType.PIN, 3);
+    private static final long COMMENT = ShardedId.compose(30, ObjectType.COMMENT, 4);
 
     @Test
     void aMappingLivesOnItsFromObjectsShardAndALikeOnBoth() {
@@ -35,7 +37,15 @@ class CanonicalChangeTest {
     @Test
     void invalidationsFollowTheCacheKeyOwner() {
         assertThat(new DeletePin(PIN, BOARD, USER, 1).invalidations()).containsExactly(
-                CacheInvalidation.of(PIN, CanonicalCacheKeys.pin(PIN), CanonicalCacheKeys.pinLikes(PIN)));
+                CacheInvalidation.of(PIN, CanonicalCacheKeys.pin(PIN), CanonicalCacheKeys.pinLikes(PIN), CanonicalCacheKeys.pinComments(PIN)));
+        assertThat(new DeleteComment(COMMENT, PIN, USER, 1).invalidations()).containsExactly(
+                CacheInvalidation.of(COMMENT, CanonicalCacheKeys.comment(COMMENT)));
+        assertThat(new CanonicalChange.PutObject(CanonicalLayout.COMMENTS, COMMENT, "{}", 1).invalidations()).containsExactly(
+                CacheInvalidation.of(COMMENT, CanonicalCacheKeys.comment(COMMENT)));
+        assertThat(new PutMapping(Mapping.PIN_HAS_COMMENTS, PIN, COMMENT, 1).invalidations()).containsExactly(
+                CacheInvalidation.of(PIN, CanonicalCacheKeys.pinComments(PIN)));
+        assertThat(new DeactivateMapping(Mapping.PIN_HAS_COMMENTS, PIN, COMMENT, 1).invalidations()).containsExactly(
+                CacheInvalidation.of(PIN, CanonicalCacheKeys.pinComments(PIN)));
         assertThat(new DeactivateMapping(Mapping.BOARD_HAS_PINS, BOARD, PIN, 1).invalidations()).containsExactly(
                 CacheInvalidation.of(BOARD, CanonicalCacheKeys.boardPins(BOARD, "newest"), CanonicalCacheKeys.boardPins(BOARD, "custom")));
         assertThat(new DeactivateMapping(Mapping.USER_HAS_PINS, USER, PIN, 1).invalidations()).isEmpty();
@@ -64,5 +74,10 @@ class CanonicalChangeTest {
         String t = CanonicalLayout.Json.pinTombstone(PIN, BOARD, USER);
         assertThat(t).contains("\"active\":false").contains("\"boardId\":" + BOARD).doesNotContain(CanonicalLayout.Json.CREATED_AT);
         assertThat(CanonicalLayout.Json.pin(PIN, 5, BOARD, USER, "d", null, null)).contains("\"createdAt\":5").doesNotContain("link");
+        assertThat(new DeleteComment(COMMENT, PIN, USER, 1).tombstone()).contains("\"active\":false").contains("\"pinId\":" + PIN)
+                .doesNotContain(CanonicalLayout.Json.CREATED_AT);
+        assertThat(CanonicalLayout.Json.comment(COMMENT, 5, PIN, USER, "hi")).isEqualTo(
+                "{\"id\":" + COMMENT + ",\"createdAt\":5,\"pinId\":" + PIN + ",\"authorId\":" + USER + ",\"text\":\"hi\"}");
+        assertThat(new DeleteComment(COMMENT, PIN, USER, 1).shards()).containsExactly(30);
     }
 }

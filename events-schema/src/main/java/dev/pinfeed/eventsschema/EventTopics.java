@@ -4,6 +4,8 @@ import dev.pinfeed.events.BoardCreated;
 import dev.pinfeed.events.BoardFollowed;
 import dev.pinfeed.events.BoardPinsReordered;
 import dev.pinfeed.events.BoardUnfollowed;
+import dev.pinfeed.events.CommentCreated;
+import dev.pinfeed.events.CommentDeleted;
 import dev.pinfeed.events.FanoutChunk;
 import dev.pinfeed.events.PinCreated;
 import dev.pinfeed.events.PinDeleted;
@@ -31,6 +33,7 @@ public final class EventTopics {
     public static final String PINS = "pinfeed.pins.v1";
     public static final String FOLLOWS = "pinfeed.follows.v1";
     public static final String LIKES = "pinfeed.likes.v1";
+    public static final String COMMENTS = "pinfeed.comments.v1";
     /** Internal: fanout-streams' output, feed-worker's input: each pin's first chunk. */
     public static final String FANOUT = "pinfeed.fanout.v1";
 
@@ -52,6 +55,9 @@ public final class EventTopics {
         route(BoardUnfollowed.class, FOLLOWS, BoardUnfollowed::getFollowerId);
         route(PinLiked.class, LIKES, PinLiked::getPinId);
         route(PinUnliked.class, LIKES, PinUnliked::getPinId);
+        // Keyed by pin, like likes: a comment's create and delete (and all of one pin's comments) stay in order.
+        route(CommentCreated.class, COMMENTS, CommentCreated::getPinId);
+        route(CommentDeleted.class, COMMENTS, CommentDeleted::getPinId);
         // Keyed by pin: a pin's ADD and REMOVE chunks stay in order; different pins spread over partitions.
         route(FanoutChunk.class, FANOUT, FanoutChunk::getPinId);
     }

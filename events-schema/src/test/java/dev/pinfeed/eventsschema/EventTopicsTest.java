@@ -4,6 +4,8 @@ import dev.pinfeed.events.BoardCreated;
 import dev.pinfeed.events.BoardFollowed;
 import dev.pinfeed.events.BoardPinsReordered;
 import dev.pinfeed.events.BoardUnfollowed;
+import dev.pinfeed.events.CommentCreated;
+import dev.pinfeed.events.CommentDeleted;
 import dev.pinfeed.events.PinCreated;
 import dev.pinfeed.events.PinDeleted;
 import dev.pinfeed.events.PinLiked;
@@ -37,7 +39,9 @@ class EventTopicsTest {
             Map.entry("BoardFollowed", "pinfeed.follows.v1 80"),
             Map.entry("BoardUnfollowed", "pinfeed.follows.v1 90"),
             Map.entry("PinLiked", "pinfeed.likes.v1 101"),
-            Map.entry("PinUnliked", "pinfeed.likes.v1 111"));
+            Map.entry("PinUnliked", "pinfeed.likes.v1 111"),
+            Map.entry("CommentCreated", "pinfeed.comments.v1 131"),
+            Map.entry("CommentDeleted", "pinfeed.comments.v1 141"));
 
     @Test
     void samplesCoverEverySchema() {
@@ -58,6 +62,15 @@ class EventTopicsTest {
         PinCreated created = new PinCreated(1L, at, 2L, 777L, 3L, 2L, "d", null, null);
         PinDeleted deleted = new PinDeleted(4L, at, 2L, 777L, 3L, 2L);
         assertThat(EventTopics.topicFor(deleted)).isEqualTo(EventTopics.topicFor(created));
+        assertThat(EventTopics.partitionKey(deleted)).isEqualTo(EventTopics.partitionKey(created)).isEqualTo("777");
+    }
+
+    @Test
+    void aCommentsCreateAndDeleteShareTheirPinsKey() {
+        var at = java.time.Instant.EPOCH;
+        CommentCreated created = new CommentCreated(1L, at, 2L, 900L, 777L, 2L, "hi");
+        CommentDeleted deleted = new CommentDeleted(4L, at, 2L, 900L, 777L, 2L);
+        assertThat(EventTopics.topicFor(deleted)).isEqualTo(EventTopics.topicFor(created)).isEqualTo(EventTopics.COMMENTS);
         assertThat(EventTopics.partitionKey(deleted)).isEqualTo(EventTopics.partitionKey(created)).isEqualTo("777");
     }
 

@@ -4,6 +4,8 @@ import dev.pinfeed.events.BoardCreated;
 import dev.pinfeed.events.BoardFollowed;
 import dev.pinfeed.events.BoardPinsReordered;
 import dev.pinfeed.events.BoardUnfollowed;
+import dev.pinfeed.events.CommentCreated;
+import dev.pinfeed.events.CommentDeleted;
 import dev.pinfeed.events.FanoutAction;
 import dev.pinfeed.events.FanoutChunk;
 import dev.pinfeed.events.FanoutReceiver;
@@ -51,6 +53,8 @@ final class SampleEvents {
                 new BoardUnfollowed(17L, AT, 18L, 90L, 91L, 92L),
                 new PinLiked(19L, AT, 20L, 100L, 101L),
                 new PinUnliked(21L, AT, 22L, 110L, 111L),
+                new CommentCreated(25L, AT, 26L, 130L, 131L, 132L, "nice table"),
+                new CommentDeleted(27L, AT, 28L, 140L, 141L, 142L),
                 new FanoutChunk(23L, AT, FanoutAction.ADD, 120L, 121L, 122L, AT, 0, true,
                         List.of(new FanoutReceiver(123L, FanoutSource.FOLLOWED_USER), new FanoutReceiver(124L, FanoutSource.FOLLOWED_BOARD))));
     }

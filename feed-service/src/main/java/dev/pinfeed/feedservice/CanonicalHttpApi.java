@@ -2,6 +2,7 @@ package dev.pinfeed.feedservice;
 
 import dev.pinfeed.canonicalstore.reads.BoardPinOrder;
 import dev.pinfeed.canonicalstore.reads.CanonicalBoard;
+import dev.pinfeed.canonicalstore.reads.CanonicalComment;
 import dev.pinfeed.canonicalstore.reads.CanonicalPin;
 import dev.pinfeed.canonicalstore.reads.CanonicalReads;
 import dev.pinfeed.canonicalstore.reads.CanonicalUser;
@@ -19,9 +20,9 @@ import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
- * The canonical objects of the read contract over {@link CanonicalReads}: users, boards and pins by
- * id, a user by username, a board's pins (newest or the owner's order; by offset or cursor), a user's
- * boards and pins, and likes both ways. Ids travel as decimal strings; lists are
+ * The canonical objects of the read contract over {@link CanonicalReads}: users, boards, pins and
+ * comments by id, a user by username, a board's pins (newest or the owner's order; by offset or cursor),
+ * a user's boards and pins, likes both ways, and a pin's comments. Ids travel as decimal strings; lists are
  * {@code {"items": [...], "cursor": ...}} with {@code "cursor": null} on the last page.
  */
 public final class CanonicalHttpApi {
@@ -61,6 +62,12 @@ public final class CanonicalHttpApi {
             long user = known.userId(r, "userId");
             return page(Params.paged(() -> reads.userPins(user, Params.cursor(r), Params.limit(r))), CanonicalHttpApi::pin);
         });
+        // Comments are public like their pin; a deleted or unknown pin's comments are 404 naming pinId.
+        app.route("GET", "/v1/pins/{pinId}/comments", read, r -> {
+            long pin = known.pin(r, "pinId").id();
+            return page(Params.paged(() -> reads.pinComments(pin, Params.cursor(r), Params.limit(r))), CanonicalHttpApi::comment);
+        });
+        app.route("GET", "/v1/comments/{commentId}", read, r -> Response.json(200, comment(known.comment(r, "commentId"))));
         app.route("GET", "/v1/pins/{pinId}/likers", read, r -> {
             long pin = known.pin(r, "pinId").id();
             return page(Params.paged(() -> reads.pinLikers(pin, Params.cursor(r), Params.limit(r))), l -> liked("userId", l));
@@ -108,7 +115,7 @@ public final class CanonicalHttpApi {
 
     static PinJson pin(CanonicalPin p) {
         return new PinJson(Long.toString(p.id()), Long.toString(p.boardId()), Long.toString(p.authorId()), p.details(), p.link(),
-                p.imageUrl(), text(p.createdAt()), p.likes());
+                p.imageUrl(), text(p.createdAt()), p.likes(), p.comments());
     }
 
     /**
@@ -117,7 +124,14 @@ public final class CanonicalHttpApi {
      * map costs a serializer lookup per value.
      */
     record PinJson(String id, String boardId, String authorId, String details, String link, String imageUrl, String createdAt,
-                   long likes) {}
+                   long likes, long comments) {}
+
+    static CommentJson comment(CanonicalComment c) {
+        return new CommentJson(Long.toString(c.id()), Long.toString(c.pinId()), Long.toString(c.authorId()), c.text(), text(c.createdAt()));
+    }
+
+    /** A comment, members in this order (a record for the same reason as {@link PinJson}: pages of them). */
+    record CommentJson(String id, String pinId, String authorId, String text, String createdAt) {}
 
     private static Map<String, Object> liked(String idName, Liked l) {
         return ordered(idName, Long.toString(l.id()), "likedAt", text(l.at()));

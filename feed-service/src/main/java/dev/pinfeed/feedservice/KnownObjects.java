@@ -1,6 +1,7 @@
 package dev.pinfeed.feedservice;
 
 import dev.pinfeed.canonicalstore.reads.CanonicalBoard;
+import dev.pinfeed.canonicalstore.reads.CanonicalComment;
 import dev.pinfeed.canonicalstore.reads.CanonicalPin;
 import dev.pinfeed.canonicalstore.reads.CanonicalReads;
 import dev.pinfeed.canonicalstore.reads.CanonicalUser;
@@ -12,8 +13,8 @@ import java.util.Optional;
 
 /**
  * The objects a request's path names, through {@link CanonicalReads} (cached): a well-formed id of
- * the right type that names nothing (or a deleted pin) is 404 naming the path parameter. Every route
- * about a user, board or pin starts here, the graph's included, so an unknown id never reads as zeros.
+ * the right type that names nothing (or a deleted pin or comment) is 404 naming the path parameter. Every
+ * route about a user, board, pin or comment starts here, the graph's included, so an unknown id never reads as zeros.
  */
 final class KnownObjects {
 
@@ -37,6 +38,11 @@ final class KnownObjects {
     CanonicalPin pin(Request r, String field) {
         long id = Params.id(r, field, ObjectType.PIN);
         return found(reads.pin(id), field, "pin", id);
+    }
+
+    CanonicalComment comment(Request r, String field) {
+        long id = Params.id(r, field, ObjectType.COMMENT);
+        return found(reads.comment(id), field, "comment", id);
     }
 
     long userId(Request r, String field) {

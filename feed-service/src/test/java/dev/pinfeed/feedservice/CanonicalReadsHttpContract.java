@@ -61,6 +61,12 @@ abstract class CanonicalReadsHttpContract {
         return id;
     }
 
+    protected long comment(long pin, long author, long createdAt) {
+        long id = ShardedId.compose(ShardedId.decode(pin).shard(), ObjectType.COMMENT, freshLocal());
+        seed().comment(id, pin, author, "comment " + createdAt, createdAt);
+        return id;
+    }
+
     protected long unknown(ObjectType type) {
         return ShardedId.compose(7, type, freshLocal());
     }
@@ -118,6 +124,9 @@ abstract class CanonicalReadsHttpContract {
         assertThat(p.get("imageUrl").asText()).isEqualTo("https://img.example/" + (T0 + 10));
         assertThat(p.get("createdAt").asText()).isEqualTo("2026-01-01T00:00:00.010Z");
         assertThat(p.get("likes").asLong()).isEqualTo(1);
+        assertThat(p.get("comments").asLong()).isZero();
+        assertThat(p.fieldNames()).toIterable()
+                .containsExactly("id", "boardId", "authorId", "details", "link", "imageUrl", "createdAt", "likes", "comments");
 
         for (String order : List.of("", "?order=newest", "?order=custom")) {
             JsonNode page = app.get("/v1/boards/" + board + "/pins" + order, 200);
@@ -157,6 +166,14 @@ abstract class CanonicalReadsHttpContract {
         for (long pin : new long[] {ghostPin, deleted}) {
             assertThat(app.get("/v1/pins/" + pin, 404).get("field").asText()).isEqualTo("pinId");
             assertThat(app.get("/v1/pins/" + pin + "/likers", 404).get("field").asText()).isEqualTo("pinId");
+            assertThat(app.get("/v1/pins/" + pin + "/comments", 404).get("field").asText()).isEqualTo("pinId");
+        }
+        long deletedComment = comment(pin(board, ana, T0 + 2), ana, T0 + 3);
+        seed().deleteComment(deletedComment);
+        for (long c : new long[] {unknown(ObjectType.COMMENT), deletedComment}) {
+            JsonNode problem = app.get("/v1/comments/" + c, 404);
+            assertThat(problem.get("field").asText()).isEqualTo("commentId");
+            assertThat(problem.get("detail").asText()).contains("no comment " + c);
         }
         assertThat(app.get("/v1/users/by-username/nobody_" + freshLocal(), 404).get("field").asText()).isEqualTo("username");
     }
@@ -175,6 +192,9 @@ abstract class CanonicalReadsHttpContract {
         assertThat(app.get("/v1/users/" + board, 400).get("detail").asText()).contains("board id");
         assertThat(app.get("/v1/boards/" + ana + "/pins", 400).get("field").asText()).isEqualTo("boardId");
         assertThat(app.get("/v1/pins/" + board, 400).get("field").asText()).isEqualTo("pinId");
+        assertThat(app.get("/v1/pins/" + board + "/comments", 400).get("field").asText()).isEqualTo("pinId");
+        assertThat(app.get("/v1/comments/" + board, 400).get("field").asText()).isEqualTo("commentId");
+        assertThat(app.get("/v1/comments/x", 400).get("field").asText()).isEqualTo("commentId");
         for (String limit : List.of("0", "251", "x")) {
             assertThat(app.get(pins + "?limit=" + limit, 400).get("field").asText()).isEqualTo("limit");
             assertThat(app.get("/v1/users/" + ana + "/pins?limit=" + limit, 400).get("field").asText()).isEqualTo("limit");
@@ -188,6 +208,33 @@ abstract class CanonicalReadsHttpContract {
         assertThat(app.get("/v1/users/" + ana + "/likes?cursor=garbage", 400).get("field").asText()).isEqualTo("cursor");
         assertThat(app.get(pins + "?order=oldest", 400).get("field").asText()).isEqualTo("order");
         assertThat(app.get("/v1/users/by-username/Not%20A%20Name", 400).get("field").asText()).isEqualTo("username");
+    }
+
+    @Test
+    void aPinsCommentsPageNewestFirstWithoutTheDeletedAndThePinCountsThem() throws Exception {
+        long ana = user();
+        long ben = user();
+        long pin = pin(board(ana), ana, T0 + 1);
+        List<Long> comments = new ArrayList<>();
+        for (int i = 0; i < 5; i++) comments.add(comment(pin, i % 2 == 0 ? ben : ana, T0 + 100 + i));
+        seed().deleteComment(comments.get(3));
+        List<String> newestFirst = new ArrayList<>();
+        for (int i = 4; i >= 0; i--) if (i != 3) newestFirst.add(Long.toString(comments.get(i)));
+
+        JsonNode first = app.get("/v1/pins/" + pin + "/comments?limit=3", 200);
+        assertThat(first.fieldNames()).toIterable().containsExactly("items", "cursor");
+        assertThat(ids(first, "id")).isEqualTo(newestFirst.subList(0, 3));
+        JsonNode newest = first.get("items").get(0);
+        assertThat(newest.fieldNames()).toIterable().containsExactly("id", "pinId", "authorId", "text", "createdAt");
+        assertThat(newest.get("pinId").asText()).isEqualTo(Long.toString(pin));
+        assertThat(newest.get("authorId").asText()).isEqualTo(Long.toString(ben));
+        assertThat(newest.get("text").asText()).isEqualTo("comment " + (T0 + 104));
+        assertThat(newest.get("createdAt").asText()).isEqualTo("2026-01-01T00:00:00.104Z");
+        assertThat(app.get("/v1/comments/" + comments.get(4), 200)).isEqualTo(newest);
+        assertThat(allByCursor("/v1/pins/" + pin + "/comments?limit=2", () -> {})).isEqualTo(newestFirst);
+        assertThat(app.get("/v1/pins/" + pin, 200).get("comments").asLong()).isEqualTo(4);
+        assertThat(app.get("/v1/pins/" + pin + "/comments?cursor=garbage", 400).get("field").asText()).isEqualTo("cursor");
+        assertThat(app.get("/v1/pins/" + pin + "/comments?limit=0", 400).get("field").asText()).isEqualTo("limit");
     }
 
     @Test

@@ -141,6 +141,37 @@ class CanonicalReadsHttpIT extends CanonicalReadsHttpContract {
     }
 
     @Test
+    void aCommentAndItsPinsCountAreCachedUntilTheWriteSideInvalidatesThem() throws Exception {
+        long ana = user();
+        long pin = pin(board(ana), ana, T0 + 1);
+        long first = comment(pin, ana, T0 + 2);
+
+        assertThat(app.get("/v1/pins/" + pin, 200).get("comments").asLong()).isEqualTo(1);
+        assertThat(redisOf(pin).get(CanonicalCacheKeys.pinComments(pin))).isEqualTo("1");
+        assertThat(app.get("/v1/comments/" + first, 200).get("text").asText()).isEqualTo("comment " + (T0 + 2));
+        assertThat(redisOf(first).get(CanonicalCacheKeys.comment(first))).contains("comment " + (T0 + 2));
+        long hits = feedMetrics.lookups("comment", "hit");
+        assertThat(ids(app.get("/v1/pins/" + pin + "/comments", 200), "id")).as("the list from MySQL, the comment from the cache")
+                .containsExactly(Long.toString(first));
+        assertThat(feedMetrics.lookups("comment", "hit")).isGreaterThan(hits);
+
+        // Written behind the caches' back: the count stays until the pin's comment count is invalidated.
+        MysqlCanonicalSeed quiet = new MysqlCanonicalSeed(db, (id, keys) -> {});
+        long second = ShardedId.compose(ShardedId.decode(pin).shard(), ObjectType.COMMENT, freshLocal());
+        quiet.comment(second, pin, ana, "second", T0 + 3);
+        assertThat(app.get("/v1/pins/" + pin, 200).get("comments").asLong()).as("served from the cache").isEqualTo(1);
+        invalidate(pin, List.of(CanonicalCacheKeys.pinComments(pin)));
+        assertThat(app.get("/v1/pins/" + pin, 200).get("comments").asLong()).isEqualTo(2);
+        quiet.deleteComment(first);
+        assertThat(app.get("/v1/comments/" + first, 200).get("id").asText()).as("the cached comment").isEqualTo(Long.toString(first));
+        invalidate(first, List.of(CanonicalCacheKeys.comment(first)));
+        invalidate(pin, List.of(CanonicalCacheKeys.pinComments(pin)));
+        assertThat(app.get("/v1/comments/" + first, 404).get("field").asText()).isEqualTo("commentId");
+        assertThat(app.get("/v1/pins/" + pin, 200).get("comments").asLong()).isEqualTo(1);
+        assertThat(ids(app.get("/v1/pins/" + pin + "/comments", 200), "id")).containsExactly(Long.toString(second));
+    }
+
+    @Test
     void aStaleFillThatRacedAnInvalidationIsRefused() throws Exception {
         long ana = user();
         long board = board(ana);

@@ -4,6 +4,7 @@ import static dev.pinfeed.canonicalstore.CanonicalIds.check;
 
 import dev.pinfeed.canonicalstore.CanonicalChange;
 import dev.pinfeed.canonicalstore.CanonicalChange.DeactivateMapping;
+import dev.pinfeed.canonicalstore.CanonicalChange.DeleteComment;
 import dev.pinfeed.canonicalstore.CanonicalChange.DeletePin;
 import dev.pinfeed.canonicalstore.CanonicalChange.PutLike;
 import dev.pinfeed.canonicalstore.CanonicalChange.PutMapping;
@@ -15,6 +16,8 @@ import dev.pinfeed.canonicalstore.CanonicalLayout.Mapping;
 import dev.pinfeed.canonicalstore.CanonicalRef;
 import dev.pinfeed.events.BoardCreated;
 import dev.pinfeed.events.BoardPinsReordered;
+import dev.pinfeed.events.CommentCreated;
+import dev.pinfeed.events.CommentDeleted;
 import dev.pinfeed.events.PinCreated;
 import dev.pinfeed.events.PinDeleted;
 import dev.pinfeed.events.PinLiked;
@@ -30,8 +33,8 @@ import org.apache.avro.specific.SpecificRecord;
 
 /**
  * The only place that knows what each event means for the canonical store: the changes it makes and
- * the rows it needs to exist first (a pin's board, a like's pin, a reordered board and its listed
- * pins' mapping rows). Pure: no store, no clock. The materializer and the verifier's reference model
+ * the rows it needs to exist first (a pin's board, a like's or comment's pin, a reordered board and its
+ * listed pins' mapping rows). Pure: no store, no clock. The materializer and the verifier's reference model
  * both plan with it.
  */
 public final class EventPlanner {
@@ -98,6 +101,27 @@ public final class EventPlanner {
         }
         if (event instanceof PinUnliked e) {
             return like(e.getUserId(), e.getPinId(), false, e.getOccurredAt().toEpochMilli(), e.getEventId());
+        }
+        if (event instanceof CommentCreated e) {
+            long comment = check(e.getCommentId(), ObjectType.COMMENT, "commentId");
+            long pin = check(e.getPinId(), ObjectType.PIN, "pinId");
+            long author = check(e.getAuthorId(), ObjectType.USER, "authorId");
+            long at = e.getOccurredAt().toEpochMilli();
+            // Needs its pin, as a like does: a comment whose pin never comes is dead-lettered, not shown under nothing.
+            return new Plan(List.of(
+                    new PutObject(CanonicalLayout.COMMENTS, comment, Json.comment(comment, at, pin, author, e.getText()), at),
+                    new PutMapping(Mapping.PIN_HAS_COMMENTS, pin, comment, at)),
+                    List.of(CanonicalRef.object(CanonicalLayout.PINS, pin)));
+        }
+        if (event instanceof CommentDeleted e) {
+            long comment = check(e.getCommentId(), ObjectType.COMMENT, "commentId");
+            long pin = check(e.getPinId(), ObjectType.PIN, "pinId");
+            long author = check(e.getAuthorId(), ObjectType.USER, "authorId");
+            long at = e.getOccurredAt().toEpochMilli();
+            // As PinDeleted: no reference needed, a delete that comes first leaves a tombstone the create cannot revive.
+            return new Plan(List.of(
+                    new DeleteComment(comment, pin, author, at),
+                    new DeactivateMapping(Mapping.PIN_HAS_COMMENTS, pin, comment, at)), List.of());
         }
         if (event instanceof BoardPinsReordered e) {
             long board = check(e.getBoardId(), ObjectType.BOARD, "boardId");

@@ -3,6 +3,8 @@ package dev.pinfeed.materializer;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.events.BoardCreated;
 import dev.pinfeed.events.BoardPinsReordered;
+import dev.pinfeed.events.CommentCreated;
+import dev.pinfeed.events.CommentDeleted;
 import dev.pinfeed.events.PinCreated;
 import dev.pinfeed.events.PinDeleted;
 import dev.pinfeed.events.PinLiked;
@@ -13,24 +15,25 @@ import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
- * The four topics the canonical store is built from, by role; each defaults to its
+ * The five topics the canonical store is built from, by role; each defaults to its
  * {@link EventTopics} name and can be overridden ({@code materializer.topic.users} etc.) so tests and
  * rebuilds read their own topics.
  */
-public record MaterializerTopics(String users, String boards, String pins, String likes) {
+public record MaterializerTopics(String users, String boards, String pins, String likes, String comments) {
 
     public static MaterializerTopics defaults() {
-        return new MaterializerTopics(EventTopics.USERS, EventTopics.BOARDS, EventTopics.PINS, EventTopics.LIKES);
+        return new MaterializerTopics(EventTopics.USERS, EventTopics.BOARDS, EventTopics.PINS, EventTopics.LIKES, EventTopics.COMMENTS);
     }
 
     public static MaterializerTopics from(PinfeedConfig config) {
         MaterializerTopics d = defaults();
         return new MaterializerTopics(config.get("materializer.topic.users", d.users), config.get("materializer.topic.boards", d.boards),
-                config.get("materializer.topic.pins", d.pins), config.get("materializer.topic.likes", d.likes));
+                config.get("materializer.topic.pins", d.pins), config.get("materializer.topic.likes", d.likes),
+                config.get("materializer.topic.comments", d.comments));
     }
 
     public List<String> all() {
-        return List.of(users, boards, pins, likes);
+        return List.of(users, boards, pins, likes, comments);
     }
 
     /** Whether {@code event} belongs on {@code topic} (a record of another type is dead-lettered as unexpected). */
@@ -39,6 +42,7 @@ public record MaterializerTopics(String users, String boards, String pins, Strin
         if (topic.equals(boards)) return event instanceof BoardCreated || event instanceof BoardPinsReordered;
         if (topic.equals(pins)) return event instanceof PinCreated || event instanceof PinDeleted;
         if (topic.equals(likes)) return event instanceof PinLiked || event instanceof PinUnliked;
+        if (topic.equals(comments)) return event instanceof CommentCreated || event instanceof CommentDeleted;
         return false;
     }
 }

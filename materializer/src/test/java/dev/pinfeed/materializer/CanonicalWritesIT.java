@@ -117,4 +117,45 @@ class CanonicalWritesIT extends FixtureIT {
                 .satisfies(c -> assertThat(c.count()).isGreaterThanOrEqualTo(3));
         assertThat(f.meters.find("materializer.batch.size").summary()).isNotNull();
     }
+
+    @Test
+    void commentsLandOnTheirPinsShardAndADeleteKeepsTheRowInactive() throws Exception {
+        long owner = f.freshId(ObjectType.USER);
+        long reader = f.freshId(ObjectType.USER);
+        long board = f.freshId(ObjectType.BOARD);
+        long pin = f.freshId(ObjectType.PIN);
+        int shard = ShardedId.decode(pin).shard();
+        long kept = ShardedId.compose(shard, ObjectType.COMMENT, ShardedId.decode(f.freshId(ObjectType.COMMENT)).localId());
+        long gone = ShardedId.compose(shard, ObjectType.COMMENT, ShardedId.decode(f.freshId(ObjectType.COMMENT)).localId());
+        long early = ShardedId.compose(shard, ObjectType.COMMENT, ShardedId.decode(f.freshId(ObjectType.COMMENT)).localId());
+        long t = 1_780_000_000_000L;
+        // early's delete is published before its create: the tombstone keeps it deleted.
+        f.publish(Events.uncommented(early, pin, reader, t + 9), Events.user(owner, t), Events.user(reader, t + 1),
+                Events.board(board, owner, t + 2), Events.pin(pin, board, owner, t + 3), Events.commented(kept, pin, reader, t + 4),
+                Events.commented(gone, pin, owner, t + 5), Events.commented(early, pin, reader, t + 6), Events.uncommented(gone, pin, owner, t + 7));
+        f.run(f.settings(f.stack.uniqueName("canonical_comments")), f.handler(f.cache));
+
+        await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> data(gone, "comments").path("active").isBoolean()
+                && data(early, "comments").has("createdAt") && data(kept, "comments").has("createdAt"));
+
+        JsonNode c = data(kept, "comments");
+        assertThat(c.get("id").asLong()).isEqualTo(kept);
+        assertThat(c.get("pinId").asLong()).isEqualTo(pin);
+        assertThat(c.get("authorId").asLong()).isEqualTo(reader);
+        assertThat(c.get("text").asText()).isEqualTo("comment " + kept);
+        assertThat(c.get("createdAt").asLong()).isEqualTo(t + 4);
+        assertThat(c.has("active")).isFalse();
+        JsonNode deleted = data(gone, "comments");
+        assertThat(deleted.get("active").asBoolean(true)).as("soft delete").isFalse();
+        assertThat(deleted.get("text").asText()).isEqualTo("comment " + gone);
+        JsonNode tombstoned = data(early, "comments");
+        assertThat(tombstoned.get("active").asBoolean(true)).as("a create after its delete stays deleted").isFalse();
+        assertThat(tombstoned.get("text").asText()).isEqualTo("comment " + early);
+
+        assertThat(rows(pin, "SELECT comment_id, sequence, active FROM $db.pin_has_comments WHERE pin_id = ? ORDER BY sequence", pin))
+                .containsExactly(Map.of("comment_id", kept, "sequence", t + 4, "active", 1),
+                        Map.of("comment_id", gone, "sequence", t + 5, "active", 0),
+                        Map.of("comment_id", early, "sequence", t + 6, "active", 0));
+        assertThat(f.meters.find("materializer.rows.written").tag("table", "pin_has_comments").counter()).isNotNull();
+    }
 }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.pinfeed.canonicalstore.CanonicalChange;
 import dev.pinfeed.canonicalstore.CanonicalChange.DeactivateMapping;
+import dev.pinfeed.canonicalstore.CanonicalChange.DeleteComment;
 import dev.pinfeed.canonicalstore.CanonicalChange.DeletePin;
 import dev.pinfeed.canonicalstore.CanonicalChange.PutLike;
 import dev.pinfeed.canonicalstore.CanonicalChange.PutMapping;
@@ -29,6 +30,7 @@ class EventPlannerTest {
     private static final long BOARD = Events.id(ObjectType.BOARD, 7, 12);
     private static final long PIN = Events.id(ObjectType.PIN, 7, 13);
     private static final long PIN2 = Events.id(ObjectType.PIN, 9, 14);
+    private static final long COMMENT = Events.id(ObjectType.COMMENT, 7, 15);
 
     private final EventPlanner planner = new EventPlanner();
     private final ObjectMapper json = new ObjectMapper();
@@ -93,6 +95,45 @@ class EventPlannerTest {
     }
 
     @Test
+    void commentCreatedNeedsItsPinAndMapsThePinToTheComment() throws Exception {
+        EventPlanner.Plan plan = planner.plan(Events.commented(COMMENT, PIN, USER, 7_000));
+        assertThat(plan.needs()).containsExactly(CanonicalRef.object(CanonicalLayout.PINS, PIN));
+        assertThat(plan.changes()).hasSize(2);
+        PutObject put = (PutObject) plan.changes().get(0);
+        assertThat(put.table()).isEqualTo(CanonicalLayout.COMMENTS);
+        assertThat(put.id()).isEqualTo(COMMENT);
+        assertThat(put.occurredAtMillis()).isEqualTo(7_000);
+        JsonNode data = json.readTree(put.json());
+        assertThat(data.get("id").asLong()).isEqualTo(COMMENT);
+        assertThat(data.get("createdAt").asLong()).isEqualTo(7_000);
+        assertThat(data.get("pinId").asLong()).isEqualTo(PIN);
+        assertThat(data.get("authorId").asLong()).isEqualTo(USER);
+        assertThat(data.get("text").asText()).isEqualTo("comment " + COMMENT);
+        assertThat(data.has("active")).isFalse();
+        assertThat(plan.changes().get(1)).isEqualTo(new PutMapping(Mapping.PIN_HAS_COMMENTS, PIN, COMMENT, 7_000));
+        assertThat(plan.changes().get(1).shards()).as("on the pin's shard").containsExactly(7);
+    }
+
+    @Test
+    void commentDeletedSoftDeletesWithoutNeedingAnything() {
+        EventPlanner.Plan plan = planner.plan(Events.uncommented(COMMENT, PIN, USER, 8_000));
+        assertThat(plan.needs()).isEmpty();
+        assertThat(plan.changes()).containsExactly(new DeleteComment(COMMENT, PIN, USER, 8_000),
+                new DeactivateMapping(Mapping.PIN_HAS_COMMENTS, PIN, COMMENT, 8_000));
+    }
+
+    @Test
+    void commentIdsOfTheWrongTypeAreInvalid() {
+        assertThatThrownBy(() -> planner.plan(Events.commented(PIN2, PIN, USER, 1)))
+                .isInstanceOfSatisfying(RejectedRecordException.class, r -> {
+                    assertThat(r.reason()).isEqualTo(DeadLetters.INVALID);
+                    assertThat(r.getMessage()).contains("commentId").contains("is a pin id");
+                });
+        assertThatThrownBy(() -> planner.plan(Events.uncommented(COMMENT, BOARD, USER, 1)))
+                .isInstanceOfSatisfying(RejectedRecordException.class, r -> assertThat(r.getMessage()).contains("pinId"));
+    }
+
+    @Test
     void aReorderNeedsItsBoardAndEveryListedPinsRowAndKeepsAPinsFirstPlace() {
         var e = Events.reordered(BOARD, USER, 6_000, List.of(PIN2, PIN, PIN2));
         EventPlanner.Plan plan = planner.plan(e);
@@ -126,5 +167,16 @@ class EventPlannerTest {
                         dev.pinfeed.canonicalstore.CanonicalCacheKeys.boardPins(BOARD, "custom")));
         assertThat(planner.plan(Events.liked(USER, PIN, 1)).changes().get(0).invalidations()).singleElement()
                 .satisfies(i -> assertThat(i.keys()).containsExactly(dev.pinfeed.canonicalstore.CanonicalCacheKeys.pinLikes(PIN)));
+        for (var event : List.of(Events.commented(COMMENT, PIN, USER, 1), Events.uncommented(COMMENT, PIN, USER, 2))) {
+            List<CanonicalChange> changes = planner.plan(event).changes();
+            assertThat(changes.get(0).invalidations()).as("the comment's JSON").singleElement().satisfies(i -> {
+                assertThat(i.objectId()).isEqualTo(COMMENT);
+                assertThat(i.keys()).containsExactly(dev.pinfeed.canonicalstore.CanonicalCacheKeys.comment(COMMENT));
+            });
+            assertThat(changes.get(1).invalidations()).as("the pin's comment count").singleElement().satisfies(i -> {
+                assertThat(i.objectId()).isEqualTo(PIN);
+                assertThat(i.keys()).containsExactly(dev.pinfeed.canonicalstore.CanonicalCacheKeys.pinComments(PIN));
+            });
+        }
     }
 }

@@ -2,6 +2,8 @@ package dev.pinfeed.materializer;
 
 import dev.pinfeed.events.BoardCreated;
 import dev.pinfeed.events.BoardPinsReordered;
+import dev.pinfeed.events.CommentCreated;
+import dev.pinfeed.events.CommentDeleted;
 import dev.pinfeed.events.PinCreated;
 import dev.pinfeed.events.PinDeleted;
 import dev.pinfeed.events.PinLiked;
@@ -51,6 +53,14 @@ public final class Events {
 
     public static PinUnliked unliked(long user, long pin, long at) {
         return new PinUnliked(nextEventId(), Instant.ofEpochMilli(at), user, user, pin);
+    }
+
+    public static CommentCreated commented(long comment, long pin, long author, long at) {
+        return new CommentCreated(nextEventId(), Instant.ofEpochMilli(at), author, comment, pin, author, "comment " + comment);
+    }
+
+    public static CommentDeleted uncommented(long comment, long pin, long author, long at) {
+        return new CommentDeleted(nextEventId(), Instant.ofEpochMilli(at), author, comment, pin, author);
     }
 
     public static BoardPinsReordered reordered(long board, long owner, long at, List<Long> pins) {

@@ -43,7 +43,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
- * What the materializer's ITs share: fresh topics (users, boards, pins, likes, dead letters) on the
+ * What the materializer's ITs share: fresh topics (users, boards, pins, likes, comments, dead letters) on the
  * shared broker, a producer that publishes events the way producers do (registry, wire format, the
  * event's key), fresh sharded ids, the real shard pools and Redis, and consumer loops run in-process.
  */
@@ -67,7 +67,7 @@ public final class Fixture implements AutoCloseable {
         this.stack = stack;
         this.config = stack.config();
         this.topics = new MaterializerTopics(stack.uniqueTopic("users"), stack.uniqueTopic("boards"), stack.uniqueTopic("pins"),
-                stack.uniqueTopic("likes"));
+                stack.uniqueTopic("likes"), stack.uniqueTopic("comments"));
         this.deadLetters = stack.uniqueTopic("canonical-dlq");
         Map<String, Integer> fresh = new LinkedHashMap<>();
         for (String t : topics.all()) fresh.put(t, 3);
@@ -105,6 +105,7 @@ public final class Fixture implements AutoCloseable {
         if (prod.equals(EventTopics.BOARDS)) return topics.boards();
         if (prod.equals(EventTopics.PINS)) return topics.pins();
         if (prod.equals(EventTopics.LIKES)) return topics.likes();
+        if (prod.equals(EventTopics.COMMENTS)) return topics.comments();
         throw new IllegalArgumentException("no canonical topic for " + prod);
     }
 

@@ -3,6 +3,7 @@ package dev.pinfeed.materializer;
 import dev.pinfeed.canonicalstore.ComparableRows;
 import dev.pinfeed.canonicalstore.mysql.CanonicalSnapshot;
 import dev.pinfeed.idallocator.ObjectType;
+import dev.pinfeed.idallocator.ShardedId;
 import dev.pinfeed.materializer.oracle.CanonicalOracle;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -16,7 +17,8 @@ import org.apache.avro.specific.SpecificRecord;
 
 /**
  * A random mixed history under fresh ids: users, boards, pins, deletes, likes and unlikes with many
- * equal timestamps, reorders; plus the rows it must leave ({@link CanonicalOracle}).
+ * equal timestamps, comments (one per two pins, on their pin's shard, a quarter deleted), reorders;
+ * plus the rows it must leave ({@link CanonicalOracle}).
  */
 public final class History {
 
@@ -58,6 +60,15 @@ public final class History {
             long at = t + 200_000 + random.nextInt(likes / 4 + 1); // many equal times: the event id decides
             h.events.add(random.nextInt(3) == 0 ? Events.unliked(u, p, at) : Events.liked(u, p, at));
         }
+        List<Long> commentIds = new ArrayList<>();
+        for (int i = 0; i < pins / 2; i++) {
+            long p = pinIds.get(random.nextInt(pins));
+            long c = ShardedId.compose(ShardedId.decode(p).shard(), ObjectType.COMMENT, ShardedId.decode(fresh.apply(ObjectType.COMMENT)).localId());
+            long author = userIds.get(random.nextInt(users));
+            commentIds.add(c);
+            h.events.add(Events.commented(c, p, author, t + 250_000 + i));
+            if (random.nextInt(4) == 0) h.events.add(Events.uncommented(c, p, author, t + 260_000 + i));
+        }
         for (int i = 0; i < reorders; i++) {
             int b = random.nextInt(boards);
             List<Long> order = new ArrayList<>(onBoard.get(b));
@@ -68,6 +79,7 @@ public final class History {
         h.ids.addAll(userIds);
         boardIds.forEach(b -> h.ids.add(b[0]));
         h.ids.addAll(pinIds);
+        h.ids.addAll(commentIds);
         return h;
     }
 

@@ -18,8 +18,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 
 /**
- * Topics are not ordered with each other: a like may come before its pin. It waits (retried) for the
- * test-shortened grace: applied when the pin arrives in time, dead-lettered as missing-reference when
+ * Topics are not ordered with each other: a like (or a comment) may come before its pin. It waits (retried)
+ * for the test-shortened grace: applied when the pin arrives in time, dead-lettered as missing-reference when
  * it never does. Poison on every topic goes to the dead-letter topic with its reason, and the rest goes on.
  */
 class MissingReferenceIT extends FixtureIT {
@@ -40,8 +40,11 @@ class MissingReferenceIT extends FixtureIT {
         long late = f.freshId(ObjectType.PIN);
         long never = f.freshId(ObjectType.PIN);
         long after = f.freshId(ObjectType.USER);
+        long lateComment = f.freshId(ObjectType.COMMENT);
+        long orphanComment = f.freshId(ObjectType.COMMENT);
         long t = 1_780_000_000_000L;
-        f.publish(Events.user(owner, t), Events.board(board, owner, t + 1), Events.liked(liker, late, t + 2), Events.liked(liker, never, t + 3));
+        f.publish(Events.user(owner, t), Events.board(board, owner, t + 1), Events.liked(liker, late, t + 2), Events.liked(liker, never, t + 3),
+                Events.commented(lateComment, late, liker, t + 2), Events.commented(orphanComment, never, liker, t + 3));
         for (String topic : f.topics.all()) f.publishRaw(topic, "poison", "not an event".getBytes(StandardCharsets.UTF_8));
         // A well-formed event on the wrong topic, and one whose ids are of the wrong type.
         f.publishTo(f.topics.likes(), new UserFollowed(Events.nextEventId(), Instant.ofEpochMilli(t), liker, liker, owner));
@@ -52,7 +55,7 @@ class MissingReferenceIT extends FixtureIT {
         Thread.sleep(PIN_LATE_BY.toMillis()); // the like of `late` is waiting by now
         f.publish(Events.pin(late, board, owner, t + 6));
 
-        List<ConsumerRecord<byte[], byte[]>> dead = f.deadLettered(7, GRACE.plus(Duration.ofSeconds(60)));
+        List<ConsumerRecord<byte[], byte[]>> dead = f.deadLettered(9, GRACE.plus(Duration.ofSeconds(60)));
         Map<String, List<String>> reasonsByTopic = dead.stream().collect(Collectors.groupingBy(
                 r -> Fixture.header(r, DeadLetters.HEADER_SOURCE_TOPIC), Collectors.mapping(Fixture::reason, Collectors.toList())));
         assertThat(reasonsByTopic.get(f.topics.users())).containsExactlyInAnyOrder(DeadLetters.UNDECODABLE);
@@ -60,10 +63,13 @@ class MissingReferenceIT extends FixtureIT {
         assertThat(reasonsByTopic.get(f.topics.pins())).containsExactlyInAnyOrder(DeadLetters.UNDECODABLE, DeadLetters.INVALID);
         assertThat(reasonsByTopic.get(f.topics.likes()))
                 .containsExactlyInAnyOrder(DeadLetters.UNDECODABLE, DeadLetters.MISSING_REFERENCE, DeadLetters.UNEXPECTED_EVENT);
-        ConsumerRecord<byte[], byte[]> missing = dead.stream().filter(r -> DeadLetters.MISSING_REFERENCE.equals(Fixture.reason(r))).findFirst().orElseThrow();
-        assertThat(new String(missing.key(), StandardCharsets.UTF_8)).isEqualTo(Long.toString(never));
-        assertThat(Fixture.header(missing, DeadLetters.HEADER_ERROR)).contains("pin " + never);
-        assertThat(dead).hasSize(7);
+        assertThat(reasonsByTopic.get(f.topics.comments())).containsExactlyInAnyOrder(DeadLetters.UNDECODABLE, DeadLetters.MISSING_REFERENCE);
+        List<ConsumerRecord<byte[], byte[]>> missing = dead.stream().filter(r -> DeadLetters.MISSING_REFERENCE.equals(Fixture.reason(r))).toList();
+        assertThat(missing).hasSize(2).allSatisfy(r -> {
+            assertThat(new String(r.key(), StandardCharsets.UTF_8)).as("keyed by the pin").isEqualTo(Long.toString(never));
+            assertThat(Fixture.header(r, DeadLetters.HEADER_ERROR)).contains("pin " + never);
+        });
+        assertThat(dead).hasSize(9);
 
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
             ComparableRows rows = f.snapshot(List.of(liker, late, never, after), false);
@@ -71,6 +77,10 @@ class MissingReferenceIT extends FixtureIT {
                     .containsOnlyKeys(ComparableRows.mappingKey(liker, late));
             assertThat(rows.table("pin_liked_by_users")).containsOnlyKeys(ComparableRows.mappingKey(late, liker));
             assertThat(rows.table(CanonicalLayout.USERS)).as("events after the poison applied").containsKey(ComparableRows.objectKey(after));
+            ComparableRows comments = f.snapshot(List.of(lateComment, orphanComment), false);
+            assertThat(comments.table(CanonicalLayout.COMMENTS)).as("the comment whose pin came late applied")
+                    .containsOnlyKeys(ComparableRows.objectKey(lateComment));
+            assertThat(rows.table("pin_has_comments")).containsOnlyKeys(ComparableRows.mappingKey(late, lateComment));
         });
     }
 }

@@ -17,7 +17,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
 /**
- * A mixed history (creates, deletes, likes and unlikes in shuffled order, reorders) is materialized;
+ * A mixed history (creates, deletes, likes and unlikes, comments and their deletes in shuffled order, reorders) is materialized;
  * then every topic is replayed from offset 0 by a new consumer group into the running store, and not
  * one affected row changes — not even {@code ts} (every write of a replay is a no-op upsert: MySQL
  * leaves a row whose values do not change untouched, ON UPDATE timestamp included).
@@ -36,6 +36,8 @@ class ReplayIT extends FixtureIT {
         ComparableRows before = f.snapshot(h.ids, true);
         assertThat(before.table("pins")).hasSize(150);
         assertThat(before.table("user_likes_pins")).isNotEmpty();
+        assertThat(before.table("comments")).hasSize(75);
+        assertThat(before.table("pin_has_comments")).hasSize(75);
 
         String replayGroup = f.stack.uniqueName("canonical_replay");
         ConsumerLoop.Settings s = f.settings(replayGroup);

@@ -106,6 +106,11 @@ final class Pipeline implements AutoCloseable {
     final RedisLastReadStore lastReads;
     final CachedCanonicalReads reads;
     final HomeFeedThreads threads;
+    /** The shard pools of the canonical store (for snapshots of its rows). */
+    final ShardedDb db;
+    /** The materializer's topics and handler, for a second consumer group that replays them ({@link #replayCanonical}). */
+    private final MaterializerTopics canonicalTopics;
+    private final BatchHandler canonicalHandler;
 
     private final List<AutoCloseable> open = new ArrayList<>();
     private final SchemaRegistryClient registry;
@@ -131,7 +136,7 @@ final class Pipeline implements AutoCloseable {
         graph = closing(GraphConnections.open(config, zk, stack.keyPrefix("e2e-graph")));
         lastReads = closing(RedisLastReadStore.open(config, graph.redis(), graph.store().keys().prefix()));
         ShardDataSources mysql = closing(ShardDataSources.from(config, "e2e", 8));
-        ShardedDb db = closing(new ShardedDb(mysql));
+        db = closing(new ShardedDb(mysql));
         Map<String, RedisClient> redis = RedisCanonicalCache.clients(config, Duration.ofMillis(250), 8);
         redis.values().forEach(this::closing);
         FeedMetrics feedMetrics = new FeedMetrics(new SimpleMeterRegistry());
@@ -147,12 +152,12 @@ final class Pipeline implements AutoCloseable {
                 GraphProcessorMain.handler(graph.store(), config, new SimpleMeterRegistry()), Duration.ofMinutes(1));
 
         // materializer (MaterializerMain): the canonical objects into MySQL, caches invalidated after each commit.
-        MaterializerTopics canonicalTopics = new MaterializerTopics(topic(EventTopics.USERS), topic(EventTopics.BOARDS),
-                topic(EventTopics.PINS), topic(EventTopics.LIKES));
+        canonicalTopics = new MaterializerTopics(topic(EventTopics.USERS), topic(EventTopics.BOARDS),
+                topic(EventTopics.PINS), topic(EventTopics.LIKES), topic(EventTopics.COMMENTS));
         MysqlCanonicalWriter writer = closing(new MysqlCanonicalWriter(db));
         RedisCacheInvalidator invalidator = closing(RedisCacheInvalidator.connect(config, graph.shards()));
-        consume(MaterializerMain.NAME, canonicalTopics.all(),
-                new MaterializerHandler(new EventPlanner(), writer, invalidator, canonicalTopics, new SimpleMeterRegistry()), Duration.ofMinutes(1));
+        canonicalHandler = new MaterializerHandler(new EventPlanner(), writer, invalidator, canonicalTopics, new SimpleMeterRegistry());
+        consume(MaterializerMain.NAME, canonicalTopics.all(), canonicalHandler, Duration.ofMinutes(1));
 
         // fanout-streams (FanoutStreamsMain): pins → fan-out chunks, exactly-once, the activity check on Redis.
         FanoutSettings fanout = FanoutSettings.from(config)
@@ -196,8 +201,33 @@ final class Pipeline implements AutoCloseable {
         return topics.topic(standard);
     }
 
-    /** A consumer loop on its own thread, as {@code ProcessContext.consume} runs one, on a fresh group. */
-    private void consume(String processor, List<String> inputs, BatchHandler handler, Duration waitGrace) {
+    /**
+     * A second materializer on a fresh consumer group: it reads the canonical topics from offset 0 into the same store, as an
+     * operator's replay does. Returns its group ({@link #caughtUp}).
+     */
+    String replayCanonical() {
+        return consume(MaterializerMain.NAME, canonicalTopics.all(), canonicalHandler, Duration.ofMinutes(1));
+    }
+
+    /** Whether {@code group} has committed every partition of the canonical topics to its end. */
+    boolean caughtUp(String group) throws Exception {
+        try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(KafkaClients.admin(config))) {
+            var committed = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
+            Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest = new java.util.HashMap<>();
+            for (var d : admin.describeTopics(canonicalTopics.all()).allTopicNames().get().values()) {
+                d.partitions().forEach(p -> latest.put(new org.apache.kafka.common.TopicPartition(d.name(), p.partition()),
+                        org.apache.kafka.clients.admin.OffsetSpec.latest()));
+            }
+            for (var e : admin.listOffsets(latest).all().get().entrySet()) {
+                var c = committed.get(e.getKey());
+                if (e.getValue().offset() > 0 && (c == null || c.offset() < e.getValue().offset())) return false;
+            }
+            return true;
+        }
+    }
+
+    /** A consumer loop on its own thread, as {@code ProcessContext.consume} runs one, on a fresh group; returns the group. */
+    private String consume(String processor, List<String> inputs, BatchHandler handler, Duration waitGrace) {
         String group = stack.uniqueName("e2e_" + processor.replace('-', '_'));
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(KafkaClients.consumer(config, group),
@@ -214,6 +244,7 @@ final class Pipeline implements AutoCloseable {
             loop.close();
             t.join(10_000);
         });
+        return group;
     }
 
     private <T extends AutoCloseable> T closing(T resource) {
@@ -230,6 +261,11 @@ final class Pipeline implements AutoCloseable {
         return o.createdId();
     }
 
+    /** Sends {@code command} through ingest; its outcome, accepted or not. */
+    Outcome tryIngest(IngestCommand command) {
+        return ingest.send(command).join();
+    }
+
     long user(String name) {
         return send(new IngestCommand.CreateUser(name + "_" + Long.toString(stack.freshId(), 36), name));
     }
@@ -243,6 +279,19 @@ final class Pipeline implements AutoCloseable {
     }
 
     // ---- feed-service over HTTP ----
+
+    /** {@code GET path} on feed-service without a token (the public reads); the status and the body. */
+    HttpResponse<String> get(String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(feedService.baseUri() + path)).timeout(Duration.ofSeconds(30)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** {@code GET path} on feed-service, {@code status} expected; the body. */
+    JsonNode get(String path, int status) throws Exception {
+        HttpResponse<String> r = get(path);
+        if (r.statusCode() != status) throw new AssertionError("GET " + path + ": " + r.statusCode() + " " + r.body());
+        return JSON.readTree(r.body());
+    }
 
     /** {@code GET /v1/users/{user}/feed?limit=250}, 200 expected; the body. */
     JsonNode feed(long user) throws Exception {

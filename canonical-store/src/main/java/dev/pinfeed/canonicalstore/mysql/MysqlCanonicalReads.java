@@ -41,7 +41,7 @@ import java.util.TreeMap;
  */
 public final class MysqlCanonicalReads extends CanonicalRowReads {
 
-    private static final String LIKES = "likes";
+    private static final String COUNT = "n";
 
     private final ShardedDb db;
 
@@ -71,14 +71,20 @@ public final class MysqlCanonicalReads extends CanonicalRowReads {
     @Override
     public Map<Long, PinRow> pins(Collection<Long> pinIds) {
         Map<Long, String> json = objects(ObjectType.PIN, pinIds);
-        Map<Long, Long> likes = new HashMap<>();
-        Map<Integer, Select> perShard = new TreeMap<>();
-        Mapping m = Mapping.PIN_LIKED_BY_USERS;
-        byShard(json.keySet(), ObjectType.PIN).forEach((shard, byLocal) -> perShard.put(shard, Select.from(m.table()).columns(m.from())
-                .countAs(LIKES).where(in(m.from(), byLocal.values()), eq(CanonicalLayout.LIKED, 1)).groupBy(m.from())));
-        db.selectEach(perShard).values().forEach(rows -> rows.forEach(r -> likes.put(r.getLong(m.from()), r.getLong(LIKES))));
+        Map<Long, Long> likes = liveCounts(Mapping.PIN_LIKED_BY_USERS, json.keySet());
+        Map<Long, Long> comments = liveCounts(Mapping.PIN_HAS_COMMENTS, json.keySet());
         Map<Long, PinRow> out = new HashMap<>();
-        json.forEach((id, data) -> out.put(id, new PinRow(data, likes.getOrDefault(id, 0L))));
+        json.forEach((id, data) -> out.put(id, new PinRow(data, likes.getOrDefault(id, 0L), comments.getOrDefault(id, 0L))));
+        return out;
+    }
+
+    /** The live rows of {@code mapping} from each pin of {@code pinIds} (its shard), counted per pin; pins without any are absent. */
+    private Map<Long, Long> liveCounts(Mapping m, Collection<Long> pinIds) {
+        Map<Long, Long> out = new HashMap<>();
+        Map<Integer, Select> perShard = new TreeMap<>();
+        byShard(pinIds, ObjectType.PIN).forEach((shard, byLocal) -> perShard.put(shard, Select.from(m.table()).columns(m.from())
+                .countAs(COUNT).where(of(m, byLocal.values())).groupBy(m.from())));
+        db.selectEach(perShard).values().forEach(rows -> rows.forEach(r -> out.put(r.getLong(m.from()), r.getLong(COUNT))));
         return out;
     }
 
@@ -129,11 +135,20 @@ public final class MysqlCanonicalReads extends CanonicalRowReads {
         return rows.isEmpty() ? OptionalLong.empty() : OptionalLong.of(rows.get(0).getLong(CanonicalLayout.USER_ID));
     }
 
-    /** The live rows of {@code mapping} from {@code fromId}: active mappings of pins, likes not undone; boards are never deleted. */
+    /** The live rows of {@code mapping} from {@code fromId}. */
     private static Condition[] of(Mapping mapping, long fromId) {
-        Condition from = eq(mapping.from(), fromId);
+        return live(mapping, eq(mapping.from(), fromId));
+    }
+
+    /** The live rows of {@code mapping} from any of {@code fromIds}. */
+    private static Condition[] of(Mapping mapping, Collection<Long> fromIds) {
+        return live(mapping, in(mapping.from(), fromIds));
+    }
+
+    /** {@code from} narrowed to live rows: active mappings of pins and comments, likes not undone; boards are never deleted. */
+    private static Condition[] live(Mapping mapping, Condition from) {
         return switch (mapping) {
-            case BOARD_HAS_PINS, USER_HAS_PINS -> new Condition[] {from, eq(CanonicalLayout.ACTIVE, 1)};
+            case BOARD_HAS_PINS, USER_HAS_PINS, PIN_HAS_COMMENTS -> new Condition[] {from, eq(CanonicalLayout.ACTIVE, 1)};
             case USER_LIKES_PINS, PIN_LIKED_BY_USERS -> new Condition[] {from, eq(CanonicalLayout.LIKED, 1)};
             case USER_HAS_BOARDS -> new Condition[] {from};
         };

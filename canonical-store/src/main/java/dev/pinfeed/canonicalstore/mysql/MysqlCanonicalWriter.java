@@ -4,6 +4,7 @@ import static dev.pinfeed.config.Futures.join;
 
 import static dev.pinfeed.canonicalstore.CanonicalLayout.ACTIVE;
 import static dev.pinfeed.canonicalstore.CanonicalLayout.BOARDS;
+import static dev.pinfeed.canonicalstore.CanonicalLayout.COMMENTS;
 import static dev.pinfeed.canonicalstore.CanonicalLayout.DATA;
 import static dev.pinfeed.canonicalstore.CanonicalLayout.LIKED;
 import static dev.pinfeed.canonicalstore.CanonicalLayout.LOCAL_ID;
@@ -21,6 +22,7 @@ import static dev.pinfeed.mysqlshards.query.Condition.or;
 
 import dev.pinfeed.canonicalstore.CanonicalChange;
 import dev.pinfeed.canonicalstore.CanonicalChange.DeactivateMapping;
+import dev.pinfeed.canonicalstore.CanonicalChange.DeleteComment;
 import dev.pinfeed.canonicalstore.CanonicalChange.DeletePin;
 import dev.pinfeed.canonicalstore.CanonicalChange.PutLike;
 import dev.pinfeed.canonicalstore.CanonicalChange.PutMapping;
@@ -139,8 +141,10 @@ public final class MysqlCanonicalWriter implements AutoCloseable {
                     .greatest(TS)));
         }
         if (change instanceof DeletePin d) {
-            return List.of(row(d.pinId(), PINS, Upsert.into(PINS, LOCAL_ID, DATA, TS).row(CanonicalIds.localOf(d.pinId()), d.tombstone(),
-                    CanonicalLayout.ts(d.occurredAtMillis())).jsonSet(DATA, Json.path(Json.ACTIVE), false).greatest(TS)));
+            return List.of(softDelete(PINS, d.pinId(), d.tombstone(), d.occurredAtMillis()));
+        }
+        if (change instanceof DeleteComment d) {
+            return List.of(softDelete(COMMENTS, d.commentId(), d.tombstone(), d.occurredAtMillis()));
         }
         if (change instanceof PutMapping m) {
             Mapping t = m.mapping();
@@ -159,6 +163,12 @@ public final class MysqlCanonicalWriter implements AutoCloseable {
         }
         ReorderBoard r = (ReorderBoard) change;
         return List.of(new Piece(CanonicalIds.shardOf(r.boardId()), BOARDS, 0, null, r));
+    }
+
+    /** Seed 002's soft delete: {@code "active": false} in the object's JSON, or its tombstone when the row is absent. */
+    private static Piece softDelete(String table, long id, String tombstone, long occurredAtMillis) {
+        return row(id, table, Upsert.into(table, LOCAL_ID, DATA, TS).row(CanonicalIds.localOf(id), tombstone,
+                CanonicalLayout.ts(occurredAtMillis)).jsonSet(DATA, Json.path(Json.ACTIVE), false).greatest(TS));
     }
 
     private static Piece like(Mapping t, long from, long to, PutLike l) {

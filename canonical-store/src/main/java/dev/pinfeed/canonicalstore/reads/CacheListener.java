@@ -7,7 +7,7 @@ public interface CacheListener {
 
     CacheListener NONE = new CacheListener() {};
 
-    /** {@code cache}: {@code user}, {@code board}, {@code pin} or {@code board_pins}. */
+    /** {@code cache}: {@code user}, {@code board}, {@code pin}, {@code comment} or {@code board_pins}. */
     default void hits(String cache, int n) {}
 
     default void misses(String cache, int n) {}

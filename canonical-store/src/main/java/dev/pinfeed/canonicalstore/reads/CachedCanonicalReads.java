@@ -15,8 +15,8 @@ import java.util.function.Function;
 
 /**
  * Seed 002's caches of the application-layer join, in front of the store: a board's first
- * {@code listSize} pin ids per order (deeper pages go to the store), and users, boards and pins (with
- * their like counts) by id. Fills are versioned ({@link CanonicalCache}), so a read that raced a
+ * {@code listSize} pin ids per order (deeper pages go to the store), and users, boards, pins (with
+ * their like and comment counts) and comments by id. Fills are versioned ({@link CanonicalCache}), so a read that raced a
  * write never puts back what the write invalidated; a time to live bounds anything else. A cache that
  * does not answer costs only speed: the read goes to the store and the listener hears of the outage.
  */
@@ -43,9 +43,8 @@ public final class CachedCanonicalReads extends ForwardingCanonicalRows {
             case USER -> CanonicalCacheKeys::user;
             case BOARD -> CanonicalCacheKeys::board;
             case PIN -> CanonicalCacheKeys::pin;
-            default -> null;
+            case COMMENT -> CanonicalCacheKeys::comment;
         };
-        if (keyOf == null) return delegate().objects(type, ids);
         Map<Long, String> out = cached(type.typeName(), ids, id -> List.of(keyOf.apply(id)), values -> values.get(0),
                 missing -> delegate().objects(type, missing), (id, json) -> List.of(json));
         return out != null ? out : delegate().objects(type, ids);
@@ -53,9 +52,10 @@ public final class CachedCanonicalReads extends ForwardingCanonicalRows {
 
     @Override
     public Map<Long, PinRow> pins(Collection<Long> pinIds) {
-        Map<Long, PinRow> out = cached("pin", pinIds, id -> List.of(CanonicalCacheKeys.pin(id), CanonicalCacheKeys.pinLikes(id)),
-                values -> values.get(0) == null || values.get(1) == null ? null : new PinRow(values.get(0), Long.parseLong(values.get(1))),
-                delegate()::pins, (id, row) -> List.of(row.json(), Long.toString(row.likes())));
+        Map<Long, PinRow> out = cached("pin", pinIds,
+                id -> List.of(CanonicalCacheKeys.pin(id), CanonicalCacheKeys.pinLikes(id), CanonicalCacheKeys.pinComments(id)),
+                values -> new PinRow(values.get(0), Long.parseLong(values.get(1)), Long.parseLong(values.get(2))),
+                delegate()::pins, (id, row) -> List.of(row.json(), Long.toString(row.likes()), Long.toString(row.comments())));
         return out != null ? out : delegate().pins(pinIds);
     }
 

@@ -26,11 +26,24 @@ public final class CanonicalObjects {
     }
 
     /** Empty for a deleted pin ({@code "active": false}), including the placeholder of a delete that came before its create. */
-    public static Optional<CanonicalPin> pin(String json, long likes) {
+    public static Optional<CanonicalPin> pin(String json, long likes, long comments) {
         JsonNode o = tree(json);
-        if (!o.path(Json.ACTIVE).asBoolean(true) || !o.has(Json.CREATED_AT)) return Optional.empty();
+        if (!live(o)) return Optional.empty();
         return Optional.of(new CanonicalPin(o.path(Json.ID).asLong(), o.path(Json.BOARD_ID).asLong(), o.path(Json.AUTHOR_ID).asLong(),
-                text(o, Json.DETAILS), text(o, Json.LINK), text(o, Json.IMAGE_URL), createdAt(o), likes));
+                text(o, Json.DETAILS), text(o, Json.LINK), text(o, Json.IMAGE_URL), createdAt(o), likes, comments));
+    }
+
+    /** Empty for a deleted comment, including the placeholder of a delete that came before its create (as {@link #pin}). */
+    public static Optional<CanonicalComment> comment(String json) {
+        JsonNode o = tree(json);
+        if (!live(o)) return Optional.empty();
+        return Optional.of(new CanonicalComment(o.path(Json.ID).asLong(), o.path(Json.PIN_ID).asLong(), o.path(Json.AUTHOR_ID).asLong(),
+                text(o, Json.TEXT), createdAt(o)));
+    }
+
+    /** Neither soft-deleted ({@code "active": false}) nor a delete's placeholder (no {@code createdAt}). */
+    private static boolean live(JsonNode o) {
+        return o.path(Json.ACTIVE).asBoolean(true) && o.has(Json.CREATED_AT);
     }
 
     private static JsonNode tree(String json) {

@@ -7,9 +7,9 @@ import java.util.Optional;
 
 /**
  * The read side of the canonical store (seeds 000/002): objects by id, a board's pins in either
- * order, a user's boards and pins, likes in both directions, and counts. Lists are newest first
+ * order, a user's boards and pins, likes in both directions, a pin's comments, and counts. Lists are newest first
  * unless said otherwise and page with opaque cursors ({@link ListCursors}); a board's pins also by
- * offset (seed 002's {@code LIMIT 50 OFFSET 150}). Deleted pins are never returned; an unknown id
+ * offset (seed 002's {@code LIMIT 50 OFFSET 150}). Deleted pins and comments are never returned; an unknown id
  * is an empty {@link Optional} (objects) or an empty page (lists). Ids must be of the named type.
  *
  * <p>Failures: {@link BadCursorException} for a cursor not issued for that list;
@@ -36,6 +36,12 @@ public interface CanonicalReads {
         for (Long id : pinIds) pin(id).ifPresent(p -> out.put(id, p));
         return out;
     }
+
+    /** Empty when unknown or deleted. */
+    Optional<CanonicalComment> comment(long commentId);
+
+    /** The pin's live comments, newest first. */
+    ListPage<CanonicalComment> pinComments(long pinId, String cursor, int limit);
 
     /** {@code cursor} and {@code offset > 0} together are refused ({@link IllegalArgumentException}). */
     ListPage<CanonicalPin> boardPins(long boardId, BoardPinOrder order, int offset, String cursor, int limit);

@@ -40,7 +40,26 @@ public abstract class CanonicalRowReads implements CanonicalReads, CanonicalRows
     @Override
     public Optional<CanonicalPin> pin(long pinId) {
         PinRow row = pins(List.of(pinId)).get(pinId);
-        return row == null ? Optional.empty() : CanonicalObjects.pin(row.json(), row.likes());
+        return row == null ? Optional.empty() : CanonicalObjects.pin(row.json(), row.likes(), row.comments());
+    }
+
+    @Override
+    public Optional<CanonicalComment> comment(long commentId) {
+        String json = objects(ObjectType.COMMENT, List.of(commentId)).get(commentId);
+        return json == null ? Optional.empty() : CanonicalObjects.comment(json);
+    }
+
+    @Override
+    public ListPage<CanonicalComment> pinComments(long pinId, String cursor, int limit) {
+        return newestPage(Mapping.PIN_HAS_COMMENTS, pinId, cursor, limit, entries -> {
+            Map<Long, String> comments = objects(ObjectType.COMMENT, ids(entries));
+            List<CanonicalComment> out = new ArrayList<>();
+            for (ListEntry e : entries) {
+                String json = comments.get(e.id());
+                if (json != null) CanonicalObjects.comment(json).ifPresent(out::add); // deleted since its list row was read
+            }
+            return out;
+        });
     }
 
     /** One batch of pin rows (per shard in MySQL, one multi-get in the caches). */
@@ -51,7 +70,7 @@ public abstract class CanonicalRowReads implements CanonicalReads, CanonicalRows
         Map<Long, PinRow> rows = pins(List.copyOf(new LinkedHashSet<>(pinIds)));
         for (Long id : pinIds) {
             PinRow row = rows.get(id);
-            if (row != null) CanonicalObjects.pin(row.json(), row.likes()).ifPresent(p -> out.put(id, p));
+            if (row != null) CanonicalObjects.pin(row.json(), row.likes(), row.comments()).ifPresent(p -> out.put(id, p));
         }
         return out;
     }
@@ -122,7 +141,7 @@ public abstract class CanonicalRowReads implements CanonicalReads, CanonicalRows
         List<CanonicalPin> out = new ArrayList<>();
         for (ListEntry e : entries) {
             PinRow row = rows.get(e.id());
-            if (row != null) CanonicalObjects.pin(row.json(), row.likes()).ifPresent(out::add);
+            if (row != null) CanonicalObjects.pin(row.json(), row.likes(), row.comments()).ifPresent(out::add);
         }
         return out;
     }

@@ -17,10 +17,11 @@ public interface CanonicalRows {
     /** The stored JSON of each object of {@code type} that exists (deleted pins included), by id; batches group by shard. */
     Map<Long, String> objects(ObjectType type, Collection<Long> ids);
 
-    /** Pins' stored JSON with their like counts, by id, for the pins that exist. */
+    /** Pins' stored JSON with their like and comment counts, by id, for the pins that exist. */
     Map<Long, PinRow> pins(Collection<Long> pinIds);
 
-    record PinRow(String json, long likes) {}
+    /** {@code comments}: the pin's live comments (active pin_has_comments rows). */
+    record PinRow(String json, long likes, long comments) {}
 
     /**
      * A board's live pins in {@code order}: those strictly after {@code after} (null: from the first),

@@ -67,7 +67,7 @@ public final class MysqlCanonicalSeed implements CanonicalSeed {
         db.write(shard(id), object(CanonicalLayout.PINS, id, Data.pin(id, boardId, authorId, details, link, imageUrl, createdAt)));
         db.write(shard(boardId), mapping(Mapping.BOARD_HAS_PINS, boardId, id, createdAt));
         db.write(shard(authorId), mapping(Mapping.USER_HAS_PINS, authorId, id, createdAt));
-        invalidate.keys(id, List.of(CanonicalCacheKeys.pin(id), CanonicalCacheKeys.pinLikes(id)));
+        invalidate.keys(id, pinKeys(id));
         invalidate.keys(boardId, boardLists(boardId));
     }
 
@@ -84,8 +84,30 @@ public final class MysqlCanonicalSeed implements CanonicalSeed {
                 .where(eq(CanonicalLayout.BOARD_ID, boardId), eq(CanonicalLayout.PIN_ID, pinId)));
         db.write(shard(authorId), Update.table(Mapping.USER_HAS_PINS.table()).set(CanonicalLayout.ACTIVE, 0)
                 .where(eq(CanonicalLayout.USER_ID, authorId), eq(CanonicalLayout.PIN_ID, pinId)));
-        invalidate.keys(pinId, List.of(CanonicalCacheKeys.pin(pinId), CanonicalCacheKeys.pinLikes(pinId)));
+        invalidate.keys(pinId, pinKeys(pinId));
         invalidate.keys(boardId, boardLists(boardId));
+    }
+
+    @Override
+    public void comment(long id, long pinId, long authorId, String text, long createdAt) {
+        db.write(shard(id), object(CanonicalLayout.COMMENTS, id, Data.comment(id, pinId, authorId, text, createdAt)));
+        db.write(shard(pinId), Upsert.into(Mapping.PIN_HAS_COMMENTS.table(), CanonicalLayout.PIN_ID, CanonicalLayout.COMMENT_ID,
+                CanonicalLayout.SEQUENCE).row(pinId, id, createdAt).keepExisting());
+        invalidate.keys(id, List.of(CanonicalCacheKeys.comment(id)));
+        invalidate.keys(pinId, List.of(CanonicalCacheKeys.pinComments(pinId)));
+    }
+
+    @Override
+    public void deleteComment(long commentId) {
+        Row row = db.select(Select.from(CanonicalLayout.COMMENTS).columns(CanonicalLayout.DATA)
+                .where(eq(CanonicalLayout.LOCAL_ID, local(commentId))), ShardingKey.one(shard(commentId))).get(0);
+        long pinId = field(row.getString(CanonicalLayout.DATA), Json.PIN_ID);
+        db.write(shard(commentId), Update.table(CanonicalLayout.COMMENTS).jsonSet(CanonicalLayout.DATA, "$." + Json.ACTIVE, false)
+                .where(eq(CanonicalLayout.LOCAL_ID, local(commentId))));
+        db.write(shard(pinId), Update.table(Mapping.PIN_HAS_COMMENTS.table()).set(CanonicalLayout.ACTIVE, 0)
+                .where(eq(CanonicalLayout.PIN_ID, pinId), eq(CanonicalLayout.COMMENT_ID, commentId)));
+        invalidate.keys(commentId, List.of(CanonicalCacheKeys.comment(commentId)));
+        invalidate.keys(pinId, List.of(CanonicalCacheKeys.pinComments(pinId)));
     }
 
     @Override
@@ -108,6 +130,10 @@ public final class MysqlCanonicalSeed implements CanonicalSeed {
             return null;
         });
         invalidate.keys(boardId, List.of(CanonicalCacheKeys.boardPins(boardId, "custom")));
+    }
+
+    private static List<String> pinKeys(long pinId) {
+        return List.of(CanonicalCacheKeys.pin(pinId), CanonicalCacheKeys.pinLikes(pinId), CanonicalCacheKeys.pinComments(pinId));
     }
 
     private static List<String> boardLists(long boardId) {

@@ -78,7 +78,7 @@ public abstract class CanonicalReadsContract {
         assertThat(reads().userByUsername(user.username())).contains(user);
         assertThat(reads().board(board)).contains(new CanonicalBoard(board, ana, "Recipes", "what I cook", Instant.ofEpochMilli(T0 + 5)));
         assertThat(reads().pin(pin)).contains(new CanonicalPin(pin, board, ana, "soup", "https://soup.example",
-                "https://img.example/soup.png", Instant.ofEpochMilli(T0 + 10), 2));
+                "https://img.example/soup.png", Instant.ofEpochMilli(T0 + 10), 2, 0));
 
         long unknownUser = ShardedId.compose(ShardedId.decode(ana).shard(), ObjectType.USER, freshLocal());
         assertThat(reads().user(unknownUser)).isEmpty();
@@ -212,6 +212,41 @@ public abstract class CanonicalReadsContract {
         assertThat(reads().likeCount(ben)).isEqualTo(2);
         assertThat(reads().pin(p1).orElseThrow().likes()).isEqualTo(2);
         assertThat(reads().pin(p2).orElseThrow().likes()).isZero();
+    }
+
+    protected long newComment(long pin, long author, long createdAt) {
+        long id = ShardedId.compose(ShardedId.decode(pin).shard(), ObjectType.COMMENT, freshLocal());
+        seed().comment(id, pin, author, "comment " + id, createdAt);
+        return id;
+    }
+
+    @Test
+    void aPinsCommentsNewestFirstWithoutTheDeletedAndItsCommentCount() {
+        long ana = newUser();
+        long ben = newUser();
+        long board = newBoard(ana);
+        long pin = newPin(board, ana, T0 + 1);
+        long other = newPin(board, ana, T0 + 2);
+        long c1 = newComment(pin, ben, T0 + 10);
+        long c2 = newComment(pin, ana, T0 + 11);
+        long c3 = newComment(pin, ben, T0 + 12);
+        long elsewhere = newComment(other, ben, T0 + 13);
+        assertThat(reads().pin(pin).orElseThrow().comments()).isEqualTo(3);
+        seed().deleteComment(c2);
+
+        assertThat(reads().comment(c1)).contains(new CanonicalComment(c1, pin, ben, "comment " + c1, Instant.ofEpochMilli(T0 + 10)));
+        assertThat(reads().comment(c2)).as("deleted").isEmpty();
+        assertThat(reads().comment(ShardedId.compose(5, ObjectType.COMMENT, freshLocal()))).as("unknown").isEmpty();
+        ListPage<CanonicalComment> first = reads().pinComments(pin, null, 1);
+        assertThat(ids(first.items(), CanonicalComment::id)).containsExactly(c3);
+        ListPage<CanonicalComment> rest = reads().pinComments(pin, first.cursor(), 5);
+        assertThat(ids(rest.items(), CanonicalComment::id)).containsExactly(c1);
+        assertThat(rest.cursor()).isNull();
+        assertThat(reads().pin(pin).orElseThrow().comments()).isEqualTo(2);
+        assertThat(reads().livePins(List.of(pin, other)).get(other).comments()).isEqualTo(1);
+        assertThat(ids(reads().pinComments(other, null, 5).items(), CanonicalComment::id)).containsExactly(elsewhere);
+        assertThat(reads().pinComments(newPin(board, ana, T0 + 3), null, 5)).isEqualTo(new ListPage<>(List.of(), null));
+        assertThatThrownBy(() -> reads().pinComments(pin, "garbage!", 1)).isInstanceOf(BadCursorException.class);
     }
 
     @Test

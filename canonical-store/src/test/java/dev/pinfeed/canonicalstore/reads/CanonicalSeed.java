@@ -7,7 +7,7 @@ import java.util.List;
 
 /**
  * What tests put into a canonical store before reading it: the effects of the domain events as the
- * materializer applies them (objects, their mapping rows, soft deletes, likes, a board's custom order).
+ * materializer applies them (objects, their mapping rows, soft deletes, likes, comments, a board's custom order).
  * Times are epoch milliseconds; a mapping's sequence is its object's creation time.
  */
 public interface CanonicalSeed {
@@ -23,6 +23,12 @@ public interface CanonicalSeed {
 
     /** PinLiked ({@code liked}) or PinUnliked at {@code at}: the newest call for a pair wins. */
     void like(long userId, long pinId, long at, boolean liked);
+
+    /** CommentCreated: the comment's object row and its pin's pin_has_comments row. */
+    void comment(long id, long pinId, long authorId, String text, long createdAt);
+
+    /** CommentDeleted: the comment's JSON says {@code "active": false}, its pin_has_comments row is inactive. */
+    void deleteComment(long commentId);
 
     /** BoardPinsReordered: the listed pins take positions 0.., every other pin of the board none. */
     void reorder(long boardId, List<Long> pinIds);
@@ -50,6 +56,10 @@ public interface CanonicalSeed {
             if (link != null) o.put(Json.LINK, link);
             if (imageUrl != null) o.put(Json.IMAGE_URL, imageUrl);
             return o.toString();
+        }
+
+        public static String comment(long id, long pinId, long authorId, String text, long createdAt) {
+            return base(id, createdAt).put(Json.PIN_ID, pinId).put(Json.AUTHOR_ID, authorId).put(Json.TEXT, text).toString();
         }
 
         private static ObjectNode base(long id, long createdAt) {

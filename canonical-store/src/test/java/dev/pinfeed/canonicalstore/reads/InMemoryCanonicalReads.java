@@ -71,6 +71,30 @@ public final class InMemoryCanonicalReads extends CanonicalRowReads implements C
     }
 
     @Override
+    public synchronized void comment(long id, long pinId, long authorId, String text, long createdAt) {
+        put(ObjectType.COMMENT, id, Data.comment(id, pinId, authorId, text, createdAt));
+        link(Mapping.PIN_HAS_COMMENTS, pinId, id, createdAt);
+    }
+
+    @Override
+    public synchronized void deleteComment(long commentId) {
+        ObjectNode o = deactivated(ObjectType.COMMENT, commentId);
+        rows(Mapping.PIN_HAS_COMMENTS, o.path(Json.PIN_ID).asLong()).get(commentId).live = false;
+    }
+
+    /** The object's JSON with {@code "active": false}, stored. */
+    private ObjectNode deactivated(ObjectType type, long id) {
+        try {
+            ObjectNode o = (ObjectNode) MAPPER.readTree(objects.get(type).get(id));
+            o.put(Json.ACTIVE, false);
+            put(type, id, o.toString());
+            return o;
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
     public synchronized void like(long userId, long pinId, long at, boolean liked) {
         link(Mapping.USER_LIKES_PINS, userId, pinId, at).live = liked;
         link(Mapping.PIN_LIKED_BY_USERS, pinId, userId, at).live = liked;
@@ -113,7 +137,8 @@ public final class InMemoryCanonicalReads extends CanonicalRowReads implements C
     @Override
     public synchronized Map<Long, PinRow> pins(Collection<Long> pinIds) {
         Map<Long, PinRow> out = new HashMap<>();
-        objects(ObjectType.PIN, pinIds).forEach((id, json) -> out.put(id, new PinRow(json, count(Mapping.PIN_LIKED_BY_USERS, id))));
+        objects(ObjectType.PIN, pinIds).forEach((id, json) -> out.put(id,
+                new PinRow(json, count(Mapping.PIN_LIKED_BY_USERS, id), count(Mapping.PIN_HAS_COMMENTS, id))));
         return out;
     }
 

@@ -5,8 +5,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.pinfeed.ingestapi.core.IngestCommand;
 import dev.pinfeed.ingestapi.core.IngestCommand.CreateBoard;
+import dev.pinfeed.ingestapi.core.IngestCommand.CreateComment;
 import dev.pinfeed.ingestapi.core.IngestCommand.CreatePin;
 import dev.pinfeed.ingestapi.core.IngestCommand.CreateUser;
+import dev.pinfeed.ingestapi.core.IngestCommand.DeleteComment;
 import dev.pinfeed.ingestapi.core.IngestCommand.DeletePin;
 import dev.pinfeed.ingestapi.core.IngestCommand.FollowBoard;
 import dev.pinfeed.ingestapi.core.IngestCommand.FollowUser;
@@ -119,6 +121,16 @@ public final class PinfeedHttpClient {
         return submit(new DeletePin(pinId)).eventId();
     }
 
+    /** POST /v1/pins/{pinId}/comments; returns the new comment's id. */
+    public long createComment(long pinId, long authorId, String text) {
+        return submit(new CreateComment(pinId, authorId, text)).id();
+    }
+
+    /** DELETE /v1/comments/{commentId}; returns the event id. */
+    public long deleteComment(long commentId) {
+        return submit(new DeleteComment(commentId)).eventId();
+    }
+
     /** PUT /v1/users/{userId}/following/users/{targetUserId}; returns the event id. */
     public long followUser(long userId, long targetUserId) {
         return submit(new FollowUser(userId, targetUserId)).eventId();
@@ -187,6 +199,11 @@ public final class PinfeedHttpClient {
         if (command instanceof CreateBoard) return new Route("POST", "/v1/boards", fields);
         if (command instanceof CreatePin) return new Route("POST", "/v1/pins", fields);
         if (command instanceof DeletePin c) return new Route("DELETE", "/v1/pins/" + c.pinId(), null);
+        if (command instanceof CreateComment c) {
+            fields.remove("pinId");
+            return new Route("POST", "/v1/pins/" + c.pinId() + "/comments", fields);
+        }
+        if (command instanceof DeleteComment c) return new Route("DELETE", "/v1/comments/" + c.commentId(), null);
         if (command instanceof FollowUser c) return new Route("PUT", following(c.userId(), "users", c.targetUserId()), null);
         if (command instanceof UnfollowUser c) return new Route("DELETE", following(c.userId(), "users", c.targetUserId()), null);
         if (command instanceof FollowBoard c) return new Route("PUT", following(c.userId(), "boards", c.boardId()), null);

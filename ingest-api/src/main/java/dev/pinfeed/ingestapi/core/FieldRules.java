@@ -21,6 +21,7 @@ public final class FieldRules {
     public static final int BOARD_NAME_MAX = 100;
     public static final int BOARD_DESCRIPTION_MAX = 1000;
     public static final int PIN_DETAILS_MAX = 2000;
+    public static final int COMMENT_TEXT_MAX = 500;
     public static final int URL_MAX = 2048;
     public static final int REORDER_MAX_PINS = 5000;
     private static final Pattern USERNAME = Pattern.compile("[a-z0-9_]{" + USERNAME_MIN + "," + USERNAME_MAX + "}");

@@ -11,7 +11,7 @@ import java.util.function.LongSupplier;
 
 /**
  * Where ingest gets its IDs: object IDs from leased per-shard blocks, placed as the seed places
- * them (a board on its owner's shard, a pin on its board's), and time-sortable event IDs from
+ * them (a board on its owner's shard, a pin on its board's, a comment on its pin's), and time-sortable event IDs from
  * this instance's logical shard. Failures are classified for {@link IngestService}: a sequence store
  * that is down surfaces as its {@link StoreUnavailableException}, a clock that stepped back further
  * than the generator waits out as an UNAVAILABLE rejection (both safe to retry); anything else passes
@@ -42,6 +42,10 @@ public final class IdSource {
 
     public long newPinId(long boardId) {
         return issue(() -> allocator.newId(ObjectType.PIN, placement.shardForNewPin(boardId)));
+    }
+
+    public long newCommentId(long pinId) {
+        return issue(() -> allocator.newId(ObjectType.COMMENT, placement.shardForNewComment(pinId)));
     }
 
     public long newEventId() {

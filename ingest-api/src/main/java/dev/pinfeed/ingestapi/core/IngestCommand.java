@@ -1,6 +1,7 @@
 package dev.pinfeed.ingestapi.core;
 
 import static dev.pinfeed.idallocator.ObjectType.BOARD;
+import static dev.pinfeed.idallocator.ObjectType.COMMENT;
 import static dev.pinfeed.idallocator.ObjectType.PIN;
 import static dev.pinfeed.idallocator.ObjectType.USER;
 
@@ -76,6 +77,31 @@ public sealed interface IngestCommand {
         public String eventType() { return "PinDeleted"; }
         /** Not live: deleting a deleted pin is accepted and published again (a retry after a lost answer). */
         public List<Reference> references() { return List.of(new Reference("pinId", pinId)); }
+    }
+
+    /**
+     * A comment on a pin. The pin must be known to the object directory and not deleted (a live reference); the
+     * comment's id is allocated on the pin's shard.
+     */
+    record CreateComment(long pinId, long authorId, String text) implements IngestCommand {
+        public CreateComment {
+            FieldRules.id("pinId", pinId, PIN);
+            FieldRules.id("authorId", authorId, USER);
+            text = FieldRules.text("text", text, FieldRules.COMMENT_TEXT_MAX, true);
+        }
+        public String eventType() { return "CommentCreated"; }
+        public List<Reference> references() {
+            return List.of(Reference.live("pinId", pinId), new Reference("authorId", authorId));
+        }
+    }
+
+    /** Deleting a comment again publishes another CommentDeleted, which the store applies as a no-op. */
+    record DeleteComment(long commentId) implements IngestCommand {
+        public DeleteComment {
+            FieldRules.id("commentId", commentId, COMMENT);
+        }
+        public String eventType() { return "CommentDeleted"; }
+        public List<Reference> references() { return List.of(new Reference("commentId", commentId)); }
     }
 
     record FollowUser(long userId, long targetUserId) implements IngestCommand {

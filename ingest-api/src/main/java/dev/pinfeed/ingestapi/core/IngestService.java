@@ -5,6 +5,8 @@ import dev.pinfeed.events.BoardCreated;
 import dev.pinfeed.events.BoardFollowed;
 import dev.pinfeed.events.BoardPinsReordered;
 import dev.pinfeed.events.BoardUnfollowed;
+import dev.pinfeed.events.CommentCreated;
+import dev.pinfeed.events.CommentDeleted;
 import dev.pinfeed.events.PinCreated;
 import dev.pinfeed.events.PinDeleted;
 import dev.pinfeed.events.PinLiked;
@@ -14,8 +16,10 @@ import dev.pinfeed.events.UserFollowed;
 import dev.pinfeed.events.UserUnfollowed;
 import dev.pinfeed.idallocator.ShardedId;
 import dev.pinfeed.ingestapi.core.IngestCommand.CreateBoard;
+import dev.pinfeed.ingestapi.core.IngestCommand.CreateComment;
 import dev.pinfeed.ingestapi.core.IngestCommand.CreatePin;
 import dev.pinfeed.ingestapi.core.IngestCommand.CreateUser;
+import dev.pinfeed.ingestapi.core.IngestCommand.DeleteComment;
 import dev.pinfeed.ingestapi.core.IngestCommand.DeletePin;
 import dev.pinfeed.ingestapi.core.IngestCommand.FollowBoard;
 import dev.pinfeed.ingestapi.core.IngestCommand.FollowUser;
@@ -366,6 +370,19 @@ public final class IngestService {
             return new Prepared(index, c, PinDeleted.newBuilder().setEventId(eventId).setOccurredAt(now)
                     .setActorId(pin.ownerId()).setPinId(c.pinId()).setBoardId(pin.parentId()).setAuthorId(pin.ownerId()).build(),
                     0, eventId, null, null, pin);
+        }
+        if (command instanceof CreateComment c) {
+            // Its pin was checked as a like's pin is (checkReferences): known to the object directory and not deleted.
+            long commentId = ids.newCommentId(c.pinId());
+            return new Prepared(index, c, CommentCreated.newBuilder().setEventId(eventId).setOccurredAt(now).setActorId(c.authorId())
+                    .setCommentId(commentId).setPinId(c.pinId()).setAuthorId(c.authorId()).setText(c.text()).build(),
+                    commentId, eventId, new ObjectDirectory.Entry(commentId, c.authorId(), c.pinId()), null, null);
+        }
+        if (command instanceof DeleteComment c) {
+            ObjectDirectory.Entry comment = known.get(c.commentId());
+            return published(index, c, eventId, CommentDeleted.newBuilder().setEventId(eventId).setOccurredAt(now)
+                    .setActorId(comment.ownerId()).setCommentId(c.commentId()).setPinId(comment.parentId()).setAuthorId(comment.ownerId())
+                    .build());
         }
         if (command instanceof FollowUser c) {
             return published(index, c, eventId, UserFollowed.newBuilder().setEventId(eventId).setOccurredAt(now)

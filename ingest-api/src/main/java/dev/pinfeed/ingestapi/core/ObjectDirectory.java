@@ -6,16 +6,18 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The ingest side's record of which users, boards and pins exist, and the immutable facts events
- * need but requests do not carry: a board's owner (for BoardFollowed), a pin's board and author
- * (for PinDeleted). Written before an object's create event is published, removed again if the
- * publish fails. A deleted pin stays known, marked deleted (seed 002's soft delete), so a repeated
- * delete still finds its board and author while new likes and reorders of it are refused.
+ * The ingest side's record of which users, boards, pins and comments exist, and the immutable facts
+ * events need but requests do not carry: a board's owner (for BoardFollowed), a pin's board and author
+ * (for PinDeleted), a comment's pin and author (for CommentDeleted). Written before an object's create
+ * event is published, removed again if the publish fails. A deleted pin stays known, marked deleted
+ * (seed 002's soft delete), so a repeated delete still finds its board and author while new likes,
+ * comments and reorders of it are refused.
  */
 public interface ObjectDirectory extends AutoCloseable {
 
     /**
-     * A known object: {@code ownerId} is a board's owner or a pin's author; {@code parentId} a pin's board, else 0;
+     * A known object: {@code ownerId} is a board's owner or a pin's or comment's author; {@code parentId} a pin's board or a
+     * comment's pin, else 0;
      * {@code deleted} once its delete event was acknowledged (final: nothing undeletes).
      */
     record Entry(long id, long ownerId, long parentId, boolean deleted) {

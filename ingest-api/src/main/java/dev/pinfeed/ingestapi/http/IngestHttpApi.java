@@ -71,6 +71,8 @@ public final class IngestHttpApi {
         app.route("POST", "/v1/boards", write, r -> command(r, req -> JsonCommands.createBoard(req.json())));
         app.route("POST", "/v1/pins", write, r -> command(r, req -> JsonCommands.createPin(req.json())));
         app.route("DELETE", "/v1/pins/{pinId}", write, r -> command(r, req -> new IngestCommand.DeletePin(id(req, "pinId"))));
+        app.route("POST", "/v1/pins/{pinId}/comments", write, r -> command(r, req -> JsonCommands.createComment(id(req, "pinId"), req.json())));
+        app.route("DELETE", "/v1/comments/{commentId}", write, r -> command(r, req -> new IngestCommand.DeleteComment(id(req, "commentId"))));
         app.route("PUT", "/v1/users/{userId}/following/users/{targetUserId}", write,
                 r -> command(r, req -> new IngestCommand.FollowUser(id(req, "userId"), id(req, "targetUserId"))));
         app.route("DELETE", "/v1/users/{userId}/following/users/{targetUserId}", write,

@@ -6,8 +6,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.pinfeed.ingestapi.core.FieldRules;
 import dev.pinfeed.ingestapi.core.IngestCommand;
 import dev.pinfeed.ingestapi.core.IngestCommand.CreateBoard;
+import dev.pinfeed.ingestapi.core.IngestCommand.CreateComment;
 import dev.pinfeed.ingestapi.core.IngestCommand.CreatePin;
 import dev.pinfeed.ingestapi.core.IngestCommand.CreateUser;
+import dev.pinfeed.ingestapi.core.IngestCommand.DeleteComment;
 import dev.pinfeed.ingestapi.core.IngestCommand.DeletePin;
 import dev.pinfeed.ingestapi.core.IngestCommand.FollowBoard;
 import dev.pinfeed.ingestapi.core.IngestCommand.FollowUser;
@@ -48,6 +50,8 @@ public final class JsonCommands {
         EVENTS.put("PinLiked", new EventShape(Set.of("userId", "pinId"), f -> new LikePin(f.id("userId"), f.id("pinId"))));
         EVENTS.put("PinUnliked", new EventShape(Set.of("userId", "pinId"), f -> new UnlikePin(f.id("userId"), f.id("pinId"))));
         EVENTS.put("BoardPinsReordered", new EventShape(Set.of("boardId", "pinIds"), JsonCommands::reorder));
+        EVENTS.put("CommentCreated", new EventShape(Set.of("pinId", "authorId", "text"), JsonCommands::createComment));
+        EVENTS.put("CommentDeleted", new EventShape(Set.of("commentId"), f -> new DeleteComment(f.id("commentId"))));
     }
 
     private JsonCommands() {}
@@ -82,10 +86,16 @@ public final class JsonCommands {
         return createPin(new Fields(body, EVENTS.get("PinCreated").fields(), null));
     }
 
+    /** POST /v1/pins/{pinId}/comments: the pin comes from the path, the author and text from the body. */
+    public static CreateComment createComment(long pinId, JsonNode body) {
+        Fields f = new Fields(body, Set.of("authorId", "text"), null);
+        return new CreateComment(pinId, f.id("authorId"), f.string("text", true));
+    }
+
     /**
      * The fields of {@code command} as its JSON body carries them (ids as decimal strings, absent
-     * optionals left out), without {@code type}; what a path names (a pin to delete, the follower and
-     * followee, the board to reorder) is a field here too, as in a typed event of /v1/events.
+     * optionals left out), without {@code type}; what a path names (a pin to delete or comment on, the follower
+     * and followee, the board to reorder) is a field here too, as in a typed event of /v1/events.
      */
     public static ObjectNode toJson(IngestCommand command) {
         ObjectNode n = JsonNodeFactory.instance.objectNode();
@@ -104,6 +114,12 @@ public final class JsonCommands {
             if (c.imageUrl() != null) n.put("imageUrl", c.imageUrl());
         } else if (command instanceof DeletePin c) {
             n.put("pinId", Long.toString(c.pinId()));
+        } else if (command instanceof CreateComment c) {
+            n.put("pinId", Long.toString(c.pinId()));
+            n.put("authorId", Long.toString(c.authorId()));
+            n.put("text", c.text());
+        } else if (command instanceof DeleteComment c) {
+            n.put("commentId", Long.toString(c.commentId()));
         } else if (command instanceof FollowUser c) {
             userPair(n, c.userId(), c.targetUserId());
         } else if (command instanceof UnfollowUser c) {
@@ -161,6 +177,10 @@ public final class JsonCommands {
     private static CreatePin createPin(Fields f) {
         return new CreatePin(f.id("boardId"), f.id("authorId"), f.string("details", true), f.string("link", false),
                 f.string("imageUrl", false));
+    }
+
+    private static CreateComment createComment(Fields f) {
+        return new CreateComment(f.id("pinId"), f.id("authorId"), f.string("text", true));
     }
 
     private static ReorderBoardPins reorder(Fields f) {

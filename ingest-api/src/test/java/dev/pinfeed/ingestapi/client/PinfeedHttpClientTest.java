@@ -61,7 +61,7 @@ class PinfeedHttpClientTest {
                 {"DELETE", "/v1/pins/{pinId}"}, {"PUT", "/v1/users/{u}/following/users/{t}"}, {"DELETE", "/v1/users/{u}/following/users/{t}"},
                 {"PUT", "/v1/users/{u}/following/boards/{b}"}, {"DELETE", "/v1/users/{u}/following/boards/{b}"},
                 {"PUT", "/v1/users/{u}/likes/{p}"}, {"DELETE", "/v1/users/{u}/likes/{p}"}, {"PUT", "/v1/boards/{b}/order"},
-                {"POST", "/v1/events"}}) {
+                {"POST", "/v1/pins/{p}/comments"}, {"DELETE", "/v1/comments/{c}"}, {"POST", "/v1/events"}}) {
             app.route(route[0], route[1], open, request -> {
                 seen.add(request);
                 Supplier<Response> next = script.poll();
@@ -113,19 +113,24 @@ class PinfeedHttpClientTest {
         client.likePin(OTHER_USER, PIN);
         client.unlikePin(OTHER_USER, PIN);
         assertThat(client.reorderBoardPins(BOARD, List.of(PIN_2, PIN))).isEqualTo(8);
+        assertThat(client.createComment(PIN, OTHER_USER, "Lovely")).isEqualTo(7);
+        long comment = ShardedId.compose(1, ObjectType.COMMENT, 41);
+        assertThat(client.deleteComment(comment)).isEqualTo(8);
 
         assertThat(seen).extracting(r -> r.method() + " " + r.path()).containsExactly(
                 "POST /v1/users", "POST /v1/boards", "POST /v1/pins", "DELETE /v1/pins/" + PIN,
                 "PUT /v1/users/" + USER + "/following/users/" + OTHER_USER, "DELETE /v1/users/" + USER + "/following/users/" + OTHER_USER,
                 "PUT /v1/users/" + OTHER_USER + "/following/boards/" + BOARD, "DELETE /v1/users/" + OTHER_USER + "/following/boards/" + BOARD,
                 "PUT /v1/users/" + OTHER_USER + "/likes/" + PIN, "DELETE /v1/users/" + OTHER_USER + "/likes/" + PIN,
-                "PUT /v1/boards/" + BOARD + "/order");
+                "PUT /v1/boards/" + BOARD + "/order", "POST /v1/pins/" + PIN + "/comments", "DELETE /v1/comments/" + comment);
         assertThat(body(seen.get(0))).isEqualTo(JSON.readTree("{\"username\":\"ana\",\"displayName\":\"Ana\"}"));
         assertThat(body(seen.get(1))).isEqualTo(JSON.readTree("{\"ownerId\":\"" + USER + "\",\"name\":\"Recipes\"}"));
         assertThat(body(seen.get(2))).isEqualTo(JSON.readTree("{\"boardId\":\"" + BOARD + "\",\"authorId\":\"" + USER
                 + "\",\"details\":\"Nice\",\"link\":\"https://example.com/p\"}"));
         assertThat(seen.get(3).hasBody()).isFalse();
         assertThat(body(seen.get(10))).isEqualTo(JSON.readTree("{\"pinIds\":[\"" + PIN_2 + "\",\"" + PIN + "\"]}"));
+        assertThat(body(seen.get(11))).as("the pin is in the path").isEqualTo(JSON.readTree("{\"authorId\":\"" + OTHER_USER + "\",\"text\":\"Lovely\"}"));
+        assertThat(seen.get(12).hasBody()).isFalse();
         assertThat(seen).allSatisfy(r -> assertThat(r.header("Authorization")).hasValue("Bearer tok"));
         assertThat(seen).extracting(r -> r.header("Idempotency-Key").orElseThrow()).doesNotHaveDuplicates()
                 .allSatisfy(k -> assertThat(k).matches("[0-9a-f-]{36}"));

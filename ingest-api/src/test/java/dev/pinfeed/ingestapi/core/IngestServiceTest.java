@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.pinfeed.config.StoreUnavailableException;
 import dev.pinfeed.events.BoardFollowed;
 import dev.pinfeed.events.BoardPinsReordered;
+import dev.pinfeed.events.CommentCreated;
+import dev.pinfeed.events.CommentDeleted;
 import dev.pinfeed.events.PinCreated;
 import dev.pinfeed.events.PinDeleted;
 import dev.pinfeed.events.PinLiked;
@@ -20,8 +22,10 @@ import dev.pinfeed.idallocator.ShardedIdAllocator;
 import dev.pinfeed.idallocator.TimeSortableIdGenerator;
 import dev.pinfeed.idallocator.TimeSortableLayout;
 import dev.pinfeed.ingestapi.core.IngestCommand.CreateBoard;
+import dev.pinfeed.ingestapi.core.IngestCommand.CreateComment;
 import dev.pinfeed.ingestapi.core.IngestCommand.CreatePin;
 import dev.pinfeed.ingestapi.core.IngestCommand.CreateUser;
+import dev.pinfeed.ingestapi.core.IngestCommand.DeleteComment;
 import dev.pinfeed.ingestapi.core.IngestCommand.DeletePin;
 import dev.pinfeed.ingestapi.core.IngestCommand.FollowBoard;
 import dev.pinfeed.ingestapi.core.IngestCommand.FollowUser;
@@ -135,6 +139,62 @@ class IngestServiceTest {
         PinDeleted event = publisher.published(PinDeleted.class).get(0);
         assertThat(event.getBoardId()).isEqualTo(board);
         assertThat(event.getAuthorId()).isEqualTo(author);
+    }
+
+    @Test
+    void aCommentLivesOnItsPinsShardAndItsDeleteCarriesItsPinAndAuthorFromTheDirectory() {
+        long owner = user("gina");
+        long reader = user("hank");
+        long pin = pin(board(owner), owner);
+
+        Outcome created = service.submit(new CreateComment(pin, reader, "  lovely  "));
+
+        assertThat(created.accepted()).as("%s", created.rejection()).isTrue();
+        long comment = created.createdId();
+        assertThat(ShardedId.decode(comment).type()).isEqualTo(ObjectType.COMMENT);
+        assertThat(ShardedId.decode(comment).shard()).isEqualTo(ShardedId.decode(pin).shard());
+        CommentCreated event = publisher.published(CommentCreated.class).get(0);
+        assertThat(event.getCommentId()).isEqualTo(comment);
+        assertThat(event.getPinId()).isEqualTo(pin);
+        assertThat(event.getAuthorId()).isEqualTo(reader);
+        assertThat(event.getActorId()).isEqualTo(reader);
+        assertThat(event.getText()).isEqualTo("lovely");
+        assertThat(event.getOccurredAt()).isEqualTo(NOW);
+        assertThat(event.getEventId()).isEqualTo(created.eventId());
+
+        for (int i = 0; i < 2; i++) {
+            Outcome deleted = service.submit(new DeleteComment(comment));
+            assertThat(deleted.accepted()).as("deleting again is accepted too (the store applies it as a no-op)").isTrue();
+            assertThat(deleted.createdId()).isZero();
+        }
+        assertThat(publisher.published(CommentDeleted.class)).hasSize(2).allSatisfy(d -> {
+            assertThat(d.getCommentId()).isEqualTo(comment);
+            assertThat(d.getPinId()).isEqualTo(pin);
+            assertThat(d.getAuthorId()).isEqualTo(reader);
+        });
+    }
+
+    @Test
+    void aCommentOnAnUnknownPinOrByAnUnknownUserOrAnUnknownCommentsDeleteIsA404NamingTheField() {
+        long owner = user("ivan");
+        long pin = pin(board(owner), owner);
+        long ghostPin = ShardedId.compose(4, ObjectType.PIN, 999_999);
+        long ghostUser = ShardedId.compose(4, ObjectType.USER, 999_999);
+        int published = publisher.published().size();
+        int directory = store.size();
+
+        Outcome noPin = service.submit(new CreateComment(ghostPin, owner, "hi"));
+        Outcome noAuthor = service.submit(new CreateComment(pin, ghostUser, "hi"));
+        Outcome noComment = service.submit(new DeleteComment(ShardedId.compose(4, ObjectType.COMMENT, 999_999)));
+
+        assertThat(noPin.rejection().reason()).isEqualTo(Reason.UNKNOWN_ID);
+        assertThat(noPin.rejection().field()).isEqualTo("pinId");
+        assertThat(noAuthor.rejection().reason()).isEqualTo(Reason.UNKNOWN_ID);
+        assertThat(noAuthor.rejection().field()).isEqualTo("authorId");
+        assertThat(noComment.rejection().reason()).isEqualTo(Reason.UNKNOWN_ID);
+        assertThat(noComment.rejection().field()).isEqualTo("commentId");
+        assertThat(publisher.published()).hasSize(published);
+        assertThat(store.size()).as("nothing registered").isEqualTo(directory);
     }
 
     @Test

@@ -9,6 +9,8 @@ import dev.pinfeed.events.BoardCreated;
 import dev.pinfeed.events.BoardFollowed;
 import dev.pinfeed.events.BoardPinsReordered;
 import dev.pinfeed.events.BoardUnfollowed;
+import dev.pinfeed.events.CommentCreated;
+import dev.pinfeed.events.CommentDeleted;
 import dev.pinfeed.eventsschema.EventTopics;
 import dev.pinfeed.events.PinCreated;
 import dev.pinfeed.events.PinDeleted;
@@ -137,13 +139,19 @@ class IngestApiIT {
             assertThat(a.status()).as(a.body()).isEqualTo(202);
             assertThat(a.json().get("eventId").isTextual()).isTrue();
         }
+        Answer commented = client.post("/v1/pins/" + pin + "/comments", json("{'authorId':'" + ben + "','text':'Lovely'}"));
+        assertThat(commented.status()).as(commented.body()).isEqualTo(202);
+        String comment = commented.text("id");
+        assertThat(ShardedId.decode(Long.parseLong(comment)).shard()).isEqualTo(ShardedId.decode(Long.parseLong(pin)).shard());
+        Answer uncommented = client.delete("/v1/comments/" + comment);
+        assertThat(uncommented.status()).as(uncommented.body()).isEqualTo(202);
 
         // Other tests of this class publish to the same topics: keep the events about this test's users.
         Set<Long> mineIds = Set.of(Long.parseLong(ana), Long.parseLong(ben));
-        List<ConsumerRecord<String, SpecificRecord>> records = mine.records(13, Duration.ofSeconds(30)).stream()
+        List<ConsumerRecord<String, SpecificRecord>> records = mine.records(15, Duration.ofSeconds(30)).stream()
                 .filter(r -> involves(r.value(), mineIds)).toList();
         List<SpecificRecord> events = records.stream().map(ConsumerRecord::value).toList();
-        assertThat(events).hasSize(13);
+        assertThat(events).hasSize(15);
         assertThat(ofType(events, UserCreated.class)).hasSize(2);
         assertThat(ofType(events, BoardCreated.class)).singleElement().satisfies(b -> {
             assertThat(b.getOwnerId()).isEqualTo(Long.parseLong(ana));
@@ -164,6 +172,15 @@ class IngestApiIT {
                 .satisfies(r -> assertThat(r.getPinIds()).containsExactly(Long.parseLong(pin2), Long.parseLong(pin)));
         assertThat(ofType(events, PinDeleted.class)).singleElement().satisfies(d -> {
             assertThat(d.getBoardId()).isEqualTo(Long.parseLong(board));
+            assertThat(d.getAuthorId()).isEqualTo(Long.parseLong(ben));
+        });
+        assertThat(ofType(events, CommentCreated.class)).singleElement().satisfies(c -> {
+            assertThat(c.getCommentId()).isEqualTo(Long.parseLong(comment));
+            assertThat(c.getPinId()).isEqualTo(Long.parseLong(pin));
+            assertThat(c.getText()).isEqualTo("Lovely");
+        });
+        assertThat(ofType(events, CommentDeleted.class)).singleElement().satisfies(d -> {
+            assertThat(d.getPinId()).isEqualTo(Long.parseLong(pin));
             assertThat(d.getAuthorId()).isEqualTo(Long.parseLong(ben));
         });
         for (ConsumerRecord<String, SpecificRecord> r : records) {

@@ -100,6 +100,16 @@ class IngestApiRejectionIT {
                         "application/json", 404, "ownerId"),
                 arguments("unknown pin", "PUT", "/v1/users/" + user + "/likes/" + ShardedId.compose(3, ObjectType.PIN, 1L << 34), null,
                         ALL, null, 404, "pinId"),
+                arguments("comment too long", "POST", "/v1/pins/" + pin + "/comments", json("{'authorId':'" + user + "','text':'"
+                        + "x".repeat(501) + "'}"), ALL, "application/json", 400, "text"),
+                arguments("comment blank", "POST", "/v1/pins/" + pin + "/comments", json("{'authorId':'" + user + "','text':'  '}"), ALL,
+                        "application/json", 400, "text"),
+                arguments("comment on an unknown pin", "POST", "/v1/pins/" + ShardedId.compose(3, ObjectType.PIN, 1L << 34) + "/comments",
+                        json("{'authorId':'" + user + "','text':'t'}"), ALL, "application/json", 404, "pinId"),
+                arguments("comment by an unknown user", "POST", "/v1/pins/" + pin + "/comments", json("{'authorId':'" + ghostUser
+                        + "','text':'t'}"), ALL, "application/json", 404, "authorId"),
+                arguments("delete an unknown comment", "DELETE", "/v1/comments/" + ShardedId.compose(3, ObjectType.COMMENT, 1L << 34), null,
+                        ALL, null, 404, "commentId"),
                 arguments("username taken", "POST", "/v1/users", json("{'username':'" + takenName + "'}"), ALL, "application/json", 409,
                         "username"),
                 arguments("oversize body", "POST", "/v1/pins", big, ALL, "application/json", 413, null),

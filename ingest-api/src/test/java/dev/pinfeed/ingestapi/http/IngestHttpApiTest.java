@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.pinfeed.config.StoreUnavailableException;
+import dev.pinfeed.events.CommentCreated;
+import dev.pinfeed.events.CommentDeleted;
 import dev.pinfeed.events.PinCreated;
 import dev.pinfeed.events.UserCreated;
 import dev.pinfeed.httpkit.Principal;
@@ -120,6 +122,7 @@ class IngestHttpApiTest {
 
         Answer like = client.put("/v1/users/" + ana + "/likes/" + pin);
         Answer reorder = client.send("PUT", "/v1/boards/" + board + "/order", json("{'pinIds':['" + other + "','" + pin + "']}"));
+        Answer comment = client.post("/v1/pins/" + pin + "/comments", json("{'authorId':'" + ana + "','text':'too late'}"));
         Answer again = client.delete("/v1/pins/" + pin);
         Answer batch = client.post("/v1/events", json("{'events':[{'type':'PinLiked','userId':'" + ana + "','pinId':'" + pin + "'},"
                 + "{'type':'PinLiked','userId':'" + ana + "','pinId':'" + other + "'}]}"));
@@ -128,6 +131,8 @@ class IngestHttpApiTest {
         assertThat(like.contentType()).startsWith("application/problem+json");
         assertThat(like.text("type")).isEqualTo("https://pinfeed.dev/problems/pin-deleted");
         assertThat(like.field()).isEqualTo("pinId");
+        assertThat(comment.status()).as(comment.body()).isEqualTo(409);
+        assertThat(comment.field()).isEqualTo("pinId");
         assertThat(reorder.status()).isEqualTo(409);
         assertThat(reorder.field()).isEqualTo("pinIds[1]");
         assertThat(again.status()).as("a repeated delete").isEqualTo(202);
@@ -140,6 +145,53 @@ class IngestHttpApiTest {
         assertThat(results.get(1).get("status").asText()).isEqualTo("accepted");
         assertThat(ingest.publisher.published(dev.pinfeed.events.PinLiked.class)).extracting(l -> Long.toString(l.getPinId()))
                 .containsExactly(other);
+    }
+
+    @Test
+    void aCommentIsCreatedOnItsPinAndDeletedAndBadOrUnknownInputIsAProblemNamingTheFieldThatPublishesNothing() {
+        String ana = user("cara");
+        String board = board(ana);
+        Answer pinned = client.post("/v1/pins", json("{'boardId':'" + board + "','authorId':'" + ana + "','details':'d'}"));
+        String pin = pinned.text("id");
+        String ghostPin = Long.toString(ShardedId.compose(7, ObjectType.PIN, 1L << 34));
+        String ghostUser = Long.toString(ShardedId.compose(7, ObjectType.USER, 1L << 34));
+
+        Answer created = client.post("/v1/pins/" + pin + "/comments", json("{'authorId':'" + ana + "','text':'so good'}"));
+        assertThat(created.status()).as(created.body()).isEqualTo(202);
+        String comment = created.text("id");
+        assertThat(ShardedId.parse(comment).type()).isEqualTo(ObjectType.COMMENT);
+        assertThat(ShardedId.parse(comment).shard()).as("on the pin's shard").isEqualTo(ShardedId.parse(pin).shard());
+        assertThat(created.text("eventId")).matches("[0-9]+");
+
+        record Refused(Answer answer, int status, String field) {}
+        List<Refused> refused = List.of(
+                new Refused(client.post("/v1/pins/" + pin + "/comments", json("{'authorId':'" + ana + "','text':'" + "x".repeat(501) + "'}")),
+                        400, "text"),
+                new Refused(client.post("/v1/pins/" + pin + "/comments", json("{'authorId':'" + ana + "','text':' '}")), 400, "text"),
+                new Refused(client.post("/v1/pins/" + pin + "/comments", json("{'authorId':'" + ana + "'}")), 400, "text"),
+                new Refused(client.post("/v1/pins/" + board + "/comments", json("{'authorId':'" + ana + "','text':'t'}")), 400, "pinId"),
+                new Refused(client.post("/v1/pins/" + ghostPin + "/comments", json("{'authorId':'" + ana + "','text':'t'}")), 404, "pinId"),
+                new Refused(client.post("/v1/pins/" + pin + "/comments", json("{'authorId':'" + ghostUser + "','text':'t'}")), 404, "authorId"),
+                new Refused(client.delete("/v1/comments/" + pin), 400, "commentId"),
+                new Refused(client.delete("/v1/comments/" + ShardedId.compose(7, ObjectType.COMMENT, 1L << 34)), 404, "commentId"));
+        for (Refused r : refused) {
+            assertThat(r.answer().status()).as(r.answer().body()).isEqualTo(r.status());
+            assertThat(r.answer().json().get("field").asText()).as(r.answer().body()).isEqualTo(r.field());
+        }
+        assertThat(ingest.publisher.published(CommentCreated.class)).hasSize(1);
+
+        for (int i = 0; i < 2; i++) {
+            Answer deleted = client.delete("/v1/comments/" + comment);
+            assertThat(deleted.status()).as(deleted.body()).isEqualTo(202);
+            assertThat(deleted.json().has("id")).isFalse();
+        }
+        assertThat(ingest.publisher.published(CommentDeleted.class)).hasSize(2)
+                .allSatisfy(d -> assertThat(d.getPinId()).isEqualTo(Long.parseLong(pin)));
+
+        Answer batch = client.post("/v1/events", json("{'events':[{'type':'CommentCreated','pinId':'" + pin + "','authorId':'" + ana
+                + "','text':'batched'},{'type':'CommentDeleted','commentId':'" + comment + "'}]}"));
+        assertThat(batch.json().get("accepted").asInt()).as(batch.body()).isEqualTo(2);
+        assertThat(ingest.publisher.published(CommentCreated.class)).extracting(CommentCreated::getText).containsExactly("so good", "batched");
     }
 
     @Test

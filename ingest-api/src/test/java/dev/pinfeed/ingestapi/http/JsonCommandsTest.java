@@ -20,6 +20,7 @@ class JsonCommandsTest {
     static final long USER = ShardedId.compose(12, ObjectType.USER, 5);
     static final long BOARD = ShardedId.compose(12, ObjectType.BOARD, 6);
     static final long PIN = ShardedId.compose(12, ObjectType.PIN, 7);
+    static final long COMMENT = ShardedId.compose(12, ObjectType.COMMENT, 8);
     static final long RESERVED_BIT = Long.MIN_VALUE >>> 1 | PIN; // bit 62 set: a reserved bit
 
     private static IngestRejection rejection(String json) throws Exception {
@@ -57,6 +58,16 @@ class JsonCommandsTest {
             "{'type':'BoardPinsReordered','boardId':'BOARD','pinIds':[]} | pinIds      | at least one pin",
             "{'type':'BoardPinsReordered','boardId':'BOARD','pinIds':['PIN','PIN']} | pinIds[1] | repeats pin",
             "{'type':'BoardPinsReordered','boardId':'BOARD','pinIds':['PIN','x']} | pinIds[1] | must be a decimal id string",
+            "{'type':'CommentCreated','pinId':'PIN','authorId':'USER'}   | text        | text is required",
+            "{'type':'CommentCreated','pinId':'PIN','authorId':'USER','text':'   '} | text | text must not be blank",
+            "{'type':'CommentCreated','pinId':'PIN','authorId':'USER','text':7} | text   | text must be a string",
+            "{'type':'CommentCreated','pinId':'PIN','authorId':'USER','text':'a\\u0007b'} | text | contains a control character",
+            "{'type':'CommentCreated','pinId':'BOARD','authorId':'USER','text':'t'} | pinId | is a board id, expected a pin id",
+            "{'type':'CommentCreated','pinId':'PIN','authorId':'PIN','text':'t'} | authorId | is a pin id, expected a user id",
+            "{'type':'CommentCreated','pinId':'PIN','text':'t'}          | authorId    | authorId is required",
+            "{'type':'CommentCreated','pinId':'PIN','authorId':'USER','text':'t','body':'x'} | body | unknown field 'body'",
+            "{'type':'CommentDeleted','commentId':'PIN'}                 | commentId   | is a pin id, expected a comment id",
+            "{'type':'CommentDeleted'}                                   | commentId   | commentId is required",
     })
     void rejects(String json, String field, String detail) throws Exception {
         String withIds = json.replace("'BOARD'", "'" + BOARD + "'").replace("'USER'", "'" + USER + "'")
@@ -75,6 +86,22 @@ class JsonCommandsTest {
         IngestRejection r = rejection("{'type':'PinCreated','boardId':'" + BOARD + "','authorId':'" + USER + "','details':'" + details + "'}");
         assertThat(r.field()).isEqualTo("details");
         assertThat(r.detail()).isEqualTo("details is 2001 characters, at most 2000 allowed");
+    }
+
+    @Test
+    void aCommentIsOneTo500CharactersAfterTrimming() throws Exception {
+        String at500 = "é".repeat(500);
+        IngestCommand ok = JsonCommands.typedEvent(JSON.readTree(("{'type':'CommentCreated','pinId':'" + PIN + "','authorId':'" + USER
+                + "','text':'  " + at500 + "\\n'}").replace('\'', '"')));
+        assertThat(((IngestCommand.CreateComment) ok).text()).as("trimmed, 500 code points").isEqualTo(at500);
+        IngestRejection r = rejection("{'type':'CommentCreated','pinId':'" + PIN + "','authorId':'" + USER + "','text':'" + "x".repeat(501) + "'}");
+        assertThat(r.field()).isEqualTo("text");
+        assertThat(r.detail()).isEqualTo("text is 501 characters, at most 500 allowed");
+        IngestCommand multiline = JsonCommands.createComment(PIN, JSON.readTree("{\"authorId\":\"" + USER + "\",\"text\":\"a\\nb\"}"));
+        assertThat(multiline).isEqualTo(new IngestCommand.CreateComment(PIN, USER, "a\nb"));
+        IngestRejection fromPath = catchThrowableOfType(IngestRejection.class,
+                () -> JsonCommands.createComment(PIN, JSON.readTree("{\"authorId\":\"" + USER + "\",\"pinId\":\"" + PIN + "\",\"text\":\"t\"}")));
+        assertThat(fromPath.field()).as("the pin comes from the path only").isEqualTo("pinId");
     }
 
     @Test
@@ -102,14 +129,16 @@ class JsonCommandsTest {
                 "{'type':'BoardUnfollowed','userId':" + u + ",'boardId':" + b + "}",
                 "{'type':'PinLiked','userId':" + u + ",'pinId':" + p + "}",
                 "{'type':'PinUnliked','userId':" + u + ",'pinId':" + PIN + "}",
-                "{'type':'BoardPinsReordered','boardId':" + b + ",'pinIds':[" + p + "]}");
+                "{'type':'BoardPinsReordered','boardId':" + b + ",'pinIds':[" + p + "]}",
+                "{'type':'CommentCreated','pinId':" + p + ",'authorId':" + u + ",'text':'nice'}",
+                "{'type':'CommentDeleted','commentId':'" + COMMENT + "'}");
         for (String e : events) {
             IngestCommand c = JsonCommands.typedEvent(JSON.readTree(e.replace('\'', '"')));
             assertThat(e).contains(c.eventType());
         }
         IngestCommand board = JsonCommands.typedEvent(JSON.readTree(events.get(1).replace('\'', '"')));
         assertThat(((IngestCommand.CreateBoard) board).name()).as("trimmed").isEqualTo("Recipes");
-        assertThat(JsonCommands.eventTypes()).hasSize(11);
+        assertThat(JsonCommands.eventTypes()).hasSize(13);
     }
 
     @Test
@@ -121,7 +150,8 @@ class JsonCommandsTest {
                 new IngestCommand.DeletePin(PIN), new IngestCommand.FollowUser(USER, otherUser), new IngestCommand.UnfollowUser(USER, otherUser),
                 new IngestCommand.FollowBoard(otherUser, BOARD), new IngestCommand.UnfollowBoard(otherUser, BOARD),
                 new IngestCommand.LikePin(USER, PIN), new IngestCommand.UnlikePin(USER, PIN),
-                new IngestCommand.ReorderBoardPins(BOARD, List.of(otherPin, PIN)));
+                new IngestCommand.ReorderBoardPins(BOARD, List.of(otherPin, PIN)),
+                new IngestCommand.CreateComment(PIN, otherUser, "so\nnice"), new IngestCommand.DeleteComment(COMMENT));
 
         assertThat(commands.stream().map(IngestCommand::eventType).collect(java.util.stream.Collectors.toSet()))
                 .as("every event type").isEqualTo(JsonCommands.eventTypes());

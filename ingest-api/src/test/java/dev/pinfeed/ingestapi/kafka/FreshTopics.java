@@ -28,7 +28,8 @@ public final class FreshTopics {
     public FreshTopics(TestStack stack) throws Exception {
         this.stack = stack;
         List<String> topics = new ArrayList<>();
-        for (String standard : List.of(EventTopics.USERS, EventTopics.BOARDS, EventTopics.PINS, EventTopics.FOLLOWS, EventTopics.LIKES)) {
+        for (String standard : List.of(EventTopics.USERS, EventTopics.BOARDS, EventTopics.PINS, EventTopics.FOLLOWS, EventTopics.LIKES,
+                EventTopics.COMMENTS)) {
             String fresh = stack.uniqueTopic(standard.replace("pinfeed.", "").replace(".v1", ""));
             overrides.put(standard, fresh);
             topics.add(fresh);

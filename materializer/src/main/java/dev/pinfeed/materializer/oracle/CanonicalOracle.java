@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.pinfeed.canonicalstore.CanonicalChange;
 import dev.pinfeed.canonicalstore.CanonicalChange.DeactivateMapping;
+import dev.pinfeed.canonicalstore.CanonicalChange.DeleteComment;
 import dev.pinfeed.canonicalstore.CanonicalChange.DeletePin;
 import dev.pinfeed.canonicalstore.CanonicalChange.PutLike;
 import dev.pinfeed.canonicalstore.CanonicalChange.PutMapping;
@@ -28,7 +29,7 @@ import java.util.TreeMap;
  * The oracle: the canonical tables as plain maps, changed by the same {@link EventPlanner} plans under
  * the same rules — written from the rules, not from the SQL, so a mistake in either shows up as a
  * difference. Rules: objects are put if absent (a tombstone takes a later create's fields and stays
- * inactive); a pin delete sets {@code active} false or leaves a tombstone; a mapping put sets the
+ * inactive); a pin's or comment's delete sets {@code active} false or leaves a tombstone; a mapping put sets the
  * create's sequence and keeps the flags; a deactivation clears {@code active}; likes and reorders are
  * last writer wins by (occurredAt, eventId); an object's {@code ts} is the time of the newest event
  * applied to it (a losing reorder does not count).
@@ -102,16 +103,10 @@ public final class CanonicalOracle {
             }
             row.applied(o.occurredAtMillis());
         } else if (change instanceof DeletePin d) {
-            Map<Long, ObjectRow> pins = objects.computeIfAbsent(CanonicalLayout.PINS, t -> new TreeMap<>());
-            ObjectRow row = pins.get(d.pinId());
-            if (row == null) {
-                row = new ObjectRow();
-                row.data = parse(Json.pinTombstone(d.pinId(), d.boardId(), d.authorId()));
-                pins.put(d.pinId(), row);
-            } else {
-                row.data.put(Json.ACTIVE, false);
-            }
-            row.applied(d.occurredAtMillis());
+            softDelete(CanonicalLayout.PINS, d.pinId(), Json.pinTombstone(d.pinId(), d.boardId(), d.authorId()), d.occurredAtMillis());
+        } else if (change instanceof DeleteComment d) {
+            softDelete(CanonicalLayout.COMMENTS, d.commentId(), Json.commentTombstone(d.commentId(), d.pinId(), d.authorId()),
+                    d.occurredAtMillis());
         } else if (change instanceof PutMapping m) {
             MappingRow row = mapping(m.mapping(), m.from(), m.to());
             if (row == null) {
@@ -129,6 +124,20 @@ public final class CanonicalOracle {
         } else {
             reorder((ReorderBoard) change);
         }
+    }
+
+    /** {@code "active": false} on the object, or its tombstone when it has no row yet. */
+    private void softDelete(String table, long id, String tombstone, long occurredAtMillis) {
+        Map<Long, ObjectRow> rows = objects.computeIfAbsent(table, t -> new TreeMap<>());
+        ObjectRow row = rows.get(id);
+        if (row == null) {
+            row = new ObjectRow();
+            row.data = parse(tombstone);
+            rows.put(id, row);
+        } else {
+            row.data.put(Json.ACTIVE, false);
+        }
+        row.applied(occurredAtMillis);
     }
 
     private void like(Mapping table, long from, long to, PutLike l) {

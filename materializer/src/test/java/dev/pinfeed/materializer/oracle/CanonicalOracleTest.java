@@ -88,15 +88,36 @@ class CanonicalOracleTest {
     }
 
     @Test
+    void aCommentDeletedBeforeItsCreateStaysDeletedAndLeavesTheCount() {
+        long comment = Events.id(ObjectType.COMMENT, 1, 9);
+        List<SpecificRecord> inOrder = List.of(Events.user(USER, 1), Events.board(BOARD, USER, 2), Events.pin(PIN, BOARD, USER, 3),
+                Events.commented(comment, PIN, USER2, 4), Events.uncommented(comment, PIN, USER2, 9));
+        List<SpecificRecord> deleteFirst = List.of(inOrder.get(4), inOrder.get(0), inOrder.get(3), inOrder.get(1), inOrder.get(2));
+        ComparableRows a = rowsOf(inOrder);
+        assertThat(rowsOf(deleteFirst)).isEqualTo(a);
+        Map<String, Object> row = row(a, CanonicalLayout.COMMENTS, ComparableRows.objectKey(comment));
+        JsonNode data = (JsonNode) row.get(CanonicalLayout.DATA);
+        assertThat(data.get("active").asBoolean(true)).isFalse();
+        assertThat(data.get("text").asText()).as("the create's fields are kept").isEqualTo("comment " + comment);
+        assertThat(row(a, "pin_has_comments", ComparableRows.mappingKey(PIN, comment)))
+                .as("the create's sequence wins over the delete's stand-in").containsEntry("sequence", 4L).containsEntry("active", 0L);
+        CanonicalOracle withTs = new CanonicalOracle();
+        withTs.applyAll(deleteFirst.stream().map(planner::plan).toList());
+        assertThat(withTs.rows(true).table(CanonicalLayout.COMMENTS).get(ComparableRows.objectKey(comment)))
+                .as("ts: the delete, the newest event applied").containsEntry(CanonicalLayout.TS, CanonicalLayout.ts(9).toString());
+    }
+
+    @Test
     void eventsWhoseRowsNeverComeAreReportedNotApplied() {
         CanonicalOracle model = new CanonicalOracle();
         List<EventPlanner.Plan> never = model.applyAll(List.of(planner.plan(Events.liked(USER, PIN, 1)),
-                planner.plan(Events.reordered(BOARD, USER, 1, List.of(PIN)))));
-        assertThat(never).hasSize(2);
+                planner.plan(Events.reordered(BOARD, USER, 1, List.of(PIN))),
+                planner.plan(Events.commented(Events.id(ObjectType.COMMENT, 1, 9), PIN, USER, 1))));
+        assertThat(never).hasSize(3);
         assertThat(model.rows().size()).isZero();
     }
 
-    /** A random history over a few objects: every create, some deletes, likes and unlikes, reorders. */
+    /** A random history over a few objects: every create, some deletes, likes and unlikes, comments and their deletes, reorders. */
     private static List<SpecificRecord> history(Random random) {
         long[] users = {USER, USER2};
         long[] boards = {BOARD, Events.id(ObjectType.BOARD, 2, 5)};
@@ -117,6 +138,13 @@ class CanonicalOracleTest {
             // Few distinct times, so equal occurredAt (event id decides) happens often.
             events.add(random.nextBoolean() ? Events.liked(u, p, random.nextInt(5)) : Events.unliked(u, p, random.nextInt(5)));
         }
+        for (int i = 0; i < 6; i++) {
+            long c = Events.id(ObjectType.COMMENT, 1, 100 + i);
+            long p = pins[random.nextInt(pins.length)];
+            long u = users[random.nextInt(users.length)];
+            events.add(Events.commented(c, p, u, random.nextInt(100)));
+            if (random.nextInt(3) == 0) events.add(Events.uncommented(c, p, u, 100 + random.nextInt(100)));
+        }
         for (int b = 0; b < boards.length; b++) {
             for (int i = random.nextInt(3); i > 0; i--) {
                 List<Long> order = new ArrayList<>(onBoard.get(b));
@@ -136,7 +164,7 @@ class CanonicalOracleTest {
         for (int i = 0; i < repeats; i++) shuffled.add(events.get(random.nextInt(events.size())));
         Collections.shuffle(shuffled, random);
         assertThat(rowsOf(shuffled)).isEqualTo(expected);
-        assertThat(expected.tableNames()).contains("users", "boards", "pins", "board_has_pins");
+        assertThat(expected.tableNames()).contains("users", "boards", "pins", "board_has_pins", "comments", "pin_has_comments");
     }
 
     @Test

@@ -47,7 +47,8 @@ class ReplayCanonicalIT {
         try (Fixture f = new Fixture(stack); KafkaGroups kafka = new KafkaGroups(Admin.create(KafkaClients.admin(stack.config())))) {
             String group = stack.uniqueName("canonical_replay");
             Map<String, String> overrides = Map.of("materializer.topic.users", f.topics.users(), "materializer.topic.boards", f.topics.boards(),
-                    "materializer.topic.pins", f.topics.pins(), "materializer.topic.likes", f.topics.likes(), "materializer.group", group,
+                    "materializer.topic.pins", f.topics.pins(), "materializer.topic.likes", f.topics.likes(),
+                    "materializer.topic.comments", f.topics.comments(), "materializer.group", group,
                     "materializer.admin.http", "127.0.0.1:" + ChildJvm.freePort(), "processor.max-poll-records", "50");
             PinfeedConfig config = f.config.withOverrides(overrides);
             LocalStack apps = new LocalStack(new StackLayout(StackLayout.discover().root(), home), config, line -> System.err.println("[apps] " + line),

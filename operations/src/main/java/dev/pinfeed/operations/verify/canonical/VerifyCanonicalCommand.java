@@ -57,6 +57,7 @@ public final class VerifyCanonicalCommand implements Callable<Integer> {
     @Option(names = "--boards-topic") String boards;
     @Option(names = "--pins-topic") String pins;
     @Option(names = "--likes-topic") String likes;
+    @Option(names = "--comments-topic") String comments;
     @Option(names = "--max-printed", defaultValue = "50") int maxPrinted;
     @Option(names = "--repair") boolean repair;
     @Option(names = "--json") boolean json;
@@ -73,7 +74,7 @@ public final class VerifyCanonicalCommand implements Callable<Integer> {
         Clock clock = Clock.systemUTC();
         MaterializerTopics d = MaterializerTopics.from(config);
         MaterializerTopics topics = new MaterializerTopics(users != null ? users : d.users(), boards != null ? boards : d.boards(),
-                pins != null ? pins : d.pins(), likes != null ? likes : d.likes());
+                pins != null ? pins : d.pins(), likes != null ? likes : d.likes(), comments != null ? comments : d.comments());
         ReplayView view = ReplayView.of("canonical", config);
         String group = view.groupIds().get(0);
         CanonicalVerifier verifier = new CanonicalVerifier(topics);
