@@ -134,7 +134,9 @@ export function pinCard(pin, why = null) {
     h('p', { class: 'pin-details', text: pin.details || '' }),
     link ? h('a', { class: 'pin-link', href: link, target: '_blank', rel: 'noopener noreferrer', text: `${new URL(link).hostname} ↗` }) : null,
     h('p', { class: 'pin-meta' }, author, ' ', board),
-    h('div', { class: 'pin-actions' }, count, likeButton(pin, count))));
+    h('div', { class: 'pin-actions' }, h('span', { class: 'pin-counts' }, count,
+      Number(pin.comments) > 0 ? h('span', { class: 'comment-count', text: ` · ${plural(Number(pin.comments), 'comment')}` }) : null),
+    likeButton(pin, count))));
   if (sizer) sizer.observe(card);
   return card;
 }

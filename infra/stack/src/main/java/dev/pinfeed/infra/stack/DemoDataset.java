@@ -77,11 +77,11 @@ final class DemoDataset {
         }
         long t0 = System.nanoTime();
         DemoPlan plan = new DemoPlan(size, SEED);
-        progress.accept(String.format(Locale.ROOT, "publishing the demo dataset: %d users, %d boards, %d pins, %d follows, %d likes "
-                        + "(Ctrl-C: the next ./pinfeed dev resumes it) ...", plan.usernames.size(), plan.boards.size(), plan.pins.size(),
-                plan.follows.size(), plan.likes.size()));
+        progress.accept(String.format(Locale.ROOT, "publishing the demo dataset: %d users, %d boards, %d pins, %d follows, %d likes, "
+                        + "%d comments (Ctrl-C: the next ./pinfeed dev resumes it) ...", plan.usernames.size(), plan.boards.size(), plan.pins.size(),
+                plan.follows.size(), plan.likes.size(), plan.comments.size()));
         long total = plan.usernames.size() + plan.boards.size() + plan.follows.size() + plan.boardUnfollows.size() + plan.pins.size()
-                + plan.likes.size();
+                + plan.likes.size() + plan.comments.size();
         published = Progress.start(progressOut, mode, "[pinfeed] demo dataset", total, "events", Clock.systemUTC()).startTicker();
         List<String> users = ids(publish("users", plan.usernames.stream()
                 .map(name -> event("UserCreated").put("username", name).put("displayName", displayName(name))).toList()));
@@ -102,6 +102,8 @@ final class DemoDataset {
                         .put("imageUrl", "https://images.example.com/" + p.n() + ".jpg")).toList()));
         publish("likes", plan.likes.stream()
                 .map(l -> event("PinLiked").put("userId", users.get(l[0])).put("pinId", pins.get(l[1]))).toList());
+        publish("comments", plan.comments.stream()
+                .map(c -> event("CommentCreated").put("pinId", pins.get(c.pin())).put("authorId", users.get(c.user())).put("text", c.text())).toList());
 
         int reader = plan.busyReader(20);
         List<String> lines = List.of(

@@ -40,6 +40,9 @@ final class DemoPlan {
     final List<Follow> boardUnfollows = new ArrayList<>();
     /** (user, pin index) likes. */
     final List<int[]> likes = new ArrayList<>();
+    /** A user's comment on a pin (by index). */
+    record Comment(int user, int pin, String text) {}
+    final List<Comment> comments = new ArrayList<>();
     final int[] followers;
 
     /** The username of the demo's user {@code u} (0 is the most followed). */
@@ -109,6 +112,12 @@ final class DemoPlan {
             for (int k = geometric(random, size.meanLikes()); k > 0; k--) liked.add(byPin.sample(random));
             for (int p : liked) likes.add(new int[] {u, p});
         }
+        // Comments last, so the draws above (and the dataset they make) stay what they were.
+        for (int u = 0; u < size.users(); u++) {
+            for (int k = geometric(random, 1); k > 0; k--) {
+                comments.add(new Comment(u, byPin.sample(random), COMMENTS[random.nextInt(COMMENTS.length)]));
+            }
+        }
     }
 
     /** The user with the most followers. */
@@ -155,6 +164,8 @@ final class DemoPlan {
     private static final String[] FIRST_NAMES = {"ada", "ben", "chloe", "dev", "emma", "felix", "grace", "hugo", "iris", "jonas",
             "kai", "lena", "milo", "nora", "oscar", "paula", "quinn", "rosa", "sami", "tara", "umar", "vera", "wim", "xena", "yuki", "zoe"};
 
+    private static final String[] COMMENTS = {"Love this!", "Saving this for later.", "Where is this?", "So good.", "Trying it this weekend.",
+            "Beautiful colours.", "Great idea, thanks for sharing.", "How long did it take?", "This made my day.", "Adding it to my board."};
     static final String[] BOARD_NAMES = {"Recipes", "Travel", "Home ideas", "Garden", "Woodworking", "Street art", "Hiking",
             "Coffee", "Typography", "Bicycles", "Ceramics", "Night sky", "Bread", "Tiny houses", "Bookshelves", "Knitting"};
 }

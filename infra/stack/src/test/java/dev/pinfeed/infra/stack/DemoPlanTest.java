@@ -51,6 +51,15 @@ class DemoPlanTest {
         assertThat(again.follows).isEqualTo(plan.follows);
         assertThat(again.pins).isEqualTo(plan.pins);
         assertThat(again.likes.stream().map(Arrays::toString).toList()).isEqualTo(plan.likes.stream().map(Arrays::toString).toList());
+        assertThat(again.comments).isEqualTo(plan.comments);
+    }
+
+    @Test
+    void aboutOneCommentPerUserOnPopularPinsMostly() {
+        assertThat(plan.comments).hasSizeBetween(DemoPlan.Size.DEFAULT.users() / 2, DemoPlan.Size.DEFAULT.users() * 2);
+        assertThat(plan.comments).allSatisfy(c -> assertThat(c.pin()).isBetween(0, plan.pins.size() - 1));
+        long onTopTenth = plan.comments.stream().filter(c -> c.pin() < plan.pins.size() / 10).count();
+        assertThat(onTopTenth).as("Zipf: the first tenth of the pins gets more than a tenth of the comments").isGreaterThan(plan.comments.size() / 10);
     }
 
     @Test
