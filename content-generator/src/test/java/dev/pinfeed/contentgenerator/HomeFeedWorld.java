@@ -45,6 +45,10 @@ public final class HomeFeedWorld {
         graph.apply(new GraphCommand.FollowUser(events.incrementAndGet(), T0 - 500_000 + events.get(), follower, followee));
     }
 
+    public void unfollow(long follower, long followee) {
+        graph.apply(new GraphCommand.UnfollowUser(events.incrementAndGet(), T0 - 500_000 + events.get(), follower, followee));
+    }
+
     public void followBoard(long follower, long board, long owner) {
         graph.apply(new GraphCommand.FollowBoard(events.incrementAndGet(), T0 - 500_000 + events.get(), follower, board, owner));
     }

@@ -26,11 +26,14 @@ import java.time.Duration;
  *                       and small pins during it fared no worse (docs/benchmarks.md, "Design choices, measured"). 1 holds a fan-out to
  *                       one chunk per turn: the choice when the worker cannot keep up with its chunks.
  * @param decodeLimits   what one input event may make the decoder allocate ({@code events.decode.*}, as every processor)
+ * @param celebrityFollowers an author with at least this many followers ({@code Counts.followers()}: explicit and through
+ *                       boards) is a celebrity: his new pins are recorded for readers to pull, not fanned out
+ *                       ({@code fanout.celebrity-followers}, 10 000; 0: nobody is)
  */
 public record FanoutSettings(String applicationId, String inputTopic, String outputTopic, String deadLetterTopic,
                              int chunkSize, int activeDays, int stepsPerTurn, long turnMaxMillis, Duration interval,
                              int readsPerStep, int bugAttempts, int threads, int fetchThreads, int readAheadPages, Path stateDir,
-                             DecodeLimits decodeLimits) {
+                             DecodeLimits decodeLimits, long celebrityFollowers) {
 
     public static final String APPLICATION_ID = "pinfeed-fanout";
 
@@ -45,6 +48,12 @@ public record FanoutSettings(String applicationId, String inputTopic, String out
         if (readsPerStep < 1) throw new IllegalArgumentException("fanout.reads-per-step must be at least 1: " + readsPerStep);
         if (fetchThreads < 1) throw new IllegalArgumentException("fanout.fetch-threads must be at least 1: " + fetchThreads);
         if (readAheadPages < 1) throw new IllegalArgumentException("fanout.read-ahead-pages must be at least 1: " + readAheadPages);
+        if (celebrityFollowers < 0) throw new IllegalArgumentException("fanout.celebrity-followers must be 0 (off) or more: " + celebrityFollowers);
+    }
+
+    /** True when an author with {@code followers} followers is a celebrity (pulled at read time, not fanned out). */
+    public boolean celebrity(long followers) {
+        return celebrityFollowers > 0 && followers >= celebrityFollowers;
     }
 
     /** {@code activeDays} in milliseconds: how long after his last read a receiver still gets ADDs (0: the policy is off). */
@@ -68,7 +77,7 @@ public record FanoutSettings(String applicationId, String inputTopic, String out
     public static FanoutSettings defaults() {
         return new FanoutSettings(APPLICATION_ID, EventTopics.PINS, EventTopics.FANOUT, DeadLetters.TOPIC, 1000, 30, 20, 200,
                 Duration.ofMillis(20), 4, 3, 1, 4, 4, Path.of(System.getProperty("java.io.tmpdir"), "pinfeed-fanout-streams"),
-                DecodeLimits.DEFAULTS);
+                DecodeLimits.DEFAULTS, 10_000);
     }
 
     public static FanoutSettings from(PinfeedConfig config) {
@@ -89,36 +98,42 @@ public record FanoutSettings(String applicationId, String inputTopic, String out
                 config.getInt("fanout.fetch-threads", d.fetchThreads()),
                 config.getInt("fanout.read-ahead-pages", d.readAheadPages()),
                 Path.of(config.get("fanout.state-dir", d.stateDir().toString())),
-                DecodeLimits.from(config));
+                DecodeLimits.from(config),
+                config.getInt("fanout.celebrity-followers", (int) d.celebrityFollowers()));
     }
 
     public FanoutSettings withChunkSize(int size) {
         return new FanoutSettings(applicationId, inputTopic, outputTopic, deadLetterTopic, size, activeDays, stepsPerTurn,
-                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, readAheadPages, stateDir, decodeLimits);
+                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, readAheadPages, stateDir, decodeLimits, celebrityFollowers);
     }
 
     public FanoutSettings withActiveDays(int days) {
         return new FanoutSettings(applicationId, inputTopic, outputTopic, deadLetterTopic, chunkSize, days, stepsPerTurn,
-                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, readAheadPages, stateDir, decodeLimits);
+                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, readAheadPages, stateDir, decodeLimits, celebrityFollowers);
     }
 
     public FanoutSettings withStepsPerTurn(int steps) {
         return new FanoutSettings(applicationId, inputTopic, outputTopic, deadLetterTopic, chunkSize, activeDays, steps,
-                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, readAheadPages, stateDir, decodeLimits);
+                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, readAheadPages, stateDir, decodeLimits, celebrityFollowers);
     }
 
     public FanoutSettings withReadAheadPages(int pages) {
         return new FanoutSettings(applicationId, inputTopic, outputTopic, deadLetterTopic, chunkSize, activeDays, stepsPerTurn,
-                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, pages, stateDir, decodeLimits);
+                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, pages, stateDir, decodeLimits, celebrityFollowers);
     }
 
     public FanoutSettings withTopics(String applicationId, String input, String output, String deadLetters) {
         return new FanoutSettings(applicationId, input, output, deadLetters, chunkSize, activeDays, stepsPerTurn,
-                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, readAheadPages, stateDir, decodeLimits);
+                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, readAheadPages, stateDir, decodeLimits, celebrityFollowers);
+    }
+
+    public FanoutSettings withCelebrityFollowers(long followers) {
+        return new FanoutSettings(applicationId, inputTopic, outputTopic, deadLetterTopic, chunkSize, activeDays, stepsPerTurn,
+                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, readAheadPages, stateDir, decodeLimits, followers);
     }
 
     public FanoutSettings withStateDir(Path dir) {
         return new FanoutSettings(applicationId, inputTopic, outputTopic, deadLetterTopic, chunkSize, activeDays, stepsPerTurn,
-                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, readAheadPages, dir, decodeLimits);
+                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, readAheadPages, dir, decodeLimits, celebrityFollowers);
     }
 }

@@ -4,6 +4,7 @@ import dev.pinfeed.events.FanoutAction;
 import dev.pinfeed.events.FanoutChunk;
 import dev.pinfeed.events.FanoutReceiver;
 import dev.pinfeed.events.FanoutSource;
+import dev.pinfeed.feedstore.CelebrityPins;
 import dev.pinfeed.feedstore.LastReadStore;
 import dev.pinfeed.followergraph.GraphStore;
 import dev.pinfeed.followergraph.Page;
@@ -33,6 +34,13 @@ import java.util.Set;
  * (unless every receiver after the previous chunk turned out inactive). The caller stores the cut
  * chunk and the job's next state in one transaction; a store outage in the read
  * ({@link dev.pinfeed.config.StoreUnavailableException}) changes nothing and can simply be retried.
+ *
+ * <p>Celebrities: the first read of an ADD looks up the author's follower count; at or above
+ * {@code fanout.celebrity-followers} the pin goes to {@link CelebrityPins} (a constant number of idempotent
+ * writes, repeated harmlessly with the read) and the walk ends there with nobody to tell, so no chunk is
+ * sent: his followers' feeds pull the pin at read time. The first read of a REMOVE takes the pin out of
+ * {@link CelebrityPins} (whoever the author is: he may have become a celebrity since) and walks on, so pulled
+ * copies still waiting in pools leave them too.
  */
 public final class FanoutStepper {
 
@@ -60,17 +68,24 @@ public final class FanoutStepper {
     private final FanoutSettings settings;
     private final Clock clock;
     private final KnownActiveUsers knownActive;
+    private final CelebrityPins celebrityPins;
 
+    /** Without celebrities: every pin is fanned out. */
     public FanoutStepper(GraphStore graph, LastReadStore lastReads, FanoutSettings settings, Clock clock) {
-        this(graph, lastReads, settings, new KnownActiveUsers(KnownActiveUsers.DEFAULT_SLOT_BITS), clock);
+        this(graph, lastReads, settings, new KnownActiveUsers(KnownActiveUsers.DEFAULT_SLOT_BITS), CelebrityPins.NONE, clock);
     }
 
-    /** @param knownActive receivers already known to be active (the app keeps it across restarts) */
-    public FanoutStepper(GraphStore graph, LastReadStore lastReads, FanoutSettings settings, KnownActiveUsers knownActive, Clock clock) {
+    /**
+     * @param knownActive   receivers already known to be active (the app keeps it across restarts)
+     * @param celebrityPins where celebrities' pins go instead of a fan-out; {@link CelebrityPins#NONE}: nobody is one
+     */
+    public FanoutStepper(GraphStore graph, LastReadStore lastReads, FanoutSettings settings, KnownActiveUsers knownActive,
+                         CelebrityPins celebrityPins, Clock clock) {
         this.graph = graph;
         this.lastReads = lastReads;
         this.settings = settings;
         this.knownActive = knownActive;
+        this.celebrityPins = celebrityPins;
         this.clock = clock;
     }
 
@@ -81,6 +96,14 @@ public final class FanoutStepper {
 
     /** The first half of a read at {@code cursor}: the graph page alone (its next cursor lets the next read start). */
     public Page<Receiver> receivers(FanoutJob job, String cursor) {
+        if (cursor == null && celebrityPins != CelebrityPins.NONE) {
+            if (job.action() == FanoutAction.REMOVE) {
+                celebrityPins.remove(job.authorId(), job.pinId());
+            } else if (settings.celebrityFollowers() > 0 && settings.celebrity(graph.counts(job.authorId()).followers())) {
+                celebrityPins.record(new CelebrityPins.RecentPin(job.pinId(), job.authorId(), job.boardId(), job.pinCreatedAt()));
+                return new Page<>(List.of(), null); // nobody to tell: no chunk
+            }
+        }
         return graph.receivers(job.boardId(), cursor, settings.chunkSize());
     }
 

@@ -6,6 +6,7 @@ import dev.pinfeed.canonicalstore.reads.CanonicalReads;
 import dev.pinfeed.canonicalstore.redis.RedisCanonicalCache;
 import dev.pinfeed.config.HostPort;
 import dev.pinfeed.config.PinfeedConfig;
+import dev.pinfeed.contentgenerator.CelebrityPull;
 import dev.pinfeed.contentgenerator.ContentGenerator;
 import dev.pinfeed.contentgenerator.GeneratorSettings;
 import dev.pinfeed.contentgenerator.PoolRegenerator;
@@ -13,10 +14,12 @@ import dev.pinfeed.feedservice.homefeed.ChunkIds;
 import dev.pinfeed.feedservice.homefeed.HomeFeed;
 import dev.pinfeed.feedservice.homefeed.HomeFeedListener;
 import dev.pinfeed.feedservice.homefeed.HomeFeedSettings;
+import dev.pinfeed.feedstore.CelebrityPins;
 import dev.pinfeed.feedstore.LastReadStore;
 import dev.pinfeed.feedstore.MaterializedFeedStore;
 import dev.pinfeed.feedstore.PoolStore;
 import dev.pinfeed.feedstore.hbase.SpeculativeHBaseStores;
+import dev.pinfeed.feedstore.redis.RedisCelebrityPins;
 import dev.pinfeed.feedstore.redis.RedisLastReadStore;
 import dev.pinfeed.feedstore.scoring.WeightedScorer;
 import dev.pinfeed.followergraph.GraphStore;
@@ -105,11 +108,20 @@ public final class FeedServiceServer {
      */
     public static HomeFeed homeFeed(PinfeedConfig config, HomeFeedSettings settings, PoolStore pools, MaterializedFeedStore feeds,
                                     LastReadStore lastReads, CanonicalReads reads, GraphStore graph, HomeFeedThreads threads, HomeFeedListener listener, Clock clock) {
+        return homeFeed(config, settings, pools, feeds, lastReads, reads, graph, CelebrityPins.NONE, threads, listener, clock);
+    }
+
+    /** {@link #homeFeed}, pulling celebrities' pins from {@code celebrityPins} ({@code feed.celebrity.*}). */
+    public static HomeFeed homeFeed(PinfeedConfig config, HomeFeedSettings settings, PoolStore pools, MaterializedFeedStore feeds,
+                                    LastReadStore lastReads, CanonicalReads reads, GraphStore graph, CelebrityPins celebrityPins,
+                                    HomeFeedThreads threads, HomeFeedListener listener, Clock clock) {
+        WeightedScorer scorer = new WeightedScorer(WeightedScorer.Settings.from(config), clock);
+        CelebrityPull pull = new CelebrityPull(graph, celebrityPins, pools, scorer, CelebrityPull.Settings.from(config), clock);
         PoolRegenerator regenerator = new PoolRegenerator(pools, feeds, reads, graph,
                 new WeightedScorer(WeightedScorer.Settings.from(config), clock), settings.regeneration());
         // The generations' pool reads share their (unbounded) pool: a generation waits on its second source's read.
         ContentGenerator generator = new ContentGenerator(pools, GeneratorSettings.from(config), threads.generation());
-        return new HomeFeed(pools, feeds, lastReads, reads, generator, regenerator, settings, clock,
+        return new HomeFeed(pools, feeds, lastReads, reads, generator, regenerator, pull, settings, clock,
                 new ChunkIds(clock, new SecureRandom()), threads.generation(), threads.afterAnswer(), listener);
     }
 
@@ -151,7 +163,9 @@ public final class FeedServiceServer {
             MaterializedFeedStore feeds = hbase.materializedFeed();
             LastReadStore lastReads = ctx.closeOnExit(RedisLastReadStore.open(config, graph.redis(), graph.store().keys().prefix()));
             HomeFeedThreads threads = ctx.closeOnExit(HomeFeedThreads.from(config).bindTo(ctx.meters()));
-            HomeFeed homeFeed = homeFeed(config, HomeFeedSettings.from(config), pools, feeds, lastReads, reads, graph.store(), threads, metrics, Clock.systemUTC());
+            RedisCelebrityPins celebrityPins = ctx.closeOnExit(RedisCelebrityPins.open(config, graph.redis(), graph.store().keys().prefix()));
+            HomeFeed homeFeed = homeFeed(config, HomeFeedSettings.from(config), pools, feeds, lastReads, reads, graph.store(), celebrityPins,
+                    threads, metrics, Clock.systemUTC());
             // /metrics and what is failing are served on the admin address ({@code feed-service.admin.http}), not to readers.
             health.forEach(ctx::readiness);
             ctx.step("serving the admin endpoint", ctx::serveAdmin);

@@ -26,6 +26,7 @@ import dev.pinfeed.feedservice.homefeed.HomeFeedSettings;
 import dev.pinfeed.feedstore.hbase.HBaseClusters;
 import dev.pinfeed.feedstore.hbase.HBaseMaterializedFeedStore;
 import dev.pinfeed.feedstore.hbase.HBasePoolStore;
+import dev.pinfeed.feedstore.redis.RedisCelebrityPins;
 import dev.pinfeed.feedstore.redis.RedisLastReadStore;
 import dev.pinfeed.feedstore.scoring.WeightedScorer;
 import dev.pinfeed.feedworker.FeedWorker;
@@ -104,6 +105,7 @@ final class Pipeline implements AutoCloseable {
     final HBaseMaterializedFeedStore feeds;
     final GraphConnections graph;
     final RedisLastReadStore lastReads;
+    final RedisCelebrityPins celebrityPins;
     final CachedCanonicalReads reads;
     final HomeFeedThreads threads;
     /** The shard pools of the canonical store (for snapshots of its rows). */
@@ -124,8 +126,13 @@ final class Pipeline implements AutoCloseable {
     private final HttpClient http = HttpClient.newHttpClient();
 
     Pipeline(TestStack stack, Path fanoutState) throws Exception {
+        this(stack, fanoutState, Map.of());
+    }
+
+    /** With {@code overrides} over the stack's configuration (every processor reads them). */
+    Pipeline(TestStack stack, Path fanoutState, Map<String, String> overrides) throws Exception {
         this.stack = stack;
-        this.config = stack.config();
+        this.config = stack.config().withOverrides(overrides);
         topics = new FreshTopics(stack);
         fanoutTopic = stack.uniqueTopic("e2e-fanout");
         deadLetters = stack.uniqueTopic("e2e-dlq");
@@ -135,6 +142,7 @@ final class Pipeline implements AutoCloseable {
         CuratorFramework zk = closing(CuratorClients.connected(config, 20));
         graph = closing(GraphConnections.open(config, zk, stack.keyPrefix("e2e-graph")));
         lastReads = closing(RedisLastReadStore.open(config, graph.redis(), graph.store().keys().prefix()));
+        celebrityPins = closing(RedisCelebrityPins.open(config, graph.redis(), graph.store().keys().prefix()));
         ShardDataSources mysql = closing(ShardDataSources.from(config, "e2e", 8));
         db = closing(new ShardedDb(mysql));
         Map<String, RedisClient> redis = RedisCanonicalCache.clients(config, Duration.ofMillis(250), 8);
@@ -162,7 +170,7 @@ final class Pipeline implements AutoCloseable {
         // fanout-streams (FanoutStreamsMain): pins → fan-out chunks, exactly-once, the activity check on Redis.
         FanoutSettings fanout = FanoutSettings.from(config)
                 .withTopics(stack.uniqueName("e2e_fanout"), topic(EventTopics.PINS), fanoutTopic, deadLetters).withStateDir(fanoutState);
-        closing(FanoutStreamsApp.start(fanout, config, "0", registry, graph.store(), lastReads, new SimpleMeterRegistry(),
+        closing(FanoutStreamsApp.start(fanout, config, "0", registry, graph.store(), lastReads, celebrityPins, new SimpleMeterRegistry(),
                 Clock.systemUTC()));
 
         // feed-worker (FeedWorkerMain): chunks, follows and likes into the pools.
@@ -184,7 +192,7 @@ final class Pipeline implements AutoCloseable {
         PrometheusMeterRegistry meters = Meters.newRegistry();
         // 30 s: a first page's pooled pins are asserted at once (no retry), so the generator must finish in time here.
         HomeFeed homeFeed = FeedServiceServer.homeFeed(config, HomeFeedSettings.from(config).withGeneratorDeadline(Duration.ofSeconds(30)),
-                pools, feeds, lastReads, reads, graph.store(), threads, feedMetrics, Clock.systemUTC());
+                pools, feeds, lastReads, reads, graph.store(), celebrityPins, threads, feedMetrics, Clock.systemUTC());
         readers = ReaderAuth.selfIssued(config, Clock.systemUTC());
         feedService = FeedServiceServer.app(config, readers.auth(), graph.store(), reads, homeFeed, meters, Map.of()).start("127.0.0.1", 0);
         open.add(feedService); // closed first (the list is closed in reverse), before the stores it reads

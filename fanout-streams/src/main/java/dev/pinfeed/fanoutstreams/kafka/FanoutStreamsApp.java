@@ -7,6 +7,7 @@ import dev.pinfeed.eventsschema.SchemaRegistryClient;
 import dev.pinfeed.fanoutstreams.FanoutSettings;
 import dev.pinfeed.fanoutstreams.FanoutStatus;
 import dev.pinfeed.fanoutstreams.KnownActiveUsers;
+import dev.pinfeed.feedstore.CelebrityPins;
 import dev.pinfeed.feedstore.LastReadStore;
 import dev.pinfeed.followergraph.GraphStore;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -115,6 +116,13 @@ public final class FanoutStreamsApp implements AutoCloseable {
      */
     public static FanoutStreamsApp start(FanoutSettings settings, PinfeedConfig config, String instance, SchemaRegistryClient registry,
                                          GraphStore graph, LastReadStore lastReads, MeterRegistry meters, Clock clock) {
+        return start(settings, config, instance, registry, graph, lastReads, CelebrityPins.NONE, meters, clock);
+    }
+
+    /** {@code celebrityPins}: where celebrities' pins go instead of a fan-out ({@link CelebrityPins#NONE}: nobody is one). */
+    public static FanoutStreamsApp start(FanoutSettings settings, PinfeedConfig config, String instance, SchemaRegistryClient registry,
+                                         GraphStore graph, LastReadStore lastReads, CelebrityPins celebrityPins, MeterRegistry meters,
+                                         Clock clock) {
         registry.register(EventTopics.subjectFor(settings.outputTopic(), FanoutChunk.getClassSchema()), FanoutChunk.getClassSchema());
         registry.register(EventTopics.subjectFor(EventTopics.bulkLaneOf(settings.outputTopic()), FanoutChunk.getClassSchema()),
                 FanoutChunk.getClassSchema());
@@ -129,7 +137,7 @@ public final class FanoutStreamsApp implements AutoCloseable {
         KnownActiveCopy knownActive = new KnownActiveCopy(settings, clock);
         KafkaStreams streams;
         try {
-            streams = new KafkaStreams(FanoutTopology.build(settings, registry, graph, lastReads, knownActive.users, fetchThreads, metrics,
+            streams = new KafkaStreams(FanoutTopology.build(settings, registry, graph, lastReads, celebrityPins, knownActive.users, fetchThreads, metrics,
                     status, clock), FanoutTopology.properties(settings, config, instance, metrics, status));
         } catch (RuntimeException e) {
             knownActive.close();

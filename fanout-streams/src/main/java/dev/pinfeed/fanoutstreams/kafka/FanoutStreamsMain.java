@@ -1,6 +1,8 @@
 package dev.pinfeed.fanoutstreams.kafka;
 
 import dev.pinfeed.fanoutstreams.FanoutSettings;
+import dev.pinfeed.feedstore.CelebrityPins;
+import dev.pinfeed.feedstore.redis.RedisCelebrityPins;
 import dev.pinfeed.feedstore.redis.RedisLastReadStore;
 import dev.pinfeed.followergraph.redis.GraphConnections;
 import dev.pinfeed.processorruntime.KafkaClients;
@@ -32,14 +34,15 @@ public final class FanoutStreamsMain {
                     () -> GraphConnections.open(ctx.config(), zk, RedisShards.keyPrefix(ctx.config()))));
             for (String instance : graph.store().instances()) ctx.readiness(instance, () -> graph.store().ping(instance));
             RedisLastReadStore lastReads = ctx.closeOnExit(RedisLastReadStore.open(ctx.config(), graph.redis(), graph.store().keys().prefix()));
+            RedisCelebrityPins celebrityPins = ctx.closeOnExit(RedisCelebrityPins.open(ctx.config(), graph.redis(), graph.store().keys().prefix()));
             FanoutStreamsApp app = ctx.closeOnExit(ctx.step("starting Kafka Streams application " + settings.applicationId(),
                     () -> FanoutStreamsApp.start(settings, ctx.config(), ctx.config().get(KafkaClients.INSTANCE, "0"),
-                            ctx.registry(), graph.store(), lastReads, ctx.meters(),
+                            ctx.registry(), graph.store(), lastReads, settings.celebrityFollowers() > 0 ? celebrityPins : CelebrityPins.NONE, ctx.meters(),
                             ctx.clock())));
             ctx.liveness("kafka-streams", app::checkLive);
             ctx.readiness("kafka-streams", app::checkReady);
             ctx.describe(settings.inputTopic() + " → " + settings.outputTopic() + " as " + settings.applicationId() + ", chunks of "
-                    + settings.chunkSize() + ", active days " + settings.activeDays() + ", state " + settings.stateDir());
+                    + settings.chunkSize() + ", active days " + settings.activeDays() + ", celebrities from " + settings.celebrityFollowers() + " followers" + ", state " + settings.stateDir());
         });
     }
 }

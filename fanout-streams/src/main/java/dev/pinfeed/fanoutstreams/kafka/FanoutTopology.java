@@ -9,6 +9,7 @@ import dev.pinfeed.fanoutstreams.FanoutSettings;
 import dev.pinfeed.fanoutstreams.FanoutStatus;
 import dev.pinfeed.fanoutstreams.FanoutStepper;
 import dev.pinfeed.fanoutstreams.KnownActiveUsers;
+import dev.pinfeed.feedstore.CelebrityPins;
 import dev.pinfeed.feedstore.LastReadStore;
 import dev.pinfeed.followergraph.GraphStore;
 import java.time.Clock;
@@ -43,7 +44,14 @@ public final class FanoutTopology {
      */
     public static Topology build(FanoutSettings settings, SchemaRegistryClient registry, GraphStore graph, LastReadStore lastReads,
                                  KnownActiveUsers knownActive, Executor fetchThreads, FanoutMetrics metrics, FanoutStatus status, Clock clock) {
-        FanoutStepper stepper = new FanoutStepper(graph, lastReads, settings, knownActive, clock);
+        return build(settings, registry, graph, lastReads, CelebrityPins.NONE, knownActive, fetchThreads, metrics, status, clock);
+    }
+
+    /** {@code celebrityPins}: where celebrities' pins go instead of a fan-out ({@link CelebrityPins#NONE}: nobody is one). */
+    public static Topology build(FanoutSettings settings, SchemaRegistryClient registry, GraphStore graph, LastReadStore lastReads,
+                                 CelebrityPins celebrityPins, KnownActiveUsers knownActive, Executor fetchThreads, FanoutMetrics metrics,
+                                 FanoutStatus status, Clock clock) {
+        FanoutStepper stepper = new FanoutStepper(graph, lastReads, settings, knownActive, celebrityPins, clock);
         Topology t = new Topology();
         t.addSource("pins", new StringDeserializer(), SourceEvent.deserializer(registry, settings.decodeLimits()), settings.inputTopic());
         t.addProcessor("fanout", () -> new FanoutProcessor(stepper, fetchThreads, settings, metrics, status, clock), "pins");

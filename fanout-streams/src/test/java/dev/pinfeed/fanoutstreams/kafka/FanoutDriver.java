@@ -12,6 +12,7 @@ import dev.pinfeed.eventsschema.InMemorySchemaRegistryClient;
 import dev.pinfeed.fanoutstreams.FanoutSettings;
 import dev.pinfeed.fanoutstreams.FanoutStatus;
 import dev.pinfeed.fanoutstreams.KnownActiveUsers;
+import dev.pinfeed.feedstore.CelebrityPins;
 import dev.pinfeed.feedstore.LastReadStore;
 import dev.pinfeed.followergraph.GraphStore;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -63,12 +64,18 @@ final class FanoutDriver implements AutoCloseable {
 
     /** With the page reads run by {@code fetchThreads} (a test's hand-run queue: turns that find pages still being read). */
     FanoutDriver(FanoutSettings settings, GraphStore graph, LastReadStore lastReads, Path stateDir, Executor fetchThreads) {
+        this(settings, graph, lastReads, CelebrityPins.NONE, stateDir, fetchThreads);
+    }
+
+    /** With celebrities' pins recorded in {@code celebrityPins}. */
+    FanoutDriver(FanoutSettings settings, GraphStore graph, LastReadStore lastReads, CelebrityPins celebrityPins, Path stateDir,
+                 Executor fetchThreads) {
         this.settings = settings.withStateDir(stateDir);
         Properties props = FanoutTopology.properties(this.settings, PinfeedConfig.of(new Properties()).with("kafka.bootstrap", "unused:9092"), "0", metrics, status);
         // The driver's simulation of exactly-once loses what a deserialization handler sends (its dead letters);
         // exactly-once itself is the ITs' to show, against the real broker.
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.AT_LEAST_ONCE);
-        driver = new TopologyTestDriver(FanoutTopology.build(this.settings, registry, graph, lastReads,
+        driver = new TopologyTestDriver(FanoutTopology.build(this.settings, registry, graph, lastReads, celebrityPins,
                 new KnownActiveUsers(KnownActiveUsers.DEFAULT_SLOT_BITS), fetchThreads, metrics, status, clock), props,
                 Instant.ofEpochMilli(START));
         pins = driver.createInputTopic(this.settings.inputTopic(), new StringSerializer(), new ByteArraySerializer());

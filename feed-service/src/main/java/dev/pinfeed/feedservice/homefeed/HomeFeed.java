@@ -4,6 +4,7 @@ import dev.pinfeed.canonicalstore.reads.CanonicalPin;
 import dev.pinfeed.canonicalstore.reads.CanonicalReads;
 import dev.pinfeed.config.Futures;
 import dev.pinfeed.config.StoreUnavailableException;
+import dev.pinfeed.contentgenerator.CelebrityPull;
 import dev.pinfeed.contentgenerator.ContentGenerator;
 import dev.pinfeed.contentgenerator.PoolRegenerator;
 import dev.pinfeed.feedstore.Chunk;
@@ -35,7 +36,8 @@ import java.util.concurrent.TimeoutException;
  * Seed 002's smart feed service: a user's home feed, new pins first, then the materialized feed.
  *
  * <p>A first page (no cursor): complete the user's pending chunks (journaled, maybe shown, not yet
- * materialized: a crash left them), regenerate his pools if the fan-out skipped him, then run the
+ * materialized: a crash left them), regenerate his pools if the fan-out skipped him, then pull the pins
+ * of the celebrities he follows into his pools ({@link CelebrityPull}: the fan-out left them out) and run the
  * content generator (bounded by {@code feed.generator-deadline-ms}) while reading the materialized
  * feed's first page. A chunk in time is journaled (the commit point, before the answer; the page's
  * pins are read meanwhile) and served ahead of the materialized items; after the answer its pins
@@ -67,6 +69,7 @@ public final class HomeFeed {
     private final CanonicalReads canonical;
     private final ContentGenerator generator;
     private final PoolRegenerator regenerator;
+    private final CelebrityPull celebrities;
     private final HomeFeedSettings settings;
     private final Clock clock;
     private final ChunkIds chunkIds;
@@ -82,6 +85,15 @@ public final class HomeFeed {
     public HomeFeed(PoolStore pools, MaterializedFeedStore feeds, LastReadStore lastReads, CanonicalReads canonical, ContentGenerator generator,
                     PoolRegenerator regenerator, HomeFeedSettings settings, Clock clock, ChunkIds chunkIds, Executor generation,
                     Executor afterAnswer, HomeFeedListener listener) {
+        this(pools, feeds, lastReads, canonical, generator, regenerator, CelebrityPull.NONE, settings, clock, chunkIds, generation,
+                afterAnswer, listener);
+    }
+
+    /** @param celebrities pulls the pins of the celebrities the reader follows into his pools before each generation */
+    public HomeFeed(PoolStore pools, MaterializedFeedStore feeds, LastReadStore lastReads, CanonicalReads canonical, ContentGenerator generator,
+                    PoolRegenerator regenerator, CelebrityPull celebrities, HomeFeedSettings settings, Clock clock, ChunkIds chunkIds,
+                    Executor generation, Executor afterAnswer, HomeFeedListener listener) {
+        this.celebrities = celebrities;
         this.pools = pools;
         this.feeds = feeds;
         this.lastReads = lastReads;
@@ -148,7 +160,7 @@ public final class HomeFeed {
         long started = System.nanoTime();
         // With a pending chunk still in the pools (its completion failed), a new chunk could repeat its pins: none this time.
         CompletableFuture<ContentGenerator.Result> generated = pendingCompleted
-                ? CompletableFuture.supplyAsync(() -> timed(userId, size), generation) : CompletableFuture.completedFuture(null);
+                ? CompletableFuture.supplyAsync(() -> timed(userId, size, state.lastReadMillis()), generation) : CompletableFuture.completedFuture(null);
         FeedPage materialized = feeds.read(userId, null, limit);
         ContentGenerator.Result result = pendingCompleted ? await(generated, started) : null;
         // Late, not failed: still running, or done just after the deadline.
@@ -245,8 +257,14 @@ public final class HomeFeed {
                 && now - state.lastReadMillis() > TimeUnit.DAYS.toMillis(settings.activeDays());
     }
 
-    private ContentGenerator.Result timed(long userId, int size) {
+    /** The celebrities' pins pulled into the pools (within the deadline: they are part of the chunk), then the generation. */
+    private ContentGenerator.Result timed(long userId, int size, long lastReadMillis) {
         long t0 = System.nanoTime();
+        try {
+            celebrities.pull(userId, lastReadMillis);
+        } catch (RuntimeException e) {
+            listener.afterAnswerFailed(e); // the pools' pins are still served; the next read pulls again
+        }
         ContentGenerator.Result r = generator.generate(userId, size);
         listener.generated(Duration.ofNanos(System.nanoTime() - t0), r.items().size());
         return r;
