@@ -102,7 +102,8 @@ public sealed interface CanonicalChange {
 
         @Override
         public List<CacheInvalidation> invalidations() {
-            return boardLists(mapping, from);
+            return mapping == Mapping.PIN_HAS_REPINS ? List.of(CacheInvalidation.of(from, CanonicalCacheKeys.pinRepins(from)))
+                    : boardLists(mapping, from);
         }
     }
 
@@ -186,7 +187,7 @@ public sealed interface CanonicalChange {
     }
 
     private static CacheInvalidation pinKeys(long pinId) {
-        return CacheInvalidation.of(pinId, CanonicalCacheKeys.pin(pinId), CanonicalCacheKeys.pinLikes(pinId));
+        return CacheInvalidation.of(pinId, CanonicalCacheKeys.pin(pinId), CanonicalCacheKeys.pinLikes(pinId), CanonicalCacheKeys.pinRepins(pinId));
     }
 
     private static List<CacheInvalidation> boardLists(Mapping mapping, long from) {

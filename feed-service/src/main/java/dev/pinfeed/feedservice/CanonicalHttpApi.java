@@ -108,7 +108,7 @@ public final class CanonicalHttpApi {
 
     static PinJson pin(CanonicalPin p) {
         return new PinJson(Long.toString(p.id()), Long.toString(p.boardId()), Long.toString(p.authorId()), p.details(), p.link(),
-                p.imageUrl(), text(p.createdAt()), p.likes());
+                p.imageUrl(), text(p.createdAt()), p.likes(), p.repins(), p.parentPinId() == null ? null : Long.toString(p.parentPinId()));
     }
 
     /**
@@ -117,7 +117,7 @@ public final class CanonicalHttpApi {
      * map costs a serializer lookup per value.
      */
     record PinJson(String id, String boardId, String authorId, String details, String link, String imageUrl, String createdAt,
-                   long likes) {}
+                   long likes, long repins, String parentPinId) {}
 
     private static Map<String, Object> liked(String idName, Liked l) {
         return ordered(idName, Long.toString(l.id()), "likedAt", text(l.at()));

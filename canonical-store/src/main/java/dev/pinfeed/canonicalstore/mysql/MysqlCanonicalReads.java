@@ -42,6 +42,7 @@ import java.util.TreeMap;
 public final class MysqlCanonicalReads extends CanonicalRowReads {
 
     private static final String LIKES = "likes";
+    private static final String REPINS = "repins";
 
     private final ShardedDb db;
 
@@ -77,8 +78,14 @@ public final class MysqlCanonicalReads extends CanonicalRowReads {
         byShard(json.keySet(), ObjectType.PIN).forEach((shard, byLocal) -> perShard.put(shard, Select.from(m.table()).columns(m.from())
                 .countAs(LIKES).where(in(m.from(), byLocal.values()), eq(CanonicalLayout.LIKED, 1)).groupBy(m.from())));
         db.selectEach(perShard).values().forEach(rows -> rows.forEach(r -> likes.put(r.getLong(m.from()), r.getLong(LIKES))));
+        Map<Long, Long> repins = new HashMap<>();
+        Map<Integer, Select> repinsPerShard = new TreeMap<>();
+        Mapping r = Mapping.PIN_HAS_REPINS;
+        byShard(json.keySet(), ObjectType.PIN).forEach((shard, byLocal) -> repinsPerShard.put(shard, Select.from(r.table()).columns(r.from())
+                .countAs(REPINS).where(in(r.from(), byLocal.values()), eq(CanonicalLayout.ACTIVE, 1)).groupBy(r.from())));
+        db.selectEach(repinsPerShard).values().forEach(rows -> rows.forEach(row -> repins.put(row.getLong(r.from()), row.getLong(REPINS))));
         Map<Long, PinRow> out = new HashMap<>();
-        json.forEach((id, data) -> out.put(id, new PinRow(data, likes.getOrDefault(id, 0L))));
+        json.forEach((id, data) -> out.put(id, new PinRow(data, likes.getOrDefault(id, 0L), repins.getOrDefault(id, 0L))));
         return out;
     }
 
@@ -133,7 +140,7 @@ public final class MysqlCanonicalReads extends CanonicalRowReads {
     private static Condition[] of(Mapping mapping, long fromId) {
         Condition from = eq(mapping.from(), fromId);
         return switch (mapping) {
-            case BOARD_HAS_PINS, USER_HAS_PINS -> new Condition[] {from, eq(CanonicalLayout.ACTIVE, 1)};
+            case BOARD_HAS_PINS, USER_HAS_PINS, PIN_HAS_REPINS -> new Condition[] {from, eq(CanonicalLayout.ACTIVE, 1)};
             case USER_LIKES_PINS, PIN_LIKED_BY_USERS -> new Condition[] {from, eq(CanonicalLayout.LIKED, 1)};
             case USER_HAS_BOARDS -> new Condition[] {from};
         };

@@ -53,9 +53,11 @@ public final class CachedCanonicalReads extends ForwardingCanonicalRows {
 
     @Override
     public Map<Long, PinRow> pins(Collection<Long> pinIds) {
-        Map<Long, PinRow> out = cached("pin", pinIds, id -> List.of(CanonicalCacheKeys.pin(id), CanonicalCacheKeys.pinLikes(id)),
-                values -> values.get(0) == null || values.get(1) == null ? null : new PinRow(values.get(0), Long.parseLong(values.get(1))),
-                delegate()::pins, (id, row) -> List.of(row.json(), Long.toString(row.likes())));
+        Map<Long, PinRow> out = cached("pin", pinIds,
+                id -> List.of(CanonicalCacheKeys.pin(id), CanonicalCacheKeys.pinLikes(id), CanonicalCacheKeys.pinRepins(id)),
+                values -> values.get(0) == null || values.get(1) == null || values.get(2) == null ? null
+                        : new PinRow(values.get(0), Long.parseLong(values.get(1)), Long.parseLong(values.get(2))),
+                delegate()::pins, (id, row) -> List.of(row.json(), Long.toString(row.likes()), Long.toString(row.repins())));
         return out != null ? out : delegate().pins(pinIds);
     }
 

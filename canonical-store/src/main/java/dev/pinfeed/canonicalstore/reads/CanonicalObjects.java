@@ -27,10 +27,16 @@ public final class CanonicalObjects {
 
     /** Empty for a deleted pin ({@code "active": false}), including the placeholder of a delete that came before its create. */
     public static Optional<CanonicalPin> pin(String json, long likes) {
+        return pin(json, likes, 0);
+    }
+
+    /** {@link #pin(String, long)} with the pin's repin count. */
+    public static Optional<CanonicalPin> pin(String json, long likes, long repins) {
         JsonNode o = tree(json);
         if (!o.path(Json.ACTIVE).asBoolean(true) || !o.has(Json.CREATED_AT)) return Optional.empty();
+        Long parent = o.hasNonNull(Json.PARENT_PIN_ID) ? o.get(Json.PARENT_PIN_ID).asLong() : null;
         return Optional.of(new CanonicalPin(o.path(Json.ID).asLong(), o.path(Json.BOARD_ID).asLong(), o.path(Json.AUTHOR_ID).asLong(),
-                text(o, Json.DETAILS), text(o, Json.LINK), text(o, Json.IMAGE_URL), createdAt(o), likes));
+                text(o, Json.DETAILS), text(o, Json.LINK), text(o, Json.IMAGE_URL), createdAt(o), likes, parent, repins));
     }
 
     private static JsonNode tree(String json) {

@@ -2,6 +2,15 @@ package dev.pinfeed.canonicalstore.reads;
 
 import java.time.Instant;
 
-/** A live (not deleted) pin as its creator sent it, when it was created, and how many users like it now. */
+/**
+ * A live (not deleted) pin as its creator sent it, when it was created, how many users like it now, the pin it was
+ * saved from ({@code parentPinId}, null for an original pin) and how many live repins name it as their parent.
+ */
 public record CanonicalPin(long id, long boardId, long authorId, String details, String link, String imageUrl, Instant createdAt,
-                           long likes) {}
+                           long likes, Long parentPinId, long repins) {
+
+    /** An original pin without repins. */
+    public CanonicalPin(long id, long boardId, long authorId, String details, String link, String imageUrl, Instant createdAt, long likes) {
+        this(id, boardId, authorId, details, link, imageUrl, createdAt, likes, null, 0);
+    }
+}

@@ -40,7 +40,7 @@ public abstract class CanonicalRowReads implements CanonicalReads, CanonicalRows
     @Override
     public Optional<CanonicalPin> pin(long pinId) {
         PinRow row = pins(List.of(pinId)).get(pinId);
-        return row == null ? Optional.empty() : CanonicalObjects.pin(row.json(), row.likes());
+        return row == null ? Optional.empty() : CanonicalObjects.pin(row.json(), row.likes(), row.repins());
     }
 
     /** One batch of pin rows (per shard in MySQL, one multi-get in the caches). */
@@ -51,7 +51,7 @@ public abstract class CanonicalRowReads implements CanonicalReads, CanonicalRows
         Map<Long, PinRow> rows = pins(List.copyOf(new LinkedHashSet<>(pinIds)));
         for (Long id : pinIds) {
             PinRow row = rows.get(id);
-            if (row != null) CanonicalObjects.pin(row.json(), row.likes()).ifPresent(p -> out.put(id, p));
+            if (row != null) CanonicalObjects.pin(row.json(), row.likes(), row.repins()).ifPresent(p -> out.put(id, p));
         }
         return out;
     }
@@ -122,7 +122,7 @@ public abstract class CanonicalRowReads implements CanonicalReads, CanonicalRows
         List<CanonicalPin> out = new ArrayList<>();
         for (ListEntry e : entries) {
             PinRow row = rows.get(e.id());
-            if (row != null) CanonicalObjects.pin(row.json(), row.likes()).ifPresent(out::add);
+            if (row != null) CanonicalObjects.pin(row.json(), row.likes(), row.repins()).ifPresent(out::add);
         }
         return out;
     }

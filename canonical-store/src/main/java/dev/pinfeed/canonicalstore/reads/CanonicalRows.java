@@ -17,10 +17,14 @@ public interface CanonicalRows {
     /** The stored JSON of each object of {@code type} that exists (deleted pins included), by id; batches group by shard. */
     Map<Long, String> objects(ObjectType type, Collection<Long> ids);
 
-    /** Pins' stored JSON with their like counts, by id, for the pins that exist. */
+    /** Pins' stored JSON with their like and repin counts, by id, for the pins that exist. */
     Map<Long, PinRow> pins(Collection<Long> pinIds);
 
-    record PinRow(String json, long likes) {}
+    record PinRow(String json, long likes, long repins) {
+        public PinRow(String json, long likes) {
+            this(json, likes, 0);
+        }
+    }
 
     /**
      * A board's live pins in {@code order}: those strictly after {@code after} (null: from the first),
