@@ -105,6 +105,15 @@ public final class FeedWorker {
     /** A (receiver, pin) waiting to be scored, and the fan-out chunk it came in (null: a backfill). */
     private record Scoring(long receiverId, Source source, PinFacts pin, PoolStore.Delivery delivery) {}
 
+    /**
+     * The pool a chunk's pin goes to for one of its receivers (the one place that decides it; {@code verify pools}
+     * expects the same): a repin (the chunk names its parent) always the repins pool, else the receiver's reason.
+     */
+    public static Source sourceOf(FanoutChunk c, FanoutReceiver r) {
+        if (c.getParentPinId() != null) return Source.REPINS;
+        return r.getSource() == FanoutSource.FOLLOWED_BOARD ? Source.FOLLOWED_BOARD : Source.FOLLOWED_USER;
+    }
+
     private final class Batch {
         final List<Item> items;
         final Verdict[] verdicts;
@@ -184,12 +193,6 @@ public final class FeedWorker {
             PoolStore.Delivery delivery = new PoolStore.Delivery(c.getPinId(), c.getChunkIndex());
             for (FanoutReceiver r : c.getReceivers()) scorings.add(new Scoring(r.getUserId(), sourceOf(c, r), pin, delivery));
             return null;
-        }
-
-        /** The pool a chunk's pin goes to for a receiver: a repin (the chunk names its parent) always the repins pool. */
-        static Source sourceOf(FanoutChunk c, FanoutReceiver r) {
-            if (c.getParentPinId() != null) return Source.REPINS;
-            return r.getSource() == FanoutSource.FOLLOWED_BOARD ? Source.FOLLOWED_BOARD : Source.FOLLOWED_USER;
         }
 
         private Verdict deleted(FanoutChunk c) {
