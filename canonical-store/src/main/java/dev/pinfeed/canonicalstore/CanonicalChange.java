@@ -102,8 +102,7 @@ public sealed interface CanonicalChange {
 
         @Override
         public List<CacheInvalidation> invalidations() {
-            return mapping == Mapping.PIN_HAS_REPINS ? List.of(CacheInvalidation.of(from, CanonicalCacheKeys.pinRepins(from)))
-                    : boardLists(mapping, from);
+            return mappingKeys(mapping, from);
         }
     }
 
@@ -125,7 +124,7 @@ public sealed interface CanonicalChange {
 
         @Override
         public List<CacheInvalidation> invalidations() {
-            return boardLists(mapping, from);
+            return mappingKeys(mapping, from);
         }
     }
 
@@ -190,7 +189,9 @@ public sealed interface CanonicalChange {
         return CacheInvalidation.of(pinId, CanonicalCacheKeys.pin(pinId), CanonicalCacheKeys.pinLikes(pinId), CanonicalCacheKeys.pinRepins(pinId));
     }
 
-    private static List<CacheInvalidation> boardLists(Mapping mapping, long from) {
+    /** A board's cached pin lists, or a pin's cached repin count. */
+    private static List<CacheInvalidation> mappingKeys(Mapping mapping, long from) {
+        if (mapping == Mapping.PIN_HAS_REPINS) return List.of(CacheInvalidation.of(from, CanonicalCacheKeys.pinRepins(from)));
         return mapping != Mapping.BOARD_HAS_PINS ? List.of()
                 : List.of(CacheInvalidation.of(from, CanonicalCacheKeys.boardPins(from, "newest"), CanonicalCacheKeys.boardPins(from, "custom")));
     }
