@@ -123,4 +123,15 @@ CREATE TABLE IF NOT EXISTS pin_liked_by_users (
   version BINARY(16) NOT NULL,
   PRIMARY KEY (pin_id, user_id),
   KEY newest (pin_id, liked, sequence, user_id)
+) ENGINE=InnoDB;
+
+-- A pin's repins (pins saved from it, whose JSON names it as parentPinId), on the parent's shard: the parent's
+-- "repins" count is the number of its active rows. Inserted if absent, so a replayed PinCreated never counts twice.
+CREATE TABLE IF NOT EXISTS pin_has_repins (
+  pin_id BIGINT NOT NULL,
+  repin_id BIGINT NOT NULL,
+  sequence BIGINT NOT NULL,
+  active TINYINT NOT NULL DEFAULT 1,
+  PRIMARY KEY (pin_id, repin_id),
+  KEY newest (pin_id, active, sequence, repin_id)
 ) ENGINE=InnoDB

@@ -13,6 +13,7 @@ import dev.pinfeed.redisshards.VirtualShards;
  * pf:c:{v&lt;s&gt;}:pin:&lt;id&gt;:likes               the pin's like count
  * pf:c:{v&lt;s&gt;}:pin:&lt;id&gt;:comments            the pin's comment count
  * pf:c:{v&lt;s&gt;}:comment:&lt;id&gt;                 the comment's JSON
+ * pf:c:{v&lt;s&gt;}:pin:&lt;id&gt;:repins              the pin's repin count
  * pf:c:{v&lt;s&gt;}:board:&lt;id&gt;:pins:&lt;order&gt;       the board's first pin ids in that order (newest | custom)
  * pf:c:{v&lt;s&gt;}:ver:&lt;id&gt;                     the object's cache version
  * pf:c:{v&lt;s&gt;}:user:&lt;id&gt;                    the user's JSON
@@ -60,6 +61,10 @@ public final class CanonicalCacheKeys {
 
     public static String comment(long commentId) {
         return base(commentId) + "comment:" + commentId;
+    }
+
+    public static String pinRepins(long pinId) {
+        return base(pinId) + "pin:" + pinId + ":repins";
     }
 
     /** {@code order} is {@code newest} or {@code custom}. */

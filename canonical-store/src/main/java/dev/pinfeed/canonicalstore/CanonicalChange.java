@@ -213,15 +213,17 @@ public sealed interface CanonicalChange {
     }
 
     private static CacheInvalidation pinKeys(long pinId) {
-        return CacheInvalidation.of(pinId, CanonicalCacheKeys.pin(pinId), CanonicalCacheKeys.pinLikes(pinId), CanonicalCacheKeys.pinComments(pinId));
+        return CacheInvalidation.of(pinId, CanonicalCacheKeys.pin(pinId), CanonicalCacheKeys.pinLikes(pinId), CanonicalCacheKeys.pinComments(pinId),
+                CanonicalCacheKeys.pinRepins(pinId));
     }
 
-    /** What a mapping row's change makes stale: a board's cached lists, a pin's comment count (counted from its active rows). */
+    /** What a mapping row's change makes stale: a board's cached lists, a pin's comment or repin count (counted from its active rows). */
     private static List<CacheInvalidation> mappingKeys(Mapping mapping, long from) {
         return switch (mapping) {
             case BOARD_HAS_PINS -> List.of(CacheInvalidation.of(from, CanonicalCacheKeys.boardPins(from, "newest"),
                     CanonicalCacheKeys.boardPins(from, "custom")));
             case PIN_HAS_COMMENTS -> List.of(CacheInvalidation.of(from, CanonicalCacheKeys.pinComments(from)));
+            case PIN_HAS_REPINS -> List.of(CacheInvalidation.of(from, CanonicalCacheKeys.pinRepins(from)));
             default -> List.of();
         };
     }

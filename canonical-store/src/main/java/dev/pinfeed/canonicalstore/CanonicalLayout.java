@@ -47,6 +47,8 @@ public final class CanonicalLayout {
     public static final String BOARD_ID = "board_id";
     public static final String PIN_ID = "pin_id";
     public static final String COMMENT_ID = "comment_id";
+    /** pin_has_repins: the repin (a pin whose JSON names the from-pin as its {@code parentPinId}). */
+    public static final String REPIN_ID = "repin_id";
 
     /** The mapping tables, each with its from and to columns. */
     public enum Mapping {
@@ -56,7 +58,9 @@ public final class CanonicalLayout {
         USER_LIKES_PINS("user_likes_pins", USER_ID, PIN_ID),
         PIN_LIKED_BY_USERS("pin_liked_by_users", PIN_ID, USER_ID),
         /** On the pin's shard, where its comments are allocated too. */
-        PIN_HAS_COMMENTS("pin_has_comments", PIN_ID, COMMENT_ID);
+        PIN_HAS_COMMENTS("pin_has_comments", PIN_ID, COMMENT_ID),
+        /** A pin's repins, on the parent's shard: their count is the parent's {@code repins}. */
+        PIN_HAS_REPINS("pin_has_repins", PIN_ID, REPIN_ID);
 
         private final String table;
         private final String from;
@@ -80,9 +84,9 @@ public final class CanonicalLayout {
             return to;
         }
 
-        /** board_has_pins, user_has_pins and pin_has_comments carry {@link #ACTIVE} (0 once the pin or comment is deleted). */
+        /** board_has_pins, user_has_pins, pin_has_comments and pin_has_repins carry {@link #ACTIVE} (0 once the pin or comment is deleted). */
         public boolean hasActive() {
-            return this == BOARD_HAS_PINS || this == USER_HAS_PINS || this == PIN_HAS_COMMENTS;
+            return this == BOARD_HAS_PINS || this == USER_HAS_PINS || this == PIN_HAS_COMMENTS || this == PIN_HAS_REPINS;
         }
 
         /** user_likes_pins and pin_liked_by_users: {@link #LIKED} and {@link #VERSION}, last writer wins. */
@@ -109,6 +113,8 @@ public final class CanonicalLayout {
         public static final String IMAGE_URL = "imageUrl";
         public static final String PIN_ID = "pinId";
         public static final String TEXT = "text";
+        /** pins: a repin's parent (the pin it was saved from); absent on an original pin. */
+        public static final String PARENT_PIN_ID = "parentPinId";
         /** pins and comments: false once deleted (seed 002's soft delete). */
         public static final String ACTIVE = "active";
 
@@ -133,12 +139,19 @@ public final class CanonicalLayout {
         }
 
         public static String pin(long id, long createdAtMillis, long boardId, long authorId, String details, String link, String imageUrl) {
+            return pin(id, createdAtMillis, boardId, authorId, details, link, imageUrl, null);
+        }
+
+        /** {@code parentPinId}: the pin a repin was saved from, null for an original pin (then absent). */
+        public static String pin(long id, long createdAtMillis, long boardId, long authorId, String details, String link, String imageUrl,
+                                 Long parentPinId) {
             ObjectNode o = object(id, createdAtMillis);
             o.put(BOARD_ID, boardId);
             o.put(AUTHOR_ID, authorId);
             o.put(DETAILS, details);
             putIfGiven(o, LINK, link);
             putIfGiven(o, IMAGE_URL, imageUrl);
+            if (parentPinId != null) o.put(PARENT_PIN_ID, parentPinId.longValue());
             return o.toString();
         }
 

@@ -37,7 +37,8 @@ class CanonicalChangeTest {
     @Test
     void invalidationsFollowTheCacheKeyOwner() {
         assertThat(new DeletePin(PIN, BOARD, USER, 1).invalidations()).containsExactly(
-                CacheInvalidation.of(PIN, CanonicalCacheKeys.pin(PIN), CanonicalCacheKeys.pinLikes(PIN), CanonicalCacheKeys.pinComments(PIN)));
+                CacheInvalidation.of(PIN, CanonicalCacheKeys.pin(PIN), CanonicalCacheKeys.pinLikes(PIN), CanonicalCacheKeys.pinComments(PIN),
+                        CanonicalCacheKeys.pinRepins(PIN)));
         assertThat(new DeleteComment(COMMENT, PIN, USER, 1).invalidations()).containsExactly(
                 CacheInvalidation.of(COMMENT, CanonicalCacheKeys.comment(COMMENT)));
         assertThat(new CanonicalChange.PutObject(CanonicalLayout.COMMENTS, COMMENT, "{}", 1).invalidations()).containsExactly(
@@ -46,6 +47,10 @@ class CanonicalChangeTest {
                 CacheInvalidation.of(PIN, CanonicalCacheKeys.pinComments(PIN)));
         assertThat(new DeactivateMapping(Mapping.PIN_HAS_COMMENTS, PIN, COMMENT, 1).invalidations()).containsExactly(
                 CacheInvalidation.of(PIN, CanonicalCacheKeys.pinComments(PIN)));
+        long repin = PIN + 1;
+        assertThat(new PutMapping(Mapping.PIN_HAS_REPINS, PIN, repin, 1).invalidations()).as("the parent's count")
+                .containsExactly(CacheInvalidation.of(PIN, CanonicalCacheKeys.pinRepins(PIN)));
+        assertThat(new PutMapping(Mapping.PIN_HAS_REPINS, PIN, repin, 1).shards()).as("on the parent's shard").containsExactly(30);
         assertThat(new DeactivateMapping(Mapping.BOARD_HAS_PINS, BOARD, PIN, 1).invalidations()).containsExactly(
                 CacheInvalidation.of(BOARD, CanonicalCacheKeys.boardPins(BOARD, "newest"), CanonicalCacheKeys.boardPins(BOARD, "custom")));
         assertThat(new DeactivateMapping(Mapping.USER_HAS_PINS, USER, PIN, 1).invalidations()).isEmpty();

@@ -9,8 +9,10 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 
@@ -21,6 +23,14 @@ import java.util.concurrent.Executor;
  * back low scores or drops them, and interleaves the sources at their configured rates, each source
  * best first. It does not remove the chosen pins: the feed service does that after the user got the
  * chunk (journal, then materialize, then remove), so a crash never loses or repeats a pin.
+ *
+ * <p>Repins: a user sees a parent pin once per feed, as itself or as one of its repins. "One feed" is
+ * the chunk and every pin shown to him while the pools remember it ({@link PoolStore#removeShown}, 30
+ * days in HBase: longer than the materialized feed is kept for a reading user). A repin from the
+ * {@link Source#REPINS} pool is dropped when its parent was shown to him, or when its parent (itself,
+ * or through a sibling repin) is already in the chunk; a chunk's repins return their parents in
+ * {@link Result#seenParents}, which the feed service marks shown with the chunk's pins, so the parent
+ * itself and later siblings stay out. The parents come from {@link RepinParents}, one batch per chunk.
  */
 public final class ContentGenerator {
 
@@ -30,25 +40,45 @@ public final class ContentGenerator {
     private final PoolStore pools;
     private final GeneratorSettings settings;
     private final Executor sourceReads;
+    private final RepinParents parents;
 
-    /** Reads the sources one after the other on the calling thread. */
+    /** Reads the sources one after the other on the calling thread; no repin has a known parent. */
     public ContentGenerator(PoolStore pools, GeneratorSettings settings) {
         this(pools, settings, Runnable::run);
+    }
+
+    /** Reads the sources one after the other on the calling thread. */
+    public ContentGenerator(PoolStore pools, GeneratorSettings settings, RepinParents parents) {
+        this(pools, settings, Runnable::run, parents);
+    }
+
+    /** {@link #ContentGenerator(PoolStore, GeneratorSettings, Executor, RepinParents)} with no repin parents known. */
+    public ContentGenerator(PoolStore pools, GeneratorSettings settings, Executor sourceReads) {
+        this(pools, settings, sourceReads, RepinParents.NONE);
     }
 
     /**
      * Reads the first source on the calling thread and the others on {@code sourceReads} at the same
      * time: a chunk then waits for the slowest pool, not for the sum of them (each is a scan and an index
-     * read). {@code sourceReads} must not queue behind the generations that wait on it.
+     * read). {@code sourceReads} must not queue behind the generations that wait on it. {@code parents}
+     * names the parents of the repins pool's candidates.
      */
-    public ContentGenerator(PoolStore pools, GeneratorSettings settings, Executor sourceReads) {
+    public ContentGenerator(PoolStore pools, GeneratorSettings settings, Executor sourceReads, RepinParents parents) {
         this.pools = pools;
         this.settings = settings;
         this.sourceReads = sourceReads;
+        this.parents = parents;
     }
 
-    /** What the generator chose, and the pins it dropped for good (the caller removes them with the chosen ones). */
-    public record Result(List<FeedItem> items, List<Long> dropped) {}
+    /**
+     * What the generator chose, the pins it dropped for good (the caller removes them with the chosen ones), and the
+     * parents of the chosen repins (the caller marks them shown with the chosen pins).
+     */
+    public record Result(List<FeedItem> items, List<Long> dropped, List<Long> seenParents) {
+        public Result(List<FeedItem> items, List<Long> dropped) {
+            this(items, dropped, List.of());
+        }
+    }
 
     /** Up to {@code size} items for {@code userId}'s next chunk, in the order to show them. */
     public Result generate(long userId, int size) {
@@ -78,17 +108,47 @@ public final class ContentGenerator {
             }
             candidates.put(s, usable);
         });
-        return new Result(interleave(candidates, size), dropped);
+        Map<Long, Long> parentOf = repinParents(userId, candidates.get(Source.REPINS), dropped);
+        List<Long> seenParents = new ArrayList<>();
+        return new Result(interleave(candidates, size, parentOf, dropped, seenParents), dropped, seenParents);
+    }
+
+    /**
+     * The parents of the repins pool's candidates (one batch), after dropping from {@code repins} every repin whose
+     * parent the user was shown (one batch read of the pools' shown marks).
+     */
+    private Map<Long, Long> repinParents(long userId, Deque<PoolEntry> repins, List<Long> dropped) {
+        if (repins == null || repins.isEmpty()) return Map.of();
+        Map<Long, Long> parentOf = parents.parentsOf(repins.stream().map(PoolEntry::pinId).toList());
+        if (parentOf.isEmpty()) return Map.of();
+        Set<Long> seen = pools.shownAmong(userId, Set.copyOf(parentOf.values()));
+        repins.removeIf(e -> {
+            Long parent = parentOf.get(e.pinId());
+            boolean seenBefore = parent != null && seen.contains(parent);
+            if (seenBefore) dropped.add(e.pinId());
+            return seenBefore;
+        });
+        return parentOf;
     }
 
     /**
      * Weighted round-robin: each next slot goes to the source furthest behind its share of the items
-     * placed so far (ties: the better next pin); a source that runs dry leaves its slots to the others.
+     * placed so far (ties: the better next pin); a source that runs dry leaves its slots to the others. A candidate
+     * whose pin or parent is in the chunk already is dropped (into {@code dropped}); chosen repins' parents go to
+     * {@code seenParents}.
      */
-    private List<FeedItem> interleave(Map<Source, Deque<PoolEntry>> candidates, int size) {
+    private List<FeedItem> interleave(Map<Source, Deque<PoolEntry>> candidates, int size, Map<Long, Long> parentOf,
+                                      List<Long> dropped, List<Long> seenParents) {
         List<FeedItem> out = new ArrayList<>(size);
         Map<Source, Integer> placed = new EnumMap<>(Source.class);
+        Set<Long> families = new HashSet<>(); // the chunk's pins and its repins' parents: one item per parent
         while (out.size() < size) {
+            // A candidate at a pool's head whose family is in the chunk already goes; then the pools' heads are all new.
+            for (Deque<PoolEntry> pool : candidates.values()) {
+                while (!pool.isEmpty() && families.contains(parentOf.getOrDefault(pool.peek().pinId(), pool.peek().pinId()))) {
+                    dropped.add(pool.poll().pinId());
+                }
+            }
             Source next = null;
             double worstDeficit = Double.NEGATIVE_INFINITY;
             for (Map.Entry<Source, Deque<PoolEntry>> c : candidates.entrySet()) {
@@ -102,8 +162,15 @@ public final class ContentGenerator {
                 }
             }
             if (next == null) break; // every pool is empty
-            out.add(FeedItem.of(candidates.get(next).poll()));
+            PoolEntry chosen = candidates.get(next).poll();
+            out.add(FeedItem.of(chosen));
             placed.merge(next, 1, Integer::sum);
+            Long parent = parentOf.get(chosen.pinId());
+            families.add(chosen.pinId());
+            if (parent != null) {
+                families.add(parent);
+                seenParents.add(parent);
+            }
         }
         return out;
     }

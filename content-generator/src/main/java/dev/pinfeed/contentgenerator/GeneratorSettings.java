@@ -28,16 +28,22 @@ public record GeneratorSettings(Map<Source, Double> mix, Map<Source, Double> def
         }
     }
 
-    /** Followed users and followed boards 60/40; nothing deferred or dropped. */
+    /**
+     * Followed users, followed boards and repins 50/35/15 (the former 60/40 of the first two, each giving up a
+     * share to repins: a repin is a second-hand pin, so it fills gaps rather than leading); nothing deferred or
+     * dropped. A source whose pool runs dry leaves its slots to the others, so a reader without repins still
+     * gets full chunks.
+     */
     public static GeneratorSettings defaults() {
         Map<Source, Double> mix = new EnumMap<>(Source.class);
-        mix.put(Source.FOLLOWED_USER, 0.6);
-        mix.put(Source.FOLLOWED_BOARD, 0.4);
+        mix.put(Source.FOLLOWED_USER, 0.5);
+        mix.put(Source.FOLLOWED_BOARD, 0.35);
+        mix.put(Source.REPINS, 0.15);
         return new GeneratorSettings(mix, Map.of(), Map.of());
     }
 
     /**
-     * Per source (its wire name): {@code feed.mix.<source>} (the defaults' 0.6 / 0.4),
+     * Per source (its wire name): {@code feed.mix.<source>} (the defaults' 0.5 / 0.35 / 0.15),
      * {@code feed.defer-below.<source>} and {@code feed.drop-below.<source>} (0: nothing held back).
      */
     public static GeneratorSettings from(PinfeedConfig config) {

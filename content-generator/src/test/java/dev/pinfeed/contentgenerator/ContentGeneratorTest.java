@@ -40,7 +40,7 @@ class ContentGeneratorTest {
     void sourcesAreMixedAtTheirRatesEachBestFirst() {
         pool(Source.FOLLOWED_USER, 9, 8, 7, 6, 5, 4, 3);
         pool(Source.FOLLOWED_BOARD, 90, 80, 70, 60);
-        ContentGenerator g = new ContentGenerator(pools, GeneratorSettings.defaults()); // 60/40
+        ContentGenerator g = new ContentGenerator(pools, GeneratorSettings.defaults()); // 50/35 (and 15 for repins: none here)
         List<FeedItem> chunk = g.generate(U, 5).items();
         assertThat(pins(chunk)).containsExactly(100L, 200L, 101L, 201L, 102L);
         assertThat(chunk.stream().filter(i -> i.source() == Source.FOLLOWED_USER).count()).isEqualTo(3);
@@ -71,6 +71,89 @@ class ContentGeneratorTest {
         assertThat(new ContentGenerator(pools, GeneratorSettings.defaults()).generate(U, 0).items()).isEmpty();
     }
 
+    // ---- repins: one parent per feed
+
+    private static final long PARENT = 900;
+    private static final long OTHER_PARENT = 901;
+
+    private void entry(Source source, long pin, double score) {
+        pools.upsert(List.of(new PoolEntry(U, source, score, pin, 1, 2, 0)));
+    }
+
+    /** Repins 300.. of the parents given, in order. */
+    private RepinParents parents(Map<Long, Long> parentOf) {
+        return ids -> {
+            Map<Long, Long> out = new java.util.HashMap<>();
+            for (long id : ids) if (parentOf.containsKey(id)) out.put(id, parentOf.get(id));
+            return out;
+        };
+    }
+
+    @Test
+    void repinsAreMixedInAtTheirShareByDefault() {
+        for (int i = 0; i < 10; i++) entry(Source.FOLLOWED_USER, 100 + i, 10 - i);
+        for (int i = 0; i < 10; i++) entry(Source.FOLLOWED_BOARD, 200 + i, 10 - i);
+        for (int i = 0; i < 10; i++) entry(Source.REPINS, 300 + i, 10 - i);
+        List<FeedItem> chunk = new ContentGenerator(pools, GeneratorSettings.defaults()).generate(U, 20).items();
+        assertThat(chunk.stream().filter(i -> i.source() == Source.REPINS).count()).isEqualTo(3); // 15 % of 20
+        assertThat(chunk.stream().filter(i -> i.source() == Source.FOLLOWED_USER).count()).isEqualTo(10);
+        assertThat(chunk.stream().filter(i -> i.source() == Source.FOLLOWED_BOARD).count()).isEqualTo(7);
+    }
+
+    @Test
+    void aChunkHoldsOneRepinPerParentAndNoRepinOfAPinItHolds() {
+        entry(Source.FOLLOWED_USER, PARENT, 9); // the parent itself, from a followed user
+        entry(Source.FOLLOWED_USER, 101, 8);
+        entry(Source.REPINS, 300, 7);  // repin of PARENT: the parent is in the chunk
+        entry(Source.REPINS, 301, 6);  // repin of OTHER_PARENT
+        entry(Source.REPINS, 302, 5);  // its sibling
+        entry(Source.REPINS, 303, 4);  // a repin of a third parent
+        GeneratorSettings repinsFirst = new GeneratorSettings(Map.of(Source.FOLLOWED_USER, 1.0, Source.REPINS, 1.0), Map.of(), Map.of());
+        ContentGenerator g = new ContentGenerator(pools, repinsFirst,
+                parents(Map.of(300L, PARENT, 301L, OTHER_PARENT, 302L, OTHER_PARENT, 303L, 902L)));
+
+        ContentGenerator.Result r = g.generate(U, 10);
+
+        assertThat(pins(r.items())).containsExactlyInAnyOrder(PARENT, 101L, 301L, 303L);
+        assertThat(r.dropped()).containsExactlyInAnyOrder(300L, 302L);
+        assertThat(r.seenParents()).containsExactlyInAnyOrder(OTHER_PARENT, 902L);
+    }
+
+    @Test
+    void aRepinComesBeforeItsParentAndTheParentIsDropped() {
+        entry(Source.REPINS, 300, 9);
+        entry(Source.FOLLOWED_BOARD, PARENT, 1);
+        GeneratorSettings even = new GeneratorSettings(Map.of(Source.FOLLOWED_BOARD, 1.0, Source.REPINS, 1.0), Map.of(), Map.of());
+
+        ContentGenerator.Result r = new ContentGenerator(pools, even, parents(Map.of(300L, PARENT))).generate(U, 10);
+
+        assertThat(pins(r.items())).containsExactly(300L);
+        assertThat(r.dropped()).containsExactly(PARENT);
+        assertThat(r.seenParents()).containsExactly(PARENT);
+    }
+
+    @Test
+    void aRepinWhoseParentTheUserWasShownIsDropped() {
+        pools.removeShown(U, List.of(PARENT)); // an earlier chunk showed the parent, or a sibling repin of it
+        entry(Source.REPINS, 300, 9);
+        entry(Source.REPINS, 301, 8);
+
+        ContentGenerator.Result r = new ContentGenerator(pools, GeneratorSettings.defaults(),
+                parents(Map.of(300L, PARENT, 301L, OTHER_PARENT))).generate(U, 10);
+
+        assertThat(pins(r.items())).containsExactly(301L);
+        assertThat(r.dropped()).containsExactly(300L);
+    }
+
+    @Test
+    void withoutKnownParentsRepinsAreMixedLikeAnyPin() {
+        entry(Source.REPINS, 300, 9);
+        entry(Source.REPINS, 301, 8);
+        ContentGenerator.Result r = new ContentGenerator(pools, GeneratorSettings.defaults()).generate(U, 10);
+        assertThat(pins(r.items())).containsExactly(300L, 301L);
+        assertThat(r.seenParents()).isEmpty();
+    }
+
     @Test
     void settingsComeFromTheConfigurationWithTheDefaultsWhenUnset() {
         java.util.Properties p = new java.util.Properties();
@@ -78,7 +161,7 @@ class ContentGeneratorTest {
         p.setProperty("feed.defer-below.followed_user", "0.5");
         p.setProperty("feed.drop-below.followed_user", "0.25");
         GeneratorSettings s = GeneratorSettings.from(dev.pinfeed.config.PinfeedConfig.of(p));
-        assertThat(s.mix()).isEqualTo(Map.of(Source.FOLLOWED_USER, 0.6, Source.FOLLOWED_BOARD, 3.0));
+        assertThat(s.mix()).isEqualTo(Map.of(Source.FOLLOWED_USER, 0.5, Source.FOLLOWED_BOARD, 3.0, Source.REPINS, 0.15));
         assertThat(s.deferBelow()).containsEntry(Source.FOLLOWED_USER, 0.5).containsEntry(Source.FOLLOWED_BOARD, 0.0);
         assertThat(s.dropBelow()).containsEntry(Source.FOLLOWED_USER, 0.25);
         assertThat(GeneratorSettings.from(dev.pinfeed.config.PinfeedConfig.of(new java.util.Properties())).share(Source.FOLLOWED_USER))

@@ -48,6 +48,19 @@ class AvroEventSerdeTest {
     }
 
     @Test
+    void aRepinKeepsItsParentThroughTheWireAndAnEventOfTheFirstPinCreatedReadsAsAnOriginal() throws Exception {
+        dev.pinfeed.events.PinCreated repin = new dev.pinfeed.events.PinCreated(5L, java.time.Instant.ofEpochMilli(1_000), 6L, 30L, 31L, 6L,
+                "oak table", "https://example.com/t", null, 29L);
+        dev.pinfeed.events.PinCreated back = (dev.pinfeed.events.PinCreated) deserializer.deserialize(EventTopics.PINS,
+                serializer.serialize(EventTopics.PINS, repin));
+        assertThat(back.getParentPinId()).isEqualTo(29L);
+
+        Schema v1 = new Schema.Parser().parse(java.nio.file.Files.readString(SampleEvents.RELEASED_SCHEMAS.resolve("PinCreated/v1.avsc")));
+        assertThat(v1.getField("parentPinId")).as("v1 had no parent").isNull();
+        assertThat(dev.pinfeed.events.PinCreated.getClassSchema().getField("parentPinId").defaultVal()).isEqualTo(org.apache.avro.JsonProperties.NULL_VALUE);
+    }
+
+    @Test
     void framesWithMagicByteAndTheIdOfTheTopicRecordSubject() {
         PinLiked event = (PinLiked) SampleEvents.all().stream().filter(PinLiked.class::isInstance).findFirst().orElseThrow();
         byte[] bytes = serializer.serialize(EventTopics.LIKES, event);

@@ -59,7 +59,7 @@ class EventTopicsTest {
     @Test
     void createAndDeleteOfOnePinShareTheKey() {
         var at = java.time.Instant.EPOCH;
-        PinCreated created = new PinCreated(1L, at, 2L, 777L, 3L, 2L, "d", null, null);
+        PinCreated created = new PinCreated(1L, at, 2L, 777L, 3L, 2L, "d", null, null, null);
         PinDeleted deleted = new PinDeleted(4L, at, 2L, 777L, 3L, 2L);
         assertThat(EventTopics.topicFor(deleted)).isEqualTo(EventTopics.topicFor(created));
         assertThat(EventTopics.partitionKey(deleted)).isEqualTo(EventTopics.partitionKey(created)).isEqualTo("777");

@@ -44,7 +44,7 @@ final class SampleEvents {
         return List.of(
                 new UserCreated(1L, AT, 2L, 10L, "ada", "Ada L."),
                 new BoardCreated(3L, AT, 4L, 20L, 21L, "Kitchens", null),
-                new PinCreated(5L, AT, 6L, 30L, 31L, 32L, "oak table", "https://example.com/t", null),
+                new PinCreated(5L, AT, 6L, 30L, 31L, 32L, "oak table", "https://example.com/t", null, null),
                 new PinDeleted(7L, AT, 8L, 40L, 41L, 42L),
                 new BoardPinsReordered(9L, AT, 10L, 50L, List.of(53L, 51L, 52L)),
                 new UserFollowed(11L, AT, 12L, 60L, 61L),
@@ -56,7 +56,7 @@ final class SampleEvents {
                 new CommentCreated(25L, AT, 26L, 130L, 131L, 132L, "nice table"),
                 new CommentDeleted(27L, AT, 28L, 140L, 141L, 142L),
                 new FanoutChunk(23L, AT, FanoutAction.ADD, 120L, 121L, 122L, AT, 0, true,
-                        List.of(new FanoutReceiver(123L, FanoutSource.FOLLOWED_USER), new FanoutReceiver(124L, FanoutSource.FOLLOWED_BOARD))));
+                        List.of(new FanoutReceiver(123L, FanoutSource.FOLLOWED_USER), new FanoutReceiver(124L, FanoutSource.FOLLOWED_BOARD)), null));
     }
 
     /** Every .avsc directly under {@code dir}, parsed (each file its own parser: they are independent). */

@@ -13,10 +13,19 @@ import java.util.List;
  *
  * @param cursor    the graph cursor of the next page; null with {@code exhausted} false = not started
  * @param failures  consecutive steps that failed with an unexpected error (not an outage)
+ * @param parentPinId a repin's parent (its chunks say so, and the worker puts it in the repins pool); 0 for an original pin
  */
 public record FanoutJob(FanoutAction action, long eventId, long occurredAt, long pinId, long boardId, long authorId,
                         long pinCreatedAt, int nextChunkIndex, String cursor, boolean exhausted, List<Receiver> buffered,
-                        int failures, Origin origin) {
+                        int failures, Origin origin, long parentPinId) {
+
+    /** A job of an original pin (no parent). */
+    public FanoutJob(FanoutAction action, long eventId, long occurredAt, long pinId, long boardId, long authorId,
+                     long pinCreatedAt, int nextChunkIndex, String cursor, boolean exhausted, List<Receiver> buffered,
+                     int failures, Origin origin) {
+        this(action, eventId, occurredAt, pinId, boardId, authorId, pinCreatedAt, nextChunkIndex, cursor, exhausted, buffered, failures,
+                origin, 0);
+    }
 
     /**
      * Where the pin event was read, its raw bytes and its headers: a dead letter carries the record as it was
@@ -43,15 +52,21 @@ public record FanoutJob(FanoutAction action, long eventId, long occurredAt, long
         return new FanoutJob(action, eventId, occurredAt, pinId, boardId, authorId, pinCreatedAt, 0, null, false, List.of(), 0, origin);
     }
 
+    /** The same job marked as a repin's fan-out: its chunks carry {@code parentPinId}. */
+    public FanoutJob ofRepin(long parentPinId) {
+        return new FanoutJob(action, eventId, occurredAt, pinId, boardId, authorId, pinCreatedAt, nextChunkIndex, cursor, exhausted,
+                buffered, failures, origin, parentPinId);
+    }
+
     /** After a step: the walk's new position and what is left to send. */
     FanoutJob advanced(int nextChunkIndex, String cursor, boolean exhausted, List<Receiver> buffered) {
         return new FanoutJob(action, eventId, occurredAt, pinId, boardId, authorId, pinCreatedAt, nextChunkIndex, cursor, exhausted,
-                buffered, 0, origin);
+                buffered, 0, origin, parentPinId);
     }
 
     /** The same job after one more step failed with an unexpected error. */
     public FanoutJob failedOnce() {
         return new FanoutJob(action, eventId, occurredAt, pinId, boardId, authorId, pinCreatedAt, nextChunkIndex, cursor, exhausted,
-                buffered, failures + 1, origin);
+                buffered, failures + 1, origin, parentPinId);
     }
 }

@@ -183,6 +183,6 @@ public final class FanoutStepper {
         return FanoutChunk.newBuilder().setEventId(job.eventId()).setOccurredAt(Instant.ofEpochMilli(job.occurredAt()))
                 .setAction(job.action()).setPinId(job.pinId()).setBoardId(job.boardId()).setAuthorId(job.authorId())
                 .setPinCreatedAt(Instant.ofEpochMilli(job.pinCreatedAt())).setChunkIndex(job.nextChunkIndex())
-                .setLastChunk(last).setReceivers(out).build();
+                .setLastChunk(last).setReceivers(out).setParentPinId(job.parentPinId() == 0 ? null : job.parentPinId()).build();
     }
 }

@@ -115,7 +115,8 @@ public final class CanonicalHttpApi {
 
     static PinJson pin(CanonicalPin p) {
         return new PinJson(Long.toString(p.id()), Long.toString(p.boardId()), Long.toString(p.authorId()), p.details(), p.link(),
-                p.imageUrl(), text(p.createdAt()), p.likes(), p.comments());
+                p.imageUrl(), text(p.createdAt()), p.likes(), p.comments(), p.repins(),
+                p.parentPinId() == null ? null : Long.toString(p.parentPinId()));
     }
 
     /**
@@ -124,7 +125,7 @@ public final class CanonicalHttpApi {
      * map costs a serializer lookup per value.
      */
     record PinJson(String id, String boardId, String authorId, String details, String link, String imageUrl, String createdAt,
-                   long likes, long comments) {}
+                   long likes, long comments, long repins, String parentPinId) {}
 
     static CommentJson comment(CanonicalComment c) {
         return new CommentJson(Long.toString(c.id()), Long.toString(c.pinId()), Long.toString(c.authorId()), c.text(), text(c.createdAt()));

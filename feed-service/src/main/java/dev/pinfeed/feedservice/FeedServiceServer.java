@@ -9,6 +9,7 @@ import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.contentgenerator.CelebrityPull;
 import dev.pinfeed.contentgenerator.ContentGenerator;
 import dev.pinfeed.contentgenerator.GeneratorSettings;
+import dev.pinfeed.contentgenerator.RepinParents;
 import dev.pinfeed.contentgenerator.PoolRegenerator;
 import dev.pinfeed.feedservice.homefeed.ChunkIds;
 import dev.pinfeed.feedservice.homefeed.HomeFeed;
@@ -38,7 +39,9 @@ import java.security.SecureRandom;
 import java.sql.Connection;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.curator.framework.CuratorFramework;
 
@@ -120,7 +123,15 @@ public final class FeedServiceServer {
         PoolRegenerator regenerator = new PoolRegenerator(pools, feeds, reads, graph,
                 new WeightedScorer(WeightedScorer.Settings.from(config), clock), settings.regeneration());
         // The generations' pool reads share their (unbounded) pool: a generation waits on its second source's read.
-        ContentGenerator generator = new ContentGenerator(pools, GeneratorSettings.from(config), threads.generation());
+        // A repin's parent, for the one-parent-per-feed rule: the repins' own pins, one batch (cached) per chunk with repins.
+        RepinParents parents = pinIds -> {
+            Map<Long, Long> out = new HashMap<>();
+            reads.livePins(List.copyOf(pinIds)).forEach((id, p) -> {
+                if (p.parentPinId() != null) out.put(id, p.parentPinId());
+            });
+            return out;
+        };
+        ContentGenerator generator = new ContentGenerator(pools, GeneratorSettings.from(config), threads.generation(), parents);
         return new HomeFeed(pools, feeds, lastReads, reads, generator, regenerator, pull, settings, clock,
                 new ChunkIds(clock, new SecureRandom()), threads.generation(), threads.afterAnswer(), listener);
     }

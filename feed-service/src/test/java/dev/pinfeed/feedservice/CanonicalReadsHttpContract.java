@@ -126,7 +126,8 @@ abstract class CanonicalReadsHttpContract {
         assertThat(p.get("likes").asLong()).isEqualTo(1);
         assertThat(p.get("comments").asLong()).isZero();
         assertThat(p.fieldNames()).toIterable()
-                .containsExactly("id", "boardId", "authorId", "details", "link", "imageUrl", "createdAt", "likes", "comments");
+                .containsExactly("id", "boardId", "authorId", "details", "link", "imageUrl", "createdAt", "likes", "comments", "repins",
+                        "parentPinId");
 
         for (String order : List.of("", "?order=newest", "?order=custom")) {
             JsonNode page = app.get("/v1/boards/" + board + "/pins" + order, 200);

@@ -102,6 +102,14 @@ public interface PoolStore extends AutoCloseable {
     }
 
     /**
+     * Those of {@code pinIds} the user was shown ({@link #removeShown}, for as long as the store remembers it): the
+     * content generator leaves out a repin whose parent he saw. This default remembers nothing and returns none.
+     */
+    default Set<Long> shownAmong(long userId, Collection<Long> pinIds) {
+        return Set.of();
+    }
+
+    /**
      * {@link #remove} for many users at once (a deleted pin leaves thousands of pools). This default
      * calls {@link #remove} per user; stores override it with one batch.
      */

@@ -8,7 +8,9 @@ import java.util.Arrays;
  */
 public enum Source {
     FOLLOWED_USER("followed_user", (byte) 1),
-    FOLLOWED_BOARD("followed_board", (byte) 2);
+    FOLLOWED_BOARD("followed_board", (byte) 2),
+    /** A repin (a pin saved from another pin) by a user or on a board he follows: whatever the fan-out's reason. */
+    REPINS("repins", (byte) 3);
 
     private final String wireName;
     private final byte code;
@@ -18,7 +20,7 @@ public enum Source {
         this.code = code;
     }
 
-    /** As the HTTP contract spells it: {@code followed_user}, {@code followed_board}. */
+    /** As the HTTP contract spells it: {@code followed_user}, {@code followed_board}, {@code repins}. */
     public String wireName() {
         return wireName;
     }

@@ -83,6 +83,11 @@ public final class SpeculativePoolStore implements PoolStore {
     }
 
     @Override
+    public Set<Long> shownAmong(long userId, Collection<Long> pinIds) {
+        return reads.read(s -> s.shownAmong(userId, pinIds));
+    }
+
+    @Override
     public List<PoolEntry> all(long userId) {
         return reads.read(s -> s.all(userId));
     }

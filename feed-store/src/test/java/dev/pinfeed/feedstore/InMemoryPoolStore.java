@@ -80,6 +80,13 @@ public final class InMemoryPoolStore implements PoolStore, PoolRows {
     }
 
     @Override
+    public synchronized Set<Long> shownAmong(long userId, Collection<Long> pinIds) {
+        Set<Long> out = new HashSet<>(pinIds);
+        out.retainAll(shown.getOrDefault(userId, Set.of()));
+        return out;
+    }
+
+    @Override
     public synchronized void forgetShown(long userId) {
         shown.remove(userId);
     }

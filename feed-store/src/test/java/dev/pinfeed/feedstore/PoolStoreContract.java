@@ -83,6 +83,16 @@ public abstract class PoolStoreContract {
     }
 
     @Test
+    void shownAmongNamesThePinsTheUserWasShownAndOnlyHis() {
+        long u = freshUser();
+        long other = freshUser();
+        store().removeShown(u, List.of(1L, 2L)); // shown, or a repin's parent marked seen: no entry needed
+        assertThat(store().shownAmong(u, List.of(1L, 3L, 1L))).containsExactly(1L);
+        assertThat(store().shownAmong(u, List.of())).isEmpty();
+        assertThat(store().shownAmong(other, List.of(1L, 2L))).isEmpty();
+    }
+
+    @Test
     void aDeliveryIsMarkedOnce() {
         long pin = freshUser(); // any id no other test used
         PoolStore.Delivery first = new PoolStore.Delivery(pin, 0);

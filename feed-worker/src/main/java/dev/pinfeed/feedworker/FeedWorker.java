@@ -41,7 +41,7 @@ import org.apache.avro.specific.SpecificRecord;
  * Seed 002's smart feed worker, applied a batch of events at a time:
  * <ul>
  *   <li><b>FanoutChunk ADD</b>: each (receiver, pin) is scored for that receiver ({@link Scorer}, with his
- *       affinity to the author and the pin's likes) and upserted into his pool for the chunk's source;</li>
+ *       affinity to the author and the pin's likes) and upserted into his pool for the chunk's source (a repin, whose chunk names its parent, into his repins pool);</li>
  *   <li><b>UserFollowed</b>: backfill — the followee's newest pins into the follower's FOLLOWED_USER pool,
  *       except those of boards he unfollowed; <b>BoardFollowed</b>: the board's newest pins, FOLLOWED_BOARD;</li>
  *   <li><b>PinLiked / PinUnliked</b>: the liker's affinity to the pin's author ({@link AffinityStore});</li>
@@ -104,6 +104,15 @@ public final class FeedWorker {
 
     /** A (receiver, pin) waiting to be scored, and the fan-out chunk it came in (null: a backfill). */
     private record Scoring(long receiverId, Source source, PinFacts pin, PoolStore.Delivery delivery) {}
+
+    /**
+     * The pool a chunk's pin goes to for one of its receivers (the one place that decides it; {@code verify pools}
+     * expects the same): a repin (the chunk names its parent) always the repins pool, else the receiver's reason.
+     */
+    public static Source sourceOf(FanoutChunk c, FanoutReceiver r) {
+        if (c.getParentPinId() != null) return Source.REPINS;
+        return r.getSource() == FanoutSource.FOLLOWED_BOARD ? Source.FOLLOWED_BOARD : Source.FOLLOWED_USER;
+    }
 
     private final class Batch {
         final List<Item> items;
@@ -182,10 +191,7 @@ public final class FeedWorker {
         private Verdict add(FanoutChunk c) {
             PinFacts pin = new PinFacts(c.getPinId(), c.getBoardId(), c.getAuthorId(), c.getPinCreatedAt().toEpochMilli());
             PoolStore.Delivery delivery = new PoolStore.Delivery(c.getPinId(), c.getChunkIndex());
-            for (FanoutReceiver r : c.getReceivers()) {
-                Source source = r.getSource() == FanoutSource.FOLLOWED_BOARD ? Source.FOLLOWED_BOARD : Source.FOLLOWED_USER;
-                scorings.add(new Scoring(r.getUserId(), source, pin, delivery));
-            }
+            for (FanoutReceiver r : c.getReceivers()) scorings.add(new Scoring(r.getUserId(), sourceOf(c, r), pin, delivery));
             return null;
         }
 

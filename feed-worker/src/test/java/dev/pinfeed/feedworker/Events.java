@@ -37,7 +37,7 @@ public final class Events {
 
     private static FanoutChunk chunk(FanoutAction action, PinFacts pin, long occurredAt, List<FanoutReceiver> receivers) {
         return new FanoutChunk(EVENT_IDS.incrementAndGet(), Instant.ofEpochMilli(occurredAt), action, pin.pinId(), pin.boardId(), pin.authorId(),
-                Instant.ofEpochMilli(pin.createdAtMillis()), 0, true, receivers);
+                Instant.ofEpochMilli(pin.createdAtMillis()), 0, true, receivers, null);
     }
 
     public static PinLiked liked(long user, long pin, long at) {

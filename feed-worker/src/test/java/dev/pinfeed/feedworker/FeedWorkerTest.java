@@ -22,6 +22,7 @@ import dev.pinfeed.feedstore.Chunk;
 import dev.pinfeed.feedstore.FeedItem;
 import dev.pinfeed.feedstore.InMemoryMaterializedFeedStore;
 import dev.pinfeed.feedstore.InMemoryPoolStore;
+import dev.pinfeed.events.FanoutChunk;
 import dev.pinfeed.feedstore.PoolEntry;
 import dev.pinfeed.feedstore.Source;
 import dev.pinfeed.feedworker.canonical.CanonicalReadsPins;
@@ -122,6 +123,20 @@ class FeedWorkerTest {
         assertThat(counter("feed.worker.pool.writes", "source", "followed_user")).isEqualTo(1);
         assertThat(counter("feed.worker.pool.writes", "source", "followed_board")).isEqualTo(1);
         assertThat(meters.get("feed.worker.score").tag("source", "followed_user").summary().max()).isEqualTo(forOne);
+    }
+
+    @Test
+    void aRepinGoesIntoTheRepinsPoolOfEveryReceiverWhateverHisSource() {
+        PinFacts p = pin(1001, 501, 10, T0 - HOUR);
+        FanoutChunk repin = add(p, T0, List.of(receiver(1, Source.FOLLOWED_USER), receiver(2, Source.FOLLOWED_BOARD)));
+        repin.setParentPinId(900L);
+        assertAllApplied(apply(repin));
+
+        double forOne = scorer.score(new Candidate(1, Source.REPINS, p, 0, 0));
+        assertThat(pools.best(1, Source.REPINS, 10)).containsExactly(new PoolEntry(1, Source.REPINS, forOne, 1001, 10, 501, T0 - HOUR));
+        assertThat(best(2, Source.REPINS)).containsExactly(1001L);
+        assertThat(pools.best(1, Source.FOLLOWED_USER, 10)).isEmpty();
+        assertThat(pools.best(2, Source.FOLLOWED_BOARD, 10)).isEmpty();
     }
 
     @Test
@@ -391,7 +406,7 @@ class FeedWorkerTest {
 
     @Test
     void eventsTheWorkerDoesNotHandleAreRejected() {
-        var created = new dev.pinfeed.events.PinCreated(1L, Instant.ofEpochMilli(T0), 1L, 1L, 2L, 3L, "x", null, null);
+        var created = new dev.pinfeed.events.PinCreated(1L, Instant.ofEpochMilli(T0), 1L, 1L, 2L, 3L, "x", null, null, null);
         Verdict v = apply(created).get(0);
         assertThat(v.kind()).isEqualTo(Verdict.Kind.REJECTED);
         assertThat(v.reason()).isEqualTo(DeadLetters.UNEXPECTED_EVENT);

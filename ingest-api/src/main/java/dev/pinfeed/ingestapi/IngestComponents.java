@@ -1,11 +1,14 @@
 package dev.pinfeed.ingestapi;
 
+import dev.pinfeed.canonicalstore.mysql.MysqlCanonicalReads;
+import dev.pinfeed.canonicalstore.reads.CanonicalObjects;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.config.zookeeper.CuratorClients;
 import dev.pinfeed.eventsschema.CachingSchemaRegistryClient;
 import dev.pinfeed.eventsschema.HttpSchemaRegistryClient;
 import dev.pinfeed.httpkit.HealthCheck;
 import dev.pinfeed.idallocator.IdSettings;
+import dev.pinfeed.idallocator.ObjectType;
 import dev.pinfeed.idallocator.ShardPlacement;
 import dev.pinfeed.idallocator.ShardedIdAllocator;
 import dev.pinfeed.idallocator.TimeSortableIdGenerator;
@@ -14,6 +17,7 @@ import dev.pinfeed.ingestapi.core.CachingObjectDirectory;
 import dev.pinfeed.ingestapi.core.IdSource;
 import dev.pinfeed.ingestapi.core.IdempotencyStore;
 import dev.pinfeed.ingestapi.core.IngestService;
+import dev.pinfeed.ingestapi.core.PinContents;
 import dev.pinfeed.ingestapi.kafka.KafkaEventPublisher;
 import dev.pinfeed.ingestapi.kafka.SchemaRegistryProbe;
 import dev.pinfeed.ingestapi.mysql.MysqlObjectDirectory;
@@ -22,6 +26,7 @@ import dev.pinfeed.ingestapi.mysql.MysqlUsernameIndex;
 import dev.pinfeed.ingestapi.redis.RedisIdempotencyStore;
 import dev.pinfeed.mysqlshards.MysqlShardConfig;
 import dev.pinfeed.mysqlshards.ShardDataSources;
+import dev.pinfeed.mysqlshards.query.ShardedDb;
 import dev.pinfeed.redismasters.RedisMasterConfig;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -30,6 +35,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.SplittableRandom;
 import java.util.random.RandomGenerator;
@@ -57,6 +63,7 @@ public final class IngestComponents implements AutoCloseable {
     private final ShardDataSources mysql;
     private final ShardDataSources idPools;
     private final MysqlObjectDirectory mysqlDirectory;
+    private final ShardedDb canonicalDb;
     private final KafkaEventPublisher publisher;
     private final SchemaRegistryProbe registry;
     private final RedisMasterConfig redisMasters;
@@ -106,8 +113,13 @@ public final class IngestComponents implements AutoCloseable {
                 new CachingSchemaRegistryClient(HttpSchemaRegistryClient.from(config)), topicOverrides, producerOverrides);
         this.registry = new SchemaRegistryProbe(config);
         this.idempotency = new RedisIdempotencyStore(RedisIdempotencyStore.clients(redisMasters), redisPrefix);
+        // A repin copies its parent's content from the canonical store (one pin row read per repin).
+        this.canonicalDb = new ShardedDb(mysql);
+        MysqlCanonicalReads canonical = new MysqlCanonicalReads(canonicalDb);
+        PinContents contents = pinId -> Optional.ofNullable(canonical.objects(ObjectType.PIN, List.of(pinId)).get(pinId))
+                .flatMap(json -> CanonicalObjects.pin(json, 0)).map(p -> new PinContents.Content(p.details(), p.link(), p.imageUrl()));
         this.service = new IngestService(idSource, directory, usernames, publisher, clock,
-                Duration.ofMillis(config.getInt(PUBLISH_TIMEOUT_MS, 30_000)), () -> mysql.shardMap().shardCount());
+                Duration.ofMillis(config.getInt(PUBLISH_TIMEOUT_MS, 30_000)), () -> mysql.shardMap().shardCount(), contents);
     }
 
     /** The production components, on the process's application ZooKeeper client (the caller keeps and closes it). */
@@ -154,7 +166,7 @@ public final class IngestComponents implements AutoCloseable {
     @Override
     public void close() {
         List<AutoCloseable> all = new ArrayList<>(metrics);
-        all.addAll(List.of(publisher, idempotency, redisMasters, allocator, mysql, sequences, shards));
+        all.addAll(List.of(publisher, idempotency, redisMasters, allocator, canonicalDb, mysql, sequences, shards));
         if (ownedZookeeper != null) all.add(ownedZookeeper);
         for (AutoCloseable c : all) {
             try {

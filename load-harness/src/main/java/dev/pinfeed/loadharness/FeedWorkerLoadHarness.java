@@ -168,7 +168,7 @@ public final class FeedWorkerLoadHarness {
                         .map(u -> new FanoutReceiver(u, sourceOf(u) == Source.FOLLOWED_BOARD ? FanoutSource.FOLLOWED_BOARD : FanoutSource.FOLLOWED_USER))
                         .toList();
                 FanoutChunk chunk = new FanoutChunk((long) p + 1, Instant.ofEpochMilli(now), FanoutAction.ADD, pins[p], board, author,
-                        Instant.ofEpochMilli(now), 0, true, to);
+                        Instant.ofEpochMilli(now), 0, true, to, null);
                 sent.add(producer.send(new ProducerRecord<>(topic, EventTopics.partitionKey(chunk), chunk)));
             }
             for (var f : sent) f.get();

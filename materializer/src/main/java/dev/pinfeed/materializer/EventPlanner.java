@@ -79,11 +79,15 @@ public final class EventPlanner {
             long board = check(e.getBoardId(), ObjectType.BOARD, "boardId");
             long author = check(e.getAuthorId(), ObjectType.USER, "authorId");
             long at = e.getOccurredAt().toEpochMilli();
-            return new Plan(List.of(
-                    new PutObject(CanonicalLayout.PINS, pin, Json.pin(pin, at, board, author, e.getDetails(), e.getLink(), e.getImageUrl()), at),
+            Long parent = e.getParentPinId() == null ? null : check(e.getParentPinId(), ObjectType.PIN, "parentPinId");
+            List<CanonicalChange> changes = new ArrayList<>(List.of(
+                    new PutObject(CanonicalLayout.PINS, pin, Json.pin(pin, at, board, author, e.getDetails(), e.getLink(), e.getImageUrl(), parent), at),
                     new PutMapping(Mapping.BOARD_HAS_PINS, board, pin, at),
-                    new PutMapping(Mapping.USER_HAS_PINS, author, pin, at)),
-                    List.of(CanonicalRef.object(CanonicalLayout.BOARDS, board)));
+                    new PutMapping(Mapping.USER_HAS_PINS, author, pin, at)));
+            // A repin counts towards its parent's repins: a row inserted if absent, so a replay counts it once. It needs
+            // no parent row (the count is read from these rows alone), so a repin applied before its parent waits for nothing.
+            if (parent != null) changes.add(new PutMapping(Mapping.PIN_HAS_REPINS, parent, pin, at));
+            return new Plan(changes, List.of(CanonicalRef.object(CanonicalLayout.BOARDS, board)));
         }
         if (event instanceof PinDeleted e) {
             long pin = check(e.getPinId(), ObjectType.PIN, "pinId");

@@ -60,6 +60,22 @@ class EventPlannerTest {
     }
 
     @Test
+    void aRepinIsAPinThatNamesItsParentAndCountsTowardsTheParentsRepins() throws Exception {
+        EventPlanner.Plan plan = planner.plan(Events.repin(PIN2, PIN, BOARD, USER, 3_000));
+        assertThat(plan.needs()).as("the count needs no parent row").containsExactly(CanonicalRef.object(CanonicalLayout.BOARDS, BOARD));
+        assertThat(plan.changes()).hasSize(4);
+        JsonNode data = json.readTree(((PutObject) plan.changes().get(0)).json());
+        assertThat(data.get("parentPinId").asLong()).isEqualTo(PIN);
+        assertThat(data.get("details").asText()).isEqualTo("details of " + PIN);
+        assertThat(plan.changes()).element(3).isEqualTo(new PutMapping(Mapping.PIN_HAS_REPINS, PIN, PIN2, 3_000));
+        assertThat(plan.changes().get(3).placedBy()).as("on the parent's shard").containsExactly(PIN);
+        assertThat(json.readTree(((PutObject) planner.plan(Events.pin(PIN, BOARD, USER, 3_000)).changes().get(0)).json()).has("parentPinId"))
+                .as("an original pin has none").isFalse();
+        assertThatThrownBy(() -> planner.plan(Events.repin(PIN2, BOARD, BOARD, USER, 3_000)))
+                .isInstanceOf(RejectedRecordException.class).hasMessageContaining("parentPinId");
+    }
+
+    @Test
     void pinCreatedNeedsItsBoardAndMapsTheBoardAndTheAuthor() throws Exception {
         EventPlanner.Plan plan = planner.plan(Events.pin(PIN, BOARD, USER, 3_000));
         assertThat(plan.needs()).containsExactly(CanonicalRef.object(CanonicalLayout.BOARDS, BOARD));

@@ -49,9 +49,12 @@ public final class History {
             long p = fresh.apply(ObjectType.PIN);
             int b = random.nextInt(boards);
             long[] board = boardIds.get(b);
+            // Every fourth pin or so is a repin of an earlier one (its parent's pin_has_repins row, on another shard).
+            Long parent = !pinIds.isEmpty() && random.nextInt(4) == 0 ? pinIds.get(random.nextInt(pinIds.size())) : null;
             pinIds.add(p);
             onBoard.get(b).add(p);
-            h.events.add(Events.pin(p, board[0], board[1], t + 10_000 + i));
+            h.events.add(parent == null ? Events.pin(p, board[0], board[1], t + 10_000 + i)
+                    : Events.repin(p, parent, board[0], board[1], t + 10_000 + i));
             if (random.nextInt(5) == 0) h.events.add(Events.deleted(p, board[0], board[1], t + 100_000 + i));
         }
         for (int i = 0; i < likes; i++) {

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.pinfeed.feedstore.PoolEntry;
+import dev.pinfeed.feedstore.Source;
 import dev.pinfeed.followergraph.UserRelation;
 import dev.pinfeed.infra.stacktestkit.StackExtension;
 import dev.pinfeed.infra.stacktestkit.TestStack;
@@ -169,6 +170,48 @@ class HomeFeedPipelineIT {
         assertThat(materialized(reader)).doesNotContain(anchor);
 
         assertThat(items(p.feed(reader))).doesNotContainKeys(anchor, pins.served(), pins.pooled());
+    }
+
+    @Test
+    void aFollowedUsersRepinArrivesAsRepinsNamingItsParentWhichCountsItAndASiblingRepinIsNotShownAgain() throws Exception {
+        long author = p.user("author");
+        long authorsBoard = p.board(author, "Originals");
+        long saver = p.user("saver");
+        long saversBoard = p.board(saver, "Saved");
+        long other = p.user("other_saver");
+        long othersBoard = p.board(other, "Also saved");
+        long reader = p.user("reader"); // follows the savers, not the author
+        long parent = p.pin(authorsBoard, author, "original");
+        follow(reader, saver, p.pin(saversBoard, saver, "saver_anchor"));
+        follow(reader, other, p.pin(othersBoard, other, "other_anchor"));
+        await().atMost(PATIENCE).until(() -> p.reads.pin(parent).isPresent()); // ingest copies the parent's content from it
+
+        long repin = p.send(new IngestCommand.RepinPin(parent, saversBoard, saver));
+        awaitPooled(reader, repin);
+        assertThat(p.pools.all(reader)).filteredOn(e -> e.pinId() == repin).singleElement()
+                .satisfies(e -> assertThat(e.source()).isEqualTo(Source.REPINS));
+
+        JsonNode item = items(p.feed(reader)).get(repin);
+        assertThat(item).as("the repin in the follower's feed").isNotNull();
+        assertThat(item.path("source").asText()).isEqualTo("repins");
+        assertThat(item.path("pin").path("parentPinId").asText()).isEqualTo(Long.toString(parent));
+        assertThat(item.path("pin").path("boardId").asText()).isEqualTo(Long.toString(saversBoard));
+        assertThat(item.path("pin").path("authorId").asText()).isEqualTo(Long.toString(saver));
+        assertThat(item.path("pin").path("details").asText()).as("copied from the parent").isEqualTo("original");
+        assertThat(item.path("pin").path("link").asText()).isEqualTo("https://example.com/original");
+        await().atMost(PATIENCE).until(() -> p.reads.pin(parent).orElseThrow().repins() == 1);
+        drain();
+
+        // Another followed user saves the same parent: it reaches the reader's pool, but he saw that parent already.
+        long sibling = p.send(new IngestCommand.RepinPin(parent, othersBoard, other));
+        awaitPooled(reader, sibling);
+        await().atMost(PATIENCE).until(() -> p.reads.pin(parent).orElseThrow().repins() == 2);
+        Map<Long, JsonNode> feed = items(p.feed(reader));
+        assertThat(feed).containsKey(repin).doesNotContainKeys(sibling, parent);
+        drain();
+        assertThat(pooled(reader)).as("dropped from the pools").doesNotContain(sibling);
+        assertThat(materialized(reader)).contains(repin).doesNotContain(sibling);
+        assertThat(items(p.feed(reader))).doesNotContainKey(sibling);
     }
 
     // ---- steps ----

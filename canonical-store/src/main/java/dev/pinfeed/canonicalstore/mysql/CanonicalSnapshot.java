@@ -37,7 +37,8 @@ public final class CanonicalSnapshot {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Map<Mapping, ObjectType> FROM_TYPE = Map.of(
             Mapping.USER_HAS_BOARDS, ObjectType.USER, Mapping.BOARD_HAS_PINS, ObjectType.BOARD, Mapping.USER_HAS_PINS, ObjectType.USER,
-            Mapping.USER_LIKES_PINS, ObjectType.USER, Mapping.PIN_LIKED_BY_USERS, ObjectType.PIN, Mapping.PIN_HAS_COMMENTS, ObjectType.PIN);
+            Mapping.USER_LIKES_PINS, ObjectType.USER, Mapping.PIN_LIKED_BY_USERS, ObjectType.PIN, Mapping.PIN_HAS_COMMENTS, ObjectType.PIN,
+            Mapping.PIN_HAS_REPINS, ObjectType.PIN);
 
     private CanonicalSnapshot() {}
 

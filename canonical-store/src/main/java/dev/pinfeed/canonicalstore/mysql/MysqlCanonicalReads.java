@@ -73,8 +73,10 @@ public final class MysqlCanonicalReads extends CanonicalRowReads {
         Map<Long, String> json = objects(ObjectType.PIN, pinIds);
         Map<Long, Long> likes = liveCounts(Mapping.PIN_LIKED_BY_USERS, json.keySet());
         Map<Long, Long> comments = liveCounts(Mapping.PIN_HAS_COMMENTS, json.keySet());
+        Map<Long, Long> repins = liveCounts(Mapping.PIN_HAS_REPINS, json.keySet());
         Map<Long, PinRow> out = new HashMap<>();
-        json.forEach((id, data) -> out.put(id, new PinRow(data, likes.getOrDefault(id, 0L), comments.getOrDefault(id, 0L))));
+        json.forEach((id, data) -> out.put(id, new PinRow(data, likes.getOrDefault(id, 0L), comments.getOrDefault(id, 0L),
+                repins.getOrDefault(id, 0L))));
         return out;
     }
 
@@ -148,7 +150,7 @@ public final class MysqlCanonicalReads extends CanonicalRowReads {
     /** {@code from} narrowed to live rows: active mappings of pins and comments, likes not undone; boards are never deleted. */
     private static Condition[] live(Mapping mapping, Condition from) {
         return switch (mapping) {
-            case BOARD_HAS_PINS, USER_HAS_PINS, PIN_HAS_COMMENTS -> new Condition[] {from, eq(CanonicalLayout.ACTIVE, 1)};
+            case BOARD_HAS_PINS, USER_HAS_PINS, PIN_HAS_COMMENTS, PIN_HAS_REPINS -> new Condition[] {from, eq(CanonicalLayout.ACTIVE, 1)};
             case USER_LIKES_PINS, PIN_LIKED_BY_USERS -> new Condition[] {from, eq(CanonicalLayout.LIKED, 1)};
             case USER_HAS_BOARDS -> new Condition[] {from};
         };

@@ -53,9 +53,12 @@ public final class CachedCanonicalReads extends ForwardingCanonicalRows {
     @Override
     public Map<Long, PinRow> pins(Collection<Long> pinIds) {
         Map<Long, PinRow> out = cached("pin", pinIds,
-                id -> List.of(CanonicalCacheKeys.pin(id), CanonicalCacheKeys.pinLikes(id), CanonicalCacheKeys.pinComments(id)),
-                values -> new PinRow(values.get(0), Long.parseLong(values.get(1)), Long.parseLong(values.get(2))),
-                delegate()::pins, (id, row) -> List.of(row.json(), Long.toString(row.likes()), Long.toString(row.comments())));
+                id -> List.of(CanonicalCacheKeys.pin(id), CanonicalCacheKeys.pinLikes(id), CanonicalCacheKeys.pinComments(id),
+                        CanonicalCacheKeys.pinRepins(id)),
+                values -> values.stream().anyMatch(java.util.Objects::isNull) ? null
+                        : new PinRow(values.get(0), Long.parseLong(values.get(1)), Long.parseLong(values.get(2)), Long.parseLong(values.get(3))),
+                delegate()::pins, (id, row) -> List.of(row.json(), Long.toString(row.likes()), Long.toString(row.comments()),
+                        Long.toString(row.repins())));
         return out != null ? out : delegate().pins(pinIds);
     }
 

@@ -26,11 +26,17 @@ public final class CanonicalObjects {
     }
 
     /** Empty for a deleted pin ({@code "active": false}), including the placeholder of a delete that came before its create. */
-    public static Optional<CanonicalPin> pin(String json, long likes, long comments) {
+    public static Optional<CanonicalPin> pin(String json, long likes) {
+        return pin(json, likes, 0, 0);
+    }
+
+    /** {@link #pin(String, long)} with the pin's comment and repin counts. */
+    public static Optional<CanonicalPin> pin(String json, long likes, long comments, long repins) {
         JsonNode o = tree(json);
         if (!live(o)) return Optional.empty();
+        Long parent = o.hasNonNull(Json.PARENT_PIN_ID) ? o.get(Json.PARENT_PIN_ID).asLong() : null;
         return Optional.of(new CanonicalPin(o.path(Json.ID).asLong(), o.path(Json.BOARD_ID).asLong(), o.path(Json.AUTHOR_ID).asLong(),
-                text(o, Json.DETAILS), text(o, Json.LINK), text(o, Json.IMAGE_URL), createdAt(o), likes, comments));
+                text(o, Json.DETAILS), text(o, Json.LINK), text(o, Json.IMAGE_URL), createdAt(o), likes, comments, parent, repins));
     }
 
     /** Empty for a deleted comment, including the placeholder of a delete that came before its create (as {@link #pin}). */

@@ -2,6 +2,15 @@ package dev.pinfeed.canonicalstore.reads;
 
 import java.time.Instant;
 
-/** A live (not deleted) pin as its creator sent it, when it was created, how many users like it now and its live comments. */
+/**
+ * A live (not deleted) pin as its creator sent it, when it was created, how many users like it now, its live comments,
+ * the pin it was saved from ({@code parentPinId}, null for an original pin) and how many live repins name it as their parent.
+ */
 public record CanonicalPin(long id, long boardId, long authorId, String details, String link, String imageUrl, Instant createdAt,
-                           long likes, long comments) {}
+                           long likes, long comments, Long parentPinId, long repins) {
+
+    /** An original pin without comments or repins. */
+    public CanonicalPin(long id, long boardId, long authorId, String details, String link, String imageUrl, Instant createdAt, long likes) {
+        this(id, boardId, authorId, details, link, imageUrl, createdAt, likes, 0, null, 0);
+    }
+}

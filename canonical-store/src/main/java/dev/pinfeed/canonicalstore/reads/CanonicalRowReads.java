@@ -40,7 +40,7 @@ public abstract class CanonicalRowReads implements CanonicalReads, CanonicalRows
     @Override
     public Optional<CanonicalPin> pin(long pinId) {
         PinRow row = pins(List.of(pinId)).get(pinId);
-        return row == null ? Optional.empty() : CanonicalObjects.pin(row.json(), row.likes(), row.comments());
+        return row == null ? Optional.empty() : CanonicalObjects.pin(row.json(), row.likes(), row.comments(), row.repins());
     }
 
     @Override
@@ -70,7 +70,7 @@ public abstract class CanonicalRowReads implements CanonicalReads, CanonicalRows
         Map<Long, PinRow> rows = pins(List.copyOf(new LinkedHashSet<>(pinIds)));
         for (Long id : pinIds) {
             PinRow row = rows.get(id);
-            if (row != null) CanonicalObjects.pin(row.json(), row.likes(), row.comments()).ifPresent(p -> out.put(id, p));
+            if (row != null) CanonicalObjects.pin(row.json(), row.likes(), row.comments(), row.repins()).ifPresent(p -> out.put(id, p));
         }
         return out;
     }
@@ -141,7 +141,7 @@ public abstract class CanonicalRowReads implements CanonicalReads, CanonicalRows
         List<CanonicalPin> out = new ArrayList<>();
         for (ListEntry e : entries) {
             PinRow row = rows.get(e.id());
-            if (row != null) CanonicalObjects.pin(row.json(), row.likes(), row.comments()).ifPresent(out::add);
+            if (row != null) CanonicalObjects.pin(row.json(), row.likes(), row.comments(), row.repins()).ifPresent(out::add);
         }
         return out;
     }

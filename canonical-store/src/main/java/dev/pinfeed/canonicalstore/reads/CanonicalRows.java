@@ -17,11 +17,15 @@ public interface CanonicalRows {
     /** The stored JSON of each object of {@code type} that exists (deleted pins included), by id; batches group by shard. */
     Map<Long, String> objects(ObjectType type, Collection<Long> ids);
 
-    /** Pins' stored JSON with their like and comment counts, by id, for the pins that exist. */
+    /** Pins' stored JSON with their like, comment and repin counts, by id, for the pins that exist. */
     Map<Long, PinRow> pins(Collection<Long> pinIds);
 
-    /** {@code comments}: the pin's live comments (active pin_has_comments rows). */
-    record PinRow(String json, long likes, long comments) {}
+    /** {@code comments}: the pin's live comments (active pin_has_comments rows); {@code repins}: its live repins. */
+    record PinRow(String json, long likes, long comments, long repins) {
+        public PinRow(String json, long likes) {
+            this(json, likes, 0, 0);
+        }
+    }
 
     /**
      * A board's live pins in {@code order}: those strictly after {@code after} (null: from the first),

@@ -78,7 +78,7 @@ public abstract class CanonicalReadsContract {
         assertThat(reads().userByUsername(user.username())).contains(user);
         assertThat(reads().board(board)).contains(new CanonicalBoard(board, ana, "Recipes", "what I cook", Instant.ofEpochMilli(T0 + 5)));
         assertThat(reads().pin(pin)).contains(new CanonicalPin(pin, board, ana, "soup", "https://soup.example",
-                "https://img.example/soup.png", Instant.ofEpochMilli(T0 + 10), 2, 0));
+                "https://img.example/soup.png", Instant.ofEpochMilli(T0 + 10), 2, 0, null, 0));
 
         long unknownUser = ShardedId.compose(ShardedId.decode(ana).shard(), ObjectType.USER, freshLocal());
         assertThat(reads().user(unknownUser)).isEmpty();

@@ -138,7 +138,8 @@ public final class InMemoryCanonicalReads extends CanonicalRowReads implements C
     public synchronized Map<Long, PinRow> pins(Collection<Long> pinIds) {
         Map<Long, PinRow> out = new HashMap<>();
         objects(ObjectType.PIN, pinIds).forEach((id, json) -> out.put(id,
-                new PinRow(json, count(Mapping.PIN_LIKED_BY_USERS, id), count(Mapping.PIN_HAS_COMMENTS, id))));
+                new PinRow(json, count(Mapping.PIN_LIKED_BY_USERS, id), count(Mapping.PIN_HAS_COMMENTS, id),
+                        count(Mapping.PIN_HAS_REPINS, id))));
         return out;
     }
 

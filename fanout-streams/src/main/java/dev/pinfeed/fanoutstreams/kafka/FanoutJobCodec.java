@@ -18,20 +18,22 @@ import org.apache.kafka.common.serialization.Serializer;
 
 /**
  * The one owner of the job store's layout. Key: the pin id (Kafka's 8-byte big-endian long, so the
- * store iterates pins in id order: the round-robin walks that order). Value: version 2 =
+ * store iterates pins in id order: the round-robin walks that order). Value: version 3 =
  * <pre>
- * 0x02 action(1: 0 ADD, 1 REMOVE) eventId(8) occurredAt(8) pinId(8) boardId(8) authorId(8) pinCreatedAt(8)
+ * 0x03 action(1: 0 ADD, 1 REMOVE) eventId(8) occurredAt(8) pinId(8) boardId(8) authorId(8) pinCreatedAt(8)
  * nextChunkIndex(4) exhausted(1) hasCursor(1) [cursor(utf)] failures(4)
  * buffered count(4) then per receiver userId(8) viaOwner(1)
  * origin: topic(utf) partition(4) offset(8) key(len 4, -1 = null, bytes) value(len 4, -1 = null, bytes)
  *         header count(4) then per header name(utf) value(len 4, -1 = null, bytes)
+ * parentPinId(8, 0 = not a repin)
  * </pre>
- * Version 1 is the same without the origin's headers (read as none). The store's changelog carries these
+ * Version 2 is the same without parentPinId (read as 0), version 1 also without the origin's headers (read as none). The store's changelog carries these
  * bytes, so a new layout must read every older one.
  */
 public final class FanoutJobCodec {
 
-    private static final byte VERSION = 2;
+    private static final byte VERSION = 3;
+    private static final byte VERSION_WITHOUT_PARENT = 2;
     private static final byte VERSION_WITHOUT_HEADERS = 1;
 
     public static final Serde<Long> KEY_SERDE = Serdes.Long();
@@ -73,6 +75,7 @@ public final class FanoutJobCodec {
                 out.writeUTF(h.name());
                 writeBytes(out, h.value());
             }
+            out.writeLong(job.parentPinId());
         } catch (IOException e) {
             throw new UncheckedIOException(e); // a byte array does not fail
         }
@@ -82,7 +85,7 @@ public final class FanoutJobCodec {
     public static FanoutJob decode(byte[] bytes) {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
             byte version = in.readByte();
-            if (version != VERSION && version != VERSION_WITHOUT_HEADERS) {
+            if (version != VERSION && version != VERSION_WITHOUT_PARENT && version != VERSION_WITHOUT_HEADERS) {
                 throw new IllegalArgumentException("unknown fan-out job layout version " + version);
             }
             FanoutAction action = in.readByte() == 0 ? FanoutAction.ADD : FanoutAction.REMOVE;
@@ -105,13 +108,14 @@ public final class FanoutJobCodec {
             byte[] key = readBytes(in);
             byte[] value = readBytes(in);
             List<FanoutJob.Header> headers = new ArrayList<>();
-            if (version >= VERSION) {
+            if (version >= VERSION_WITHOUT_PARENT) {
                 int count = in.readInt();
                 for (int i = 0; i < count; i++) headers.add(new FanoutJob.Header(in.readUTF(), readBytes(in)));
             }
             FanoutJob.Origin origin = new FanoutJob.Origin(topic, partition, offset, key, value, headers);
+            long parentPinId = version >= VERSION ? in.readLong() : 0;
             return new FanoutJob(action, eventId, occurredAt, pinId, boardId, authorId, pinCreatedAt, next,
-                    cursor, exhausted, buffered, failures, origin);
+                    cursor, exhausted, buffered, failures, origin, parentPinId);
         } catch (IOException e) {
             throw new IllegalArgumentException("corrupt fan-out job (" + bytes.length + " bytes): " + e, e);
         }

@@ -110,7 +110,8 @@ final class FanoutProcessor implements Processor<String, SourceEvent, Object, Ob
             FanoutJob existing = jobs.get(c.getPinId());
             if (existing != null) return; // a repeat of this ADD, or the pin is already being withdrawn
             long at = c.getOccurredAt().toEpochMilli();
-            jobs.put(c.getPinId(), FanoutJob.start(FanoutAction.ADD, c.getEventId(), at, c.getPinId(), c.getBoardId(), c.getAuthorId(), at, origin));
+            FanoutJob job = FanoutJob.start(FanoutAction.ADD, c.getEventId(), at, c.getPinId(), c.getBoardId(), c.getAuthorId(), at, origin);
+            jobs.put(c.getPinId(), c.getParentPinId() == null ? job : job.ofRepin(c.getParentPinId()));
             pending.incrementAndGet();
         } else if (event instanceof PinDeleted d) {
             FanoutJob existing = jobs.get(d.getPinId());

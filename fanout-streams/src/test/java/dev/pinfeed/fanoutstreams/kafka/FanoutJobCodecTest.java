@@ -42,14 +42,27 @@ class FanoutJobCodecTest {
         FanoutJob job = new FanoutJob(FanoutAction.ADD, 11, 12, 13, 14, 15, 16, 2, null, false, List.of(), 0,
                 new FanoutJob.Origin("pinfeed.pins.v1", 1, 7, "13".getBytes(), new byte[] {5}, List.of()));
         byte[] current = FanoutJobCodec.encode(job);
-        // Version 1: the same bytes without the trailing header count.
-        byte[] version1 = Arrays.copyOf(current, current.length - Integer.BYTES);
+        // Version 1: the same bytes without the trailing header count (and without version 3's parentPinId).
+        byte[] version1 = Arrays.copyOf(current, current.length - Long.BYTES - Integer.BYTES);
         version1[0] = 1;
 
         FanoutJob back = FanoutJobCodec.decode(version1);
 
         assertThat(back).usingRecursiveComparison().isEqualTo(job);
         assertThat(back.origin().headers()).isEmpty();
+    }
+
+    @Test
+    void aRepinsJobKeepsItsParentAndAJobStoredBeforeRepinsReadsAsAnOriginal() {
+        FanoutJob repin = FanoutJob.start(FanoutAction.ADD, 1, 2, 3, 4, 5, 6, FanoutJob.Origin.UNKNOWN).ofRepin(77);
+        assertThat(FanoutJobCodec.decode(FanoutJobCodec.encode(repin)).parentPinId()).isEqualTo(77);
+
+        FanoutJob original = FanoutJob.start(FanoutAction.ADD, 1, 2, 3, 4, 5, 6, FanoutJob.Origin.UNKNOWN);
+        byte[] current = FanoutJobCodec.encode(original);
+        // Version 2: the same bytes without the trailing parentPinId.
+        byte[] version2 = Arrays.copyOf(current, current.length - Long.BYTES);
+        version2[0] = 2;
+        assertThat(FanoutJobCodec.decode(version2)).usingRecursiveComparison().isEqualTo(original);
     }
 
     @Test

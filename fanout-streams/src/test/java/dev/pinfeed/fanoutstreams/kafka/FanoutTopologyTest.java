@@ -6,6 +6,7 @@ import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.config.StoreUnavailableException;
 import dev.pinfeed.events.FanoutAction;
 import dev.pinfeed.events.FanoutChunk;
+import dev.pinfeed.events.PinCreated;
 import dev.pinfeed.events.FanoutReceiver;
 import dev.pinfeed.events.FanoutSource;
 import dev.pinfeed.events.UserCreated;
@@ -148,6 +149,21 @@ class FanoutTopologyTest {
         assertThat(driver.counter("fanout.chunks", "action", "ADD")).isEqualTo(1);
         assertThat(driver.counter("fanout.receivers", "source", "FOLLOWED_USER")).isEqualTo(4);
         assertThat(driver.counter("fanout.receivers", "source", "FOLLOWED_BOARD")).isEqualTo(1);
+    }
+
+    @Test
+    void aRepinsChunksNameItsParentEvenAcrossChunksAndAnOriginalsNone() {
+        graph.board(RECIPES, ANA).followers(ANA, 10_000, 1_500);
+        graph.board(GARDEN, BEN).followers(BEN, 20_000, 5);
+        driver(FanoutSettings.defaults().withChunkSize(1_000));
+
+        driver.publish(new PinCreated(90L, Instant.ofEpochMilli(FanoutDriver.START), ANA, 601L, RECIPES, ANA, "saved", null, null, 700L));
+        driver.created(602, GARDEN, BEN);
+        List<FanoutChunk> all = driver.drain(20);
+
+        assertThat(of(all, 601)).hasSize(2).allSatisfy(c -> assertThat(c.getParentPinId()).isEqualTo(700L));
+        assertThat(receivers(of(all, 601))).hasSize(1_500);
+        assertThat(of(all, 602)).singleElement().satisfies(c -> assertThat(c.getParentPinId()).isNull());
     }
 
     @Test

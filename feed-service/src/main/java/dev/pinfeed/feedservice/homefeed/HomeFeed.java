@@ -206,10 +206,11 @@ public final class HomeFeed {
 
         Chunk shown = chunk;
         List<Long> droppedByGenerator = result == null ? List.of() : result.dropped();
+        List<Long> seenParents = result == null ? List.of() : result.seenParents();
         GeneratorState shownState = shown == null ? state : state.plusItems(shown.items().size());
         int nextChunkSize = nextSize;
         after(() -> {
-            if (shown != null) complete(shown, droppedByGenerator);
+            if (shown != null) complete(shown, droppedByGenerator, seenParents);
             else if (!droppedByGenerator.isEmpty()) pools.remove(userId, droppedByGenerator);
             if (!dropped.isEmpty()) feeds.removePins(userId, dropped);
             // The feed is scanned to trim it only once it may have outgrown its maximum (or its size is not known).
@@ -243,7 +244,7 @@ public final class HomeFeed {
             }
             Chunk chunk = new Chunk(userId, chunkIds.next(newestMaterialized), r.items());
             feeds.journal(chunk);
-            complete(chunk, r.dropped());
+            complete(chunk, r.dropped(), r.seenParents());
             listener.lateChunk(true);
         }, afterAnswer).exceptionally(e -> {
             listener.afterAnswerFailed(e instanceof RuntimeException re ? re : new IllegalStateException(e));
@@ -293,7 +294,7 @@ public final class HomeFeed {
      */
     private boolean completePending(List<Chunk> pending) {
         try {
-            for (Chunk c : pending) complete(c, List.of());
+            for (Chunk c : pending) complete(c, List.of(), List.of());
             return true;
         } catch (StoreUnavailableException e) {
             // The HBase primary is down (pending read from the standby): the chunks stay journaled and a later read
@@ -306,10 +307,16 @@ public final class HomeFeed {
     /**
      * Pools first, then the feed: while the journal entry exists a replay redoes both, and once it is
      * gone the pins are out of the pools, so the generator never picks a pin already in the feed. The pools
-     * remember the pins shown, so a replayed delivery of one (an operator's replay) never puts it back.
+     * remember the pins shown, so a replayed delivery of one (an operator's replay) never puts it back. The parents of
+     * the chunk's repins ({@code seenParents}) count as shown too: the parent and its other repins stay out of his
+     * feed (ContentGenerator). A pending chunk completed after a crash does not know them: its repins' parents may
+     * come once more.
      */
-    private void complete(Chunk chunk, List<Long> alsoDropped) {
-        List<Long> shown = chunk.items().stream().map(FeedItem::pinId).toList();
+    private void complete(Chunk chunk, List<Long> alsoDropped, List<Long> seenParents) {
+        Set<Long> shownSet = new LinkedHashSet<>();
+        chunk.items().forEach(i -> shownSet.add(i.pinId()));
+        shownSet.addAll(seenParents);
+        List<Long> shown = List.copyOf(shownSet);
         Set<Long> dropped = new LinkedHashSet<>(alsoDropped);
         shown.forEach(dropped::remove);
         pools.removeShown(chunk.userId(), shown, dropped);

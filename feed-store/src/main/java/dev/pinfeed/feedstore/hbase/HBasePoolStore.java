@@ -285,6 +285,21 @@ public final class HBasePoolStore implements PoolStore, PoolRows {
         write(mutations);
     }
 
+    /** One batch read of the pins' shown rows. */
+    @Override
+    public Set<Long> shownAmong(long userId, Collection<Long> pinIds) {
+        List<Long> pins = List.copyOf(new HashSet<>(pinIds));
+        if (pins.isEmpty()) return Set.of();
+        List<Get> gets = new ArrayList<>(pins.size());
+        for (long pin : pins) gets.add(new Get(PoolKeys.shownRow(userId, pin)).addColumn(PoolKeys.FAMILY, PoolKeys.SHOWN));
+        Object[] read = batch(gets, "reading shown marks");
+        Set<Long> shown = new HashSet<>();
+        for (int i = 0; i < pins.size(); i++) {
+            if (!((Result) read[i]).isEmpty()) shown.add(pins.get(i));
+        }
+        return shown;
+    }
+
     @Override
     public void forgetShown(long userId) {
         requireWritable();

@@ -41,7 +41,7 @@ public final class CanonicalReadsPins implements CanonicalPins {
     public Map<Long, Optional<PinFacts>> pins(Collection<Long> pinIds) {
         Map<Long, Optional<PinFacts>> out = new HashMap<>();
         if (pinIds.isEmpty()) return out;
-        reads.pins(pinIds).forEach((id, row) -> out.put(id, CanonicalObjects.pin(row.json(), row.likes(), row.comments()).map(CanonicalReadsPins::facts)));
+        reads.pins(pinIds).forEach((id, row) -> out.put(id, CanonicalObjects.pin(row.json(), row.likes()).map(CanonicalReadsPins::facts)));
         return out;
     }
 

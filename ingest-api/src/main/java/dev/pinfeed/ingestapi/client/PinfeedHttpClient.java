@@ -14,6 +14,7 @@ import dev.pinfeed.ingestapi.core.IngestCommand.FollowBoard;
 import dev.pinfeed.ingestapi.core.IngestCommand.FollowUser;
 import dev.pinfeed.ingestapi.core.IngestCommand.LikePin;
 import dev.pinfeed.ingestapi.core.IngestCommand.ReorderBoardPins;
+import dev.pinfeed.ingestapi.core.IngestCommand.RepinPin;
 import dev.pinfeed.ingestapi.core.IngestCommand.UnfollowBoard;
 import dev.pinfeed.ingestapi.core.IngestCommand.UnfollowUser;
 import dev.pinfeed.ingestapi.core.IngestCommand.UnlikePin;
@@ -116,6 +117,11 @@ public final class PinfeedHttpClient {
         return submit(new CreatePin(boardId, authorId, details, link, imageUrl)).id();
     }
 
+    /** POST /v1/pins/{pinId}/repins: {@code authorId} saves the pin to his board {@code boardId}; returns the repin's id. */
+    public long repin(long pinId, long boardId, long authorId) {
+        return submit(new RepinPin(pinId, boardId, authorId)).id();
+    }
+
     /** DELETE /v1/pins/{pinId}; returns the event id. */
     public long deletePin(long pinId) {
         return submit(new DeletePin(pinId)).eventId();
@@ -204,6 +210,10 @@ public final class PinfeedHttpClient {
             return new Route("POST", "/v1/pins/" + c.pinId() + "/comments", fields);
         }
         if (command instanceof DeleteComment c) return new Route("DELETE", "/v1/comments/" + c.commentId(), null);
+        if (command instanceof RepinPin c) {
+            fields.remove("parentPinId");
+            return new Route("POST", "/v1/pins/" + c.pinId() + "/repins", fields);
+        }
         if (command instanceof FollowUser c) return new Route("PUT", following(c.userId(), "users", c.targetUserId()), null);
         if (command instanceof UnfollowUser c) return new Route("DELETE", following(c.userId(), "users", c.targetUserId()), null);
         if (command instanceof FollowBoard c) return new Route("PUT", following(c.userId(), "boards", c.boardId()), null);

@@ -70,6 +70,28 @@ public sealed interface IngestCommand {
         }
     }
 
+    /**
+     * A repin (Pinterest's save) of {@code pinId}: a new pin on {@code boardId}, which must be {@code authorId}'s (the
+     * repinner's), keeping the pin as its parent. Published as a PinCreated with {@code parentPinId}; the parent must
+     * be live. {@code parentField} names the parent in problems: {@code pinId} on the route (its path), {@code parentPinId}
+     * in a typed PinCreated of /v1/events.
+     */
+    record RepinPin(long pinId, long boardId, long authorId, String parentField) implements IngestCommand {
+        public RepinPin {
+            FieldRules.id(parentField, pinId, PIN);
+            FieldRules.id("boardId", boardId, BOARD);
+            FieldRules.id("authorId", authorId, USER);
+        }
+        /** The route's repin: the parent is the path's {@code pinId}. */
+        public RepinPin(long pinId, long boardId, long authorId) {
+            this(pinId, boardId, authorId, "pinId");
+        }
+        public String eventType() { return "PinCreated"; }
+        public List<Reference> references() {
+            return List.of(Reference.live(parentField, pinId), new Reference("boardId", boardId), new Reference("authorId", authorId));
+        }
+    }
+
     record DeletePin(long pinId) implements IngestCommand {
         public DeletePin {
             FieldRules.id("pinId", pinId, PIN);

@@ -25,6 +25,7 @@ import dev.pinfeed.ingestapi.core.IngestCommand.FollowBoard;
 import dev.pinfeed.ingestapi.core.IngestCommand.FollowUser;
 import dev.pinfeed.ingestapi.core.IngestCommand.LikePin;
 import dev.pinfeed.ingestapi.core.IngestCommand.ReorderBoardPins;
+import dev.pinfeed.ingestapi.core.IngestCommand.RepinPin;
 import dev.pinfeed.ingestapi.core.IngestCommand.UnfollowBoard;
 import dev.pinfeed.ingestapi.core.IngestCommand.UnfollowUser;
 import dev.pinfeed.ingestapi.core.IngestCommand.UnlikePin;
@@ -45,7 +46,8 @@ import org.apache.avro.specific.SpecificRecord;
 
 /**
  * Turns validated commands into published events: checks that referenced objects exist (and, for
- * likes and reorders, that a pin is not deleted), assigns IDs, claims usernames, records new objects
+ * likes, reorders and repins, that a pin is not deleted; for a repin, that the board is the repinner's),
+ * copies a repin's content from its parent ({@link PinContents}), assigns IDs, claims usernames, records new objects
  * in the directory, publishes, waits for the acknowledgement and then records deleted pins. A
  * command that fails at any step leaves nothing behind: its username claim and directory entry are
  * undone and no event of it is published. The one exception is an event Kafka
@@ -98,6 +100,7 @@ public final class IngestService {
     private final InstantSource clock;
     private final Duration publishTimeout;
     private final java.util.function.IntSupplier shardCount;
+    private final PinContents contents;
 
     /** {@code shardCount}: logical shards in the shard map; an id on a shard beyond it names nothing. */
     public IngestService(IdSource ids, CachingObjectDirectory directory, UsernameIndex usernames, EventPublisher publisher,
@@ -108,6 +111,13 @@ public final class IngestService {
     /** {@code shardCount}: asked at each request (the live shard map grows when an operator opens shards). */
     public IngestService(IdSource ids, CachingObjectDirectory directory, UsernameIndex usernames, EventPublisher publisher,
                          InstantSource clock, Duration publishTimeout, java.util.function.IntSupplier shardCount) {
+        this(ids, directory, usernames, publisher, clock, publishTimeout, shardCount, PinContents.NONE);
+    }
+
+    /** {@code contents}: where a repin's details, link and image come from (its parent in the canonical store). */
+    public IngestService(IdSource ids, CachingObjectDirectory directory, UsernameIndex usernames, EventPublisher publisher,
+                         InstantSource clock, Duration publishTimeout, java.util.function.IntSupplier shardCount, PinContents contents) {
+        this.contents = contents;
         this.ids = ids;
         this.directory = directory;
         this.usernames = usernames;
@@ -321,6 +331,10 @@ public final class IngestService {
         if (boardId != 0 && known.get(boardId).ownerId() == userId) {
             throw IngestRejection.invalid("boardId", "board " + boardId + " belongs to user " + userId + "; owners do not follow their own boards");
         }
+        if (command instanceof RepinPin repin && known.get(repin.boardId()).ownerId() != repin.authorId()) {
+            throw IngestRejection.invalid("boardId", "board " + repin.boardId() + " belongs to user " + known.get(repin.boardId()).ownerId()
+                    + ", not to the repinner " + repin.authorId() + "; a repin goes on one of the repinner's boards");
+        }
         if (command instanceof ReorderBoardPins reorder) {
             for (int i = 0; i < reorder.pinIds().size(); i++) {
                 ObjectDirectory.Entry pin = known.get(reorder.pinIds().get(i));
@@ -362,6 +376,15 @@ public final class IngestService {
             return new Prepared(index, c, PinCreated.newBuilder().setEventId(eventId).setOccurredAt(now).setActorId(c.authorId())
                     .setPinId(pinId).setBoardId(c.boardId()).setAuthorId(c.authorId()).setDetails(c.details())
                     .setLink(c.link()).setImageUrl(c.imageUrl()).build(),
+                    pinId, eventId, new ObjectDirectory.Entry(pinId, c.authorId(), c.boardId()), null, null);
+        }
+        if (command instanceof RepinPin c) {
+            // The parent's content as the canonical store has it (normally: a pin is repinned well after the materializer wrote it).
+            PinContents.Content from = contents.of(c.pinId()).orElse(PinContents.Content.UNKNOWN);
+            long pinId = ids.newPinId(c.boardId());
+            return new Prepared(index, c, PinCreated.newBuilder().setEventId(eventId).setOccurredAt(now).setActorId(c.authorId())
+                    .setPinId(pinId).setBoardId(c.boardId()).setAuthorId(c.authorId()).setDetails(from.details())
+                    .setLink(from.link()).setImageUrl(from.imageUrl()).setParentPinId(c.pinId()).build(),
                     pinId, eventId, new ObjectDirectory.Entry(pinId, c.authorId(), c.boardId()), null, null);
         }
         if (command instanceof DeletePin c) {

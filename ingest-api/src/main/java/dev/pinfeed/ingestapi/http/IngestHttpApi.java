@@ -48,7 +48,7 @@ public final class IngestHttpApi {
     public static final String UNCONFIRMED_TYPE = Problem.TYPE_BASE + "publish-unconfirmed";
     public static final String IN_PROGRESS_TYPE = Problem.TYPE_BASE + "idempotency-in-progress";
     public static final String KEY_REUSED_TYPE = Problem.TYPE_BASE + "idempotency-key-reused";
-    /** The problem type of a 409 for a like, reorder (later repin, comment) naming a deleted pin; {@code field} names it. */
+    /** The problem type of a 409 for a like, reorder or repin (later comment) naming a deleted pin; {@code field} names it. */
     public static final String PIN_DELETED_TYPE = Problem.TYPE_BASE + "pin-deleted";
     private static final Pattern IDEMPOTENCY_KEY = Pattern.compile("[\\x21-\\x7e]{1,255}");
 
@@ -70,6 +70,7 @@ public final class IngestHttpApi {
         app.route("POST", "/v1/users", write, r -> command(r, req -> JsonCommands.createUser(req.json())));
         app.route("POST", "/v1/boards", write, r -> command(r, req -> JsonCommands.createBoard(req.json())));
         app.route("POST", "/v1/pins", write, r -> command(r, req -> JsonCommands.createPin(req.json())));
+        app.route("POST", "/v1/pins/{pinId}/repins", write, r -> command(r, req -> JsonCommands.repin(id(req, "pinId"), req.json())));
         app.route("DELETE", "/v1/pins/{pinId}", write, r -> command(r, req -> new IngestCommand.DeletePin(id(req, "pinId"))));
         app.route("POST", "/v1/pins/{pinId}/comments", write, r -> command(r, req -> JsonCommands.createComment(id(req, "pinId"), req.json())));
         app.route("DELETE", "/v1/comments/{commentId}", write, r -> command(r, req -> new IngestCommand.DeleteComment(id(req, "commentId"))));

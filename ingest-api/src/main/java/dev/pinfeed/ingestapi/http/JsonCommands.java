@@ -15,6 +15,7 @@ import dev.pinfeed.ingestapi.core.IngestCommand.FollowBoard;
 import dev.pinfeed.ingestapi.core.IngestCommand.FollowUser;
 import dev.pinfeed.ingestapi.core.IngestCommand.LikePin;
 import dev.pinfeed.ingestapi.core.IngestCommand.ReorderBoardPins;
+import dev.pinfeed.ingestapi.core.IngestCommand.RepinPin;
 import dev.pinfeed.ingestapi.core.IngestCommand.UnfollowBoard;
 import dev.pinfeed.ingestapi.core.IngestCommand.UnfollowUser;
 import dev.pinfeed.ingestapi.core.IngestCommand.UnlikePin;
@@ -41,7 +42,9 @@ public final class JsonCommands {
     static {
         EVENTS.put("UserCreated", new EventShape(Set.of("username", "displayName"), JsonCommands::createUser));
         EVENTS.put("BoardCreated", new EventShape(Set.of("ownerId", "name", "description"), JsonCommands::createBoard));
-        EVENTS.put("PinCreated", new EventShape(Set.of("boardId", "authorId", "details", "link", "imageUrl"), JsonCommands::createPin));
+        // With parentPinId a repin: boardId and authorId only (the content is the parent's).
+        EVENTS.put("PinCreated", new EventShape(Set.of("boardId", "authorId", "details", "link", "imageUrl", "parentPinId"),
+                JsonCommands::createPinOrRepin));
         EVENTS.put("PinDeleted", new EventShape(Set.of("pinId"), f -> new DeletePin(f.id("pinId"))));
         EVENTS.put("UserFollowed", new EventShape(Set.of("userId", "targetUserId"), f -> new FollowUser(f.id("userId"), f.id("targetUserId"))));
         EVENTS.put("UserUnfollowed", new EventShape(Set.of("userId", "targetUserId"), f -> new UnfollowUser(f.id("userId"), f.id("targetUserId"))));
@@ -53,6 +56,8 @@ public final class JsonCommands {
         EVENTS.put("CommentCreated", new EventShape(Set.of("pinId", "authorId", "text"), JsonCommands::createComment));
         EVENTS.put("CommentDeleted", new EventShape(Set.of("commentId"), f -> new DeleteComment(f.id("commentId"))));
     }
+
+    private static final Set<String> PIN_FIELDS = Set.of("boardId", "authorId", "details", "link", "imageUrl");
 
     private JsonCommands() {}
 
@@ -83,7 +88,13 @@ public final class JsonCommands {
     }
 
     public static CreatePin createPin(JsonNode body) {
-        return createPin(new Fields(body, EVENTS.get("PinCreated").fields(), null));
+        return createPin(new Fields(body, PIN_FIELDS, null));
+    }
+
+    /** POST /v1/pins/{pinId}/repins: the parent comes from the path, the repinner and his board from the body. */
+    public static RepinPin repin(long pinId, JsonNode body) {
+        Fields f = new Fields(body, Set.of("boardId", "authorId"), null);
+        return new RepinPin(pinId, f.id("boardId"), f.id("authorId"));
     }
 
     /** POST /v1/pins/{pinId}/comments: the pin comes from the path, the author and text from the body. */
@@ -112,6 +123,10 @@ public final class JsonCommands {
             n.put("details", c.details());
             if (c.link() != null) n.put("link", c.link());
             if (c.imageUrl() != null) n.put("imageUrl", c.imageUrl());
+        } else if (command instanceof RepinPin c) {
+            n.put("parentPinId", Long.toString(c.pinId()));
+            n.put("boardId", Long.toString(c.boardId()));
+            n.put("authorId", Long.toString(c.authorId()));
         } else if (command instanceof DeletePin c) {
             n.put("pinId", Long.toString(c.pinId()));
         } else if (command instanceof CreateComment c) {
@@ -183,6 +198,15 @@ public final class JsonCommands {
         return new CreateComment(f.id("pinId"), f.id("authorId"), f.string("text", true));
     }
 
+    /** A typed PinCreated: a repin when it names parentPinId (then details, link and imageUrl are the parent's, not given). */
+    private static IngestCommand createPinOrRepin(Fields f) {
+        if (!f.has("parentPinId")) return createPin(f);
+        for (String copied : List.of("details", "link", "imageUrl")) {
+            if (f.has(copied)) throw IngestRejection.invalid(copied, copied + " is copied from the parent pin; a repin (parentPinId) does not take it");
+        }
+        return new RepinPin(f.id("parentPinId"), f.id("boardId"), f.id("authorId"), "parentPinId");
+    }
+
     private static ReorderBoardPins reorder(Fields f) {
         return new ReorderBoardPins(f.id("boardId"), f.ids("pinIds"));
     }
@@ -200,6 +224,11 @@ public final class JsonCommands {
                 }
             }
             this.node = node;
+        }
+
+        boolean has(String name) {
+            JsonNode v = node.get(name);
+            return v != null && !v.isNull();
         }
 
         String string(String name, boolean required) {

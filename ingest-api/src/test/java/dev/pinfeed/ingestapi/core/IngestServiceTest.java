@@ -31,6 +31,7 @@ import dev.pinfeed.ingestapi.core.IngestCommand.FollowBoard;
 import dev.pinfeed.ingestapi.core.IngestCommand.FollowUser;
 import dev.pinfeed.ingestapi.core.IngestCommand.LikePin;
 import dev.pinfeed.ingestapi.core.IngestCommand.ReorderBoardPins;
+import dev.pinfeed.ingestapi.core.IngestCommand.RepinPin;
 import dev.pinfeed.ingestapi.core.IngestCommand.UnlikePin;
 import dev.pinfeed.ingestapi.core.IngestRejection.Reason;
 import dev.pinfeed.ingestapi.core.IngestService.Outcome;
@@ -41,6 +42,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
+import java.util.Optional;
 import java.util.SplittableRandom;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.junit.jupiter.api.Test;
@@ -375,6 +377,107 @@ class IngestServiceTest {
         service.submitAll(List.of(new FollowUser(a, b)));
 
         assertThat(store.findCalls - lookups).as("created objects are cached once durable").isZero();
+    }
+
+    // ---- repins: a PinCreated with parentPinId on the repinner's board, content copied from the parent
+
+    /** The service over the same stores, copying a repin's content from {@code contents}. */
+    private IngestService withContents(PinContents contents) {
+        return new IngestService(new IdSource(new ShardedIdAllocator(new InMemorySequenceStore(), 100),
+                new ShardPlacement(OpenShards.parse("0-15"), new SplittableRandom(2)),
+                TimeSortableIdGenerator.systemClock(new TimeSortableLayout(TimeSortableLayout.DEFAULT_EPOCH), Duration.ZERO), 3),
+                directory, usernames, publisher, InstantSource.fixed(NOW), Duration.ofSeconds(5), () -> 4096, contents);
+    }
+
+    @Test
+    void aRepinIsAPinCreatedOnTheRepinnersBoardWithItsParentAndTheParentsContent() {
+        long author = user("rp_ann");
+        long saver = user("rp_ben");
+        long parent = pin(board(author), author);
+        long saversBoard = board(saver);
+        IngestService repins = withContents(id -> id == parent
+                ? Optional.of(new PinContents.Content("a pin", "https://example.com/a", "https://img.example.com/a.jpg")) : Optional.empty());
+
+        Outcome o = repins.submit(new RepinPin(parent, saversBoard, saver));
+
+        assertThat(o.accepted()).as("%s", o.rejection()).isTrue();
+        assertThat(ShardedId.decode(o.createdId()).shard()).as("on its board's shard").isEqualTo(ShardedId.decode(saversBoard).shard());
+        PinCreated event = publisher.published(PinCreated.class).get(publisher.published(PinCreated.class).size() - 1);
+        assertThat(event.getPinId()).isEqualTo(o.createdId());
+        assertThat(event.getParentPinId()).isEqualTo(parent);
+        assertThat(event.getBoardId()).isEqualTo(saversBoard);
+        assertThat(event.getAuthorId()).isEqualTo(saver);
+        assertThat(event.getActorId()).isEqualTo(saver);
+        assertThat(event.getDetails()).isEqualTo("a pin");
+        assertThat(event.getLink()).isEqualTo("https://example.com/a");
+        assertThat(event.getImageUrl()).isEqualTo("https://img.example.com/a.jpg");
+        assertThat(service.submit(new LikePin(author, o.createdId())).accepted()).as("the repin is a known pin").isTrue();
+    }
+
+    @Test
+    void aRepinOfAParentTheCanonicalStoreDoesNotHaveYetCarriesNoContent() {
+        long author = user("rq_ann");
+        long saver = user("rq_ben");
+        long parent = pin(board(author), author);
+
+        Outcome o = service.submit(new RepinPin(parent, board(saver), saver));
+
+        assertThat(o.accepted()).isTrue();
+        PinCreated event = publisher.published(PinCreated.class).get(publisher.published(PinCreated.class).size() - 1);
+        assertThat(event.getParentPinId()).isEqualTo(parent);
+        assertThat(event.getDetails()).isEmpty();
+        assertThat(event.getLink()).isNull();
+    }
+
+    @Test
+    void aRepinOntoSomeoneElsesBoardIsRefusedNamingBoardId() {
+        long author = user("rr_ann");
+        long saver = user("rr_ben");
+        long authorsBoard = board(author);
+        long parent = pin(authorsBoard, author);
+        int before = publisher.published().size();
+
+        Outcome o = service.submit(new RepinPin(parent, authorsBoard, saver));
+
+        assertThat(o.rejection().reason()).isEqualTo(Reason.INVALID);
+        assertThat(o.rejection().field()).isEqualTo("boardId");
+        assertThat(o.rejection().detail()).contains(Long.toString(authorsBoard)).contains("repinner");
+        assertThat(publisher.published()).hasSize(before);
+    }
+
+    @Test
+    void aRepinOfADeletedOrUnknownPinIsRefusedNamingPinId() {
+        long author = user("rs_ann");
+        long saver = user("rs_ben");
+        long board = board(author);
+        long gone = pin(board, author);
+        long saversBoard = board(saver);
+        assertThat(service.submit(new DeletePin(gone)).accepted()).isTrue();
+        int before = publisher.published().size();
+
+        Outcome deleted = service.submit(new RepinPin(gone, saversBoard, saver));
+        long unknownPin = ShardedId.compose(ShardedId.decode(gone).shard(), ObjectType.PIN, 999_999);
+        Outcome unknown = service.submit(new RepinPin(unknownPin, saversBoard, saver));
+
+        assertThat(deleted.rejection().reason()).isEqualTo(Reason.DELETED);
+        assertThat(deleted.rejection().field()).isEqualTo("pinId");
+        assertThat(unknown.rejection().reason()).isEqualTo(Reason.UNKNOWN_ID);
+        assertThat(unknown.rejection().field()).isEqualTo("pinId");
+        assertThat(publisher.published()).hasSize(before);
+    }
+
+    @Test
+    void aRepinOfAPinDeletedEarlierInTheSameBatchIsRefused() {
+        long author = user("rt_ann");
+        long saver = user("rt_ben");
+        long pin = pin(board(author), author);
+        long saversBoard = board(saver);
+
+        List<Outcome> out = service.submitAll(List.of(new DeletePin(pin), new RepinPin(pin, saversBoard, saver)));
+
+        assertThat(out.get(0).accepted()).isTrue();
+        assertThat(out.get(1).rejection().reason()).isEqualTo(Reason.DELETED);
+        assertThat(out.get(1).rejection().field()).isEqualTo("pinId");
     }
 
     // ---- soft delete: a deleted pin stays known, marked deleted, and takes no new likes or reorders

@@ -52,6 +52,10 @@ class JsonCommandsTest {
             "{'type':'PinCreated','boardId':'USER','authorId':'USER','details':'d'} | boardId | is a user id, expected a board id",
             "{'type':'PinCreated','boardId':'BOARD','authorId':'BOARD','details':'d'} | authorId | is a board id, expected a user id",
             "{'type':'PinCreated','boardId':'RESERVED','authorId':'USER','details':'d'} | boardId | reserved",
+            "{'type':'PinCreated','parentPinId':'PIN','boardId':'BOARD','authorId':'USER','details':'d'} | details | copied from the parent pin",
+            "{'type':'PinCreated','parentPinId':'PIN','boardId':'BOARD','authorId':'USER','imageUrl':'https://a.b/i.jpg'} | imageUrl | copied from the parent pin",
+            "{'type':'PinCreated','parentPinId':'BOARD','boardId':'BOARD','authorId':'USER'} | parentPinId | is a board id, expected a pin id",
+            "{'type':'PinCreated','parentPinId':'PIN','authorId':'USER'} | boardId | boardId is required",
             "{'type':'UserFollowed','userId':'USER','targetUserId':'USER'} | targetUserId | cannot follow themselves",
             "{'type':'PinLiked','userId':'USER','pinId':'BOARD'}         | pinId       | is a board id, expected a pin id",
             "{'type':'BoardPinsReordered','boardId':'BOARD','pinIds':'PIN'} | pinIds   | must be an array",
@@ -151,7 +155,8 @@ class JsonCommandsTest {
                 new IngestCommand.FollowBoard(otherUser, BOARD), new IngestCommand.UnfollowBoard(otherUser, BOARD),
                 new IngestCommand.LikePin(USER, PIN), new IngestCommand.UnlikePin(USER, PIN),
                 new IngestCommand.ReorderBoardPins(BOARD, List.of(otherPin, PIN)),
-                new IngestCommand.CreateComment(PIN, otherUser, "so\nnice"), new IngestCommand.DeleteComment(COMMENT));
+                new IngestCommand.CreateComment(PIN, otherUser, "so\nnice"), new IngestCommand.DeleteComment(COMMENT),
+                new IngestCommand.RepinPin(otherPin, BOARD, USER, "parentPinId"));
 
         assertThat(commands.stream().map(IngestCommand::eventType).collect(java.util.stream.Collectors.toSet()))
                 .as("every event type").isEqualTo(JsonCommands.eventTypes());
@@ -160,5 +165,25 @@ class JsonCommandsTest {
         }
         assertThat(JsonCommands.typedEventJson(new IngestCommand.CreateUser("bob", null)).has("displayName")).isFalse();
         assertThat(JsonCommands.toJson(new IngestCommand.DeletePin(PIN)).get("pinId").asText()).isEqualTo(Long.toString(PIN));
+    }
+
+    @Test
+    void aPinCreatedWithParentPinIdIsARepinAndTheRepinRouteTakesOnlyBoardAndAuthor() throws Exception {
+        IngestCommand typed = JsonCommands.typedEvent(JSON.readTree(("{'type':'PinCreated','parentPinId':'" + PIN + "','boardId':'" + BOARD
+                + "','authorId':'" + USER + "'}").replace('\'', '"')));
+        assertThat(typed).isEqualTo(new IngestCommand.RepinPin(PIN, BOARD, USER, "parentPinId"));
+        assertThat(typed.references().get(0)).isEqualTo(IngestCommand.Reference.live("parentPinId", PIN));
+
+        assertThat(JsonCommands.repin(PIN, JSON.readTree(("{'boardId':'" + BOARD + "','authorId':'" + USER + "'}").replace('\'', '"'))))
+                .isEqualTo(new IngestCommand.RepinPin(PIN, BOARD, USER));
+        IngestRejection extra = catchThrowableOfType(IngestRejection.class, () -> JsonCommands.repin(PIN,
+                JSON.readTree(("{'boardId':'" + BOARD + "','authorId':'" + USER + "','details':'d'}").replace('\'', '"'))));
+        assertThat(extra.field()).isEqualTo("details");
+        IngestRejection missing = catchThrowableOfType(IngestRejection.class, () -> JsonCommands.repin(PIN,
+                JSON.readTree(("{'boardId':'" + BOARD + "'}").replace('\'', '"'))));
+        assertThat(missing.field()).isEqualTo("authorId");
+        IngestRejection onPinRoute = catchThrowableOfType(IngestRejection.class, () -> JsonCommands.createPin(
+                JSON.readTree(("{'boardId':'" + BOARD + "','authorId':'" + USER + "','details':'d','parentPinId':'" + PIN + "'}").replace('\'', '"'))));
+        assertThat(onPinRoute.field()).as("POST /v1/pins makes no repins").isEqualTo("parentPinId");
     }
 }

@@ -167,7 +167,7 @@ public final class HomeFeedStack implements AutoCloseable {
         List<FanoutReceiver> to = receivers.entrySet().stream().map(e -> new FanoutReceiver(e.getKey(),
                 e.getValue() == Source.FOLLOWED_BOARD ? FanoutSource.FOLLOWED_BOARD : FanoutSource.FOLLOWED_USER)).toList();
         FanoutChunk chunk = new FanoutChunk(eventIds.incrementAndGet(), Instant.ofEpochMilli(createdAt), FanoutAction.ADD, pin, board, author,
-                Instant.ofEpochMilli(createdAt), 0, true, to);
+                Instant.ofEpochMilli(createdAt), 0, true, to, null);
         events.send(new ProducerRecord<>(fanout, EventTopics.partitionKey(chunk), chunk)).get();
     }
 

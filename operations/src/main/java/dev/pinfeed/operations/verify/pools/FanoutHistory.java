@@ -4,10 +4,9 @@ import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.events.FanoutAction;
 import dev.pinfeed.events.FanoutChunk;
 import dev.pinfeed.events.FanoutReceiver;
-import dev.pinfeed.events.FanoutSource;
 import dev.pinfeed.eventsschema.AvroEventDeserializer;
 import dev.pinfeed.eventsschema.EventTopics;
-import dev.pinfeed.feedstore.Source;
+import dev.pinfeed.feedworker.FeedWorker;
 import dev.pinfeed.feedworker.process.FeedWorkerMain;
 import dev.pinfeed.operations.verify.canonical.TopicHistory;
 import dev.pinfeed.processorruntime.KafkaClients;
@@ -85,8 +84,7 @@ public final class FanoutHistory {
     private static void add(FanoutChunk chunk, long writtenAt, Deliveries into) {
         if (chunk.getAction() != FanoutAction.ADD) return; // a REMOVE withdraws a deleted pin: the canonical store says so
         for (FanoutReceiver r : chunk.getReceivers()) {
-            Source source = r.getSource() == FanoutSource.FOLLOWED_BOARD ? Source.FOLLOWED_BOARD : Source.FOLLOWED_USER;
-            into.add(r.getUserId(), chunk.getPinId(), source, writtenAt);
+            into.add(r.getUserId(), chunk.getPinId(), FeedWorker.sourceOf(chunk, r), writtenAt);
         }
     }
 }
