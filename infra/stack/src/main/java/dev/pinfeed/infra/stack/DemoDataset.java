@@ -78,10 +78,10 @@ final class DemoDataset {
         long t0 = System.nanoTime();
         DemoPlan plan = new DemoPlan(size, SEED);
         progress.accept(String.format(Locale.ROOT, "publishing the demo dataset: %d users, %d boards, %d pins, %d follows, %d likes, "
-                        + "%d comments (Ctrl-C: the next ./pinfeed dev resumes it) ...", plan.usernames.size(), plan.boards.size(), plan.pins.size(),
-                plan.follows.size(), plan.likes.size(), plan.comments.size()));
+                        + "%d comments, %d repins (Ctrl-C: the next ./pinfeed dev resumes it) ...", plan.usernames.size(), plan.boards.size(),
+                plan.pins.size(), plan.follows.size(), plan.likes.size(), plan.comments.size(), plan.repins.size()));
         long total = plan.usernames.size() + plan.boards.size() + plan.follows.size() + plan.boardUnfollows.size() + plan.pins.size()
-                + plan.likes.size() + plan.comments.size();
+                + plan.likes.size() + plan.comments.size() + plan.repins.size();
         published = Progress.start(progressOut, mode, "[pinfeed] demo dataset", total, "events", Clock.systemUTC()).startTicker();
         List<String> users = ids(publish("users", plan.usernames.stream()
                 .map(name -> event("UserCreated").put("username", name).put("displayName", displayName(name))).toList()));
@@ -104,10 +104,16 @@ final class DemoDataset {
                 .map(l -> event("PinLiked").put("userId", users.get(l[0])).put("pinId", pins.get(l[1]))).toList());
         publish("comments", plan.comments.stream()
                 .map(c -> event("CommentCreated").put("pinId", pins.get(c.pin())).put("authorId", users.get(c.user())).put("text", c.text())).toList());
+        // A repin copies its parent's content from the canonical store at ingest: the parents must be there first.
+        awaitPins(plan.repins.stream().map(r -> pins.get(r.pin())).distinct().toList());
+        publish("repins", plan.repins.stream()
+                .map(r -> event("PinCreated").put("parentPinId", pins.get(r.pin())).put("boardId", boards.get(r.board()))
+                        .put("authorId", users.get(r.user()))).toList());
 
         int reader = plan.busyReader(20);
         List<String> lines = List.of(
-                String.format(Locale.ROOT, "  most followed: %s  id %s  (%d followers)", plan.usernames.get(star), users.get(star), plan.followers[star]),
+                String.format(Locale.ROOT, "  most followed: %s  id %s  (%d followers%s)", plan.usernames.get(star), users.get(star), plan.followers[star],
+                        plan.followers[star] >= DemoPlan.CELEBRITY_FOLLOWERS ? ": a celebrity, his pins are pulled at read time" : ""),
                 String.format(Locale.ROOT, "  a busy reader: %s  id %s", plan.usernames.get(reader), users.get(reader)),
                 String.format(Locale.ROOT, "  a quiet user:  %s  id %s", plan.usernames.get(plan.usernames.size() - 1), users.get(users.size() - 1)),
                 "  home feed:  curl -H \"Authorization: Bearer $(./pinfeed token --user " + plan.usernames.get(reader) + ")\" '"
@@ -155,6 +161,29 @@ final class DemoDataset {
         }
         progress.accept("warning: the follower graph shows " + seen + " of " + expected
                 + " follows after 120 s; pins published now may miss some feeds (./pinfeed status, ./pinfeed logs graph-processor)");
+    }
+
+    /** Waits (bounded, 120 s) until feed-service reads every pin of {@code pinIds}: the materializer has written them. */
+    private void awaitPins(List<String> pinIds) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+        java.util.Deque<String> waiting = new java.util.ArrayDeque<>(pinIds);
+        while (!waiting.isEmpty() && System.nanoTime() < deadline) {
+            try {
+                HttpResponse<Void> r = http.send(HttpRequest.newBuilder(feed.resolve("/v1/pins/" + waiting.peek()))
+                        .timeout(Duration.ofSeconds(5)).GET().build(), HttpResponse.BodyHandlers.discarding());
+                if (r.statusCode() == 200) {
+                    waiting.pop();
+                    continue;
+                }
+            } catch (IOException notYet) {
+                // feed-service restarting or busy: ask again
+            }
+            Thread.sleep(200);
+        }
+        if (!waiting.isEmpty()) {
+            progress.accept("warning: " + waiting.size() + " repinned pins are not readable after 120 s; their repins carry no details "
+                    + "(./pinfeed status, ./pinfeed logs materializer)");
+        }
     }
 
     /**

@@ -43,7 +43,16 @@ final class DemoPlan {
     /** A user's comment on a pin (by index). */
     record Comment(int user, int pin, String text) {}
     final List<Comment> comments = new ArrayList<>();
+    /** A user's repin of a pin (by index) onto one of his boards (by index). */
+    record Repin(int user, int pin, int board) {}
+    final List<Repin> repins = new ArrayList<>();
     final int[] followers;
+
+    /**
+     * Followers from which an author is a celebrity in the dev stack (fanout-streams' {@code fanout.celebrity-followers}):
+     * the demo's few most followed authors are, so ./pinfeed dev shows pins pulled at read time beside pins fanned out.
+     */
+    static final int CELEBRITY_FOLLOWERS = 1000;
 
     /** The username of the demo's user {@code u} (0 is the most followed). */
     static String username(int u) {
@@ -117,6 +126,14 @@ final class DemoPlan {
             for (int k = geometric(random, 1); k > 0; k--) {
                 comments.add(new Comment(u, byPin.sample(random), COMMENTS[random.nextInt(COMMENTS.length)]));
             }
+        }
+        // Repins after them: about one user in five saves a popular pin of someone else to one of his boards.
+        for (int u = 0; u < size.users(); u++) {
+            if (random.nextInt(5) != 0) continue;
+            int pin = byPin.sample(random);
+            if (pins.get(pin).author() == u) continue;
+            List<Integer> own = boardsOf.get(u);
+            repins.add(new Repin(u, pin, own.get(random.nextInt(own.size()))));
         }
     }
 

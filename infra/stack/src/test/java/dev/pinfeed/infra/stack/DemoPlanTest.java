@@ -52,6 +52,17 @@ class DemoPlanTest {
         assertThat(again.pins).isEqualTo(plan.pins);
         assertThat(again.likes.stream().map(Arrays::toString).toList()).isEqualTo(plan.likes.stream().map(Arrays::toString).toList());
         assertThat(again.comments).isEqualTo(plan.comments);
+        assertThat(again.repins).isEqualTo(plan.repins);
+    }
+
+    @Test
+    void usersRepinOthersPinsOntoTheirOwnBoardsAndTheMostFollowedIsACelebrity() {
+        assertThat(plan.repins).hasSizeGreaterThan(DemoPlan.Size.DEFAULT.users() / 10);
+        for (DemoPlan.Repin r : plan.repins) {
+            assertThat(plan.boards.get(r.board()).owner()).isEqualTo(r.user());
+            assertThat(plan.pins.get(r.pin()).author()).isNotEqualTo(r.user());
+        }
+        assertThat(plan.followers[plan.mostFollowed()]).isGreaterThanOrEqualTo(DemoPlan.CELEBRITY_FOLLOWERS);
     }
 
     @Test
