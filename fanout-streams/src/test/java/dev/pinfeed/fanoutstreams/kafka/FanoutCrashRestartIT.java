@@ -52,6 +52,8 @@ class FanoutCrashRestartIT {
             // Slow enough to be caught mid-way: 2 chunks of 100 per 100 ms turn, ~10 s for the whole fan-out.
             props.put("fanout.chunk-size", Integer.toString(CHUNK));
             props.put("fanout.steps-per-turn", "2");
+            // 20 000 followers would make the author a celebrity (pulled at read time, not fanned out): this is about a big fan-out.
+            props.put("fanout.celebrity-followers", "0");
             props.put("graph.redis.key-prefix", f.keyPrefix);
             props.put(KafkaClients.INSTANCE, "crash-it");
             props.put(FanoutStreamsMain.NAME + ".admin.http", "127.0.0.1:" + ChildJvm.freePort());

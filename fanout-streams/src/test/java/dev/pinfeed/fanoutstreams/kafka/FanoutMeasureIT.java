@@ -44,7 +44,8 @@ class FanoutMeasureIT {
             f.authorWithFollowers(ben, benBoard, 3);
             System.err.printf("[measure] graph written in %d ms%n", (System.nanoTime() - t) / 1_000_000);
             // fanout.* from -DargLine="-Dfanout.turn-max-ms=..." etc., defaults otherwise.
-            FanoutSettings settings = FanoutSettings.from(stack.config()).withTopics(f.applicationId, f.pins, f.chunks, f.deadLetters)
+            // The push fan-out is measured: an author this big would otherwise be a celebrity, pulled at read time.
+            FanoutSettings settings = FanoutSettings.from(stack.config().with("fanout.celebrity-followers", "0")).withTopics(f.applicationId, f.pins, f.chunks, f.deadLetters)
                     .withStateDir(stateDir);
             System.err.println("[measure] " + settings);
             try (FanoutStreamsApp app = FanoutStreamsApp.start(settings, stack.config(), "0", f.registry,
