@@ -58,7 +58,7 @@ class BoundedReplayIT {
                         }
                         for (String mapping : new String[] {"user_has_boards WHERE user_id", "user_has_pins WHERE user_id",
                                 "board_has_pins WHERE board_id", "user_likes_pins WHERE user_id", "pin_liked_by_users WHERE pin_id",
-                                "pin_has_comments WHERE pin_id"}) {
+                                "pin_has_comments WHERE pin_id", "pin_has_repins WHERE pin_id"}) {
                             st.executeUpdate("DELETE FROM " + db + "." + mapping + " = " + id);
                         }
                     }
