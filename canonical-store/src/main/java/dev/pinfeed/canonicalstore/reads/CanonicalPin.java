@@ -7,10 +7,4 @@ import java.time.Instant;
  * the pin it was saved from ({@code parentPinId}, null for an original pin) and how many live repins name it as their parent.
  */
 public record CanonicalPin(long id, long boardId, long authorId, String details, String link, String imageUrl, Instant createdAt,
-                           long likes, long comments, Long parentPinId, long repins) {
-
-    /** An original pin without comments or repins. */
-    public CanonicalPin(long id, long boardId, long authorId, String details, String link, String imageUrl, Instant createdAt, long likes) {
-        this(id, boardId, authorId, details, link, imageUrl, createdAt, likes, 0, null, 0);
-    }
-}
+                           long likes, long comments, Long parentPinId, long repins) {}

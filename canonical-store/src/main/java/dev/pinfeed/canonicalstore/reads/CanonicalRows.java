@@ -21,11 +21,7 @@ public interface CanonicalRows {
     Map<Long, PinRow> pins(Collection<Long> pinIds);
 
     /** {@code comments}: the pin's live comments (active pin_has_comments rows); {@code repins}: its live repins. */
-    record PinRow(String json, long likes, long comments, long repins) {
-        public PinRow(String json, long likes) {
-            this(json, likes, 0, 0);
-        }
-    }
+    record PinRow(String json, long likes, long comments, long repins) {}
 
     /**
      * A board's live pins in {@code order}: those strictly after {@code after} (null: from the first),
