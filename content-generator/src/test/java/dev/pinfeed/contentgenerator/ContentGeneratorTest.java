@@ -40,7 +40,8 @@ class ContentGeneratorTest {
     void sourcesAreMixedAtTheirRatesEachBestFirst() {
         pool(Source.FOLLOWED_USER, 9, 8, 7, 6, 5, 4, 3);
         pool(Source.FOLLOWED_BOARD, 90, 80, 70, 60);
-        ContentGenerator g = new ContentGenerator(pools, GeneratorSettings.defaults()); // 50/35 (and 15 for repins: none here)
+        ContentGenerator g = new ContentGenerator(pools, new GeneratorSettings(
+                Map.of(Source.FOLLOWED_USER, 0.5, Source.FOLLOWED_BOARD, 0.35, Source.REPINS, 0.15), Map.of(), Map.of()));
         List<FeedItem> chunk = g.generate(U, 5).items();
         assertThat(pins(chunk)).containsExactly(100L, 200L, 101L, 201L, 102L);
         assertThat(chunk.stream().filter(i -> i.source() == Source.FOLLOWED_USER).count()).isEqualTo(3);
@@ -90,11 +91,31 @@ class ContentGeneratorTest {
     }
 
     @Test
-    void repinsAreMixedInAtTheirShareByDefault() {
+    void allFivePoolsAreMixedAtTheirDefaultSharesEachBestFirst() {
+        long base = 100;
+        for (Source s : Source.values()) {
+            for (int i = 0; i < 20; i++) entry(s, base + i, 20 - i);
+            base += 100;
+        }
+        List<FeedItem> chunk = new ContentGenerator(pools, GeneratorSettings.defaults()).generate(U, 20).items();
+        Map<Source, Long> counts = chunk.stream().collect(java.util.stream.Collectors.groupingBy(FeedItem::source, java.util.stream.Collectors.counting()));
+        assertThat(counts).isEqualTo(Map.of(Source.FOLLOWED_USER, 8L, Source.FOLLOWED_BOARD, 5L, Source.INTERESTS, 3L,
+                Source.REPINS, 2L, Source.RELATED, 2L)); // 40/25/15/10/10 % of 20
+        for (Source s : Source.values()) {
+            List<Long> ofSource = chunk.stream().filter(i -> i.source() == s).map(FeedItem::pinId).toList();
+            assertThat(ofSource).as(s + " best first").isSorted();
+        }
+        assertThat(chunk.get(0).source()).as("the biggest share leads").isEqualTo(Source.FOLLOWED_USER);
+    }
+
+    @Test
+    void repinsAreMixedInAtTheirShare() {
         for (int i = 0; i < 10; i++) entry(Source.FOLLOWED_USER, 100 + i, 10 - i);
         for (int i = 0; i < 10; i++) entry(Source.FOLLOWED_BOARD, 200 + i, 10 - i);
         for (int i = 0; i < 10; i++) entry(Source.REPINS, 300 + i, 10 - i);
-        List<FeedItem> chunk = new ContentGenerator(pools, GeneratorSettings.defaults()).generate(U, 20).items();
+        GeneratorSettings s = new GeneratorSettings(
+                Map.of(Source.FOLLOWED_USER, 0.5, Source.FOLLOWED_BOARD, 0.35, Source.REPINS, 0.15), Map.of(), Map.of());
+        List<FeedItem> chunk = new ContentGenerator(pools, s).generate(U, 20).items();
         assertThat(chunk.stream().filter(i -> i.source() == Source.REPINS).count()).isEqualTo(3); // 15 % of 20
         assertThat(chunk.stream().filter(i -> i.source() == Source.FOLLOWED_USER).count()).isEqualTo(10);
         assertThat(chunk.stream().filter(i -> i.source() == Source.FOLLOWED_BOARD).count()).isEqualTo(7);
@@ -161,7 +182,8 @@ class ContentGeneratorTest {
         p.setProperty("feed.defer-below.followed_user", "0.5");
         p.setProperty("feed.drop-below.followed_user", "0.25");
         GeneratorSettings s = GeneratorSettings.from(dev.pinfeed.config.PinfeedConfig.of(p));
-        assertThat(s.mix()).isEqualTo(Map.of(Source.FOLLOWED_USER, 0.5, Source.FOLLOWED_BOARD, 3.0, Source.REPINS, 0.15));
+        assertThat(s.mix()).isEqualTo(Map.of(Source.FOLLOWED_USER, 0.4, Source.FOLLOWED_BOARD, 3.0, Source.REPINS, 0.1,
+                Source.RELATED, 0.1, Source.INTERESTS, 0.15));
         assertThat(s.deferBelow()).containsEntry(Source.FOLLOWED_USER, 0.5).containsEntry(Source.FOLLOWED_BOARD, 0.0);
         assertThat(s.dropBelow()).containsEntry(Source.FOLLOWED_USER, 0.25);
         assertThat(GeneratorSettings.from(dev.pinfeed.config.PinfeedConfig.of(new java.util.Properties())).share(Source.FOLLOWED_USER))

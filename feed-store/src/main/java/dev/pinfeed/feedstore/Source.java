@@ -10,7 +10,11 @@ public enum Source {
     FOLLOWED_USER("followed_user", (byte) 1),
     FOLLOWED_BOARD("followed_board", (byte) 2),
     /** A repin (a pin saved from another pin) by a user or on a board he follows: whatever the fan-out's reason. */
-    REPINS("repins", (byte) 3);
+    REPINS("repins", (byte) 3),
+    /** A pin that shares boards with a pin he saved, liked or repinned (seed 002's "related Pins"). */
+    RELATED("related", (byte) 4),
+    /** A new pin tagged with an interest (topic) he follows (seed 002's "Pins from followed interests"). */
+    INTERESTS("interests", (byte) 5);
 
     private final String wireName;
     private final byte code;
@@ -20,7 +24,8 @@ public enum Source {
         this.code = code;
     }
 
-    /** As the HTTP contract spells it: {@code followed_user}, {@code followed_board}, {@code repins}. */
+    /** As the HTTP contract spells it: {@code followed_user}, {@code followed_board}, {@code repins},
+     * {@code related}, {@code interests}. */
     public String wireName() {
         return wireName;
     }

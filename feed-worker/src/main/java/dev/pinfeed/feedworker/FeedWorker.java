@@ -107,9 +107,15 @@ public final class FeedWorker {
 
     /**
      * The pool a chunk's pin goes to for one of its receivers (the one place that decides it; {@code verify pools}
-     * expects the same): a repin (the chunk names its parent) always the repins pool, else the receiver's reason.
+     * expects the same): a recommendation (related pins, a followed interest) its own pool, else a repin (the chunk
+     * names its parent) the repins pool, else the receiver's reason.
      */
     public static Source sourceOf(FanoutChunk c, FanoutReceiver r) {
+        switch (r.getSource()) {
+            case RELATED: return Source.RELATED;
+            case INTERESTS: return Source.INTERESTS;
+            default: break;
+        }
         if (c.getParentPinId() != null) return Source.REPINS;
         return r.getSource() == FanoutSource.FOLLOWED_BOARD ? Source.FOLLOWED_BOARD : Source.FOLLOWED_USER;
     }

@@ -21,7 +21,7 @@ import java.util.Map;
  * linear affinity would let one much-liked author fill a receiver's pool (with 20 likes a linear
  * factor of 21 outweighs four half-lives of age). Every factor is {@code >= 0}, so the score is too.
  * Keys: {@code feed.score.half-life-hours} (72), {@code feed.score.weight.<source>}
- * ({@code followed_user} 1.0, {@code followed_board} 1.25, {@code repins} 1.0).
+ * ({@code followed_user} 1.0, {@code followed_board} 1.25, {@code repins}, {@code related} and {@code interests} 1.0).
  */
 public final class WeightedScorer implements Scorer {
 
@@ -42,7 +42,10 @@ public final class WeightedScorer implements Scorer {
             Map<Source, Double> w = new EnumMap<>(Source.class);
             w.put(Source.FOLLOWED_USER, 1.0);
             w.put(Source.FOLLOWED_BOARD, 1.25);
-            w.put(Source.REPINS, 1.0); // its own pool: the weight orders repins among themselves, the generator's mix sets their share
+            // each of these is its own pool: the weight orders its pins among themselves, the generator's mix sets their share
+            w.put(Source.REPINS, 1.0);
+            w.put(Source.RELATED, 1.0);
+            w.put(Source.INTERESTS, 1.0);
             return new Settings(w, Duration.ofHours(72));
         }
 

@@ -81,7 +81,8 @@ class WeightedScorerTest {
         p.setProperty("feed.score.weight.repins", "0.75");
         p.setProperty("feed.score.half-life-hours", "1");
         WeightedScorer.Settings s = WeightedScorer.Settings.from(PinfeedConfig.of(p));
-        assertThat(s.sourceWeights()).isEqualTo(Map.of(Source.FOLLOWED_USER, 2.0, Source.FOLLOWED_BOARD, 0.5, Source.REPINS, 0.75));
+        assertThat(s.sourceWeights()).isEqualTo(Map.of(Source.FOLLOWED_USER, 2.0, Source.FOLLOWED_BOARD, 0.5, Source.REPINS, 0.75,
+                Source.RELATED, 1.0, Source.INTERESTS, 1.0));
         assertThat(s.halfLife()).isEqualTo(Duration.ofHours(1));
         WeightedScorer custom = new WeightedScorer(s, clock);
         assertThat(custom.score(candidate(Source.FOLLOWED_USER, NOW - Duration.ofHours(1).toMillis(), 0, 0))).isCloseTo(1.0, within(1e-12));
