@@ -7,6 +7,9 @@ import dev.pinfeed.events.BoardUnfollowed;
 import dev.pinfeed.events.CommentCreated;
 import dev.pinfeed.events.CommentDeleted;
 import dev.pinfeed.events.FanoutChunk;
+import dev.pinfeed.events.InterestCreated;
+import dev.pinfeed.events.InterestFollowed;
+import dev.pinfeed.events.InterestUnfollowed;
 import dev.pinfeed.events.PinCreated;
 import dev.pinfeed.events.PinDeleted;
 import dev.pinfeed.events.PinLiked;
@@ -34,6 +37,7 @@ public final class EventTopics {
     public static final String FOLLOWS = "pinfeed.follows.v1";
     public static final String LIKES = "pinfeed.likes.v1";
     public static final String COMMENTS = "pinfeed.comments.v1";
+    public static final String INTERESTS = "pinfeed.interests.v1";
     /** Internal: fanout-streams' output, feed-worker's input: each pin's first chunk. */
     public static final String FANOUT = "pinfeed.fanout.v1";
 
@@ -53,11 +57,14 @@ public final class EventTopics {
         route(UserUnfollowed.class, FOLLOWS, UserUnfollowed::getFollowerId);
         route(BoardFollowed.class, FOLLOWS, BoardFollowed::getFollowerId);
         route(BoardUnfollowed.class, FOLLOWS, BoardUnfollowed::getFollowerId);
+        route(InterestFollowed.class, FOLLOWS, InterestFollowed::getFollowerId);
+        route(InterestUnfollowed.class, FOLLOWS, InterestUnfollowed::getFollowerId);
         route(PinLiked.class, LIKES, PinLiked::getPinId);
         route(PinUnliked.class, LIKES, PinUnliked::getPinId);
         // Keyed by pin, like likes: a comment's create and delete (and all of one pin's comments) stay in order.
         route(CommentCreated.class, COMMENTS, CommentCreated::getPinId);
         route(CommentDeleted.class, COMMENTS, CommentDeleted::getPinId);
+        route(InterestCreated.class, INTERESTS, InterestCreated::getInterestId);
         // Keyed by pin: a pin's ADD and REMOVE chunks stay in order; different pins spread over partitions.
         route(FanoutChunk.class, FANOUT, FanoutChunk::getPinId);
     }

@@ -50,7 +50,7 @@ class AvroEventSerdeTest {
     @Test
     void aRepinKeepsItsParentThroughTheWireAndAnEventOfTheFirstPinCreatedReadsAsAnOriginal() throws Exception {
         dev.pinfeed.events.PinCreated repin = new dev.pinfeed.events.PinCreated(5L, java.time.Instant.ofEpochMilli(1_000), 6L, 30L, 31L, 6L,
-                "oak table", "https://example.com/t", null, 29L);
+                "oak table", "https://example.com/t", null, 29L, java.util.List.of());
         dev.pinfeed.events.PinCreated back = (dev.pinfeed.events.PinCreated) deserializer.deserialize(EventTopics.PINS,
                 serializer.serialize(EventTopics.PINS, repin));
         assertThat(back.getParentPinId()).isEqualTo(29L);
@@ -58,6 +58,34 @@ class AvroEventSerdeTest {
         Schema v1 = new Schema.Parser().parse(java.nio.file.Files.readString(SampleEvents.RELEASED_SCHEMAS.resolve("PinCreated/v1.avsc")));
         assertThat(v1.getField("parentPinId")).as("v1 had no parent").isNull();
         assertThat(dev.pinfeed.events.PinCreated.getClassSchema().getField("parentPinId").defaultVal()).isEqualTo(org.apache.avro.JsonProperties.NULL_VALUE);
+    }
+
+    @Test
+    void aPinKeepsItsInterestsThroughTheWireAndAnEventOfAnEarlierPinCreatedReadsWithNone() throws Exception {
+        dev.pinfeed.events.PinCreated tagged = new dev.pinfeed.events.PinCreated(5L, java.time.Instant.ofEpochMilli(1_000), 6L, 30L, 31L, 6L,
+                "oak table", null, null, null, java.util.List.of(77L, 78L));
+        dev.pinfeed.events.PinCreated back = (dev.pinfeed.events.PinCreated) deserializer.deserialize(EventTopics.PINS,
+                serializer.serialize(EventTopics.PINS, tagged));
+        assertThat(back.getInterestIds()).containsExactly(77L, 78L);
+
+        Schema v2 = new Schema.Parser().parse(java.nio.file.Files.readString(SampleEvents.RELEASED_SCHEMAS.resolve("PinCreated/v2.avsc")));
+        GenericRecord old = new GenericData.Record(v2);
+        old.put("eventId", 1L);
+        old.put("occurredAt", 1_000L);
+        old.put("actorId", 2L);
+        old.put("pinId", 3L);
+        old.put("boardId", 4L);
+        old.put("authorId", 2L);
+        old.put("details", "before interests");
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        org.apache.avro.io.BinaryEncoder enc = org.apache.avro.io.EncoderFactory.get().binaryEncoder(out, null);
+        new org.apache.avro.generic.GenericDatumWriter<GenericRecord>(v2).write(old, enc);
+        enc.flush();
+        dev.pinfeed.events.PinCreated read = new org.apache.avro.specific.SpecificDatumReader<dev.pinfeed.events.PinCreated>(v2,
+                dev.pinfeed.events.PinCreated.getClassSchema()).read(null,
+                org.apache.avro.io.DecoderFactory.get().binaryDecoder(out.toByteArray(), null));
+        assertThat(read.getDetails()).isEqualTo("before interests");
+        assertThat(read.getInterestIds()).as("v2 had no interests: the default").isEmpty();
     }
 
     @Test

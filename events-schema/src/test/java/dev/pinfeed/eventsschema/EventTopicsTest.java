@@ -41,7 +41,10 @@ class EventTopicsTest {
             Map.entry("PinLiked", "pinfeed.likes.v1 101"),
             Map.entry("PinUnliked", "pinfeed.likes.v1 111"),
             Map.entry("CommentCreated", "pinfeed.comments.v1 131"),
-            Map.entry("CommentDeleted", "pinfeed.comments.v1 141"));
+            Map.entry("CommentDeleted", "pinfeed.comments.v1 141"),
+            Map.entry("InterestCreated", "pinfeed.interests.v1 150"),
+            Map.entry("InterestFollowed", "pinfeed.follows.v1 160"),
+            Map.entry("InterestUnfollowed", "pinfeed.follows.v1 170"));
 
     @Test
     void samplesCoverEverySchema() {
@@ -59,7 +62,7 @@ class EventTopicsTest {
     @Test
     void createAndDeleteOfOnePinShareTheKey() {
         var at = java.time.Instant.EPOCH;
-        PinCreated created = new PinCreated(1L, at, 2L, 777L, 3L, 2L, "d", null, null, null);
+        PinCreated created = new PinCreated(1L, at, 2L, 777L, 3L, 2L, "d", null, null, null, java.util.List.of());
         PinDeleted deleted = new PinDeleted(4L, at, 2L, 777L, 3L, 2L);
         assertThat(EventTopics.topicFor(deleted)).isEqualTo(EventTopics.topicFor(created));
         assertThat(EventTopics.partitionKey(deleted)).isEqualTo(EventTopics.partitionKey(created)).isEqualTo("777");

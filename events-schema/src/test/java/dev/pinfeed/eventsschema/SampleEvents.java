@@ -6,6 +6,9 @@ import dev.pinfeed.events.BoardPinsReordered;
 import dev.pinfeed.events.BoardUnfollowed;
 import dev.pinfeed.events.CommentCreated;
 import dev.pinfeed.events.CommentDeleted;
+import dev.pinfeed.events.InterestCreated;
+import dev.pinfeed.events.InterestFollowed;
+import dev.pinfeed.events.InterestUnfollowed;
 import dev.pinfeed.events.FanoutAction;
 import dev.pinfeed.events.FanoutChunk;
 import dev.pinfeed.events.FanoutReceiver;
@@ -44,7 +47,7 @@ final class SampleEvents {
         return List.of(
                 new UserCreated(1L, AT, 2L, 10L, "ada", "Ada L."),
                 new BoardCreated(3L, AT, 4L, 20L, 21L, "Kitchens", null),
-                new PinCreated(5L, AT, 6L, 30L, 31L, 32L, "oak table", "https://example.com/t", null, null),
+                new PinCreated(5L, AT, 6L, 30L, 31L, 32L, "oak table", "https://example.com/t", null, null, List.of(33L, 34L)),
                 new PinDeleted(7L, AT, 8L, 40L, 41L, 42L),
                 new BoardPinsReordered(9L, AT, 10L, 50L, List.of(53L, 51L, 52L)),
                 new UserFollowed(11L, AT, 12L, 60L, 61L),
@@ -55,6 +58,9 @@ final class SampleEvents {
                 new PinUnliked(21L, AT, 22L, 110L, 111L),
                 new CommentCreated(25L, AT, 26L, 130L, 131L, 132L, "nice table"),
                 new CommentDeleted(27L, AT, 28L, 140L, 141L, 142L),
+                new InterestCreated(29L, AT, 150L, "woodworking"),
+                new InterestFollowed(30L, AT, 31L, 160L, 161L),
+                new InterestUnfollowed(32L, AT, 33L, 170L, 171L),
                 new FanoutChunk(23L, AT, FanoutAction.ADD, 120L, 121L, 122L, AT, 0, true,
                         List.of(new FanoutReceiver(123L, FanoutSource.FOLLOWED_USER), new FanoutReceiver(124L, FanoutSource.FOLLOWED_BOARD)), null));
     }

@@ -197,7 +197,7 @@ class SchemaEvolutionKafkaIT {
         return new PinCreated(base + 1_000_000L, Instant.ofEpochMilli(AT + base), base + 2_000_000L, base,
                 base + 3_000_000L, base + 4_000_000L, "v" + generation + " pin #" + i,
                 i % 3 == 0 ? null : "https://example.com/v" + generation + "/" + i,
-                i % 2 == 0 ? "https://img.example.com/v" + generation + "/" + i + ".jpg" : null, null);
+                i % 2 == 0 ? "https://img.example.com/v" + generation + "/" + i + ".jpg" : null, null, List.of());
     }
 
     private static List<String> tagsOf(int i) {

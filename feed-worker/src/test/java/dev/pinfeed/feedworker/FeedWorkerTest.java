@@ -406,7 +406,7 @@ class FeedWorkerTest {
 
     @Test
     void eventsTheWorkerDoesNotHandleAreRejected() {
-        var created = new dev.pinfeed.events.PinCreated(1L, Instant.ofEpochMilli(T0), 1L, 1L, 2L, 3L, "x", null, null, null);
+        var created = new dev.pinfeed.events.PinCreated(1L, Instant.ofEpochMilli(T0), 1L, 1L, 2L, 3L, "x", null, null, null, java.util.List.of());
         Verdict v = apply(created).get(0);
         assertThat(v.kind()).isEqualTo(Verdict.Kind.REJECTED);
         assertThat(v.reason()).isEqualTo(DeadLetters.UNEXPECTED_EVENT);

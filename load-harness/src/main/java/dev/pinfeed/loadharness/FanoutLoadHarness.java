@@ -507,7 +507,7 @@ public final class FanoutLoadHarness {
         Progress p = new Progress(a.followers().size(), sentNanos);
         progress.put(pin, p);
         pinsByAuthor.put(pin, a.id());
-        PinCreated event = new PinCreated(version.incrementAndGet(), Instant.now(), a.id(), pin, a.board(), a.id(), "bench pin " + pin, null, null, null);
+        PinCreated event = new PinCreated(version.incrementAndGet(), Instant.now(), a.id(), pin, a.board(), a.id(), "bench pin " + pin, null, null, null, java.util.List.of());
         producer.send(new ProducerRecord<>(pinsTopic, EventTopics.partitionKey(event), event), (md, e) -> {
             if (e != null) sendError.compareAndSet(null, e.toString());
         });

@@ -202,7 +202,7 @@ public final class MaterializerLoadHarness {
                 long author = users.get(random.nextInt(users.size()));
                 pins.add(p);
                 events.add(new PinCreated(eventId, Instant.ofEpochMilli(at), author, p, b, author, "pin text of a typical length, a few words",
-                        "https://example.com/" + p, null, null));
+                        "https://example.com/" + p, null, null, java.util.List.of()));
             } else {
                 long u = users.get(random.nextInt(users.size()));
                 long p = pins.get(random.nextInt(pins.size()));

@@ -40,13 +40,13 @@ public final class Events {
 
     public static PinCreated pin(long pin, long board, long author, long at) {
         return new PinCreated(nextEventId(), Instant.ofEpochMilli(at), author, pin, board, author, "details of " + pin,
-                "https://example.com/" + pin, at % 2 == 0 ? "https://img.example.com/" + pin : null, null);
+                "https://example.com/" + pin, at % 2 == 0 ? "https://img.example.com/" + pin : null, null, java.util.List.of());
     }
 
     /** A repin of {@code parent}: a pin on {@code board} by {@code author}, with the parent's content copied by ingest. */
     public static PinCreated repin(long pin, long parent, long board, long author, long at) {
         return new PinCreated(nextEventId(), Instant.ofEpochMilli(at), author, pin, board, author, "details of " + parent,
-                "https://example.com/" + parent, null, parent);
+                "https://example.com/" + parent, null, parent, java.util.List.of());
     }
 
     public static PinDeleted deleted(long pin, long board, long author, long at) {

@@ -93,7 +93,7 @@ class FanoutDeadLettersTest {
         redriven.add(DeadLetters.HEADER_REDRIVE_FROM, "2:41".getBytes(StandardCharsets.UTF_8));
 
         driver.publish(new PinCreated(9L, Instant.ofEpochMilli(FanoutDriver.START), BEN, 907L, GARDEN, BEN, "p", null,
-                null, null), redriven);
+                null, null, java.util.List.of()), redriven);
         driver.raw("78", "not avro".getBytes(StandardCharsets.UTF_8));
         driver.drain(10);
 

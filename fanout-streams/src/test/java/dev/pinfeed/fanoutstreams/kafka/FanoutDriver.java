@@ -88,7 +88,7 @@ final class FanoutDriver implements AutoCloseable {
     /** PinCreated of {@code pin} on {@code board} by {@code author}; returns its eventId. */
     long created(long pin, long board, long author) {
         long id = eventId++;
-        publish(new PinCreated(id, Instant.ofEpochMilli(START + id), author, pin, board, author, "pin " + pin, null, null, null));
+        publish(new PinCreated(id, Instant.ofEpochMilli(START + id), author, pin, board, author, "pin " + pin, null, null, null, java.util.List.of()));
         return id;
     }
 

@@ -157,7 +157,7 @@ class FanoutTopologyTest {
         graph.board(GARDEN, BEN).followers(BEN, 20_000, 5);
         driver(FanoutSettings.defaults().withChunkSize(1_000));
 
-        driver.publish(new PinCreated(90L, Instant.ofEpochMilli(FanoutDriver.START), ANA, 601L, RECIPES, ANA, "saved", null, null, 700L));
+        driver.publish(new PinCreated(90L, Instant.ofEpochMilli(FanoutDriver.START), ANA, 601L, RECIPES, ANA, "saved", null, null, 700L, List.of()));
         driver.created(602, GARDEN, BEN);
         List<FanoutChunk> all = driver.drain(20);
 

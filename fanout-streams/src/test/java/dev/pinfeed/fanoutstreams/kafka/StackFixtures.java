@@ -123,7 +123,7 @@ public final class StackFixtures implements AutoCloseable {
 
     public PinCreated pinCreated(long pin, long board, long author) {
         long id = version.incrementAndGet();
-        return new PinCreated(id, Instant.now(), author, pin, board, author, "it pin " + pin, null, null, null);
+        return new PinCreated(id, Instant.now(), author, pin, board, author, "it pin " + pin, null, null, null, java.util.List.of());
     }
 
     public void publish(SpecificRecord event) throws Exception {

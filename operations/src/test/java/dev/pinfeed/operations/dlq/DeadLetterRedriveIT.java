@@ -139,7 +139,7 @@ class DeadLetterRedriveIT {
             assertThat(shown.get("state").asText()).isEqualTo("not-redriven");
 
             // The fix: the pin arrives (and is stored) after its like was dead-lettered.
-            send(events, pins, new PinCreated(stack.freshId(), t, owner, fixed, board, owner, "the fixed pin", null, null, null));
+            send(events, pins, new PinCreated(stack.freshId(), t, owner, fixed, board, owner, "the fixed pin", null, null, null, java.util.List.of()));
             await().atMost(KAFKA_WAIT).untilAsserted(() -> assertThat(CanonicalSnapshot.read(db, List.of(fixed), false)
                     .table(CanonicalLayout.PINS)).containsKey(ComparableRows.objectKey(fixed)));
 
