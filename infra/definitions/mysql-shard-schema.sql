@@ -125,6 +125,25 @@ CREATE TABLE IF NOT EXISTS pin_liked_by_users (
   KEY newest (pin_id, liked, sequence, user_id)
 ) ENGINE=InnoDB;
 
+-- Interests (topics): a row on a random open shard (like users), written once from InterestCreated and never changed.
+CREATE TABLE IF NOT EXISTS interests (
+  local_id BIGINT NOT NULL PRIMARY KEY,
+  data JSON NOT NULL,
+  ts TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3)
+) ENGINE=InnoDB;
+
+-- The pins carrying an interest (PinCreated's interestIds), on the interest's shard: its pin page, newest first, and its count.
+-- Inserted if absent, so a replayed PinCreated never counts twice; a deleted pin's row stays active (PinDeleted does not name the
+-- pin's interests) and the reads leave the deleted pin out of the page.
+CREATE TABLE IF NOT EXISTS interest_has_pins (
+  interest_id BIGINT NOT NULL,
+  pin_id BIGINT NOT NULL,
+  sequence BIGINT NOT NULL,
+  active TINYINT NOT NULL DEFAULT 1,
+  PRIMARY KEY (interest_id, pin_id),
+  KEY newest (interest_id, active, sequence, pin_id)
+) ENGINE=InnoDB;
+
 -- A pin's repins (pins saved from it, whose JSON names it as parentPinId), on the parent's shard: the parent's
 -- "repins" count is the number of its active rows. Inserted if absent, so a replayed PinCreated never counts twice.
 CREATE TABLE IF NOT EXISTS pin_has_repins (

@@ -18,6 +18,7 @@ import dev.pinfeed.redisshards.VirtualShards;
  * pf:c:{v&lt;s&gt;}:ver:&lt;id&gt;                     the object's cache version
  * pf:c:{v&lt;s&gt;}:user:&lt;id&gt;                    the user's JSON
  * pf:c:{v&lt;s&gt;}:board:&lt;id&gt;                   the board's JSON
+ * pf:c:{v&lt;s&gt;}:interest:&lt;id&gt;                the interest's JSON
  * </pre>
  * Invalidation protocol: the writer, after its MySQL transaction commits, INCRs {@link #version} of
  * the object and DELs its value keys; a reader reads the version before reading MySQL and fills a
@@ -79,6 +80,10 @@ public final class CanonicalCacheKeys {
 
     public static String board(long boardId) {
         return base(boardId) + "board:" + boardId;
+    }
+
+    public static String interest(long interestId) {
+        return base(interestId) + "interest:" + interestId;
     }
 
     public static String version(long objectId) {

@@ -24,6 +24,7 @@ public final class CanonicalIds {
             case BOARD -> CanonicalLayout.BOARDS;
             case PIN -> CanonicalLayout.PINS;
             case COMMENT -> CanonicalLayout.COMMENTS;
+            case INTEREST -> CanonicalLayout.INTERESTS;
         };
     }
 

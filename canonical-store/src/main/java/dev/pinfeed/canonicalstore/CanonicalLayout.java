@@ -20,6 +20,8 @@ public final class CanonicalLayout {
     public static final String BOARDS = "boards";
     public static final String PINS = "pins";
     public static final String COMMENTS = "comments";
+    /** Interests (topics pins carry and users follow), on a random open shard like users. */
+    public static final String INTERESTS = "interests";
     public static final String LOCAL_ID = "local_id";
     public static final String DATA = "data";
     /**
@@ -49,6 +51,7 @@ public final class CanonicalLayout {
     public static final String COMMENT_ID = "comment_id";
     /** pin_has_repins: the repin (a pin whose JSON names the from-pin as its {@code parentPinId}). */
     public static final String REPIN_ID = "repin_id";
+    public static final String INTEREST_ID = "interest_id";
 
     /** The mapping tables, each with its from and to columns. */
     public enum Mapping {
@@ -60,7 +63,9 @@ public final class CanonicalLayout {
         /** On the pin's shard, where its comments are allocated too. */
         PIN_HAS_COMMENTS("pin_has_comments", PIN_ID, COMMENT_ID),
         /** A pin's repins, on the parent's shard: their count is the parent's {@code repins}. */
-        PIN_HAS_REPINS("pin_has_repins", PIN_ID, REPIN_ID);
+        PIN_HAS_REPINS("pin_has_repins", PIN_ID, REPIN_ID),
+        /** The pins carrying an interest, on the interest's shard: its pin page and count. */
+        INTEREST_HAS_PINS("interest_has_pins", INTEREST_ID, PIN_ID);
 
         private final String table;
         private final String from;
@@ -84,9 +89,13 @@ public final class CanonicalLayout {
             return to;
         }
 
-        /** board_has_pins, user_has_pins, pin_has_comments and pin_has_repins carry {@link #ACTIVE} (0 once the pin or comment is deleted). */
+        /**
+         * board_has_pins, user_has_pins, pin_has_comments, pin_has_repins and interest_has_pins carry {@link #ACTIVE} (0 once the pin or
+         * comment is deleted).
+         */
         public boolean hasActive() {
-            return this == BOARD_HAS_PINS || this == USER_HAS_PINS || this == PIN_HAS_COMMENTS || this == PIN_HAS_REPINS;
+            return this == BOARD_HAS_PINS || this == USER_HAS_PINS || this == PIN_HAS_COMMENTS || this == PIN_HAS_REPINS
+                    || this == INTEREST_HAS_PINS;
         }
 
         /** user_likes_pins and pin_liked_by_users: {@link #LIKED} and {@link #VERSION}, last writer wins. */
@@ -115,6 +124,8 @@ public final class CanonicalLayout {
         public static final String TEXT = "text";
         /** pins: a repin's parent (the pin it was saved from); absent on an original pin. */
         public static final String PARENT_PIN_ID = "parentPinId";
+        /** pins: the ids of the interests the pin carries (JSON numbers); absent when it carries none. */
+        public static final String INTERESTS = "interests";
         /** pins and comments: false once deleted (seed 002's soft delete). */
         public static final String ACTIVE = "active";
 
@@ -145,6 +156,12 @@ public final class CanonicalLayout {
         /** {@code parentPinId}: the pin a repin was saved from, null for an original pin (then absent). */
         public static String pin(long id, long createdAtMillis, long boardId, long authorId, String details, String link, String imageUrl,
                                  Long parentPinId) {
+            return pin(id, createdAtMillis, boardId, authorId, details, link, imageUrl, parentPinId, java.util.List.of());
+        }
+
+        /** {@code interestIds}: the interests the pin carries, in the order given; none leaves {@link #INTERESTS} absent. */
+        public static String pin(long id, long createdAtMillis, long boardId, long authorId, String details, String link, String imageUrl,
+                                 Long parentPinId, java.util.List<Long> interestIds) {
             ObjectNode o = object(id, createdAtMillis);
             o.put(BOARD_ID, boardId);
             o.put(AUTHOR_ID, authorId);
@@ -152,6 +169,10 @@ public final class CanonicalLayout {
             putIfGiven(o, LINK, link);
             putIfGiven(o, IMAGE_URL, imageUrl);
             if (parentPinId != null) o.put(PARENT_PIN_ID, parentPinId.longValue());
+            if (!interestIds.isEmpty()) {
+                var interests = o.putArray(INTERESTS);
+                interestIds.forEach(interests::add);
+            }
             return o.toString();
         }
 
@@ -166,6 +187,12 @@ public final class CanonicalLayout {
             o.put(BOARD_ID, boardId);
             o.put(AUTHOR_ID, authorId);
             o.put(ACTIVE, false);
+            return o.toString();
+        }
+
+        public static String interest(long id, long createdAtMillis, String name) {
+            ObjectNode o = object(id, createdAtMillis);
+            o.put(NAME, name);
             return o.toString();
         }
 

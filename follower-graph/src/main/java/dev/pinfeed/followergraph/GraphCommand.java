@@ -68,6 +68,24 @@ public sealed interface GraphCommand {
         }
     }
 
+    /** {@code followerId} follows interest {@code interestId}: the interest's new pins reach him (its interests pool). */
+    record FollowInterest(long eventId, long occurredAt, long followerId, long interestId) implements GraphCommand {
+        public FollowInterest {
+            check(eventId, occurredAt);
+            positive("followerId", followerId);
+            positive("interestId", interestId);
+        }
+    }
+
+    /** Undoes {@link FollowInterest}. */
+    record UnfollowInterest(long eventId, long occurredAt, long followerId, long interestId) implements GraphCommand {
+        public UnfollowInterest {
+            check(eventId, occurredAt);
+            positive("followerId", followerId);
+            positive("interestId", interestId);
+        }
+    }
+
     private static void check(long eventId, long occurredAt) {
         if (eventId == 0) throw new InvalidCommandException("eventId is 0");
         if (occurredAt < 0 || occurredAt > Version.MAX_OCCURRED_AT) {

@@ -88,6 +88,21 @@ public interface GraphStore extends AutoCloseable {
     /** Number of {@link #boardReceivers}, exact; costs a pass over the board's explicit followers. */
     long boardFollowerCount(long boardId);
 
+    /** Does {@code userId} follow interest {@code interestId}? */
+    boolean followsInterest(long userId, long interestId);
+
+    /** Interests {@code userId} follows, newest first (edges explicit). */
+    Page<Edge> followingInterests(long userId, String cursor, int limit);
+
+    /** How many interests {@code userId} follows, exact. */
+    long followingInterestsCount(long userId);
+
+    /** The followers of interest {@code interestId}, newest first: the fan-out list of its pins (edges explicit). */
+    Page<Edge> interestFollowers(long interestId, String cursor, int limit);
+
+    /** How many users follow interest {@code interestId}, exact. */
+    long interestFollowerCount(long interestId);
+
     @Override
     default void close() {}
 }

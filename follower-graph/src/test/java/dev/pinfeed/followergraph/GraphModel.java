@@ -52,6 +52,7 @@ public final class GraphModel implements GraphStore {
         final Map<Long, Set<Long>> exceptions = new HashMap<>();              // A -> boards unfollowed
         final Map<Long, Long> created = new HashMap<>();                      // X -> earliest creation
         final Map<Long, Long> createdOwner = new HashMap<>();                 // X -> owner (created boards)
+        final Map<Long, Map<Long, Long>> interests = new HashMap<>();         // A -> (interest -> since)
     }
 
     @Override
@@ -87,6 +88,10 @@ public final class GraphModel implements GraphStore {
                 if (s.explicitFollowing.getOrDefault(u.followerId(), Map.of()).containsKey(u.boardOwnerId())) {
                     exceptionsOf(s, u.followerId()).add(u.boardId());
                 }
+            } else if (c instanceof GraphCommand.FollowInterest f) {
+                s.interests.computeIfAbsent(f.followerId(), k -> new HashMap<>()).put(f.interestId(), f.occurredAt());
+            } else if (c instanceof GraphCommand.UnfollowInterest u) {
+                s.interests.getOrDefault(u.followerId(), new HashMap<>()).remove(u.interestId());
             } else if (c instanceof CreateBoard b) {
                 s.created.merge(b.boardId(), b.occurredAt(), Math::min);
                 s.createdOwner.put(b.boardId(), b.ownerId());
@@ -207,6 +212,38 @@ public final class GraphModel implements GraphStore {
         List<Edge> all = new ArrayList<>();
         boardsFollowed(userId).forEach((id, since) -> all.add(new Edge(id, since, true)));
         return newestFirst(all, cursor, limit);
+    }
+
+    @Override
+    public synchronized boolean followsInterest(long userId, long interestId) {
+        return state().interests.getOrDefault(userId, Map.of()).containsKey(interestId);
+    }
+
+    @Override
+    public synchronized Page<Edge> followingInterests(long userId, String cursor, int limit) {
+        List<Edge> all = new ArrayList<>();
+        state().interests.getOrDefault(userId, Map.of()).forEach((id, since) -> all.add(new Edge(id, since, true)));
+        return newestFirst(all, cursor, limit);
+    }
+
+    @Override
+    public synchronized long followingInterestsCount(long userId) {
+        return state().interests.getOrDefault(userId, Map.of()).size();
+    }
+
+    @Override
+    public synchronized Page<Edge> interestFollowers(long interestId, String cursor, int limit) {
+        List<Edge> all = new ArrayList<>();
+        state().interests.forEach((user, followed) -> {
+            Long since = followed.get(interestId);
+            if (since != null) all.add(new Edge(user, since, true));
+        });
+        return newestFirst(all, cursor, limit);
+    }
+
+    @Override
+    public synchronized long interestFollowerCount(long interestId) {
+        return state().interests.values().stream().filter(m -> m.containsKey(interestId)).count();
     }
 
     @Override

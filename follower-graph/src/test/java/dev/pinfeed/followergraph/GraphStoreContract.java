@@ -459,6 +459,43 @@ public abstract class GraphStoreContract {
         soft.assertAll();
     }
 
+    // ---------------------------------------------------------------- interests
+
+    @Test
+    void followingAnInterestShowsOnBothSidesAndPagesNewestFirst() {
+        long a = freshId(), b = freshId(), c = freshId(), wood = freshId(), clay = freshId();
+        apply(followInterest(a, wood, 10), followInterest(b, wood, 30), followInterest(c, wood, 20), followInterest(a, clay, 40));
+
+        assertThat(graph.followsInterest(a, wood)).isTrue();
+        assertThat(graph.followsInterest(b, clay)).isFalse();
+        assertThat(graph.followingInterests(a, null, 10).items()).containsExactly(new Edge(clay, T0 + 40, true), new Edge(wood, T0 + 10, true));
+        assertThat(graph.followingInterestsCount(a)).isEqualTo(2);
+        assertThat(graph.interestFollowerCount(wood)).isEqualTo(3);
+        Page<Edge> first = graph.interestFollowers(wood, null, 2);
+        assertThat(first.items()).containsExactly(new Edge(b, T0 + 30, true), new Edge(c, T0 + 20, true));
+        assertThat(graph.interestFollowers(wood, first.nextCursor(), 2).items()).containsExactly(new Edge(a, T0 + 10, true));
+        assertThat(graph.interestFollowers(wood, first.nextCursor(), 2).nextCursor()).isNull();
+        assertThat(graph.counts(a)).as("interests are not users or boards").isEqualTo(new Counts(0, 0, 0, 0, 0));
+    }
+
+    @Test
+    void anInterestEdgeIsLastWriterWinsWhateverTheArrivalOrderAndDuplicatesChangeNothing() {
+        long a = freshId(), b = freshId(), wood = freshId();
+        GraphCommand follow = followInterest(a, wood, 10);
+        GraphCommand unfollow = unfollowInterest(a, wood, 20);
+        apply(unfollow, follow, follow, unfollow);
+        apply(followInterest(b, wood, 20), unfollowInterest(b, wood, 10));
+
+        assertThat(graph.followsInterest(a, wood)).isFalse();
+        assertThat(graph.followingInterestsCount(a)).isZero();
+        assertThat(graph.followsInterest(b, wood)).isTrue();
+        assertThat(graph.interestFollowers(wood, null, 10).items()).containsExactly(new Edge(b, T0 + 20, true));
+
+        apply(followInterest(a, wood, 30));
+        assertThat(graph.interestFollowers(wood, null, 10).items()).containsExactly(new Edge(a, T0 + 30, true), new Edge(b, T0 + 20, true));
+        assertThat(graph.interestFollowerCount(wood)).isEqualTo(2);
+    }
+
     // ---------------------------------------------------------------- helpers
 
     protected void apply(GraphCommand... commands) {
@@ -494,6 +531,14 @@ public abstract class GraphStoreContract {
 
     protected UnfollowBoard unfollowBoard(long a, long board, long owner, long at) {
         return new UnfollowBoard(nextEventId(), T0 + at, a, board, owner);
+    }
+
+    protected GraphCommand.FollowInterest followInterest(long a, long interest, long at) {
+        return new GraphCommand.FollowInterest(nextEventId(), T0 + at, a, interest);
+    }
+
+    protected GraphCommand.UnfollowInterest unfollowInterest(long a, long interest, long at) {
+        return new GraphCommand.UnfollowInterest(nextEventId(), T0 + at, a, interest);
     }
 
     protected CreateBoard createBoard(long board, long owner, long at) {

@@ -11,7 +11,8 @@ public enum ObjectType {
     PIN(1),
     USER(2),
     BOARD(3),
-    COMMENT(4);
+    COMMENT(4),
+    INTEREST(5);
 
     private static final ObjectType[] BY_ID = new ObjectType[ShardedId.MAX_TYPE + 1];
 

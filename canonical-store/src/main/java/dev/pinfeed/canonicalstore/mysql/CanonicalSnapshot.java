@@ -38,11 +38,11 @@ public final class CanonicalSnapshot {
     private static final Map<Mapping, ObjectType> FROM_TYPE = Map.of(
             Mapping.USER_HAS_BOARDS, ObjectType.USER, Mapping.BOARD_HAS_PINS, ObjectType.BOARD, Mapping.USER_HAS_PINS, ObjectType.USER,
             Mapping.USER_LIKES_PINS, ObjectType.USER, Mapping.PIN_LIKED_BY_USERS, ObjectType.PIN, Mapping.PIN_HAS_COMMENTS, ObjectType.PIN,
-            Mapping.PIN_HAS_REPINS, ObjectType.PIN);
+            Mapping.PIN_HAS_REPINS, ObjectType.PIN, Mapping.INTEREST_HAS_PINS, ObjectType.INTEREST);
 
     private CanonicalSnapshot() {}
 
-    /** The rows of {@code ids} (users, boards, pins and comments; other ids are ignored); with {@code withTs} also each object's {@code ts}. */
+    /** The rows of {@code ids} (users, boards, pins, comments and interests; other ids are ignored); with {@code withTs} also each object's {@code ts}. */
     public static ComparableRows read(ShardedDb db, Collection<Long> ids, boolean withTs) {
         Map<ObjectType, Map<Integer, List<Long>>> byType = new HashMap<>();
         for (long id : new TreeSet<>(ids)) {
@@ -56,7 +56,7 @@ public final class CanonicalSnapshot {
             byType.computeIfAbsent(d.type(), t -> new TreeMap<>()).computeIfAbsent(d.shard(), s -> new ArrayList<>()).add(id);
         }
         ComparableRows out = new ComparableRows();
-        for (ObjectType type : List.of(ObjectType.USER, ObjectType.BOARD, ObjectType.PIN, ObjectType.COMMENT)) {
+        for (ObjectType type : List.of(ObjectType.USER, ObjectType.BOARD, ObjectType.PIN, ObjectType.COMMENT, ObjectType.INTEREST)) {
             Map<Integer, List<Long>> shards = byType.getOrDefault(type, Map.of());
             readObjects(db, CanonicalIds.tableOf(type), shards, withTs, out);
         }

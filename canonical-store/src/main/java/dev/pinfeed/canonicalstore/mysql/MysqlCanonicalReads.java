@@ -56,6 +56,7 @@ public final class MysqlCanonicalReads extends CanonicalRowReads {
             case BOARD -> CanonicalLayout.BOARDS;
             case PIN -> CanonicalLayout.PINS;
             case COMMENT -> CanonicalLayout.COMMENTS;
+            case INTEREST -> CanonicalLayout.INTERESTS;
         };
         Map<Long, String> out = new HashMap<>();
         Map<Integer, Map<Long, Long>> idsByShard = byShard(ids, type);
@@ -150,7 +151,7 @@ public final class MysqlCanonicalReads extends CanonicalRowReads {
     /** {@code from} narrowed to live rows: active mappings of pins and comments, likes not undone; boards are never deleted. */
     private static Condition[] live(Mapping mapping, Condition from) {
         return switch (mapping) {
-            case BOARD_HAS_PINS, USER_HAS_PINS, PIN_HAS_COMMENTS, PIN_HAS_REPINS -> new Condition[] {from, eq(CanonicalLayout.ACTIVE, 1)};
+            case BOARD_HAS_PINS, USER_HAS_PINS, PIN_HAS_COMMENTS, PIN_HAS_REPINS, INTEREST_HAS_PINS -> new Condition[] {from, eq(CanonicalLayout.ACTIVE, 1)};
             case USER_LIKES_PINS, PIN_LIKED_BY_USERS -> new Condition[] {from, eq(CanonicalLayout.LIKED, 1)};
             case USER_HAS_BOARDS -> new Condition[] {from};
         };

@@ -44,6 +44,7 @@ public final class CachedCanonicalReads extends ForwardingCanonicalRows {
             case BOARD -> CanonicalCacheKeys::board;
             case PIN -> CanonicalCacheKeys::pin;
             case COMMENT -> CanonicalCacheKeys::comment;
+            case INTEREST -> CanonicalCacheKeys::interest;
         };
         Map<Long, String> out = cached(type.typeName(), ids, id -> List.of(keyOf.apply(id)), values -> values.get(0),
                 missing -> delegate().objects(type, missing), (id, json) -> List.of(json));

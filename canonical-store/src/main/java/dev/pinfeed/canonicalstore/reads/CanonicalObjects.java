@@ -35,8 +35,15 @@ public final class CanonicalObjects {
         JsonNode o = tree(json);
         if (!live(o)) return Optional.empty();
         Long parent = o.hasNonNull(Json.PARENT_PIN_ID) ? o.get(Json.PARENT_PIN_ID).asLong() : null;
+        java.util.List<Long> interests = new java.util.ArrayList<>();
+        o.path(Json.INTERESTS).forEach(i -> interests.add(i.asLong()));
         return Optional.of(new CanonicalPin(o.path(Json.ID).asLong(), o.path(Json.BOARD_ID).asLong(), o.path(Json.AUTHOR_ID).asLong(),
-                text(o, Json.DETAILS), text(o, Json.LINK), text(o, Json.IMAGE_URL), createdAt(o), likes, comments, parent, repins));
+                text(o, Json.DETAILS), text(o, Json.LINK), text(o, Json.IMAGE_URL), createdAt(o), likes, comments, parent, repins, interests));
+    }
+
+    public static CanonicalInterest interest(String json) {
+        JsonNode o = tree(json);
+        return new CanonicalInterest(o.path(Json.ID).asLong(), text(o, Json.NAME), createdAt(o));
     }
 
     /** Empty for a deleted comment, including the placeholder of a delete that came before its create (as {@link #pin}). */

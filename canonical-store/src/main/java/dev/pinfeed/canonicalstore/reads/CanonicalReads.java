@@ -56,6 +56,15 @@ public interface CanonicalReads {
     /** Pins the user likes now, most recent like first. */
     ListPage<Liked> userLikes(long userId, String cursor, int limit);
 
+    /** Empty when unknown. */
+    Optional<CanonicalInterest> interest(long interestId);
+
+    /** The live pins carrying the interest, newest first. */
+    ListPage<CanonicalPin> interestPins(long interestId, String cursor, int limit);
+
+    /** How many pins carry the interest (rows of interest_has_pins: a deleted pin is counted until its row is deactivated). */
+    long interestPinCount(long interestId);
+
     /** The user's live pins. */
     long pinCount(long userId);
 

@@ -113,6 +113,21 @@ public abstract class CanonicalRowReads implements CanonicalReads, CanonicalRows
     }
 
     @Override
+    public Optional<CanonicalInterest> interest(long interestId) {
+        return Optional.ofNullable(objects(ObjectType.INTEREST, List.of(interestId)).get(interestId)).map(CanonicalObjects::interest);
+    }
+
+    @Override
+    public ListPage<CanonicalPin> interestPins(long interestId, String cursor, int limit) {
+        return newestPage(Mapping.INTEREST_HAS_PINS, interestId, cursor, limit, this::hydratePins);
+    }
+
+    @Override
+    public long interestPinCount(long interestId) {
+        return count(Mapping.INTEREST_HAS_PINS, interestId);
+    }
+
+    @Override
     public long pinCount(long userId) {
         return count(Mapping.USER_HAS_PINS, userId);
     }

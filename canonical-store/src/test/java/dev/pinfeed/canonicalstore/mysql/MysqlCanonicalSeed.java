@@ -72,6 +72,17 @@ public final class MysqlCanonicalSeed implements CanonicalSeed {
     }
 
     @Override
+    public void interest(long id, String name, long createdAt) {
+        db.write(shard(id), object(CanonicalLayout.INTERESTS, id, Data.interest(id, name, createdAt)));
+        invalidate.keys(id, List.of(CanonicalCacheKeys.interest(id)));
+    }
+
+    @Override
+    public void tagPin(long interestId, long pinId, long createdAt) {
+        db.write(shard(interestId), mapping(Mapping.INTEREST_HAS_PINS, interestId, pinId, createdAt));
+    }
+
+    @Override
     public void deletePin(long pinId) {
         Row row = db.select(Select.from(CanonicalLayout.PINS).columns(CanonicalLayout.DATA).where(eq(CanonicalLayout.LOCAL_ID, local(pinId))),
                 ShardingKey.one(shard(pinId))).get(0);

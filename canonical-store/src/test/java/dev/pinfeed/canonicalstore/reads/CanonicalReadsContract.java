@@ -78,13 +78,43 @@ public abstract class CanonicalReadsContract {
         assertThat(reads().userByUsername(user.username())).contains(user);
         assertThat(reads().board(board)).contains(new CanonicalBoard(board, ana, "Recipes", "what I cook", Instant.ofEpochMilli(T0 + 5)));
         assertThat(reads().pin(pin)).contains(new CanonicalPin(pin, board, ana, "soup", "https://soup.example",
-                "https://img.example/soup.png", Instant.ofEpochMilli(T0 + 10), 2, 0, null, 0));
+                "https://img.example/soup.png", Instant.ofEpochMilli(T0 + 10), 2, 0, null, 0, List.of()));
 
         long unknownUser = ShardedId.compose(ShardedId.decode(ana).shard(), ObjectType.USER, freshLocal());
         assertThat(reads().user(unknownUser)).isEmpty();
         assertThat(reads().userByUsername("nobody" + freshLocal())).isEmpty();
         assertThat(reads().board(ShardedId.compose(3, ObjectType.BOARD, freshLocal()))).isEmpty();
         assertThat(reads().pin(ShardedId.compose(3, ObjectType.PIN, freshLocal()))).isEmpty();
+    }
+
+    @Test
+    void anInterestReadsBackWithItsPinsNewestFirstLeavingOutDeletedOnesAndTheirCount() {
+        long ana = newUser();
+        long board = newBoard(ana);
+        long interest = ShardedId.compose(ShardedId.decode(ana).shard(), ObjectType.INTEREST, freshLocal());
+        seed().interest(interest, "woodworking", T0 + 3);
+        List<Long> pins = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            long pin = newPin(board, ana, T0 + 100 + i);
+            seed().tagPin(interest, pin, T0 + 100 + i);
+            pins.add(pin);
+        }
+        long untagged = newPin(board, ana, T0 + 200);
+        seed().deletePin(pins.get(1));
+
+        assertThat(reads().interest(interest)).contains(new CanonicalInterest(interest, "woodworking", Instant.ofEpochMilli(T0 + 3)));
+        assertThat(reads().interest(ShardedId.compose(2, ObjectType.INTEREST, freshLocal()))).isEmpty();
+        ListPage<CanonicalPin> first = reads().interestPins(interest, null, 2);
+        assertThat(ids(first.items(), CanonicalPin::id)).containsExactly(pins.get(4), pins.get(3));
+        List<Long> rest = new ArrayList<>();
+        for (String cursor = first.cursor(); cursor != null; ) {
+            ListPage<CanonicalPin> page = reads().interestPins(interest, cursor, 2);
+            rest.addAll(ids(page.items(), CanonicalPin::id));
+            cursor = page.cursor();
+        }
+        assertThat(rest).as("the deleted pin left out, the untagged one never there").containsExactly(pins.get(2), pins.get(0))
+                .doesNotContain(untagged);
+        assertThat(reads().interestPinCount(interest)).isEqualTo(5);
     }
 
     @Test

@@ -30,6 +30,12 @@ public interface CanonicalSeed {
     /** CommentDeleted: the comment's JSON says {@code "active": false}, its pin_has_comments row is inactive. */
     void deleteComment(long commentId);
 
+    /** InterestCreated: the interest's object row. */
+    void interest(long id, String name, long createdAt);
+
+    /** A PinCreated's interest: the interest's interest_has_pins row for the pin (sequence: the pin's creation time). */
+    void tagPin(long interestId, long pinId, long createdAt);
+
     /** BoardPinsReordered: the listed pins take positions 0.., every other pin of the board none. */
     void reorder(long boardId, List<Long> pinIds);
 
@@ -56,6 +62,10 @@ public interface CanonicalSeed {
             if (link != null) o.put(Json.LINK, link);
             if (imageUrl != null) o.put(Json.IMAGE_URL, imageUrl);
             return o.toString();
+        }
+
+        public static String interest(long id, String name, long createdAt) {
+            return base(id, createdAt).put(Json.NAME, name).toString();
         }
 
         public static String comment(long id, long pinId, long authorId, String text, long createdAt) {

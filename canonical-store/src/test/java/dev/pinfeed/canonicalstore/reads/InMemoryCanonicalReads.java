@@ -57,6 +57,16 @@ public final class InMemoryCanonicalReads extends CanonicalRowReads implements C
     }
 
     @Override
+    public synchronized void interest(long id, String name, long createdAt) {
+        put(ObjectType.INTEREST, id, Data.interest(id, name, createdAt));
+    }
+
+    @Override
+    public synchronized void tagPin(long interestId, long pinId, long createdAt) {
+        link(Mapping.INTEREST_HAS_PINS, interestId, pinId, createdAt);
+    }
+
+    @Override
     public synchronized void deletePin(long pinId) {
         String json = objects.get(ObjectType.PIN).get(pinId);
         try {

@@ -28,7 +28,14 @@ import java.util.regex.Pattern;
  *   &lt;p&gt;{v&lt;s&gt;}:b:&lt;B&gt;:u          SET  B's explicit unfollowers (exceptions)
  * per virtual shard s (boards whose id maps to s)
  *   &lt;p&gt;{v&lt;s&gt;}:owners           HASH board → owner
+ * interests (user U's keys tagged with U's shard, interest I's with I's)
+ *   &lt;p&gt;{v&lt;s&gt;}:u:&lt;U&gt;:nf        ZSET interests U follows                  member interest, score follow ms
+ *   &lt;p&gt;{v&lt;s&gt;}:u:&lt;U&gt;:nr        HASH edge registers U → interest  field interest, value version+F|U
+ *   &lt;p&gt;{v&lt;s&gt;}:u:&lt;U&gt;:nv        HASH sequences: field I = register changes, I:m = applied on U's side
+ *   &lt;p&gt;{v&lt;s&gt;}:n:&lt;I&gt;:f        ZSET I's followers                        member user, score follow ms
+ *   &lt;p&gt;{v&lt;s&gt;}:n:&lt;I&gt;:v        HASH sequence applied on I's side, field = the follower
  * </pre>
+ * The interest keys are outside {@link #parse}'s layout: the audit ({@code ./pinfeed verify graph}) does not cover them.
  * {@code <p>} is the key prefix: empty in production, a fresh one per test or rebuild target.
  */
 public final class GraphKeys {
@@ -150,6 +157,26 @@ public final class GraphKeys {
 
     public String boardUnfollowers(long owner, long board) {
         return prefix + VirtualShards.tag(owner) + ":b:" + board + ":u";
+    }
+
+    public String interestsFollowed(long user) {
+        return user(user, "nf");
+    }
+
+    public String interestRegisters(long user) {
+        return user(user, "nr");
+    }
+
+    public String interestSequences(long user) {
+        return user(user, "nv");
+    }
+
+    public String interestFollowers(long interest) {
+        return prefix + VirtualShards.tag(interest) + ":n:" + interest + ":f";
+    }
+
+    public String interestFollowerSequences(long interest) {
+        return prefix + VirtualShards.tag(interest) + ":n:" + interest + ":v";
     }
 
     public String boardOwners(long board) {

@@ -6,6 +6,8 @@ import static dev.pinfeed.followergraph.sharded.GraphShards.str;
 import dev.pinfeed.followergraph.GraphCommand;
 import dev.pinfeed.followergraph.GraphCommand.CreateBoard;
 import dev.pinfeed.followergraph.GraphCommand.FollowBoard;
+import dev.pinfeed.followergraph.GraphCommand.FollowInterest;
+import dev.pinfeed.followergraph.GraphCommand.UnfollowInterest;
 import dev.pinfeed.followergraph.GraphCommand.FollowUser;
 import dev.pinfeed.followergraph.GraphCommand.UnfollowBoard;
 import dev.pinfeed.followergraph.GraphCommand.UnfollowUser;
@@ -63,6 +65,14 @@ final class GraphWrites {
                     List.of(new Mutation(Op.ZADD_LT, keys.boardsOwned(b.ownerId()), str(b.boardId()), str(b.occurredAt()))));
             return;
         }
+        if (command instanceof FollowInterest f) {
+            interestEdge(f, f.followerId(), f.interestId(), true);
+            return;
+        }
+        if (command instanceof UnfollowInterest u) {
+            interestEdge(u, u.followerId(), u.interestId(), false);
+            return;
+        }
         long follower;
         long owner;
         Long board = null;
@@ -102,6 +112,26 @@ final class GraphWrites {
                 followerSide(follower, owner, state));
         backend.apply(shard(owner), new Guard(keys.followeeVersions(owner), str(follower), read.seq()),
                 followeeSide(follower, owner, state));
+    }
+
+    /**
+     * An interest edge, by the same protocol as a user edge: last writer wins on the register (U's shard), the sequence bumped when it
+     * changed; then U's interests-followed set and the interest's followers set (the interest's shard) written from the winning
+     * register, each guarded by that sequence, so a replay or a stale writer never undoes a newer state.
+     */
+    private void interestEdge(GraphCommand command, long follower, long interest, boolean follow) {
+        String registers = keys.interestRegisters(follower);
+        PairRead read = backend.casRegister(shard(follower), new CasRequest(registers, str(interest),
+                new Register(follow, command.version()).encode(), registers, str(interest), registers,
+                keys.interestSequences(follower), GraphKeys.registerSeqField(interest)));
+        Register winner = Register.decode(read.userRegister());
+        Long at = winner != null && winner.follow() ? winner.at() : null;
+        List<Mutation> mine = new ArrayList<>();
+        zset(mine, keys.interestsFollowed(follower), interest, at);
+        List<Mutation> theirs = new ArrayList<>();
+        zset(theirs, keys.interestFollowers(interest), follower, at);
+        backend.apply(shard(follower), new Guard(keys.interestSequences(follower), GraphKeys.appliedSeqField(interest), read.seq()), mine);
+        backend.apply(shard(interest), new Guard(keys.interestFollowerSequences(interest), str(follower), read.seq()), theirs);
     }
 
     private static PairState derive(PairRead read) {

@@ -44,6 +44,15 @@ final class NewestFirstLists {
         return page(ownerId, List.of(new Source(keys.boardsOwned(ownerId), true)), cursor, limit);
     }
 
+    Page<Edge> followingInterests(long userId, String cursor, int limit) {
+        return page(userId, List.of(new Source(keys.interestsFollowed(userId), true)), cursor, limit);
+    }
+
+    /** The interest's followers: its key carries the interest's tag, so the page is read where the interest lives. */
+    Page<Edge> interestFollowers(long interestId, String cursor, int limit) {
+        return page(interestId, List.of(new Source(keys.interestFollowers(interestId), true)), cursor, limit);
+    }
+
     private Page<Edge> page(long user, List<Source> sources, String cursor, int limit) {
         Cursors.checkLimit(limit);
         List<Edge> next = after(shards.instance(user), sources, Cursors.After.decode(cursor), limit + 1);

@@ -124,6 +124,21 @@ final class PointQueries {
         return owned.get();
     }
 
+    boolean followsInterest(long userId, long interestId) {
+        Reads r = shards.reads(shards.instance(userId));
+        Supplier<Long> since = r.zscore(keys.interestsFollowed(userId), str(interestId));
+        r.execute();
+        return since.get() != null;
+    }
+
+    /** ZCARD of {@code key}, a key tagged with {@code tagOf}'s shard. */
+    long cardinality(long tagOf, String key) {
+        Reads r = shards.reads(shards.instance(tagOf));
+        Supplier<Long> n = r.zcard(key);
+        r.execute();
+        return n.get();
+    }
+
     Counts counts(long userId) {
         Reads r = shards.reads(shards.instance(userId));
         Supplier<Long> re = r.zcard(keys.followersExplicit(userId));

@@ -118,6 +118,31 @@ public abstract class ShardedGraphStore implements GraphStore {
     }
 
     @Override
+    public boolean followsInterest(long userId, long interestId) {
+        return points.followsInterest(userId, interestId);
+    }
+
+    @Override
+    public Page<Edge> followingInterests(long userId, String cursor, int limit) {
+        return lists.followingInterests(userId, cursor, limit);
+    }
+
+    @Override
+    public long followingInterestsCount(long userId) {
+        return points.cardinality(userId, keys.interestsFollowed(userId));
+    }
+
+    @Override
+    public Page<Edge> interestFollowers(long interestId, String cursor, int limit) {
+        return lists.interestFollowers(interestId, cursor, limit);
+    }
+
+    @Override
+    public long interestFollowerCount(long interestId) {
+        return points.cardinality(interestId, keys.interestFollowers(interestId));
+    }
+
+    @Override
     public void close() {
         backend.close();
     }
