@@ -4,6 +4,8 @@ import dev.pinfeed.events.BoardCreated;
 import dev.pinfeed.events.BoardFollowed;
 import dev.pinfeed.events.BoardPinsReordered;
 import dev.pinfeed.events.BoardUnfollowed;
+import dev.pinfeed.events.InterestFollowed;
+import dev.pinfeed.events.InterestUnfollowed;
 import dev.pinfeed.events.UserFollowed;
 import dev.pinfeed.events.UserUnfollowed;
 import dev.pinfeed.followergraph.GraphCommand;
@@ -42,6 +44,12 @@ public final class GraphEvents {
         if (event instanceof BoardUnfollowed e) {
             return Optional.of(new GraphCommand.UnfollowBoard(e.getEventId(), ms(e.getOccurredAt()), e.getFollowerId(), e.getBoardId(),
                     e.getBoardOwnerId()));
+        }
+        if (event instanceof InterestFollowed e) {
+            return Optional.of(new GraphCommand.FollowInterest(e.getEventId(), ms(e.getOccurredAt()), e.getFollowerId(), e.getInterestId()));
+        }
+        if (event instanceof InterestUnfollowed e) {
+            return Optional.of(new GraphCommand.UnfollowInterest(e.getEventId(), ms(e.getOccurredAt()), e.getFollowerId(), e.getInterestId()));
         }
         if (event instanceof BoardCreated e) {
             return Optional.of(new GraphCommand.CreateBoard(e.getEventId(), ms(e.getOccurredAt()), e.getBoardId(), e.getOwnerId()));
