@@ -24,6 +24,13 @@ CREATE TABLE IF NOT EXISTS usernames (
   user_id BIGINT NOT NULL
 ) ENGINE=InnoDB;
 
+-- Interest names, unique, the same way (module ingest-api, MysqlUsernameIndex.interestNames): a row in the shard the
+-- name hashes to (class UsernameShards). Names are lower-case slugs of at most 50 characters.
+CREATE TABLE IF NOT EXISTS interest_names (
+  name VARCHAR(50) CHARACTER SET ascii COLLATE ascii_bin NOT NULL PRIMARY KEY,
+  interest_id BIGINT NOT NULL
+) ENGINE=InnoDB;
+
 -- ---------------------------------------------------------------------------------------------
 -- The canonical store (seeds 000 and 002), written only by the materializer (module materializer)
 -- and read by feed-service. An object lives in the shard its 64-bit id names, keyed by its local id;

@@ -35,6 +35,9 @@ public final class CanonicalLayout {
     // ---- the cross-shard username index (seed 003): (username PK, user_id) in the shard UsernameShards picks
     public static final String USERNAMES = "usernames";
     public static final String USERNAME = "username";
+    /** The same kind of index for interest names: (name PK, interest_id) in the shard UsernameShards picks for the name. */
+    public static final String INTEREST_NAMES = "interest_names";
+    public static final String NAME = "name";
 
     // ---- mapping tables: (from, to) primary key, sequence = creation time in ms
     public static final String SEQUENCE = "sequence";

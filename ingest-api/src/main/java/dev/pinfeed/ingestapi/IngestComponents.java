@@ -64,6 +64,7 @@ public final class IngestComponents implements AutoCloseable {
     private final ShardDataSources idPools;
     private final MysqlObjectDirectory mysqlDirectory;
     private final ShardedDb canonicalDb;
+    private final MysqlUsernameIndex interestNames;
     private final KafkaEventPublisher publisher;
     private final SchemaRegistryProbe registry;
     private final RedisMasterConfig redisMasters;
@@ -109,6 +110,7 @@ public final class IngestComponents implements AutoCloseable {
         CachingObjectDirectory directory = new CachingObjectDirectory(mysqlDirectory, config.getInt(DIRECTORY_CACHE_ENTRIES, 500_000),
                 Duration.ofMillis(config.getInt(DIRECTORY_LIVE_TTL_MS, 5_000)), clock);
         MysqlUsernameIndex usernames = new MysqlUsernameIndex(mysql);
+        this.interestNames = MysqlUsernameIndex.interestNames(mysql);
         this.publisher = new KafkaEventPublisher(config,
                 new CachingSchemaRegistryClient(HttpSchemaRegistryClient.from(config)), topicOverrides, producerOverrides);
         this.registry = new SchemaRegistryProbe(config);
@@ -117,9 +119,10 @@ public final class IngestComponents implements AutoCloseable {
         this.canonicalDb = new ShardedDb(mysql);
         MysqlCanonicalReads canonical = new MysqlCanonicalReads(canonicalDb);
         PinContents contents = pinId -> Optional.ofNullable(canonical.objects(ObjectType.PIN, List.of(pinId)).get(pinId))
-                .flatMap(json -> CanonicalObjects.pin(json, 0)).map(p -> new PinContents.Content(p.details(), p.link(), p.imageUrl()));
+                .flatMap(json -> CanonicalObjects.pin(json, 0)).map(p -> new PinContents.Content(p.details(), p.link(), p.imageUrl(), p.interests()));
         this.service = new IngestService(idSource, directory, usernames, publisher, clock,
-                Duration.ofMillis(config.getInt(PUBLISH_TIMEOUT_MS, 30_000)), () -> mysql.shardMap().shardCount(), contents);
+                Duration.ofMillis(config.getInt(PUBLISH_TIMEOUT_MS, 30_000)), () -> mysql.shardMap().shardCount(), contents,
+                interestNames);
     }
 
     /** The production components, on the process's application ZooKeeper client (the caller keeps and closes it). */
@@ -166,7 +169,7 @@ public final class IngestComponents implements AutoCloseable {
     @Override
     public void close() {
         List<AutoCloseable> all = new ArrayList<>(metrics);
-        all.addAll(List.of(publisher, idempotency, redisMasters, allocator, canonicalDb, mysql, sequences, shards));
+        all.addAll(List.of(publisher, idempotency, redisMasters, allocator, canonicalDb, interestNames, mysql, sequences, shards));
         if (ownedZookeeper != null) all.add(ownedZookeeper);
         for (AutoCloseable c : all) {
             try {

@@ -218,6 +218,11 @@ public final class PinfeedHttpClient {
         if (command instanceof UnfollowUser c) return new Route("DELETE", following(c.userId(), "users", c.targetUserId()), null);
         if (command instanceof FollowBoard c) return new Route("PUT", following(c.userId(), "boards", c.boardId()), null);
         if (command instanceof UnfollowBoard c) return new Route("DELETE", following(c.userId(), "boards", c.boardId()), null);
+        if (command instanceof IngestCommand.CreateInterest) return new Route("POST", "/v1/interests", fields);
+        if (command instanceof IngestCommand.FollowInterest c) return new Route("PUT", following(c.userId(), "interests", c.interestId()), null);
+        if (command instanceof IngestCommand.UnfollowInterest c) {
+            return new Route("DELETE", following(c.userId(), "interests", c.interestId()), null);
+        }
         if (command instanceof LikePin c) return new Route("PUT", "/v1/users/" + c.userId() + "/likes/" + c.pinId(), null);
         if (command instanceof UnlikePin c) return new Route("DELETE", "/v1/users/" + c.userId() + "/likes/" + c.pinId(), null);
         if (command instanceof ReorderBoardPins c) {

@@ -24,6 +24,11 @@ public final class FieldRules {
     public static final int COMMENT_TEXT_MAX = 500;
     public static final int URL_MAX = 2048;
     public static final int REORDER_MAX_PINS = 5000;
+    public static final int INTEREST_NAME_MIN = 2;
+    public static final int INTEREST_NAME_MAX = 50;
+    /** The most interests one pin may carry. */
+    public static final int PIN_INTERESTS_MAX = 10;
+    private static final Pattern INTEREST_NAME = Pattern.compile("[a-z0-9]+(-[a-z0-9]+)*");
     private static final Pattern USERNAME = Pattern.compile("[a-z0-9_]{" + USERNAME_MIN + "," + USERNAME_MAX + "}");
     private static final Pattern DECIMAL = Pattern.compile("[0-9]{1,19}");
 
@@ -61,6 +66,19 @@ public final class FieldRules {
         if (!USERNAME.matcher(value).matches()) {
             throw IngestRejection.invalid(field, field + " must be " + USERNAME_MIN + "-" + USERNAME_MAX
                     + " characters of a-z, 0-9 and _ (lower case)");
+        }
+        return value;
+    }
+
+    /**
+     * An interest's name: a lower-case slug of {@link #INTEREST_NAME_MIN}-{@link #INTEREST_NAME_MAX} characters of a-z and 0-9,
+     * words joined by single hyphens ({@code mid-century-modern}); unique among interests (the ingest's name index).
+     */
+    public static String interestName(String field, String value) {
+        required(field, value);
+        if (value.length() < INTEREST_NAME_MIN || value.length() > INTEREST_NAME_MAX || !INTEREST_NAME.matcher(value).matches()) {
+            throw IngestRejection.invalid(field, field + " must be a lower-case slug of " + INTEREST_NAME_MIN + "-" + INTEREST_NAME_MAX
+                    + " characters: a-z and 0-9, words joined by single hyphens (like \"mid-century-modern\")");
         }
         return value;
     }

@@ -48,6 +48,11 @@ public final class IdSource {
         return issue(() -> allocator.newId(ObjectType.COMMENT, placement.shardForNewComment(pinId)));
     }
 
+    /** An interest on a random open shard, as a user is placed. */
+    public long newInterestId() {
+        return issue(() -> allocator.newId(ObjectType.INTEREST, placement.shardForNewUser()));
+    }
+
     public long newEventId() {
         return issue(() -> eventIds.next(eventIdShard));
     }

@@ -2,6 +2,7 @@ package dev.pinfeed.ingestapi.core;
 
 import static dev.pinfeed.idallocator.ObjectType.BOARD;
 import static dev.pinfeed.idallocator.ObjectType.COMMENT;
+import static dev.pinfeed.idallocator.ObjectType.INTEREST;
 import static dev.pinfeed.idallocator.ObjectType.PIN;
 import static dev.pinfeed.idallocator.ObjectType.USER;
 
@@ -56,18 +57,68 @@ public sealed interface IngestCommand {
         public List<Reference> references() { return List.of(new Reference("ownerId", ownerId)); }
     }
 
-    record CreatePin(long boardId, long authorId, String details, String link, String imageUrl) implements IngestCommand {
+    /**
+     * A new pin; {@code interestIds} (null = none): at most {@link FieldRules#PIN_INTERESTS_MAX} distinct known interests, each named
+     * {@code interestIds[i]} in problems.
+     */
+    record CreatePin(long boardId, long authorId, String details, String link, String imageUrl, List<Long> interestIds)
+            implements IngestCommand {
         public CreatePin {
             FieldRules.id("boardId", boardId, BOARD);
             FieldRules.id("authorId", authorId, USER);
             details = FieldRules.text("details", details, FieldRules.PIN_DETAILS_MAX, true);
             link = FieldRules.optionalUrl("link", link);
             imageUrl = FieldRules.optionalUrl("imageUrl", imageUrl);
+            interestIds = interestIds == null ? List.of() : interestIds;
+            if (interestIds.size() > FieldRules.PIN_INTERESTS_MAX) {
+                throw IngestRejection.invalid("interestIds", "interestIds has " + interestIds.size() + " entries, at most "
+                        + FieldRules.PIN_INTERESTS_MAX + " allowed");
+            }
+            Set<Long> seen = new HashSet<>();
+            for (int i = 0; i < interestIds.size(); i++) {
+                Long id = interestIds.get(i);
+                String field = "interestIds[" + i + "]";
+                if (id == null) throw IngestRejection.invalid(field, field + " is null");
+                FieldRules.id(field, id, INTEREST);
+                if (!seen.add(id)) throw IngestRejection.invalid(field, field + " repeats interest " + id);
+            }
+            interestIds = List.copyOf(interestIds);
+        }
+        /** A pin without interests. */
+        public CreatePin(long boardId, long authorId, String details, String link, String imageUrl) {
+            this(boardId, authorId, details, link, imageUrl, List.of());
         }
         public String eventType() { return "PinCreated"; }
         public List<Reference> references() {
-            return List.of(new Reference("boardId", boardId), new Reference("authorId", authorId));
+            List<Reference> refs = new ArrayList<>(List.of(new Reference("boardId", boardId), new Reference("authorId", authorId)));
+            for (int i = 0; i < interestIds.size(); i++) refs.add(new Reference("interestIds[" + i + "]", interestIds.get(i)));
+            return refs;
         }
+    }
+
+    /** A new interest (a topic pins carry and users follow), named by a slug ({@link FieldRules#interestName}) no other interest has. */
+    record CreateInterest(String name) implements IngestCommand {
+        public CreateInterest {
+            name = FieldRules.interestName("name", name);
+        }
+        public String eventType() { return "InterestCreated"; }
+        public List<Reference> references() { return List.of(); }
+    }
+
+    record FollowInterest(long userId, long interestId) implements IngestCommand {
+        public FollowInterest {
+            checkUserAnd("interestId", interestId, INTEREST, userId);
+        }
+        public String eventType() { return "InterestFollowed"; }
+        public List<Reference> references() { return userAnd("interestId", interestId, userId); }
+    }
+
+    record UnfollowInterest(long userId, long interestId) implements IngestCommand {
+        public UnfollowInterest {
+            checkUserAnd("interestId", interestId, INTEREST, userId);
+        }
+        public String eventType() { return "InterestUnfollowed"; }
+        public List<Reference> references() { return userAnd("interestId", interestId, userId); }
     }
 
     /**

@@ -7,6 +7,9 @@ import dev.pinfeed.events.BoardPinsReordered;
 import dev.pinfeed.events.BoardUnfollowed;
 import dev.pinfeed.events.CommentCreated;
 import dev.pinfeed.events.CommentDeleted;
+import dev.pinfeed.events.InterestCreated;
+import dev.pinfeed.events.InterestFollowed;
+import dev.pinfeed.events.InterestUnfollowed;
 import dev.pinfeed.events.PinCreated;
 import dev.pinfeed.events.PinDeleted;
 import dev.pinfeed.events.PinLiked;
@@ -17,6 +20,9 @@ import dev.pinfeed.events.UserUnfollowed;
 import dev.pinfeed.idallocator.ShardedId;
 import dev.pinfeed.ingestapi.core.IngestCommand.CreateBoard;
 import dev.pinfeed.ingestapi.core.IngestCommand.CreateComment;
+import dev.pinfeed.ingestapi.core.IngestCommand.CreateInterest;
+import dev.pinfeed.ingestapi.core.IngestCommand.FollowInterest;
+import dev.pinfeed.ingestapi.core.IngestCommand.UnfollowInterest;
 import dev.pinfeed.ingestapi.core.IngestCommand.CreatePin;
 import dev.pinfeed.ingestapi.core.IngestCommand.CreateUser;
 import dev.pinfeed.ingestapi.core.IngestCommand.DeleteComment;
@@ -101,6 +107,8 @@ public final class IngestService {
     private final Duration publishTimeout;
     private final java.util.function.IntSupplier shardCount;
     private final PinContents contents;
+    /** Interest names → ids; null: names are not checked for uniqueness (services that never create interests). */
+    private final UsernameIndex interestNames;
 
     /** {@code shardCount}: logical shards in the shard map; an id on a shard beyond it names nothing. */
     public IngestService(IdSource ids, CachingObjectDirectory directory, UsernameIndex usernames, EventPublisher publisher,
@@ -117,6 +125,14 @@ public final class IngestService {
     /** {@code contents}: where a repin's details, link and image come from (its parent in the canonical store). */
     public IngestService(IdSource ids, CachingObjectDirectory directory, UsernameIndex usernames, EventPublisher publisher,
                          InstantSource clock, Duration publishTimeout, java.util.function.IntSupplier shardCount, PinContents contents) {
+        this(ids, directory, usernames, publisher, clock, publishTimeout, shardCount, contents, null);
+    }
+
+    /** {@code interestNames}: the index that keeps interest names unique (a second interest of a name is 409 naming {@code name}). */
+    public IngestService(IdSource ids, CachingObjectDirectory directory, UsernameIndex usernames, EventPublisher publisher,
+                         InstantSource clock, Duration publishTimeout, java.util.function.IntSupplier shardCount, PinContents contents,
+                         UsernameIndex interestNames) {
+        this.interestNames = interestNames;
         this.contents = contents;
         this.ids = ids;
         this.directory = directory;
@@ -293,7 +309,11 @@ public final class IngestService {
             }
         }
         for (Prepared p : notPublished) {
-            if (p.claimedUsername() != null) releaseQuietly(p.claimedUsername(), p.createdId());
+            if (p.claimedUsername() != null && p.command() instanceof CreateInterest) {
+                releaseInterestNameQuietly(p.claimedUsername(), p.createdId());
+            } else if (p.claimedUsername() != null) {
+                releaseQuietly(p.claimedUsername(), p.createdId());
+            }
         }
     }
 
@@ -302,6 +322,14 @@ public final class IngestService {
             usernames.release(username, userId);
         } catch (RuntimeException e) {
             LOG.warn("could not release username '{}' of unpublished user {}: {}", username, userId, e.getMessage());
+        }
+    }
+
+    private void releaseInterestNameQuietly(String name, long interestId) {
+        try {
+            interestNames.release(name, interestId);
+        } catch (RuntimeException e) {
+            LOG.warn("could not release interest name '{}' of unpublished interest {}: {}", name, interestId, e.getMessage());
         }
     }
 
@@ -375,7 +403,7 @@ public final class IngestService {
             long pinId = ids.newPinId(c.boardId());
             return new Prepared(index, c, PinCreated.newBuilder().setEventId(eventId).setOccurredAt(now).setActorId(c.authorId())
                     .setPinId(pinId).setBoardId(c.boardId()).setAuthorId(c.authorId()).setDetails(c.details())
-                    .setLink(c.link()).setImageUrl(c.imageUrl()).build(),
+                    .setLink(c.link()).setImageUrl(c.imageUrl()).setInterestIds(c.interestIds()).build(),
                     pinId, eventId, new ObjectDirectory.Entry(pinId, c.authorId(), c.boardId()), null, null);
         }
         if (command instanceof RepinPin c) {
@@ -384,8 +412,35 @@ public final class IngestService {
             long pinId = ids.newPinId(c.boardId());
             return new Prepared(index, c, PinCreated.newBuilder().setEventId(eventId).setOccurredAt(now).setActorId(c.authorId())
                     .setPinId(pinId).setBoardId(c.boardId()).setAuthorId(c.authorId()).setDetails(from.details())
-                    .setLink(from.link()).setImageUrl(from.imageUrl()).setParentPinId(c.pinId()).build(),
+                    .setLink(from.link()).setImageUrl(from.imageUrl()).setParentPinId(c.pinId()).setInterestIds(from.interestIds()).build(),
                     pinId, eventId, new ObjectDirectory.Entry(pinId, c.authorId(), c.boardId()), null, null);
+        }
+        if (command instanceof CreateInterest c) {
+            long interestId = ids.newInterestId();
+            if (interestNames != null) {
+                boolean claimed;
+                try {
+                    claimed = interestNames.claim(c.name(), interestId);
+                } catch (RuntimeException e) {
+                    releaseInterestNameQuietly(c.name(), interestId); // the INSERT may have committed before the failure
+                    throw e;
+                }
+                if (!claimed) {
+                    throw new IngestRejection(Reason.CONFLICT, "name", "interest name '" + c.name() + "' is taken by interest "
+                            + interestNames.find(c.name()).orElse(0));
+                }
+            }
+            return new Prepared(index, c, InterestCreated.newBuilder().setEventId(eventId).setOccurredAt(now)
+                    .setInterestId(interestId).setName(c.name()).build(),
+                    interestId, eventId, new ObjectDirectory.Entry(interestId, 0, 0), interestNames != null ? c.name() : null, null);
+        }
+        if (command instanceof FollowInterest c) {
+            return published(index, c, eventId, InterestFollowed.newBuilder().setEventId(eventId).setOccurredAt(now)
+                    .setActorId(c.userId()).setFollowerId(c.userId()).setInterestId(c.interestId()).build());
+        }
+        if (command instanceof UnfollowInterest c) {
+            return published(index, c, eventId, InterestUnfollowed.newBuilder().setEventId(eventId).setOccurredAt(now)
+                    .setActorId(c.userId()).setFollowerId(c.userId()).setInterestId(c.interestId()).build());
         }
         if (command instanceof DeletePin c) {
             // Also when the pin is already deleted: the delete may be a retry whose first answer was lost.

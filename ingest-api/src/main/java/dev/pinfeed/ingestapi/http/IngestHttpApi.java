@@ -82,6 +82,11 @@ public final class IngestHttpApi {
                 r -> command(r, req -> new IngestCommand.FollowBoard(id(req, "userId"), id(req, "boardId"))));
         app.route("DELETE", "/v1/users/{userId}/following/boards/{boardId}", write,
                 r -> command(r, req -> new IngestCommand.UnfollowBoard(id(req, "userId"), id(req, "boardId"))));
+        app.route("POST", "/v1/interests", write, r -> command(r, req -> JsonCommands.createInterest(req.json())));
+        app.route("PUT", "/v1/users/{userId}/following/interests/{interestId}", write,
+                r -> command(r, req -> new IngestCommand.FollowInterest(id(req, "userId"), id(req, "interestId"))));
+        app.route("DELETE", "/v1/users/{userId}/following/interests/{interestId}", write,
+                r -> command(r, req -> new IngestCommand.UnfollowInterest(id(req, "userId"), id(req, "interestId"))));
         app.route("PUT", "/v1/users/{userId}/likes/{pinId}", write,
                 r -> command(r, req -> new IngestCommand.LikePin(id(req, "userId"), id(req, "pinId"))));
         app.route("DELETE", "/v1/users/{userId}/likes/{pinId}", write,

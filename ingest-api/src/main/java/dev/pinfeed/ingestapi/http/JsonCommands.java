@@ -7,6 +7,9 @@ import dev.pinfeed.ingestapi.core.FieldRules;
 import dev.pinfeed.ingestapi.core.IngestCommand;
 import dev.pinfeed.ingestapi.core.IngestCommand.CreateBoard;
 import dev.pinfeed.ingestapi.core.IngestCommand.CreateComment;
+import dev.pinfeed.ingestapi.core.IngestCommand.CreateInterest;
+import dev.pinfeed.ingestapi.core.IngestCommand.FollowInterest;
+import dev.pinfeed.ingestapi.core.IngestCommand.UnfollowInterest;
 import dev.pinfeed.ingestapi.core.IngestCommand.CreatePin;
 import dev.pinfeed.ingestapi.core.IngestCommand.CreateUser;
 import dev.pinfeed.ingestapi.core.IngestCommand.DeleteComment;
@@ -42,8 +45,8 @@ public final class JsonCommands {
     static {
         EVENTS.put("UserCreated", new EventShape(Set.of("username", "displayName"), JsonCommands::createUser));
         EVENTS.put("BoardCreated", new EventShape(Set.of("ownerId", "name", "description"), JsonCommands::createBoard));
-        // With parentPinId a repin: boardId and authorId only (the content is the parent's).
-        EVENTS.put("PinCreated", new EventShape(Set.of("boardId", "authorId", "details", "link", "imageUrl", "parentPinId"),
+        // With parentPinId a repin: boardId and authorId only (the content and interests are the parent's).
+        EVENTS.put("PinCreated", new EventShape(Set.of("boardId", "authorId", "details", "link", "imageUrl", "interestIds", "parentPinId"),
                 JsonCommands::createPinOrRepin));
         EVENTS.put("PinDeleted", new EventShape(Set.of("pinId"), f -> new DeletePin(f.id("pinId"))));
         EVENTS.put("UserFollowed", new EventShape(Set.of("userId", "targetUserId"), f -> new FollowUser(f.id("userId"), f.id("targetUserId"))));
@@ -55,9 +58,14 @@ public final class JsonCommands {
         EVENTS.put("BoardPinsReordered", new EventShape(Set.of("boardId", "pinIds"), JsonCommands::reorder));
         EVENTS.put("CommentCreated", new EventShape(Set.of("pinId", "authorId", "text"), JsonCommands::createComment));
         EVENTS.put("CommentDeleted", new EventShape(Set.of("commentId"), f -> new DeleteComment(f.id("commentId"))));
+        EVENTS.put("InterestCreated", new EventShape(Set.of("name"), f -> new CreateInterest(f.string("name", true))));
+        EVENTS.put("InterestFollowed", new EventShape(Set.of("userId", "interestId"),
+                f -> new FollowInterest(f.id("userId"), f.id("interestId"))));
+        EVENTS.put("InterestUnfollowed", new EventShape(Set.of("userId", "interestId"),
+                f -> new UnfollowInterest(f.id("userId"), f.id("interestId"))));
     }
 
-    private static final Set<String> PIN_FIELDS = Set.of("boardId", "authorId", "details", "link", "imageUrl");
+    private static final Set<String> PIN_FIELDS = Set.of("boardId", "authorId", "details", "link", "imageUrl", "interestIds");
 
     private JsonCommands() {}
 
@@ -89,6 +97,11 @@ public final class JsonCommands {
 
     public static CreatePin createPin(JsonNode body) {
         return createPin(new Fields(body, PIN_FIELDS, null));
+    }
+
+    /** POST /v1/interests {"name"}. */
+    public static CreateInterest createInterest(JsonNode body) {
+        return new CreateInterest(new Fields(body, EVENTS.get("InterestCreated").fields(), null).string("name", true));
     }
 
     /** POST /v1/pins/{pinId}/repins: the parent comes from the path, the repinner and his board from the body. */
@@ -123,6 +136,16 @@ public final class JsonCommands {
             n.put("details", c.details());
             if (c.link() != null) n.put("link", c.link());
             if (c.imageUrl() != null) n.put("imageUrl", c.imageUrl());
+            if (!c.interestIds().isEmpty()) {
+                var ids = n.putArray("interestIds");
+                c.interestIds().forEach(id -> ids.add(Long.toString(id)));
+            }
+        } else if (command instanceof CreateInterest c) {
+            n.put("name", c.name());
+        } else if (command instanceof FollowInterest c) {
+            userAnd(n, c.userId(), "interestId", c.interestId());
+        } else if (command instanceof UnfollowInterest c) {
+            userAnd(n, c.userId(), "interestId", c.interestId());
         } else if (command instanceof RepinPin c) {
             n.put("parentPinId", Long.toString(c.pinId()));
             n.put("boardId", Long.toString(c.boardId()));
@@ -191,7 +214,7 @@ public final class JsonCommands {
 
     private static CreatePin createPin(Fields f) {
         return new CreatePin(f.id("boardId"), f.id("authorId"), f.string("details", true), f.string("link", false),
-                f.string("imageUrl", false));
+                f.string("imageUrl", false), f.has("interestIds") ? f.ids("interestIds") : List.of());
     }
 
     private static CreateComment createComment(Fields f) {
@@ -201,7 +224,7 @@ public final class JsonCommands {
     /** A typed PinCreated: a repin when it names parentPinId (then details, link and imageUrl are the parent's, not given). */
     private static IngestCommand createPinOrRepin(Fields f) {
         if (!f.has("parentPinId")) return createPin(f);
-        for (String copied : List.of("details", "link", "imageUrl")) {
+        for (String copied : List.of("details", "link", "imageUrl", "interestIds")) {
             if (f.has(copied)) throw IngestRejection.invalid(copied, copied + " is copied from the parent pin; a repin (parentPinId) does not take it");
         }
         return new RepinPin(f.id("parentPinId"), f.id("boardId"), f.id("authorId"), "parentPinId");

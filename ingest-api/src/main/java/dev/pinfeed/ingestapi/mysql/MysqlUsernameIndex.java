@@ -16,7 +16,8 @@ import java.util.List;
 import java.util.OptionalLong;
 
 /**
- * {@code dbNNNNN.usernames} on the shard {@link UsernameShards} picks, through the sharded query API.
+ * {@code dbNNNNN.usernames} on the shard {@link UsernameShards} picks, through the sharded query API; the same
+ * index over {@code interest_names} ({@link #interestNames}) keeps interest names unique.
  * The primary key decides races: a claim inserts the name unless it exists (keeping an existing row)
  * and then reads who holds it, in one transaction; of two concurrent claims InnoDB makes the second
  * wait for the first's row lock, so exactly one reads itself back.
@@ -25,8 +26,28 @@ public final class MysqlUsernameIndex implements UsernameIndex {
 
     private final ShardDataSources sources;
     private final ShardedDb db;
+    private final String table;
+    private final String nameColumn;
+    private final String idColumn;
+    private final boolean closesSources;
 
     public MysqlUsernameIndex(ShardDataSources sources) {
+        this(sources, CanonicalLayout.USERNAMES, CanonicalLayout.USERNAME, CanonicalLayout.USER_ID, true);
+    }
+
+    /**
+     * Interest names → interest ids ({@code interest_names}, on the shard {@link UsernameShards} picks for the name), on pools the caller
+     * keeps and closes.
+     */
+    public static MysqlUsernameIndex interestNames(ShardDataSources sources) {
+        return new MysqlUsernameIndex(sources, CanonicalLayout.INTEREST_NAMES, CanonicalLayout.NAME, CanonicalLayout.INTEREST_ID, false);
+    }
+
+    private MysqlUsernameIndex(ShardDataSources sources, String table, String nameColumn, String idColumn, boolean closesSources) {
+        this.table = table;
+        this.nameColumn = nameColumn;
+        this.idColumn = idColumn;
+        this.closesSources = closesSources;
         if (sources.shardMap().shardCount() < UsernameShards.INDEX_SHARDS) {
             throw new IllegalStateException("the username index needs shards 0-" + (UsernameShards.INDEX_SHARDS - 1)
                     + " in the shard map, which has " + sources.shardMap().shardCount());
@@ -39,8 +60,7 @@ public final class MysqlUsernameIndex implements UsernameIndex {
     public boolean claim(String username, long userId) {
         int shard = UsernameShards.shardOf(username);
         OptionalLong holder = db.inTransaction(db.hostOf(shard), w -> {
-            w.execute(shard, Upsert.into(CanonicalLayout.USERNAMES, CanonicalLayout.USERNAME, CanonicalLayout.USER_ID)
-                    .row(username, userId).keepExisting());
+            w.execute(shard, Upsert.into(table, nameColumn, idColumn).row(username, userId).keepExisting());
             return holder(w.select(shard, byName(username)));
         });
         return holder.isPresent() && holder.getAsLong() == userId;
@@ -48,8 +68,7 @@ public final class MysqlUsernameIndex implements UsernameIndex {
 
     @Override
     public void release(String username, long userId) {
-        db.write(UsernameShards.shardOf(username), Delete.from(CanonicalLayout.USERNAMES)
-                .where(eq(CanonicalLayout.USERNAME, username), eq(CanonicalLayout.USER_ID, userId)));
+        db.write(UsernameShards.shardOf(username), Delete.from(table).where(eq(nameColumn, username), eq(idColumn, userId)));
     }
 
     @Override
@@ -57,17 +76,17 @@ public final class MysqlUsernameIndex implements UsernameIndex {
         return holder(db.select(byName(username), ShardingKey.one(UsernameShards.shardOf(username))));
     }
 
-    private static Select byName(String username) {
-        return Select.from(CanonicalLayout.USERNAMES).columns(CanonicalLayout.USER_ID).where(eq(CanonicalLayout.USERNAME, username));
+    private Select byName(String username) {
+        return Select.from(table).columns(idColumn).where(eq(nameColumn, username));
     }
 
-    private static OptionalLong holder(List<Row> rows) {
-        return rows.isEmpty() ? OptionalLong.empty() : OptionalLong.of(rows.get(0).getLong(CanonicalLayout.USER_ID));
+    private OptionalLong holder(List<Row> rows) {
+        return rows.isEmpty() ? OptionalLong.empty() : OptionalLong.of(rows.get(0).getLong(idColumn));
     }
 
     @Override
     public void close() {
         db.close();
-        sources.close();
+        if (closesSources) sources.close();
     }
 }

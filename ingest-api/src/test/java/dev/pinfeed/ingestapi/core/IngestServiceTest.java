@@ -600,4 +600,100 @@ class IngestServiceTest {
         assertThat(service.submit(new LikePin(author, pin)).rejection().reason()).isEqualTo(Reason.DELETED);
         assertThat(store.findCalls).as("a deletion is final: cached for good").isEqualTo(lookups);
     }
+
+    // ---- interests: objects with unique names, followed and unfollowed, carried by pins
+
+    private final InMemoryUsernameIndex interestNames = new InMemoryUsernameIndex();
+
+    /** The service over the same stores with an interest name index and repin contents from {@code contents}. */
+    private IngestService withInterests(PinContents contents) {
+        return new IngestService(new IdSource(new ShardedIdAllocator(new InMemorySequenceStore(), 100),
+                new ShardPlacement(OpenShards.parse("0-15"), new SplittableRandom(3)),
+                TimeSortableIdGenerator.systemClock(new TimeSortableLayout(TimeSortableLayout.DEFAULT_EPOCH), Duration.ZERO), 3),
+                directory, usernames, publisher, InstantSource.fixed(NOW), Duration.ofSeconds(5), () -> 4096, contents, interestNames);
+    }
+
+    @Test
+    void anInterestIsPublishedWithANewIdAndItsNameClaimedASecondOfTheNameIsAConflict() {
+        IngestService interests = withInterests(PinContents.NONE);
+        Outcome o = interests.submit(new IngestCommand.CreateInterest("mid-century-modern"));
+
+        assertThat(o.accepted()).as("%s", o.rejection()).isTrue();
+        assertThat(ShardedId.decode(o.createdId()).type()).isEqualTo(ObjectType.INTEREST);
+        dev.pinfeed.events.InterestCreated event = publisher.published(dev.pinfeed.events.InterestCreated.class).get(0);
+        assertThat(event.getInterestId()).isEqualTo(o.createdId());
+        assertThat(event.getName()).isEqualTo("mid-century-modern");
+        assertThat(interestNames.find("mid-century-modern")).hasValue(o.createdId());
+
+        Outcome again = interests.submit(new IngestCommand.CreateInterest("mid-century-modern"));
+        assertThat(again.rejection().reason()).isEqualTo(Reason.CONFLICT);
+        assertThat(again.rejection().field()).isEqualTo("name");
+        assertThat(publisher.published(dev.pinfeed.events.InterestCreated.class)).hasSize(1);
+    }
+
+    @Test
+    void anInterestWhosePublishIsRefusedReleasesItsName() {
+        IngestService interests = withInterests(PinContents.NONE);
+        publisher.failWith = e -> new dev.pinfeed.config.StoreUnavailableException("kafka", "down");
+        assertThat(interests.submit(new IngestCommand.CreateInterest("ceramics")).accepted()).isFalse();
+        publisher.failWith = e -> null;
+
+        assertThat(interestNames.find("ceramics")).isEmpty();
+        assertThat(interests.submit(new IngestCommand.CreateInterest("ceramics")).accepted()).isTrue();
+    }
+
+    @Test
+    void aPinCarriesKnownInterestsAndAnUnknownOneIsRefusedNamingItsPlace() {
+        IngestService interests = withInterests(PinContents.NONE);
+        long author = user("in_ann");
+        long board = board(author);
+        long wood = interests.submit(new IngestCommand.CreateInterest("woodworking")).createdId();
+        long clay = interests.submit(new IngestCommand.CreateInterest("clay")).createdId();
+
+        Outcome tagged = interests.submit(new CreatePin(board, author, "a bowl", null, null, List.of(clay, wood)));
+        assertThat(tagged.accepted()).as("%s", tagged.rejection()).isTrue();
+        PinCreated event = publisher.published(PinCreated.class).get(0);
+        assertThat(event.getInterestIds()).containsExactly(clay, wood);
+
+        long ghost = ShardedId.compose(3, ObjectType.INTEREST, 1L << 30);
+        Outcome refused = interests.submit(new CreatePin(board, author, "a cup", null, null, List.of(wood, ghost)));
+        assertThat(refused.rejection().reason()).isEqualTo(Reason.UNKNOWN_ID);
+        assertThat(refused.rejection().field()).isEqualTo("interestIds[1]");
+        assertThat(publisher.published(PinCreated.class)).hasSize(1);
+    }
+
+    @Test
+    void followingAndUnfollowingAnInterestPublishTheirEventsKeyedByTheFollower() {
+        IngestService interests = withInterests(PinContents.NONE);
+        long reader = user("in_ben");
+        long wood = interests.submit(new IngestCommand.CreateInterest("joinery")).createdId();
+
+        assertThat(interests.submit(new IngestCommand.FollowInterest(reader, wood)).accepted()).isTrue();
+        assertThat(interests.submit(new IngestCommand.UnfollowInterest(reader, wood)).accepted()).isTrue();
+        dev.pinfeed.events.InterestFollowed followed = publisher.published(dev.pinfeed.events.InterestFollowed.class).get(0);
+        assertThat(followed.getFollowerId()).isEqualTo(reader);
+        assertThat(followed.getInterestId()).isEqualTo(wood);
+        assertThat(dev.pinfeed.eventsschema.EventTopics.partitionKey(followed)).isEqualTo(Long.toString(reader));
+        assertThat(publisher.published(dev.pinfeed.events.InterestUnfollowed.class).get(0).getInterestId()).isEqualTo(wood);
+
+        long ghost = ShardedId.compose(3, ObjectType.INTEREST, 1L << 31);
+        Outcome unknown = interests.submit(new IngestCommand.FollowInterest(reader, ghost));
+        assertThat(unknown.rejection().reason()).isEqualTo(Reason.UNKNOWN_ID);
+        assertThat(unknown.rejection().field()).isEqualTo("interestId");
+    }
+
+    @Test
+    void aRepinCarriesItsParentsInterests() {
+        long author = user("in_cid");
+        long saver = user("in_dan");
+        long parent = pin(board(author), author);
+        long saversBoard = board(saver);
+        IngestService repins = withInterests(id -> id == parent
+                ? Optional.of(new PinContents.Content("a pin", null, null, List.of(77L, 78L))) : Optional.empty());
+
+        assertThat(repins.submit(new RepinPin(parent, saversBoard, saver)).accepted()).isTrue();
+        PinCreated repin = publisher.published(PinCreated.class).get(1);
+        assertThat(repin.getParentPinId()).isEqualTo(parent);
+        assertThat(repin.getInterestIds()).containsExactly(77L, 78L);
+    }
 }

@@ -28,6 +28,7 @@ public final class FakeIngest {
 
     public final InMemoryObjectDirectory directory = new InMemoryObjectDirectory();
     public final InMemoryUsernameIndex usernames = new InMemoryUsernameIndex();
+    public final InMemoryUsernameIndex interestNames = new InMemoryUsernameIndex();
     public final RecordingEventPublisher publisher = new RecordingEventPublisher();
     public final InMemoryIdempotencyStore idempotency;
     public final IngestService service;
@@ -38,7 +39,8 @@ public final class FakeIngest {
                 new IdSource(new ShardedIdAllocator(new InMemorySequenceStore(), 100),
                         new ShardPlacement(OpenShards.parse("0-15"), new SplittableRandom(1)),
                         TimeSortableIdGenerator.systemClock(new TimeSortableLayout(TimeSortableLayout.DEFAULT_EPOCH), Duration.ZERO), 1),
-                new CachingObjectDirectory(directory, 1000, Duration.ofSeconds(5), clock), usernames, publisher, clock, Duration.ofSeconds(5), 4096);
+                new CachingObjectDirectory(directory, 1000, Duration.ofSeconds(5), clock), usernames, publisher, clock, Duration.ofSeconds(5),
+                () -> 4096, dev.pinfeed.ingestapi.core.PinContents.NONE, interestNames);
     }
 
     /** ingest-api's HTTP app over these fakes (default settings, no readiness checks). */

@@ -21,6 +21,7 @@ class JsonCommandsTest {
     static final long BOARD = ShardedId.compose(12, ObjectType.BOARD, 6);
     static final long PIN = ShardedId.compose(12, ObjectType.PIN, 7);
     static final long COMMENT = ShardedId.compose(12, ObjectType.COMMENT, 8);
+    static final long INTEREST = ShardedId.compose(12, ObjectType.INTEREST, 9);
     static final long RESERVED_BIT = Long.MIN_VALUE >>> 1 | PIN; // bit 62 set: a reserved bit
 
     private static IngestRejection rejection(String json) throws Exception {
@@ -84,6 +85,39 @@ class JsonCommandsTest {
         assertThat(r.detail()).contains(detail);
     }
 
+    @ParameterizedTest
+    @CsvSource({"''", "a", "Woodworking", "wood working", "wood--working", "-wood", "wood-", "wood_working", "café"})
+    void anInterestNameIsALowerCaseSlug(String name) {
+        IngestRejection r = catchThrowableOfType(IngestRejection.class, () -> JsonCommands.createInterest(JSON.readTree("{\"name\":\"" + name + "\"}")));
+        assertThat(r).as(name).isNotNull();
+        assertThat(r.field()).isEqualTo("name");
+    }
+
+    @Test
+    void anInterestNameOfTwoToFiftyCharactersParses() throws Exception {
+        assertThat(JsonCommands.createInterest(JSON.readTree("{\"name\":\"3d-printing\"}")).name()).isEqualTo("3d-printing");
+        assertThat(JsonCommands.createInterest(JSON.readTree("{\"name\":\"" + "a".repeat(50) + "\"}")).name()).hasSize(50);
+        assertThat(catchThrowableOfType(IngestRejection.class,
+                () -> JsonCommands.createInterest(JSON.readTree("{\"name\":\"" + "a".repeat(51) + "\"}"))).field()).isEqualTo("name");
+    }
+
+    @Test
+    void aPinsInterestsAreAtMostTenDistinctInterestIdsEachNamedByItsPlace() throws Exception {
+        String pin = "{'type':'PinCreated','boardId':'" + BOARD + "','authorId':'" + USER + "','details':'d','interestIds':[%s]}";
+        StringBuilder eleven = new StringBuilder();
+        for (int i = 0; i < 11; i++) eleven.append(i == 0 ? "" : ",").append("'").append(INTEREST + i).append("'");
+        assertThat(rejection(pin.formatted(eleven)).field()).isEqualTo("interestIds");
+        assertThat(rejection(pin.formatted("'" + INTEREST + "','" + INTEREST + "'")).field()).isEqualTo("interestIds[1]");
+        assertThat(rejection(pin.formatted("'" + INTEREST + "','" + BOARD + "'")).field()).as("a board id").isEqualTo("interestIds[1]");
+        assertThat(rejection(pin.formatted("'x'")).field()).isEqualTo("interestIds[0]");
+        IngestCommand.CreatePin ok = (IngestCommand.CreatePin) JsonCommands.typedEvent(JSON.readTree(pin.formatted("'" + INTEREST + "'")
+                .replace('\'', '"')));
+        assertThat(ok.interestIds()).containsExactly(INTEREST);
+        String repin = "{'type':'PinCreated','parentPinId':'" + PIN + "','boardId':'" + BOARD + "','authorId':'" + USER
+                + "','interestIds':['" + INTEREST + "']}";
+        assertThat(rejection(repin).field()).as("a repin carries its parent's interests").isEqualTo("interestIds");
+    }
+
     @Test
     void overlongTextIsRejectedWithItsLength() throws Exception {
         String details = "x".repeat(2001);
@@ -135,14 +169,17 @@ class JsonCommandsTest {
                 "{'type':'PinUnliked','userId':" + u + ",'pinId':" + PIN + "}",
                 "{'type':'BoardPinsReordered','boardId':" + b + ",'pinIds':[" + p + "]}",
                 "{'type':'CommentCreated','pinId':" + p + ",'authorId':" + u + ",'text':'nice'}",
-                "{'type':'CommentDeleted','commentId':'" + COMMENT + "'}");
+                "{'type':'CommentDeleted','commentId':'" + COMMENT + "'}",
+                "{'type':'InterestCreated','name':'woodworking'}",
+                "{'type':'InterestFollowed','userId':" + u + ",'interestId':'" + INTEREST + "'}",
+                "{'type':'InterestUnfollowed','userId':" + u + ",'interestId':'" + INTEREST + "'}");
         for (String e : events) {
             IngestCommand c = JsonCommands.typedEvent(JSON.readTree(e.replace('\'', '"')));
             assertThat(e).contains(c.eventType());
         }
         IngestCommand board = JsonCommands.typedEvent(JSON.readTree(events.get(1).replace('\'', '"')));
         assertThat(((IngestCommand.CreateBoard) board).name()).as("trimmed").isEqualTo("Recipes");
-        assertThat(JsonCommands.eventTypes()).hasSize(13);
+        assertThat(JsonCommands.eventTypes()).hasSize(16);
     }
 
     @Test
@@ -156,7 +193,10 @@ class JsonCommandsTest {
                 new IngestCommand.LikePin(USER, PIN), new IngestCommand.UnlikePin(USER, PIN),
                 new IngestCommand.ReorderBoardPins(BOARD, List.of(otherPin, PIN)),
                 new IngestCommand.CreateComment(PIN, otherUser, "so\nnice"), new IngestCommand.DeleteComment(COMMENT),
-                new IngestCommand.RepinPin(otherPin, BOARD, USER, "parentPinId"));
+                new IngestCommand.RepinPin(otherPin, BOARD, USER, "parentPinId"),
+                new IngestCommand.CreatePin(BOARD, USER, "tagged", null, null, List.of(INTEREST, INTEREST + 1)),
+                new IngestCommand.CreateInterest("mid-century-modern"), new IngestCommand.FollowInterest(USER, INTEREST),
+                new IngestCommand.UnfollowInterest(otherUser, INTEREST));
 
         assertThat(commands.stream().map(IngestCommand::eventType).collect(java.util.stream.Collectors.toSet()))
                 .as("every event type").isEqualTo(JsonCommands.eventTypes());

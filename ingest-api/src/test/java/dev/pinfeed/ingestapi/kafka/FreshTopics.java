@@ -29,7 +29,7 @@ public final class FreshTopics {
         this.stack = stack;
         List<String> topics = new ArrayList<>();
         for (String standard : List.of(EventTopics.USERS, EventTopics.BOARDS, EventTopics.PINS, EventTopics.FOLLOWS, EventTopics.LIKES,
-                EventTopics.COMMENTS)) {
+                EventTopics.COMMENTS, EventTopics.INTERESTS)) {
             String fresh = stack.uniqueTopic(standard.replace("pinfeed.", "").replace(".v1", ""));
             overrides.put(standard, fresh);
             topics.add(fresh);

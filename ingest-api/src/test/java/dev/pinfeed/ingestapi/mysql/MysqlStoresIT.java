@@ -42,6 +42,12 @@ class MysqlStoresIT {
     }
 
     @Nested
+    class InterestNames extends UsernameIndexContract {
+        protected UsernameIndex index() { return MysqlUsernameIndex.interestNames(sources); }
+        protected String freshUsername() { return "it-" + Long.toString(stack.freshId(), 36); }
+    }
+
+    @Nested
     class Usernames extends UsernameIndexContract {
         protected UsernameIndex index() { return new MysqlUsernameIndex(sources); }
         protected String freshUsername() { return "it" + Long.toString(stack.freshId(), 36); }
