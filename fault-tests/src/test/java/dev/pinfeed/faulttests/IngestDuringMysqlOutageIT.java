@@ -45,7 +45,8 @@ class IngestDuringMysqlOutageIT {
             ShardDataSources mysql = processors.closing(ShardDataSources.from(stack.config(), "fault-mysql", 4));
             ShardedDb db = processors.closing(new ShardedDb(mysql));
             MaterializerTopics topics = new MaterializerTopics(ingest.topics.topic(EventTopics.USERS), ingest.topics.topic(EventTopics.BOARDS),
-                    ingest.topics.topic(EventTopics.PINS), ingest.topics.topic(EventTopics.LIKES), ingest.topics.topic(EventTopics.COMMENTS));
+                    ingest.topics.topic(EventTopics.PINS), ingest.topics.topic(EventTopics.LIKES), ingest.topics.topic(EventTopics.COMMENTS),
+                    ingest.topics.topic(EventTopics.INTERESTS));
             MysqlCanonicalWriter writer = processors.closing(new MysqlCanonicalWriter(db));
             RedisCacheInvalidator invalidator = processors.closing(RedisCacheInvalidator.connect(stack.config(),
                     () -> RedisShards.defaultShardMap(stack.config())));

@@ -18,6 +18,7 @@ import dev.pinfeed.events.BoardCreated;
 import dev.pinfeed.events.BoardPinsReordered;
 import dev.pinfeed.events.CommentCreated;
 import dev.pinfeed.events.CommentDeleted;
+import dev.pinfeed.events.InterestCreated;
 import dev.pinfeed.events.PinCreated;
 import dev.pinfeed.events.PinDeleted;
 import dev.pinfeed.events.PinLiked;
@@ -80,14 +81,26 @@ public final class EventPlanner {
             long author = check(e.getAuthorId(), ObjectType.USER, "authorId");
             long at = e.getOccurredAt().toEpochMilli();
             Long parent = e.getParentPinId() == null ? null : check(e.getParentPinId(), ObjectType.PIN, "parentPinId");
+            List<Long> interests = new ArrayList<>();
+            for (long interest : e.getInterestIds()) {
+                if (!interests.contains(interest)) interests.add(check(interest, ObjectType.INTEREST, "interestIds"));
+            }
             List<CanonicalChange> changes = new ArrayList<>(List.of(
-                    new PutObject(CanonicalLayout.PINS, pin, Json.pin(pin, at, board, author, e.getDetails(), e.getLink(), e.getImageUrl(), parent), at),
+                    new PutObject(CanonicalLayout.PINS, pin, Json.pin(pin, at, board, author, e.getDetails(), e.getLink(), e.getImageUrl(), parent,
+                            interests), at),
                     new PutMapping(Mapping.BOARD_HAS_PINS, board, pin, at),
                     new PutMapping(Mapping.USER_HAS_PINS, author, pin, at)));
             // A repin counts towards its parent's repins: a row inserted if absent, so a replay counts it once. It needs
             // no parent row (the count is read from these rows alone), so a repin applied before its parent waits for nothing.
             if (parent != null) changes.add(new PutMapping(Mapping.PIN_HAS_REPINS, parent, pin, at));
+            // The same for each interest it carries: a row on the interest's shard, inserted if absent, waiting for nothing.
+            for (long interest : interests) changes.add(new PutMapping(Mapping.INTEREST_HAS_PINS, interest, pin, at));
             return new Plan(changes, List.of(CanonicalRef.object(CanonicalLayout.BOARDS, board)));
+        }
+        if (event instanceof InterestCreated e) {
+            long interest = check(e.getInterestId(), ObjectType.INTEREST, "interestId");
+            long at = e.getOccurredAt().toEpochMilli();
+            return new Plan(List.of(new PutObject(CanonicalLayout.INTERESTS, interest, Json.interest(interest, at, e.getName()), at)), List.of());
         }
         if (event instanceof PinDeleted e) {
             long pin = check(e.getPinId(), ObjectType.PIN, "pinId");

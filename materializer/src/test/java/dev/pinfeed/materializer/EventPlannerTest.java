@@ -76,6 +76,28 @@ class EventPlannerTest {
     }
 
     @Test
+    void anInterestIsAnObjectAndAPinsInterestsAreInItsJsonAndMappedOnEachInterestsShard() throws Exception {
+        long wood = Events.id(ObjectType.INTEREST, 5, 16);
+        long clay = Events.id(ObjectType.INTEREST, 6, 17);
+        EventPlanner.Plan created = planner.plan(new dev.pinfeed.events.InterestCreated(1L, Instant.ofEpochMilli(500), wood, "woodworking"));
+        assertThat(created.needs()).isEmpty();
+        PutObject interest = (PutObject) created.changes().get(0);
+        assertThat(interest.table()).isEqualTo(CanonicalLayout.INTERESTS);
+        assertThat(json.readTree(interest.json()).get("name").asText()).isEqualTo("woodworking");
+
+        dev.pinfeed.events.PinCreated tagged = Events.pin(PIN, BOARD, USER, 3_000);
+        tagged.setInterestIds(List.of(clay, wood, clay));
+        EventPlanner.Plan plan = planner.plan(tagged);
+        assertThat(plan.needs()).as("the mapping rows wait for no interest").containsExactly(CanonicalRef.object(CanonicalLayout.BOARDS, BOARD));
+        JsonNode data = json.readTree(((PutObject) plan.changes().get(0)).json());
+        assertThat(data.get("interests").toString()).as("each once, in order").isEqualTo("[" + clay + "," + wood + "]");
+        assertThat(plan.changes().subList(3, 5)).containsExactly(new PutMapping(Mapping.INTEREST_HAS_PINS, clay, PIN, 3_000),
+                new PutMapping(Mapping.INTEREST_HAS_PINS, wood, PIN, 3_000));
+        tagged.setInterestIds(List.of(BOARD));
+        assertThatThrownBy(() -> planner.plan(tagged)).isInstanceOf(RejectedRecordException.class).hasMessageContaining("interestIds");
+    }
+
+    @Test
     void pinCreatedNeedsItsBoardAndMapsTheBoardAndTheAuthor() throws Exception {
         EventPlanner.Plan plan = planner.plan(Events.pin(PIN, BOARD, USER, 3_000));
         assertThat(plan.needs()).containsExactly(CanonicalRef.object(CanonicalLayout.BOARDS, BOARD));

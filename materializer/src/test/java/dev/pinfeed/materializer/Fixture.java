@@ -67,7 +67,7 @@ public final class Fixture implements AutoCloseable {
         this.stack = stack;
         this.config = stack.config();
         this.topics = new MaterializerTopics(stack.uniqueTopic("users"), stack.uniqueTopic("boards"), stack.uniqueTopic("pins"),
-                stack.uniqueTopic("likes"), stack.uniqueTopic("comments"));
+                stack.uniqueTopic("likes"), stack.uniqueTopic("comments"), stack.uniqueTopic("interests"));
         this.deadLetters = stack.uniqueTopic("canonical-dlq");
         Map<String, Integer> fresh = new LinkedHashMap<>();
         for (String t : topics.all()) fresh.put(t, 3);

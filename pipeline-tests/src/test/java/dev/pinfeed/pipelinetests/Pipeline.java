@@ -161,7 +161,7 @@ final class Pipeline implements AutoCloseable {
 
         // materializer (MaterializerMain): the canonical objects into MySQL, caches invalidated after each commit.
         canonicalTopics = new MaterializerTopics(topic(EventTopics.USERS), topic(EventTopics.BOARDS),
-                topic(EventTopics.PINS), topic(EventTopics.LIKES), topic(EventTopics.COMMENTS));
+                topic(EventTopics.PINS), topic(EventTopics.LIKES), topic(EventTopics.COMMENTS), topic(EventTopics.INTERESTS));
         MysqlCanonicalWriter writer = closing(new MysqlCanonicalWriter(db));
         RedisCacheInvalidator invalidator = closing(RedisCacheInvalidator.connect(config, graph.shards()));
         canonicalHandler = new MaterializerHandler(new EventPlanner(), writer, invalidator, canonicalTopics, new SimpleMeterRegistry());

@@ -58,6 +58,7 @@ public final class VerifyCanonicalCommand implements Callable<Integer> {
     @Option(names = "--pins-topic") String pins;
     @Option(names = "--likes-topic") String likes;
     @Option(names = "--comments-topic") String comments;
+    @Option(names = "--interests-topic") String interests;
     @Option(names = "--max-printed", defaultValue = "50") int maxPrinted;
     @Option(names = "--repair") boolean repair;
     @Option(names = "--json") boolean json;
@@ -74,7 +75,8 @@ public final class VerifyCanonicalCommand implements Callable<Integer> {
         Clock clock = Clock.systemUTC();
         MaterializerTopics d = MaterializerTopics.from(config);
         MaterializerTopics topics = new MaterializerTopics(users != null ? users : d.users(), boards != null ? boards : d.boards(),
-                pins != null ? pins : d.pins(), likes != null ? likes : d.likes(), comments != null ? comments : d.comments());
+                pins != null ? pins : d.pins(), likes != null ? likes : d.likes(), comments != null ? comments : d.comments(),
+                interests != null ? interests : d.interests());
         ReplayView view = ReplayView.of("canonical", config);
         String group = view.groupIds().get(0);
         CanonicalVerifier verifier = new CanonicalVerifier(topics);
