@@ -103,6 +103,12 @@ public interface GraphStore extends AutoCloseable {
     /** How many users follow interest {@code interestId}, exact. */
     long interestFollowerCount(long interestId);
 
+    /** Which of up to {@link #MAX_BATCH} users follow interest {@code interestId}: one round trip. */
+    Set<Long> interestFollowersAmong(long interestId, Collection<Long> users);
+
+    /** Which of up to {@link #MAX_BATCH} users are receivers of board {@code boardId} ({@link #receivers}): one round trip. */
+    Set<Long> boardReceiversAmong(long boardId, Collection<Long> users);
+
     @Override
     default void close() {}
 }

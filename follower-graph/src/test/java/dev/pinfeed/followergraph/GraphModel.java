@@ -291,6 +291,23 @@ public final class GraphModel implements GraphStore {
     }
 
     @Override
+    public synchronized Set<Long> interestFollowersAmong(long interestId, Collection<Long> users) {
+        Cursors.checkBatch(users);
+        Set<Long> out = new HashSet<>();
+        for (long u : users) if (state().interests.getOrDefault(u, Map.of()).containsKey(interestId)) out.add(u);
+        return out;
+    }
+
+    @Override
+    public synchronized Set<Long> boardReceiversAmong(long boardId, Collection<Long> users) {
+        Cursors.checkBatch(users);
+        Set<Long> all = receivers(boardId);
+        Set<Long> out = new HashSet<>();
+        for (long u : users) if (all.contains(u)) out.add(u);
+        return out;
+    }
+
+    @Override
     public synchronized long boardFollowerCount(long boardId) {
         return receivers(boardId).size();
     }

@@ -479,6 +479,21 @@ public abstract class GraphStoreContract {
     }
 
     @Test
+    void whichOfTheseFollowAnInterestAndWhichReceiveABoardsPins() {
+        long owner = freshId(), board = freshId(), viaOwner = freshId(), viaBoard = freshId(), unfollowedBoard = freshId(), stranger = freshId();
+        long wood = freshId();
+        apply(createBoard(board, owner, 1), followUser(viaOwner, owner, 2), followBoard(viaBoard, board, owner, 3),
+                followUser(unfollowedBoard, owner, 4), unfollowBoard(unfollowedBoard, board, owner, 5),
+                followInterest(viaOwner, wood, 6), followInterest(stranger, wood, 7));
+
+        List<Long> everyone = List.of(viaOwner, viaBoard, unfollowedBoard, stranger, owner);
+        assertThat(graph.boardReceiversAmong(board, everyone)).containsExactlyInAnyOrder(viaOwner, viaBoard);
+        assertThat(graph.interestFollowersAmong(wood, everyone)).containsExactlyInAnyOrder(viaOwner, stranger);
+        assertThat(graph.boardReceiversAmong(freshId(), everyone)).as("a board nobody created").isEmpty();
+        assertThat(graph.interestFollowersAmong(wood, List.of())).isEmpty();
+    }
+
+    @Test
     void anInterestEdgeIsLastWriterWinsWhateverTheArrivalOrderAndDuplicatesChangeNothing() {
         long a = freshId(), b = freshId(), wood = freshId();
         GraphCommand follow = followInterest(a, wood, 10);

@@ -11,7 +11,10 @@ import dev.pinfeed.followergraph.sharded.Cursors.OwnersFollowers;
 import dev.pinfeed.followergraph.sharded.GraphBackend.Reads;
 import dev.pinfeed.followergraph.sharded.GraphBackend.ScanBatch;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -82,6 +85,28 @@ final class BoardReceivers {
             scan = step.scan();
         } while (!scan.equals("0") && page.size() < limit);
         return new Page<>(page, scan.equals("0") ? null : new BoardFollowers(scan).encode());
+    }
+
+    /**
+     * Which of {@code users} receive the board's pins, as {@link #page} counts them: explicit followers of the owner who did not
+     * unfollow the board, and the board's explicit followers. One round trip to the owner's instance (after its owner's).
+     */
+    Set<Long> among(long boardId, Collection<Long> users) {
+        Cursors.checkBatch(users);
+        List<String> ids = GraphShards.distinct(users);
+        Long owner = points.ownerOf(boardId);
+        if (owner == null || ids.isEmpty()) return Set.of();
+        Reads r = shards.reads(shards.instance(owner));
+        Supplier<List<Long>> explicit = r.zmscore(keys.followersExplicit(owner), ids);
+        Supplier<List<Boolean>> unfollowed = r.smismember(keys.boardUnfollowers(owner, boardId), ids);
+        Supplier<List<String>> boardFollowers = r.hmget(keys.boardFollowers(owner, boardId), ids);
+        r.execute();
+        Set<Long> out = new HashSet<>();
+        for (int i = 0; i < ids.size(); i++) {
+            boolean viaOwner = explicit.get().get(i) != null && !unfollowed.get().get(i);
+            if (viaOwner || boardFollowers.get().get(i) != null) out.add(Long.parseLong(ids.get(i)));
+        }
+        return out;
     }
 
     long count(long boardId) {

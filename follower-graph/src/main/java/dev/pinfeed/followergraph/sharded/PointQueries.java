@@ -131,6 +131,19 @@ final class PointQueries {
         return since.get() != null;
     }
 
+    /** Which of {@code users} are members of the sorted set {@code key} (tagged with {@code tagOf}'s shard). */
+    Set<Long> membersAmong(long tagOf, String key, Collection<Long> users) {
+        Cursors.checkBatch(users);
+        List<String> ids = distinct(users);
+        if (ids.isEmpty()) return Set.of();
+        Reads r = shards.reads(shards.instance(tagOf));
+        Supplier<List<Long>> scores = r.zmscore(key, ids);
+        r.execute();
+        Set<Long> out = new HashSet<>();
+        for (int i = 0; i < ids.size(); i++) if (scores.get().get(i) != null) out.add(Long.parseLong(ids.get(i)));
+        return out;
+    }
+
     /** ZCARD of {@code key}, a key tagged with {@code tagOf}'s shard. */
     long cardinality(long tagOf, String key) {
         Reads r = shards.reads(shards.instance(tagOf));

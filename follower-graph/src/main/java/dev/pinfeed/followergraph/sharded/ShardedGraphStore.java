@@ -143,6 +143,16 @@ public abstract class ShardedGraphStore implements GraphStore {
     }
 
     @Override
+    public Set<Long> interestFollowersAmong(long interestId, Collection<Long> users) {
+        return points.membersAmong(interestId, keys.interestFollowers(interestId), users);
+    }
+
+    @Override
+    public Set<Long> boardReceiversAmong(long boardId, Collection<Long> users) {
+        return receivers.among(boardId, users);
+    }
+
+    @Override
     public void close() {
         backend.close();
     }
