@@ -63,7 +63,7 @@ class EventTopicsTest {
     void createAndDeleteOfOnePinShareTheKey() {
         var at = java.time.Instant.EPOCH;
         PinCreated created = new PinCreated(1L, at, 2L, 777L, 3L, 2L, "d", null, null, null, java.util.List.of());
-        PinDeleted deleted = new PinDeleted(4L, at, 2L, 777L, 3L, 2L);
+        PinDeleted deleted = new PinDeleted(4L, at, 2L, 777L, 3L, 2L, java.util.List.of());
         assertThat(EventTopics.topicFor(deleted)).isEqualTo(EventTopics.topicFor(created));
         assertThat(EventTopics.partitionKey(deleted)).isEqualTo(EventTopics.partitionKey(created)).isEqualTo("777");
     }

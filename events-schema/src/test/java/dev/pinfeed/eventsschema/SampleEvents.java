@@ -48,7 +48,7 @@ final class SampleEvents {
                 new UserCreated(1L, AT, 2L, 10L, "ada", "Ada L."),
                 new BoardCreated(3L, AT, 4L, 20L, 21L, "Kitchens", null),
                 new PinCreated(5L, AT, 6L, 30L, 31L, 32L, "oak table", "https://example.com/t", null, null, List.of(33L, 34L)),
-                new PinDeleted(7L, AT, 8L, 40L, 41L, 42L),
+                new PinDeleted(7L, AT, 8L, 40L, 41L, 42L, List.of(43L)),
                 new BoardPinsReordered(9L, AT, 10L, 50L, List.of(53L, 51L, 52L)),
                 new UserFollowed(11L, AT, 12L, 60L, 61L),
                 new UserUnfollowed(13L, AT, 14L, 70L, 71L),

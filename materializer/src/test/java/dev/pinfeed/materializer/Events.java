@@ -50,7 +50,7 @@ public final class Events {
     }
 
     public static PinDeleted deleted(long pin, long board, long author, long at) {
-        return new PinDeleted(nextEventId(), Instant.ofEpochMilli(at), author, pin, board, author);
+        return new PinDeleted(nextEventId(), Instant.ofEpochMilli(at), author, pin, board, author, java.util.List.of());
     }
 
     public static PinLiked liked(long user, long pin, long at) {

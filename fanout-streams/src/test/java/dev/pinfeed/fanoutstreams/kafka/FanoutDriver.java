@@ -94,7 +94,7 @@ final class FanoutDriver implements AutoCloseable {
 
     long deleted(long pin, long board, long author) {
         long id = eventId++;
-        publish(new PinDeleted(id, Instant.ofEpochMilli(START + id), author, pin, board, author));
+        publish(new PinDeleted(id, Instant.ofEpochMilli(START + id), author, pin, board, author, java.util.List.of()));
         return id;
     }
 
