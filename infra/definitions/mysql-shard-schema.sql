@@ -140,8 +140,7 @@ CREATE TABLE IF NOT EXISTS interests (
 ) ENGINE=InnoDB;
 
 -- The pins carrying an interest (PinCreated's interestIds), on the interest's shard: its pin page, newest first, and its count.
--- Inserted if absent, so a replayed PinCreated never counts twice; a deleted pin's row stays active (PinDeleted does not name the
--- pin's interests) and the reads leave the deleted pin out of the page.
+-- Inserted if absent, so a replayed PinCreated never counts twice; active = 0 once the pin is deleted (PinDeleted names its interests).
 CREATE TABLE IF NOT EXISTS interest_has_pins (
   interest_id BIGINT NOT NULL,
   pin_id BIGINT NOT NULL,

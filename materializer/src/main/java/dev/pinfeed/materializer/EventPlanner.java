@@ -108,10 +108,15 @@ public final class EventPlanner {
             long author = check(e.getAuthorId(), ObjectType.USER, "authorId");
             long at = e.getOccurredAt().toEpochMilli();
             // No reference needed: a delete that comes first leaves a tombstone the create cannot revive.
-            return new Plan(List.of(
+            List<CanonicalChange> changes = new ArrayList<>(List.of(
                     new DeletePin(pin, board, author, at),
                     new DeactivateMapping(Mapping.BOARD_HAS_PINS, board, pin, at),
-                    new DeactivateMapping(Mapping.USER_HAS_PINS, author, pin, at)), List.of());
+                    new DeactivateMapping(Mapping.USER_HAS_PINS, author, pin, at)));
+            for (long interest : e.getInterestIds()) {
+                DeactivateMapping off = new DeactivateMapping(Mapping.INTEREST_HAS_PINS, check(interest, ObjectType.INTEREST, "interestIds"), pin, at);
+                if (!changes.contains(off)) changes.add(off);
+            }
+            return new Plan(changes, List.of());
         }
         if (event instanceof PinLiked e) {
             return like(e.getUserId(), e.getPinId(), true, e.getOccurredAt().toEpochMilli(), e.getEventId());

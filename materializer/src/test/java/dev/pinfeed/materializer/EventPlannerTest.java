@@ -95,6 +95,11 @@ class EventPlannerTest {
                 new PutMapping(Mapping.INTEREST_HAS_PINS, wood, PIN, 3_000));
         tagged.setInterestIds(List.of(BOARD));
         assertThatThrownBy(() -> planner.plan(tagged)).isInstanceOf(RejectedRecordException.class).hasMessageContaining("interestIds");
+
+        dev.pinfeed.events.PinDeleted deleted = Events.deleted(PIN, BOARD, USER, 4_000);
+        deleted.setInterestIds(List.of(wood, clay));
+        assertThat(planner.plan(deleted).changes()).as("the interests' rows made inactive").endsWith(
+                new DeactivateMapping(Mapping.INTEREST_HAS_PINS, wood, PIN, 4_000), new DeactivateMapping(Mapping.INTEREST_HAS_PINS, clay, PIN, 4_000));
     }
 
     @Test

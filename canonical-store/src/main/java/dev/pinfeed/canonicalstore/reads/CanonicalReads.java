@@ -62,7 +62,7 @@ public interface CanonicalReads {
     /** The live pins carrying the interest, newest first. */
     ListPage<CanonicalPin> interestPins(long interestId, String cursor, int limit);
 
-    /** How many pins carry the interest (rows of interest_has_pins: a deleted pin is counted until its row is deactivated). */
+    /** How many live pins carry the interest (active interest_has_pins rows). */
     long interestPinCount(long interestId);
 
     /** The user's live pins. */

@@ -77,9 +77,13 @@ public final class MysqlCanonicalSeed implements CanonicalSeed {
         invalidate.keys(id, List.of(CanonicalCacheKeys.interest(id)));
     }
 
+    /** The interests each pin was tagged with (PinDeleted names them). */
+    private final java.util.Map<Long, List<Long>> interestsOf = new java.util.concurrent.ConcurrentHashMap<>();
+
     @Override
     public void tagPin(long interestId, long pinId, long createdAt) {
         db.write(shard(interestId), mapping(Mapping.INTEREST_HAS_PINS, interestId, pinId, createdAt));
+        interestsOf.computeIfAbsent(pinId, p -> new java.util.concurrent.CopyOnWriteArrayList<>()).add(interestId);
     }
 
     @Override
@@ -95,6 +99,10 @@ public final class MysqlCanonicalSeed implements CanonicalSeed {
                 .where(eq(CanonicalLayout.BOARD_ID, boardId), eq(CanonicalLayout.PIN_ID, pinId)));
         db.write(shard(authorId), Update.table(Mapping.USER_HAS_PINS.table()).set(CanonicalLayout.ACTIVE, 0)
                 .where(eq(CanonicalLayout.USER_ID, authorId), eq(CanonicalLayout.PIN_ID, pinId)));
+        for (long interest : interestsOf.getOrDefault(pinId, List.of())) {
+            db.write(shard(interest), Update.table(Mapping.INTEREST_HAS_PINS.table()).set(CanonicalLayout.ACTIVE, 0)
+                    .where(eq(CanonicalLayout.INTEREST_ID, interest), eq(CanonicalLayout.PIN_ID, pinId)));
+        }
         invalidate.keys(pinId, pinKeys(pinId));
         invalidate.keys(boardId, boardLists(boardId));
     }

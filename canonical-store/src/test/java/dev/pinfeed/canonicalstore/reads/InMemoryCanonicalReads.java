@@ -75,6 +75,9 @@ public final class InMemoryCanonicalReads extends CanonicalRowReads implements C
             put(ObjectType.PIN, pinId, o.toString());
             rows(Mapping.BOARD_HAS_PINS, o.path(Json.BOARD_ID).asLong()).get(pinId).live = false;
             rows(Mapping.USER_HAS_PINS, o.path(Json.AUTHOR_ID).asLong()).get(pinId).live = false;
+            mappings.getOrDefault(Mapping.INTEREST_HAS_PINS, Map.of()).values().forEach(pins -> {
+                if (pins.containsKey(pinId)) pins.get(pinId).live = false;
+            });
         } catch (java.io.IOException e) {
             throw new IllegalStateException(e);
         }

@@ -445,8 +445,11 @@ public final class IngestService {
         if (command instanceof DeletePin c) {
             // Also when the pin is already deleted: the delete may be a retry whose first answer was lost.
             ObjectDirectory.Entry pin = known.get(c.pinId());
+            // Its interests as the canonical store has them (none once it is deleted there: a repeated delete names none).
+            List<Long> interests = pin.deleted() ? List.of() : contents.of(c.pinId()).map(PinContents.Content::interestIds).orElse(List.of());
             return new Prepared(index, c, PinDeleted.newBuilder().setEventId(eventId).setOccurredAt(now)
-                    .setActorId(pin.ownerId()).setPinId(c.pinId()).setBoardId(pin.parentId()).setAuthorId(pin.ownerId()).build(),
+                    .setActorId(pin.ownerId()).setPinId(c.pinId()).setBoardId(pin.parentId()).setAuthorId(pin.ownerId())
+                    .setInterestIds(interests).build(),
                     0, eventId, null, null, pin);
         }
         if (command instanceof CreateComment c) {

@@ -683,6 +683,17 @@ class IngestServiceTest {
     }
 
     @Test
+    void aDeleteNamesThePinsInterestsAsTheCanonicalStoreHasThem() {
+        long author = user("in_eve");
+        long pin = pin(board(author), author);
+        IngestService deletes = withInterests(id -> id == pin
+                ? Optional.of(new PinContents.Content("a pin", null, null, List.of(91L))) : Optional.empty());
+
+        assertThat(deletes.submit(new IngestCommand.DeletePin(pin)).accepted()).isTrue();
+        assertThat(publisher.published(dev.pinfeed.events.PinDeleted.class).get(0).getInterestIds()).containsExactly(91L);
+    }
+
+    @Test
     void aRepinCarriesItsParentsInterests() {
         long author = user("in_cid");
         long saver = user("in_dan");
