@@ -14,10 +14,19 @@ import java.util.List;
  * @param cursor    the graph cursor of the next page; null with {@code exhausted} false = not started
  * @param failures  consecutive steps that failed with an unexpected error (not an outage)
  * @param parentPinId a repin's parent (its chunks say so, and the worker puts it in the repins pool); 0 for an original pin
+ * @param interestIds the interests the pin carries: after the board's receivers the walk goes on through each one's followers
  */
 public record FanoutJob(FanoutAction action, long eventId, long occurredAt, long pinId, long boardId, long authorId,
                         long pinCreatedAt, int nextChunkIndex, String cursor, boolean exhausted, List<Receiver> buffered,
-                        int failures, Origin origin, long parentPinId) {
+                        int failures, Origin origin, long parentPinId, List<Long> interestIds) {
+
+    /** A job of a pin without interests. */
+    public FanoutJob(FanoutAction action, long eventId, long occurredAt, long pinId, long boardId, long authorId,
+                     long pinCreatedAt, int nextChunkIndex, String cursor, boolean exhausted, List<Receiver> buffered,
+                     int failures, Origin origin, long parentPinId) {
+        this(action, eventId, occurredAt, pinId, boardId, authorId, pinCreatedAt, nextChunkIndex, cursor, exhausted, buffered, failures,
+                origin, parentPinId, List.of());
+    }
 
     /** A job of an original pin (no parent). */
     public FanoutJob(FanoutAction action, long eventId, long occurredAt, long pinId, long boardId, long authorId,
@@ -44,6 +53,7 @@ public record FanoutJob(FanoutAction action, long eventId, long occurredAt, long
 
     public FanoutJob {
         buffered = List.copyOf(buffered);
+        interestIds = List.copyOf(new java.util.LinkedHashSet<>(interestIds));
     }
 
     /** A fan-out not started yet. */
@@ -55,18 +65,24 @@ public record FanoutJob(FanoutAction action, long eventId, long occurredAt, long
     /** The same job marked as a repin's fan-out: its chunks carry {@code parentPinId}. */
     public FanoutJob ofRepin(long parentPinId) {
         return new FanoutJob(action, eventId, occurredAt, pinId, boardId, authorId, pinCreatedAt, nextChunkIndex, cursor, exhausted,
-                buffered, failures, origin, parentPinId);
+                buffered, failures, origin, parentPinId, interestIds);
+    }
+
+    /** The same job for a pin carrying {@code interestIds} (each once, in order): its walk goes on through their followers. */
+    public FanoutJob withInterests(List<Long> interestIds) {
+        return new FanoutJob(action, eventId, occurredAt, pinId, boardId, authorId, pinCreatedAt, nextChunkIndex, cursor, exhausted,
+                buffered, failures, origin, parentPinId, interestIds);
     }
 
     /** After a step: the walk's new position and what is left to send. */
     FanoutJob advanced(int nextChunkIndex, String cursor, boolean exhausted, List<Receiver> buffered) {
         return new FanoutJob(action, eventId, occurredAt, pinId, boardId, authorId, pinCreatedAt, nextChunkIndex, cursor, exhausted,
-                buffered, 0, origin, parentPinId);
+                buffered, 0, origin, parentPinId, interestIds);
     }
 
     /** The same job after one more step failed with an unexpected error. */
     public FanoutJob failedOnce() {
         return new FanoutJob(action, eventId, occurredAt, pinId, boardId, authorId, pinCreatedAt, nextChunkIndex, cursor, exhausted,
-                buffered, failures + 1, origin, parentPinId);
+                buffered, failures + 1, origin, parentPinId, interestIds);
     }
 }

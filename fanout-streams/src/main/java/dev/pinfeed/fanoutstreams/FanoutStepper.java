@@ -41,6 +41,13 @@ import java.util.Set;
  * sent: his followers' feeds pull the pin at read time. The first read of a REMOVE takes the pin out of
  * {@link CelebrityPins} (whoever the author is: he may have become a celebrity since) and walks on, so pulled
  * copies still waiting in pools leave them too.
+ *
+ * <p>Interests: after the board's receivers (or at once, for a celebrity's pin) the walk goes through the followers of each
+ * interest the pin carries, in order, as receivers {@link Receiver#viaInterest}: the walk's cursor is then an
+ * {@link #interestCursor} (the interest's place and its followers' page cursor), so the job's layout and its crash-restart are the
+ * board walk's. An ADD leaves out of an interest's page the pin's author, the board's receivers (they get the pin as
+ * followed_user / followed_board, which wins) and the followers of the pin's earlier interests (they got it already), so every
+ * receiver is in one chunk once. A REMOVE leaves out nobody (a removal is idempotent).
  */
 public final class FanoutStepper {
 
@@ -94,17 +101,68 @@ public final class FanoutStepper {
         return !job.exhausted() && job.buffered().size() <= settings.chunkSize();
     }
 
+    /** Marks a walk cursor of the interests phase; the graph's own cursors are URL-safe Base64, which never holds it. */
+    private static final String INTEREST_PHASE = "~";
+
+    /** The cursor of the page of the {@code index}th interest's followers after {@code followersCursor} (null: its first page). */
+    public static String interestCursor(int index, String followersCursor) {
+        return INTEREST_PHASE + index + INTEREST_PHASE + (followersCursor == null ? "" : followersCursor);
+    }
+
     /** The first half of a read at {@code cursor}: the graph page alone (its next cursor lets the next read start). */
     public Page<Receiver> receivers(FanoutJob job, String cursor) {
+        if (cursor != null && cursor.startsWith(INTEREST_PHASE)) return interestFollowers(job, cursor);
         if (cursor == null && celebrityPins != CelebrityPins.NONE) {
             if (job.action() == FanoutAction.REMOVE) {
                 celebrityPins.remove(job.authorId(), job.pinId());
             } else if (settings.celebrityFollowers() > 0 && settings.celebrity(graph.counts(job.authorId()).followers())) {
                 celebrityPins.record(new CelebrityPins.RecentPin(job.pinId(), job.authorId(), job.boardId(), job.pinCreatedAt()));
-                return new Page<>(List.of(), null); // nobody to tell: no chunk
+                return new Page<>(List.of(), afterBoard(job)); // no board receiver to tell; the interests' followers still are
             }
         }
-        return graph.receivers(job.boardId(), cursor, settings.chunkSize());
+        Page<Receiver> page = graph.receivers(job.boardId(), cursor, settings.chunkSize());
+        return page.nextCursor() != null ? page : new Page<>(page.items(), afterBoard(job));
+    }
+
+    /** Where the walk goes once the board's receivers are done: the first interest's followers, or nowhere. */
+    private static String afterBoard(FanoutJob job) {
+        return job.interestIds().isEmpty() ? null : interestCursor(0, null);
+    }
+
+    /** A page of the followers of the interest an interests-phase cursor names, less those who get the pin otherwise (an ADD). */
+    private Page<Receiver> interestFollowers(FanoutJob job, String cursor) {
+        int split = cursor.indexOf(INTEREST_PHASE, 1);
+        int index;
+        try {
+            index = split < 0 ? -1 : Integer.parseInt(cursor.substring(1, split));
+        } catch (NumberFormatException e) {
+            index = -1;
+        }
+        if (index < 0 || index >= job.interestIds().size()) {
+            throw new IllegalArgumentException("cursor " + cursor + " names no interest of pin " + job.pinId() + " " + job.interestIds());
+        }
+        String inner = cursor.substring(split + 1);
+        long interest = job.interestIds().get(index);
+        Page<dev.pinfeed.followergraph.Edge> followers = graph.interestFollowers(interest, inner.isEmpty() ? null : inner, settings.chunkSize());
+        List<Long> users = new ArrayList<>(followers.items().size());
+        for (var e : followers.items()) if (e.id() != job.authorId()) users.add(e.id());
+        Set<Long> elsewhere = job.action() == FanoutAction.ADD ? reachedOtherwise(job, index, users) : Set.of();
+        List<Receiver> out = new ArrayList<>(users.size());
+        for (long u : users) if (!elsewhere.contains(u)) out.add(Receiver.ofInterest(u));
+        String next = followers.nextCursor() != null ? interestCursor(index, followers.nextCursor())
+                : index + 1 < job.interestIds().size() ? interestCursor(index + 1, null) : null;
+        return new Page<>(out, next);
+    }
+
+    /** Which of {@code users} receive the pin as the board's receivers or as followers of one of its interests before {@code index}. */
+    private Set<Long> reachedOtherwise(FanoutJob job, int index, List<Long> users) {
+        Set<Long> out = new HashSet<>();
+        for (int from = 0; from < users.size(); from += GraphStore.MAX_BATCH) {
+            List<Long> slice = users.subList(from, Math.min(users.size(), from + GraphStore.MAX_BATCH));
+            out.addAll(graph.boardReceiversAmong(job.boardId(), slice));
+            for (int k = 0; k < index; k++) out.addAll(graph.interestFollowersAmong(job.interestIds().get(k), slice));
+        }
+        return out;
     }
 
     /** The second half: {@code page}, read at {@code cursor}, without an ADD's inactive receivers (the slow part). */
@@ -178,7 +236,8 @@ public final class FanoutStepper {
     static FanoutChunk chunk(FanoutJob job, List<Receiver> receivers, boolean last) {
         List<FanoutReceiver> out = new ArrayList<>(receivers.size());
         for (Receiver r : receivers) {
-            out.add(new FanoutReceiver(r.userId(), r.viaOwner() ? FanoutSource.FOLLOWED_USER : FanoutSource.FOLLOWED_BOARD));
+            out.add(new FanoutReceiver(r.userId(), r.viaInterest() ? FanoutSource.INTERESTS
+                    : r.viaOwner() ? FanoutSource.FOLLOWED_USER : FanoutSource.FOLLOWED_BOARD));
         }
         return FanoutChunk.newBuilder().setEventId(job.eventId()).setOccurredAt(Instant.ofEpochMilli(job.occurredAt()))
                 .setAction(job.action()).setPinId(job.pinId()).setBoardId(job.boardId()).setAuthorId(job.authorId())

@@ -52,10 +52,9 @@ public final class FanoutMetrics {
 
     void chunk(FanoutChunk chunk) {
         chunks.get(chunk.getAction()).increment();
-        int byOwner = 0;
-        for (FanoutReceiver r : chunk.getReceivers()) if (r.getSource() == FanoutSource.FOLLOWED_USER) byOwner++;
-        receivers.get(FanoutSource.FOLLOWED_USER).increment(byOwner);
-        receivers.get(FanoutSource.FOLLOWED_BOARD).increment(chunk.getReceivers().size() - byOwner);
+        java.util.EnumMap<FanoutSource, Integer> bySource = new java.util.EnumMap<>(FanoutSource.class);
+        for (FanoutReceiver r : chunk.getReceivers()) bySource.merge(r.getSource(), 1, Integer::sum);
+        bySource.forEach((source, n) -> receivers.get(source).increment(n));
     }
 
     void skipped(int n) {

@@ -111,6 +111,7 @@ final class FanoutProcessor implements Processor<String, SourceEvent, Object, Ob
             if (existing != null) return; // a repeat of this ADD, or the pin is already being withdrawn
             long at = c.getOccurredAt().toEpochMilli();
             FanoutJob job = FanoutJob.start(FanoutAction.ADD, c.getEventId(), at, c.getPinId(), c.getBoardId(), c.getAuthorId(), at, origin);
+            job = job.withInterests(c.getInterestIds());
             jobs.put(c.getPinId(), c.getParentPinId() == null ? job : job.ofRepin(c.getParentPinId()));
             pending.incrementAndGet();
         } else if (event instanceof PinDeleted d) {
@@ -119,8 +120,10 @@ final class FanoutProcessor implements Processor<String, SourceEvent, Object, Ob
             fetcher.forget(d.getPinId());
             // The creation time is known only while its ADD is pending; 0 = unknown (REMOVE does not use it).
             long createdAt = existing != null ? existing.pinCreatedAt() : 0L;
+            // Its interests' followers are told too: those the delete names, else those of the ADD it replaces.
+            List<Long> interests = !d.getInterestIds().isEmpty() ? d.getInterestIds() : existing != null ? existing.interestIds() : List.of();
             jobs.put(d.getPinId(), FanoutJob.start(FanoutAction.REMOVE, d.getEventId(), d.getOccurredAt().toEpochMilli(), d.getPinId(),
-                    d.getBoardId(), d.getAuthorId(), createdAt, origin));
+                    d.getBoardId(), d.getAuthorId(), createdAt, origin).withInterests(interests));
             if (existing == null) pending.incrementAndGet();
         } else {
             throw new PoisonEventException(DeadLetters.UNEXPECTED_EVENT, event.getSchema().getFullName() + " is not a pin event");

@@ -545,4 +545,61 @@ class FanoutTopologyTest {
             }
         });
     }
+
+    // ---- interests: after the board's receivers, each interest's followers, once each, the board's receivers winning
+
+    private static final long WOOD = 3_001, CLAY = 3_002;
+
+    private void followInterest(long user, long interest) {
+        long v = FanoutDriver.START + user * 10 + interest;
+        graphStore.apply(new dev.pinfeed.followergraph.GraphCommand.FollowInterest(v, v, user, interest));
+    }
+
+    @Test
+    void aPinsInterestsReachTheirFollowersOnceEachAfterTheBoardsReceiversWhoKeepTheirSource() {
+        graph.board(RECIPES, ANA).followers(ANA, 10_000, 3); // 10 000-10 002 follow Ana
+        for (long u = 20_000; u < 20_005; u++) followInterest(u, WOOD);
+        for (long u = 20_003; u < 20_008; u++) followInterest(u, CLAY); // 20 003 and 20 004 follow both
+        followInterest(10_000, WOOD); // a follower of Ana too: he keeps followed_user
+        followInterest(ANA, CLAY); // the author: not told of his own pin
+        driver(FanoutSettings.defaults().withChunkSize(4));
+
+        driver.publish(new PinCreated(90L, Instant.ofEpochMilli(FanoutDriver.START), ANA, 801L, RECIPES, ANA, "bowl", null, null, null,
+                List.of(WOOD, CLAY)));
+        List<FanoutChunk> chunks = driver.drain(20);
+
+        Map<Long, FanoutSource> got = receivers(chunks); // fails on anyone named twice
+        assertThat(got).hasSize(3 + 8);
+        for (long u = 10_000; u < 10_003; u++) assertThat(got).containsEntry(u, FanoutSource.FOLLOWED_USER);
+        for (long u = 20_000; u < 20_008; u++) assertThat(got).containsEntry(u, FanoutSource.INTERESTS);
+        assertThat(got).doesNotContainKey(ANA);
+        assertThat(chunks).extracting(FanoutChunk::getChunkIndex).containsExactly(0, 1, 2);
+        assertThat(chunks).extracting(FanoutChunk::getLastChunk).containsExactly(false, false, true);
+        assertThat(driver.counter("fanout.receivers", "source", "INTERESTS")).isEqualTo(8);
+    }
+
+    @Test
+    void aDeletedPinsWithdrawalReachesTheFollowersOfTheInterestsItsDeleteNames() {
+        graph.board(GARDEN, BEN).followers(BEN, 10_000, 2);
+        for (long u = 30_000; u < 30_003; u++) followInterest(u, WOOD);
+        driver(FanoutSettings.defaults().withChunkSize(100));
+        driver.publish(new PinCreated(91L, Instant.ofEpochMilli(FanoutDriver.START), BEN, 802L, GARDEN, BEN, "stool", null, null, null,
+                List.of(WOOD)));
+        assertThat(receivers(driver.drain(20))).hasSize(5);
+
+        driver.publish(new dev.pinfeed.events.PinDeleted(92L, Instant.ofEpochMilli(FanoutDriver.START + 5), BEN, 802L, GARDEN, BEN,
+                List.of(WOOD)));
+        List<FanoutChunk> removal = driver.drain(20);
+        assertThat(removal).allSatisfy(c -> assertThat(c.getAction()).isEqualTo(dev.pinfeed.events.FanoutAction.REMOVE));
+        assertThat(receivers(removal).keySet()).containsExactlyInAnyOrder(10_000L, 10_001L, 30_000L, 30_001L, 30_002L);
+    }
+
+    @Test
+    void aPinWithoutInterestsWalksTheBoardAlone() {
+        graph.board(GARDEN, BEN).followers(BEN, 10_000, 2);
+        followInterest(30_000, WOOD);
+        driver(FanoutSettings.defaults().withChunkSize(100));
+        driver.created(803, GARDEN, BEN);
+        assertThat(receivers(driver.drain(20)).keySet()).containsExactlyInAnyOrder(10_000L, 10_001L);
+    }
 }
