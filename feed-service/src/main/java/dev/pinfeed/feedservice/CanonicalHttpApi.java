@@ -15,6 +15,7 @@ import dev.pinfeed.httpkit.Request;
 import dev.pinfeed.httpkit.Response;
 import dev.pinfeed.httpkit.RouteOptions;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.regex.Pattern;
@@ -97,7 +98,7 @@ public final class CanonicalHttpApi {
         return page(Params.paged(() -> reads.boardPins(board, order, offset, cursor, limit)), CanonicalHttpApi::pin);
     }
 
-    private static <T> Response page(ListPage<T> page, Function<T, ?> view) {
+    static <T> Response page(ListPage<T> page, Function<T, ?> view) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("items", page.items().stream().map(view).toList());
         body.put("cursor", page.cursor());
@@ -116,7 +117,7 @@ public final class CanonicalHttpApi {
     static PinJson pin(CanonicalPin p) {
         return new PinJson(Long.toString(p.id()), Long.toString(p.boardId()), Long.toString(p.authorId()), p.details(), p.link(),
                 p.imageUrl(), text(p.createdAt()), p.likes(), p.comments(), p.repins(),
-                p.parentPinId() == null ? null : Long.toString(p.parentPinId()));
+                p.parentPinId() == null ? null : Long.toString(p.parentPinId()), p.interests().stream().map(String::valueOf).toList());
     }
 
     /**
@@ -125,7 +126,7 @@ public final class CanonicalHttpApi {
      * map costs a serializer lookup per value.
      */
     record PinJson(String id, String boardId, String authorId, String details, String link, String imageUrl, String createdAt,
-                   long likes, long comments, long repins, String parentPinId) {}
+                   long likes, long comments, long repins, String parentPinId, List<String> interests) {}
 
     static CommentJson comment(CanonicalComment c) {
         return new CommentJson(Long.toString(c.id()), Long.toString(c.pinId()), Long.toString(c.authorId()), c.text(), text(c.createdAt()));

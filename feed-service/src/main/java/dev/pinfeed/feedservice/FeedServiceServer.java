@@ -101,6 +101,7 @@ public final class FeedServiceServer {
         health.forEach(app::healthCheck);
         new GraphHttpApi(graph, reads, known, auth).routes(app);
         new CanonicalHttpApi(reads, known, auth).routes(app);
+        new InterestHttpApi(graph, reads, known, auth).routes(app);
         IdHttpApi.routes(app, auth.publicRead());
         return app;
     }

@@ -59,6 +59,7 @@ public final class GraphHttpApi {
             body.put("followers", c.followers());
             body.put("followingUsers", c.followingUsers());
             body.put("followingBoards", c.followingBoards());
+            body.put("followingInterests", graph.followingInterestsCount(userId));
             body.put("boards", graph.boardsOwnedCount(userId));
             body.put("explicitFollowers", c.explicitFollowers());
             body.put("implicitFollowers", c.implicitFollowers());

@@ -45,6 +45,11 @@ final class KnownObjects {
         return found(reads.comment(id), field, "comment", id);
     }
 
+    dev.pinfeed.canonicalstore.reads.CanonicalInterest interest(Request r, String field) {
+        long id = Params.id(r, field, ObjectType.INTEREST);
+        return found(reads.interest(id), field, "interest", id);
+    }
+
     long userId(Request r, String field) {
         long id = Params.id(r, field, ObjectType.USER);
         return existingUsers.contains(id) ? id : user(id, field).id();

@@ -47,7 +47,9 @@ import org.apache.avro.specific.SpecificRecord;
  *   <li><b>PinLiked / PinUnliked</b>: the liker's affinity to the pin's author ({@link AffinityStore});</li>
  *   <li><b>FanoutChunk REMOVE</b> (a deleted pin): the pin leaves the receivers' pools and materialized feeds;
  *       <b>UserUnfollowed</b>: every entry by that author leaves the follower's pools and feed, except pins
- *       of boards he still follows explicitly; <b>BoardUnfollowed</b>: every entry of that board.</li>
+ *       of boards he still follows explicitly; <b>BoardUnfollowed</b>: every entry of that board;</li>
+ *   <li><b>InterestFollowed / InterestUnfollowed</b>: nothing (no backfill, no purge): new pins of an interest reach its
+ *       followers through the fan-out, tagged INTERESTS.</li>
  * </ul>
  * Writes are batched: the scored entries of consecutive additions go to the pool store in one bounded
  * upsert (pools cut back to {@link WorkerSettings#poolTrimTo} past {@link WorkerSettings#poolMax}), and
@@ -190,6 +192,10 @@ public final class FeedWorker {
                 return unfollowedUser(i, item, u);
             } else if (e instanceof BoardUnfollowed u) {
                 return unfollowedBoard(i, u);
+            } else if (e instanceof dev.pinfeed.events.InterestFollowed || e instanceof dev.pinfeed.events.InterestUnfollowed) {
+                // Shares the follows topic: an interest's pins reach its followers through the fan-out only (no backfill), and an
+                // unfollow purges nothing (what his interests pool holds ages out there).
+                return Verdict.APPLIED;
             }
             return Verdict.rejected(DeadLetters.UNEXPECTED_EVENT, "feed-worker does not handle " + e.getSchema().getName());
         }

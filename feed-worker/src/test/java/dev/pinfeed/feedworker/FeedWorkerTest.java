@@ -411,4 +411,12 @@ class FeedWorkerTest {
         assertThat(v.kind()).isEqualTo(Verdict.Kind.REJECTED);
         assertThat(v.reason()).isEqualTo(DeadLetters.UNEXPECTED_EVENT);
     }
+
+    @Test
+    void interestFollowsOnTheFollowsTopicAreAppliedWithoutWrites() {
+        List<Verdict> v = apply(new dev.pinfeed.events.InterestFollowed(1L, Instant.ofEpochMilli(T0), 7L, 7L, 90L),
+                new dev.pinfeed.events.InterestUnfollowed(2L, Instant.ofEpochMilli(T0 + 1), 7L, 7L, 90L));
+        assertThat(v).extracting(Verdict::kind).containsExactly(Verdict.Kind.APPLIED, Verdict.Kind.APPLIED);
+        assertThat(pools.all(7L)).isEmpty();
+    }
 }
