@@ -301,6 +301,15 @@ final class Pipeline implements AutoCloseable {
         return JSON.readTree(r.body());
     }
 
+    /** {@code GET path} on feed-service with {@code user}'s reader token, {@code status} expected; the body. */
+    JsonNode getAs(long user, String path, int status) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(feedService.baseUri() + path))
+                .header("Authorization", "Bearer " + ReaderClaims.userToken(readers.issuer(), user, Duration.ofMinutes(10)))
+                .timeout(Duration.ofSeconds(30)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != status) throw new AssertionError("GET " + path + " as " + user + ": " + r.statusCode() + " " + r.body());
+        return JSON.readTree(r.body());
+    }
+
     /** {@code GET /v1/users/{user}/feed?limit=250}, 200 expected; the body. */
     JsonNode feed(long user) throws Exception {
         HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(feedService.baseUri() + "/v1/users/" + user + "/feed?limit=250"))
