@@ -78,10 +78,11 @@ final class DemoDataset {
         long t0 = System.nanoTime();
         DemoPlan plan = new DemoPlan(size, SEED);
         progress.accept(String.format(Locale.ROOT, "publishing the demo dataset: %d users, %d boards, %d pins, %d follows, %d likes, "
-                        + "%d comments, %d repins (Ctrl-C: the next ./pinfeed dev resumes it) ...", plan.usernames.size(), plan.boards.size(),
-                plan.pins.size(), plan.follows.size(), plan.likes.size(), plan.comments.size(), plan.repins.size()));
+                        + "%d comments, %d repins, %d interests followed %d times (Ctrl-C: the next ./pinfeed dev resumes it) ...",
+                plan.usernames.size(), plan.boards.size(), plan.pins.size(), plan.follows.size(), plan.likes.size(), plan.comments.size(),
+                plan.repins.size(), DemoPlan.INTERESTS.size(), plan.interestFollows.size()));
         long total = plan.usernames.size() + plan.boards.size() + plan.follows.size() + plan.boardUnfollows.size() + plan.pins.size()
-                + plan.likes.size() + plan.comments.size() + plan.repins.size();
+                + plan.likes.size() + plan.comments.size() + plan.repins.size() + DemoPlan.INTERESTS.size() + plan.interestFollows.size();
         published = Progress.start(progressOut, mode, "[pinfeed] demo dataset", total, "events", Clock.systemUTC()).startTicker();
         List<String> users = ids(publish("users", plan.usernames.stream()
                 .map(name -> event("UserCreated").put("username", name).put("displayName", displayName(name))).toList()));
@@ -93,13 +94,26 @@ final class DemoDataset {
                 : event("BoardFollowed").put("userId", users.get(f.follower())).put("boardId", boards.get(f.target()))).toList());
         publish("board unfollows", plan.boardUnfollows.stream()
                 .map(f -> event("BoardUnfollowed").put("userId", users.get(f.follower())).put("boardId", boards.get(f.target()))).toList());
+        List<String> interests = ids(publish("interests", DemoPlan.INTERESTS.stream().map(name -> event("InterestCreated").put("name", name))
+                .toList()));
+        publish("interest follows", plan.interestFollows.stream()
+                .map(f -> event("InterestFollowed").put("userId", users.get(f[0])).put("interestId", interests.get(f[1]))).toList());
         int star = plan.mostFollowed();
         awaitFollowers(users.get(star), plan.followers[star]);
-        List<String> pins = ids(publish("pins", plan.pins.stream()
-                .map(p -> event("PinCreated").put("boardId", boards.get(p.board())).put("authorId", users.get(p.author()))
-                        .put("details", "Demo pin " + p.n() + " on " + plan.boards.get(p.board()).name())
-                        .put("link", "https://example.com/pins/" + p.n())
-                        .put("imageUrl", "https://images.example.com/" + p.n() + ".jpg")).toList()));
+        int[] topInterest = plan.mostFollowedInterest();
+        awaitInterestFollowers(interests.get(topInterest[0]), topInterest[1]);
+        List<String> pins = ids(publish("pins", java.util.stream.IntStream.range(0, plan.pins.size()).mapToObj(i -> {
+            DemoPlan.Pin p = plan.pins.get(i);
+            ObjectNode e = event("PinCreated").put("boardId", boards.get(p.board())).put("authorId", users.get(p.author()))
+                    .put("details", "Demo pin " + p.n() + " on " + plan.boards.get(p.board()).name())
+                    .put("link", "https://example.com/pins/" + p.n())
+                    .put("imageUrl", "https://images.example.com/" + p.n() + ".jpg");
+            if (!plan.pinInterests.get(i).isEmpty()) {
+                ArrayNode carried = e.putArray("interestIds");
+                plan.pinInterests.get(i).forEach(k -> carried.add(interests.get(k)));
+            }
+            return e;
+        }).toList()));
         publish("likes", plan.likes.stream()
                 .map(l -> event("PinLiked").put("userId", users.get(l[0])).put("pinId", pins.get(l[1]))).toList());
         publish("comments", plan.comments.stream()
@@ -119,6 +133,8 @@ final class DemoDataset {
                 "  home feed:  curl -H \"Authorization: Bearer $(./pinfeed token --user " + plan.usernames.get(reader) + ")\" '"
                         + feed.resolve("/v1/users/" + users.get(reader) + "/feed?limit=5") + "'",
                 "  a user:     curl '" + feed.resolve("/v1/users/by-username/" + plan.usernames.get(star)) + "'",
+                "  an interest: curl '" + feed.resolve("/v1/interests/" + interests.get(topInterest[0])) + "'  ("
+                        + DemoPlan.INTERESTS.get(topInterest[0]) + ", " + topInterest[1] + " followers; its pins reach them as \"interests\")",
                 "  (the fan-out fills feeds in the background for a minute or two after the load)");
         Files.writeString(marker, String.join("\n", lines) + "\n");
         published.done("published");
@@ -161,6 +177,27 @@ final class DemoDataset {
         }
         progress.accept("warning: the follower graph shows " + seen + " of " + expected
                 + " follows after 120 s; pins published now may miss some feeds (./pinfeed status, ./pinfeed logs graph-processor)");
+    }
+
+    /** Waits (bounded, 120 s) until feed-service counts {@code expected} followers of the interest: its pins published next reach them. */
+    private void awaitInterestFollowers(String interestId, int expected) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+        long seen = -1;
+        while (System.nanoTime() < deadline) {
+            try {
+                HttpResponse<String> r = http.send(HttpRequest.newBuilder(feed.resolve("/v1/interests/" + interestId))
+                        .timeout(Duration.ofSeconds(5)).GET().build(), HttpResponse.BodyHandlers.ofString());
+                if (r.statusCode() == 200) {
+                    seen = JSON.readTree(r.body()).path("followers").asLong(-1);
+                    if (seen >= expected) return;
+                }
+            } catch (IOException notYet) {
+                // feed-service restarting or busy, or the interest not materialized yet: ask again
+            }
+            Thread.sleep(500);
+        }
+        progress.accept("warning: the follower graph shows " + seen + " of " + expected
+                + " followers of an interest after 120 s; pins published now may miss some interests pools (./pinfeed logs graph-processor)");
     }
 
     /** Waits (bounded, 120 s) until feed-service reads every pin of {@code pinIds}: the materializer has written them. */

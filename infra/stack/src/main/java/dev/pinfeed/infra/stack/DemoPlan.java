@@ -47,6 +47,14 @@ final class DemoPlan {
     record Repin(int user, int pin, int board) {}
     final List<Repin> repins = new ArrayList<>();
     final int[] followers;
+    /** The demo's interests, by index (slugs: names are unique). */
+    static final List<String> INTERESTS = List.of("woodworking", "ceramics", "street-art", "hiking", "coffee", "typography",
+            "bicycles", "night-sky", "sourdough", "tiny-houses", "knitting", "houseplants", "mid-century-modern", "watercolor",
+            "vintage-cars", "photography", "camping", "vegan-recipes", "interior-design", "origami");
+    /** The interests (by index) each pin carries, 0 to 2, aligned with {@link #pins}. */
+    final List<List<Integer>> pinInterests = new ArrayList<>();
+    /** (user, interest index) follows: most users follow a few interests. */
+    final List<int[]> interestFollows = new ArrayList<>();
 
     /**
      * Followers from which an author is a celebrity in the dev stack (fanout-streams' {@code fanout.celebrity-followers}):
@@ -135,6 +143,28 @@ final class DemoPlan {
             List<Integer> own = boardsOf.get(u);
             repins.add(new Repin(u, pin, own.get(random.nextInt(own.size()))));
         }
+        // Interests from a generator of their own, so every draw above (and the dataset it makes) stays what it was.
+        SplittableRandom tags = new SplittableRandom(seed ^ 0x1_4e7e_5750L);
+        Zipf byInterest = new Zipf(INTERESTS.size(), ZIPF);
+        for (int p = 0; p < pins.size(); p++) {
+            Set<Integer> carried = new LinkedHashSet<>();
+            for (int k = tags.nextInt(3); k > 0; k--) carried.add(byInterest.sample(tags));
+            pinInterests.add(List.copyOf(carried));
+        }
+        for (int u = 0; u < size.users(); u++) {
+            Set<Integer> followed = new LinkedHashSet<>();
+            for (int k = tags.nextInt(4); k > 0; k--) followed.add(byInterest.sample(tags));
+            for (int i : followed) interestFollows.add(new int[] {u, i});
+        }
+    }
+
+    /** The interest most users follow, and how many. */
+    int[] mostFollowedInterest() {
+        int[] count = new int[INTERESTS.size()];
+        for (int[] f : interestFollows) count[f[1]]++;
+        int best = 0;
+        for (int i = 1; i < count.length; i++) if (count[i] > count[best]) best = i;
+        return new int[] {best, count[best]};
     }
 
     /** The user with the most followers. */

@@ -85,4 +85,18 @@ class DemoPlanTest {
         assertThat(plan.usernames).allMatch(u -> u.matches("[a-z0-9_]{3,30}"));
         assertThat(new HashSet<>(plan.usernames)).hasSize(plan.usernames.size());
     }
+
+    @Test
+    void pinsCarryNoneToTwoOfTwentyInterestsAndUsersFollowAFew() {
+        assertThat(DemoPlan.INTERESTS).hasSize(20).doesNotHaveDuplicates()
+                .allSatisfy(name -> assertThat(name).matches("[a-z0-9]+(-[a-z0-9]+)*"));
+        assertThat(plan.pinInterests).hasSize(plan.pins.size());
+        assertThat(plan.pinInterests).allSatisfy(i -> assertThat(i).hasSizeLessThanOrEqualTo(2).doesNotHaveDuplicates());
+        assertThat(plan.pinInterests.stream().filter(i -> !i.isEmpty()).count()).as("tagged pins").isGreaterThan(plan.pins.size() / 3);
+        assertThat(plan.interestFollows).hasSizeGreaterThan(DemoPlan.Size.DEFAULT.users());
+        assertThat(plan.mostFollowedInterest()[1]).isGreaterThan(100);
+        DemoPlan again = new DemoPlan(DemoPlan.Size.DEFAULT, 42);
+        DemoPlan first = new DemoPlan(DemoPlan.Size.DEFAULT, 42);
+        assertThat(again.pinInterests).isEqualTo(first.pinInterests);
+    }
 }
