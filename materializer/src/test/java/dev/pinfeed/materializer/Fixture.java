@@ -106,6 +106,7 @@ public final class Fixture implements AutoCloseable {
         if (prod.equals(EventTopics.PINS)) return topics.pins();
         if (prod.equals(EventTopics.LIKES)) return topics.likes();
         if (prod.equals(EventTopics.COMMENTS)) return topics.comments();
+        if (prod.equals(EventTopics.INTERESTS)) return topics.interests();
         throw new IllegalArgumentException("no canonical topic for " + prod);
     }
 

@@ -17,7 +17,8 @@ import org.apache.avro.specific.SpecificRecord;
 
 /**
  * A random mixed history under fresh ids: users, boards, pins, deletes, likes and unlikes with many
- * equal timestamps, comments (one per two pins, on their pin's shard, a quarter deleted), reorders;
+ * equal timestamps, comments (one per two pins, on their pin's shard, a quarter deleted), reorders, interests (three, pins
+ * carrying 0-2 of them, a repin its parent's, a delete naming them);
  * plus the rows it must leave ({@link CanonicalOracle}).
  */
 public final class History {
@@ -29,6 +30,14 @@ public final class History {
     public static History mixed(Function<ObjectType, Long> fresh, Random random, int users, int boards, int pins, int likes, int reorders) {
         History h = new History();
         long t = 1_780_000_000_000L;
+        List<Long> interestIds = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            long interest = fresh.apply(ObjectType.INTEREST);
+            interestIds.add(interest);
+            h.events.add(new dev.pinfeed.events.InterestCreated(Events.nextEventId(), java.time.Instant.ofEpochMilli(t + 500 + i), interest,
+                    "interest-" + interest));
+        }
+        java.util.Map<Long, List<Long>> interestsOf = new java.util.HashMap<>();
         List<Long> userIds = new ArrayList<>();
         for (int i = 0; i < users; i++) {
             long u = fresh.apply(ObjectType.USER);
@@ -53,9 +62,22 @@ public final class History {
             Long parent = !pinIds.isEmpty() && random.nextInt(4) == 0 ? pinIds.get(random.nextInt(pinIds.size())) : null;
             pinIds.add(p);
             onBoard.get(b).add(p);
-            h.events.add(parent == null ? Events.pin(p, board[0], board[1], t + 10_000 + i)
-                    : Events.repin(p, parent, board[0], board[1], t + 10_000 + i));
-            if (random.nextInt(5) == 0) h.events.add(Events.deleted(p, board[0], board[1], t + 100_000 + i));
+            dev.pinfeed.events.PinCreated created = parent == null ? Events.pin(p, board[0], board[1], t + 10_000 + i)
+                    : Events.repin(p, parent, board[0], board[1], t + 10_000 + i);
+            List<Long> carried = new ArrayList<>();
+            if (parent != null) carried.addAll(interestsOf.get(parent)); // a repin carries its parent's interests
+            else for (int k = random.nextInt(3); k > 0; k--) {
+                long interest = interestIds.get(random.nextInt(interestIds.size()));
+                if (!carried.contains(interest)) carried.add(interest);
+            }
+            interestsOf.put(p, carried);
+            created.setInterestIds(carried);
+            h.events.add(created);
+            if (random.nextInt(5) == 0) {
+                dev.pinfeed.events.PinDeleted deleted = Events.deleted(p, board[0], board[1], t + 100_000 + i);
+                deleted.setInterestIds(carried);
+                h.events.add(deleted);
+            }
         }
         for (int i = 0; i < likes; i++) {
             long u = userIds.get(random.nextInt(users));
@@ -83,6 +105,7 @@ public final class History {
         boardIds.forEach(b -> h.ids.add(b[0]));
         h.ids.addAll(pinIds);
         h.ids.addAll(commentIds);
+        h.ids.addAll(interestIds);
         return h;
     }
 

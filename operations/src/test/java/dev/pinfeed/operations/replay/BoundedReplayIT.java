@@ -53,12 +53,12 @@ class BoundedReplayIT {
                     int shard = CanonicalIds.shardOf(id);
                     try (Connection c = f.sources.forShard(shard).getConnection(); Statement st = c.createStatement()) {
                         String db = MysqlShardMap.databaseName(shard);
-                        for (String table : new String[] {"users", "boards", "pins", "comments"}) {
+                        for (String table : new String[] {"users", "boards", "pins", "comments", "interests"}) {
                             st.executeUpdate("DELETE FROM " + db + "." + table + " WHERE local_id = " + CanonicalIds.localOf(id));
                         }
                         for (String mapping : new String[] {"user_has_boards WHERE user_id", "user_has_pins WHERE user_id",
                                 "board_has_pins WHERE board_id", "user_likes_pins WHERE user_id", "pin_liked_by_users WHERE pin_id",
-                                "pin_has_comments WHERE pin_id", "pin_has_repins WHERE pin_id"}) {
+                                "pin_has_comments WHERE pin_id", "pin_has_repins WHERE pin_id", "interest_has_pins WHERE interest_id"}) {
                             st.executeUpdate("DELETE FROM " + db + "." + mapping + " = " + id);
                         }
                     }
@@ -67,7 +67,8 @@ class BoundedReplayIT {
 
                 PinfeedConfig config = f.config.withOverrides(Map.of("materializer.group", group, "materializer.topic.users", f.topics.users(),
                         "materializer.topic.boards", f.topics.boards(), "materializer.topic.pins", f.topics.pins(),
-                        "materializer.topic.likes", f.topics.likes(), "materializer.topic.comments", f.topics.comments()));
+                        "materializer.topic.likes", f.topics.likes(), "materializer.topic.comments", f.topics.comments(),
+                        "materializer.topic.interests", f.topics.interests()));
                 int starts = materializer.starts();
                 CliRun range = CliRun.of(config, materializer, "replay", "canonical", "--from", "beginning", "--to", Instant.now().toString());
                 assertThat(range.code()).as(range.out() + range.err()).isZero();

@@ -48,7 +48,8 @@ class ReplayCanonicalIT {
             String group = stack.uniqueName("canonical_replay");
             Map<String, String> overrides = Map.of("materializer.topic.users", f.topics.users(), "materializer.topic.boards", f.topics.boards(),
                     "materializer.topic.pins", f.topics.pins(), "materializer.topic.likes", f.topics.likes(),
-                    "materializer.topic.comments", f.topics.comments(), "materializer.group", group,
+                    "materializer.topic.comments", f.topics.comments(), "materializer.topic.interests", f.topics.interests(),
+                    "materializer.group", group,
                     "materializer.admin.http", "127.0.0.1:" + ChildJvm.freePort(), "processor.max-poll-records", "50");
             PinfeedConfig config = f.config.withOverrides(overrides);
             LocalStack apps = new LocalStack(new StackLayout(StackLayout.discover().root(), home), config, line -> System.err.println("[apps] " + line),

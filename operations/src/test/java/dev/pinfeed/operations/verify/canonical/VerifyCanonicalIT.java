@@ -47,7 +47,8 @@ class VerifyCanonicalIT {
                 await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).until(() -> History.matches(f, h, expected).get());
                 PinfeedConfig config = f.config.withOverrides(Map.of("materializer.group", group));
                 String[] verify = {"verify", "canonical", "--users-topic", f.topics.users(), "--boards-topic", f.topics.boards(),
-                        "--pins-topic", f.topics.pins(), "--likes-topic", f.topics.likes(), "--comments-topic", f.topics.comments()};
+                        "--pins-topic", f.topics.pins(), "--likes-topic", f.topics.likes(), "--comments-topic", f.topics.comments(),
+                        "--interests-topic", f.topics.interests()};
                 CliRun clean = CliRun.of(config, materializer, verify);
                 assertThat(clean.code()).as(clean.out()).isZero();
                 assertThat(clean.out()).contains("0 differences");
