@@ -23,11 +23,12 @@ import java.util.Set;
 /**
  * Fills a user's pools from what he follows now instead of from the fan-out: the newest pins of the users
  * he follows explicitly ({@code followed_user}; pins of their boards he unfollowed left out, as the
- * worker's backfill does) and of the boards he follows ({@code followed_board}), at most
+ * worker's backfill does), of the boards he follows ({@code followed_board}) and of the interests he follows
+ * ({@code interests}; a pin he gets through a followed user or board stays that), at most
  * {@link RegenerationSettings#followees} of each, newest follows first, and
  * {@link RegenerationSettings#pinsEach} pins apiece, scored by the worker's scorer (affinity 0: the
  * worker's affinity store is not read here; likes count) and written within the worker's pool bounds.
- * Pins already in his materialized feed, and his own, are left out. Bounded: at most 2 × 200 canonical
+ * Pins already in his materialized feed, and his own, are left out. Bounded: at most 3 × 200 canonical
  * list reads and 4000 pool entries with the defaults.
  *
  * <p>Used by the feed service for a user the fan-out skipped (no feed read for {@code feed.active-days})
@@ -81,6 +82,9 @@ public final class PoolRegenerator {
         add(userId, Source.FOLLOWED_USER, ofUsers.stream().filter(p -> boards.contains(p.boardId())).toList(), shown, entries);
         for (Edge e : graph.followingBoards(userId, null, n).items()) {
             add(userId, Source.FOLLOWED_BOARD, canonical.boardPins(e.id(), BoardPinOrder.NEWEST, 0, null, each).items(), shown, entries);
+        }
+        for (Edge e : graph.followingInterests(userId, null, n).items()) {
+            add(userId, Source.INTERESTS, canonical.interestPins(e.id(), null, each).items(), shown, entries);
         }
         return List.copyOf(entries.values());
     }

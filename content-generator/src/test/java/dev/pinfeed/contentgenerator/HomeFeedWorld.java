@@ -41,6 +41,15 @@ public final class HomeFeedWorld {
         return id;
     }
 
+    /** An interest, its pins carrying it (newest last), and its followers. */
+    public long interest(java.util.List<Long> pins, long... followers) {
+        long id = ShardedId.compose(1, ObjectType.INTEREST, local.incrementAndGet());
+        canonical.interest(id, "interest-" + id, T0);
+        for (int i = 0; i < pins.size(); i++) canonical.tagPin(id, pins.get(i), T0 - 100_000 + i);
+        for (long f : followers) graph.apply(new GraphCommand.FollowInterest(events.incrementAndGet(), T0 - 500_000 + events.get(), f, id));
+        return id;
+    }
+
     public void follow(long follower, long followee) {
         graph.apply(new GraphCommand.FollowUser(events.incrementAndGet(), T0 - 500_000 + events.get(), follower, followee));
     }

@@ -96,4 +96,22 @@ class PoolRegeneratorTest {
 
         assertThat(pins(regenerator(10).plan(u))).containsExactly(fresh);
     }
+
+    @Test
+    void followedInterestsBringTheirNewestPinsAsInterestsUnlessAFollowedUserBringsThem() {
+        long u = w.user();
+        long author = w.user();
+        long board = w.board(author);
+        long viaAuthor = w.pin(board, author, T0 - 4_000);
+        long maker = w.user();
+        long makersBoard = w.board(maker);
+        long older = w.pin(makersBoard, maker, T0 - 3_000);
+        long newer = w.pin(makersBoard, maker, T0 - 2_000);
+        w.follow(u, author);
+        w.interest(List.of(older, viaAuthor, newer), u);
+
+        regenerator(5).regenerate(u);
+        assertThat(pins(pools.best(u, Source.INTERESTS, 10))).containsExactlyInAnyOrder(newer, older);
+        assertThat(pins(pools.best(u, Source.FOLLOWED_USER, 10))).containsExactly(viaAuthor);
+    }
 }
