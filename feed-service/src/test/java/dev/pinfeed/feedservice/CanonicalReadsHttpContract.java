@@ -24,8 +24,11 @@ abstract class CanonicalReadsHttpContract {
 
     protected static final long T0 = 1_767_225_600_000L; // 2026-01-01T00:00:00Z
 
+    /** The graph the app reads (interest followers). */
+    protected final InMemoryGraphStore graph = new InMemoryGraphStore();
+
     protected final FeedAppClient app = new FeedAppClient(
-                auth -> FeedServiceServer.app(PinfeedConfig.of(new Properties()), auth, new InMemoryGraphStore(), reads(), metrics(), Map.of()));
+                auth -> FeedServiceServer.app(PinfeedConfig.of(new Properties()), auth, graph, reads(), metrics(), Map.of()));
 
     protected abstract CanonicalReads reads();
 
@@ -127,7 +130,7 @@ abstract class CanonicalReadsHttpContract {
         assertThat(p.get("comments").asLong()).isZero();
         assertThat(p.fieldNames()).toIterable()
                 .containsExactly("id", "boardId", "authorId", "details", "link", "imageUrl", "createdAt", "likes", "comments", "repins",
-                        "parentPinId");
+                        "parentPinId", "interests");
 
         for (String order : List.of("", "?order=newest", "?order=custom")) {
             JsonNode page = app.get("/v1/boards/" + board + "/pins" + order, 200);
@@ -277,5 +280,32 @@ abstract class CanonicalReadsHttpContract {
             List<String> rest = allByCursor(path + "?order=" + order + "&limit=20", second.get("cursor").asText(), () -> {});
             assertThat(rest).as(order + ": the cursor of an offset page goes on from there, unshifted by a new pin").isEqualTo(after);
         }
+    }
+
+    @Test
+    void anInterestAnswersWithItsCountsAndItsLivePinsNewestFirstAndAnUnknownOneIs404() throws Exception {
+        long ana = user();
+        long board = board(ana);
+        long interest = ShardedId.compose(ShardedId.decode(ana).shard(), ObjectType.INTEREST, freshLocal());
+        seed().interest(interest, "woodworking", T0 + 2);
+        long older = pin(board, ana, T0 + 20);
+        long newer = pin(board, ana, T0 + 30);
+        long gone = pin(board, ana, T0 + 40);
+        for (long p : List.of(older, newer, gone)) seed().tagPin(interest, p, T0 + 20);
+        seed().deletePin(gone);
+        long bob = user();
+        graph.apply(new dev.pinfeed.followergraph.GraphCommand.FollowInterest(1, T0 + 50, bob, interest));
+
+        JsonNode i = app.get("/v1/interests/" + interest, 200);
+        assertThat(i.get("id").asText()).isEqualTo(Long.toString(interest));
+        assertThat(i.get("name").asText()).isEqualTo("woodworking");
+        assertThat(i.get("createdAt").asText()).isEqualTo("2026-01-01T00:00:00.002Z");
+        assertThat(i.get("followers").asLong()).isEqualTo(1);
+        assertThat(i.get("pins").asLong()).isEqualTo(2);
+        assertThat(ids(app.get("/v1/interests/" + interest + "/pins", 200), "id")).containsExactlyInAnyOrder(Long.toString(older),
+                Long.toString(newer));
+        assertThat(app.get("/v1/interests/" + unknown(ObjectType.INTEREST), 404).get("field").asText()).isEqualTo("interestId");
+        assertThat(app.get("/v1/interests/" + unknown(ObjectType.INTEREST) + "/pins", 404).get("field").asText()).isEqualTo("interestId");
+        assertThat(app.get("/v1/interests/" + board, 400).get("field").asText()).as("a board id").isEqualTo("interestId");
     }
 }

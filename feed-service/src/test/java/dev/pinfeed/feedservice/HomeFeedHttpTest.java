@@ -79,8 +79,10 @@ class HomeFeedHttpTest {
         assertThat(first.fieldNames()).toIterable().containsExactly("items", "cursor");
         assertThat(item.fieldNames()).toIterable().containsExactly("pin", "source", "score");
         assertThat(item.path("pin").fieldNames()).toIterable()
-                .containsExactly("id", "boardId", "authorId", "details", "link", "imageUrl", "createdAt", "likes", "comments", "repins", "parentPinId");
+                .containsExactly("id", "boardId", "authorId", "details", "link", "imageUrl", "createdAt", "likes", "comments", "repins", "parentPinId",
+                        "interests");
         assertThat(item.path("pin").get("parentPinId").isNull()).as("an original pin").isTrue();
+        assertThat(item.path("pin").get("interests").isArray()).as("none: an empty array").isTrue();
         assertThat(item.path("pin").get("imageUrl").isNull()).isTrue();
         assertThat(first.path("cursor").isTextual()).isTrue();
 
