@@ -25,6 +25,9 @@ public interface CanonicalPins {
      */
     Map<Long, Optional<PinFacts>> pins(Collection<Long> pinIds);
 
+    /** The interests each live pin carries (empty for none); deleted and unknown pins are absent. */
+    Map<Long, List<Long>> interestsOf(Collection<Long> pinIds);
+
     /** How many users like each pin now; 0 (or absent) for none. */
     Map<Long, Long> likeCounts(Collection<Long> pinIds);
 }

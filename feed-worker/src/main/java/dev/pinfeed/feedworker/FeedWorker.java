@@ -48,8 +48,9 @@ import org.apache.avro.specific.SpecificRecord;
  *   <li><b>FanoutChunk REMOVE</b> (a deleted pin): the pin leaves the receivers' pools and materialized feeds;
  *       <b>UserUnfollowed</b>: every entry by that author leaves the follower's pools and feed, except pins
  *       of boards he still follows explicitly; <b>BoardUnfollowed</b>: every entry of that board;</li>
- *   <li><b>InterestFollowed / InterestUnfollowed</b>: nothing (no backfill, no purge): new pins of an interest reach its
- *       followers through the fan-out, tagged INTERESTS.</li>
+ *   <li><b>InterestFollowed</b>: nothing (no backfill): new pins of an interest reach its followers through the fan-out,
+ *       tagged INTERESTS; <b>InterestUnfollowed</b>: the pins of his interests pool carrying that interest and no other he still
+ *       follows leave it (his materialized feed keeps what it showed).</li>
  * </ul>
  * Writes are batched: the scored entries of consecutive additions go to the pool store in one bounded
  * upsert (pools cut back to {@link WorkerSettings#poolTrimTo} past {@link WorkerSettings#poolMax}), and
@@ -192,10 +193,11 @@ public final class FeedWorker {
                 return unfollowedUser(i, item, u);
             } else if (e instanceof BoardUnfollowed u) {
                 return unfollowedBoard(i, u);
-            } else if (e instanceof dev.pinfeed.events.InterestFollowed || e instanceof dev.pinfeed.events.InterestUnfollowed) {
-                // Shares the follows topic: an interest's pins reach its followers through the fan-out only (no backfill), and an
-                // unfollow purges nothing (what his interests pool holds ages out there).
+            } else if (e instanceof dev.pinfeed.events.InterestFollowed) {
+                // An interest's pins reach its followers through the fan-out only: no backfill.
                 return Verdict.APPLIED;
+            } else if (e instanceof dev.pinfeed.events.InterestUnfollowed u) {
+                return unfollowedInterest(i, item, u);
             }
             return Verdict.rejected(DeadLetters.UNEXPECTED_EVENT, "feed-worker does not handle " + e.getSchema().getName());
         }
@@ -282,6 +284,39 @@ public final class FeedWorker {
             flush();
             purge(follower, pools.all(follower), feeds.all(follower), e -> e.boardId() == board, p -> p.item().boardId() == board,
                     WorkerMetrics.UNFOLLOW_BOARD);
+            return Verdict.APPLIED;
+        }
+
+        /**
+         * The interest's pins leave his interests pool: those carrying it and no other interest he still follows (a pin he got as
+         * followed_user or followed_board is not in that pool). His materialized feed keeps what it showed.
+         */
+        private Verdict unfollowedInterest(int i, Item item, dev.pinfeed.events.InterestUnfollowed u) {
+            long follower = u.getFollowerId();
+            long interest = u.getInterestId();
+            if (undoneLater(i, dev.pinfeed.events.InterestFollowed.class, f -> f.getFollowerId() == follower && f.getInterestId() == interest)) {
+                return Verdict.APPLIED;
+            }
+            if (graph.followsInterest(follower, interest)) {
+                return waitOrGiveUp(item, "the follower graph still shows " + follower + " following interest " + interest);
+            }
+            flush();
+            List<PoolEntry> entries = pools.all(follower).stream().filter(e -> e.source() == Source.INTERESTS).toList();
+            if (entries.isEmpty()) return Verdict.APPLIED;
+            Map<Long, List<Long>> carried = canonical.interestsOf(entries.stream().map(PoolEntry::pinId).distinct().toList());
+            Map<Long, Boolean> stillFollowed = new HashMap<>();
+            List<Long> gone = new ArrayList<>();
+            for (PoolEntry e : entries) {
+                List<Long> interests = carried.getOrDefault(e.pinId(), List.of());
+                if (!interests.contains(interest)) continue;
+                boolean kept = false;
+                for (long other : interests) {
+                    if (other != interest && stillFollowed.computeIfAbsent(other, o -> graph.followsInterest(follower, o))) kept = true;
+                }
+                if (!kept) gone.add(e.pinId());
+            }
+            pools.remove(follower, gone);
+            metrics.removed(WorkerMetrics.UNFOLLOW_INTEREST, gone.size());
             return Verdict.APPLIED;
         }
 

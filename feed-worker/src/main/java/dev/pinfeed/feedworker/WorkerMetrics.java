@@ -11,7 +11,7 @@ import java.util.Map;
 /**
  * The worker's own meters (Prometheus names): {@code feed_worker_pool_writes_total{source}},
  * {@code feed_worker_pool_removes_total{reason}} ({@value #DELETE}, {@value #UNFOLLOW_USER},
- * {@value #UNFOLLOW_BOARD}, {@value #TRIM}), {@code feed_worker_backfill_pins_total} and the
+ * {@value #UNFOLLOW_BOARD}, {@value #UNFOLLOW_INTEREST}, {@value #TRIM}), {@code feed_worker_backfill_pins_total} and the
  * summary {@code feed_worker_score{source}} (count, sum, max of the scores written).
  */
 public final class WorkerMetrics {
@@ -19,6 +19,7 @@ public final class WorkerMetrics {
     public static final String DELETE = "delete";
     public static final String UNFOLLOW_USER = "unfollow_user";
     public static final String UNFOLLOW_BOARD = "unfollow_board";
+    public static final String UNFOLLOW_INTEREST = "unfollow_interest";
     public static final String TRIM = "trim";
 
     private final Map<Source, Counter> writes = new EnumMap<>(Source.class);
@@ -33,7 +34,7 @@ public final class WorkerMetrics {
             scores.put(s, DistributionSummary.builder("feed.worker.score").description("Scores of the pool entries written, by source.")
                     .tag("source", s.wireName()).register(registry));
         }
-        for (String reason : new String[] {DELETE, UNFOLLOW_USER, UNFOLLOW_BOARD, TRIM}) {
+        for (String reason : new String[] {DELETE, UNFOLLOW_USER, UNFOLLOW_BOARD, UNFOLLOW_INTEREST, TRIM}) {
             removes.put(reason, Counter.builder("feed.worker.pool.removes")
                     .description("Pool entries removed, by reason (a deleted pin counts once per receiver asked).")
                     .tag("reason", reason).register(registry));

@@ -23,6 +23,7 @@ import dev.pinfeed.feedstore.FeedItem;
 import dev.pinfeed.feedstore.InMemoryMaterializedFeedStore;
 import dev.pinfeed.feedstore.InMemoryPoolStore;
 import dev.pinfeed.events.FanoutChunk;
+import dev.pinfeed.events.FanoutReceiver;
 import dev.pinfeed.feedstore.PoolEntry;
 import dev.pinfeed.feedstore.Source;
 import dev.pinfeed.feedworker.canonical.CanonicalReadsPins;
@@ -413,10 +414,38 @@ class FeedWorkerTest {
     }
 
     @Test
-    void interestFollowsOnTheFollowsTopicAreAppliedWithoutWrites() {
-        List<Verdict> v = apply(new dev.pinfeed.events.InterestFollowed(1L, Instant.ofEpochMilli(T0), 7L, 7L, 90L),
-                new dev.pinfeed.events.InterestUnfollowed(2L, Instant.ofEpochMilli(T0 + 1), 7L, 7L, 90L));
+    void anInterestFollowWritesNothingAndAFollowUndoneInTheSameBatchPurgesNothing() {
+        List<Verdict> v = apply(new dev.pinfeed.events.InterestUnfollowed(1L, Instant.ofEpochMilli(T0), 7L, 7L, 90L),
+                new dev.pinfeed.events.InterestFollowed(2L, Instant.ofEpochMilli(T0 + 1), 7L, 7L, 90L));
         assertThat(v).extracting(Verdict::kind).containsExactly(Verdict.Kind.APPLIED, Verdict.Kind.APPLIED);
         assertThat(pools.all(7L)).isEmpty();
+    }
+
+    @Test
+    void unfollowingAnInterestPurgesItsPinsFromTheInterestsPoolKeepingThoseOfAnotherFollowedInterestAndOtherPools() {
+        long u = 7_001, author = 7_002, board = 7_003;
+        long wood = dev.pinfeed.idallocator.ShardedId.compose(3, dev.pinfeed.idallocator.ObjectType.INTEREST, 41);
+        long clay = dev.pinfeed.idallocator.ShardedId.compose(3, dev.pinfeed.idallocator.ObjectType.INTEREST, 42);
+        PinFacts onlyWood = known(pin(7_101, board, author, T0 - 3_000));
+        PinFacts both = known(pin(7_102, board, author, T0 - 2_000));
+        PinFacts viaAuthor = known(pin(7_103, board, author, T0 - 1_000));
+        canonical.tagPin(wood, onlyWood.pinId(), T0);
+        canonical.tagPin(wood, both.pinId(), T0);
+        canonical.tagPin(clay, both.pinId(), T0);
+        canonical.tagPin(wood, viaAuthor.pinId(), T0);
+        graph(new GraphCommand.FollowInterest(gid(), T0 - 10_000, u, wood), new GraphCommand.FollowInterest(gid(), T0 - 10_000, u, clay));
+        FanoutReceiver asInterest = new FanoutReceiver(u, dev.pinfeed.events.FanoutSource.INTERESTS);
+        assertAllApplied(apply(add(onlyWood, T0, List.of(asInterest)), add(both, T0, List.of(asInterest)),
+                add(viaAuthor, T0, List.of(receiver(u, Source.FOLLOWED_USER)))));
+        assertThat(best(u, Source.INTERESTS)).containsExactlyInAnyOrder(onlyWood.pinId(), both.pinId());
+
+        var unfollow = new dev.pinfeed.events.InterestUnfollowed(gid(), Instant.ofEpochMilli(T0), u, u, wood);
+        assertThat(applyWaiting(unfollow, T0).kind()).as("the graph still shows the follow").isEqualTo(Verdict.Kind.WAITING);
+        graph(new GraphCommand.UnfollowInterest(gid(), T0, u, wood));
+        assertAllApplied(apply(unfollow));
+
+        assertThat(best(u, Source.INTERESTS)).as("the pin of clay, still followed, stays").containsExactly(both.pinId());
+        assertThat(best(u, Source.FOLLOWED_USER)).containsExactly(viaAuthor.pinId());
+        assertThat(counter("feed.worker.pool.removes", "reason", WorkerMetrics.UNFOLLOW_INTEREST)).isEqualTo(1);
     }
 }

@@ -84,6 +84,18 @@ public final class MysqlCanonicalSeed implements CanonicalSeed {
     public void tagPin(long interestId, long pinId, long createdAt) {
         db.write(shard(interestId), mapping(Mapping.INTEREST_HAS_PINS, interestId, pinId, createdAt));
         interestsOf.computeIfAbsent(pinId, p -> new java.util.concurrent.CopyOnWriteArrayList<>()).add(interestId);
+        List<Row> rows = db.select(Select.from(CanonicalLayout.PINS).columns(CanonicalLayout.DATA).where(eq(CanonicalLayout.LOCAL_ID, local(pinId))),
+                ShardingKey.one(shard(pinId)));
+        if (rows.isEmpty()) return;
+        try {
+            var o = (com.fasterxml.jackson.databind.node.ObjectNode) new com.fasterxml.jackson.databind.ObjectMapper().readTree(rows.get(0).getString(CanonicalLayout.DATA));
+            (o.has(Json.INTERESTS) ? (com.fasterxml.jackson.databind.node.ArrayNode) o.get(Json.INTERESTS) : o.putArray(Json.INTERESTS)).add(interestId);
+            db.write(shard(pinId), Update.table(CanonicalLayout.PINS).set(CanonicalLayout.DATA, o.toString())
+                    .where(eq(CanonicalLayout.LOCAL_ID, local(pinId))));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+        invalidate.keys(pinId, pinKeys(pinId));
     }
 
     @Override

@@ -33,7 +33,10 @@ public interface CanonicalSeed {
     /** InterestCreated: the interest's object row. */
     void interest(long id, String name, long createdAt);
 
-    /** A PinCreated's interest: the interest's interest_has_pins row for the pin (sequence: the pin's creation time). */
+    /**
+     * A PinCreated's interest: the interest's interest_has_pins row for the pin (sequence: the pin's creation time), and the
+     * interest appended to the pin's JSON {@code interests} when the pin is stored.
+     */
     void tagPin(long interestId, long pinId, long createdAt);
 
     /** BoardPinsReordered: the listed pins take positions 0.., every other pin of the board none. */

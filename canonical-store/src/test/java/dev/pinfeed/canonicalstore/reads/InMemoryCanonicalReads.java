@@ -64,6 +64,15 @@ public final class InMemoryCanonicalReads extends CanonicalRowReads implements C
     @Override
     public synchronized void tagPin(long interestId, long pinId, long createdAt) {
         link(Mapping.INTEREST_HAS_PINS, interestId, pinId, createdAt);
+        String json = objects.getOrDefault(ObjectType.PIN, Map.of()).get(pinId);
+        if (json == null) return;
+        try {
+            ObjectNode o = (ObjectNode) MAPPER.readTree(json);
+            (o.has(Json.INTERESTS) ? (com.fasterxml.jackson.databind.node.ArrayNode) o.get(Json.INTERESTS) : o.putArray(Json.INTERESTS)).add(interestId);
+            put(ObjectType.PIN, pinId, o.toString());
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     @Override

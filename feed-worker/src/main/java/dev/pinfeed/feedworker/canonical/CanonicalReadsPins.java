@@ -46,6 +46,14 @@ public final class CanonicalReadsPins implements CanonicalPins {
     }
 
     @Override
+    public Map<Long, List<Long>> interestsOf(Collection<Long> pinIds) {
+        Map<Long, List<Long>> out = new HashMap<>();
+        if (pinIds.isEmpty()) return out;
+        reads.pins(pinIds).forEach((id, row) -> CanonicalObjects.pin(row.json(), row.likes()).ifPresent(p -> out.put(id, p.interests())));
+        return out;
+    }
+
+    @Override
     public Map<Long, Long> likeCounts(Collection<Long> pinIds) {
         Map<Long, Long> out = new HashMap<>();
         if (pinIds.isEmpty()) return out;

@@ -93,6 +93,26 @@ public abstract class CanonicalPinsContract {
     }
 
     @Test
+    void interestsOfLivePinsInTheirOrderNoneForAnUntaggedPinAndDeletedOnesAbsent() {
+        long u = user();
+        long b = board(u);
+        PinFacts tagged = pin(b, u, T0);
+        PinFacts plain = pin(b, u, T0);
+        PinFacts deleted = pin(b, u, T0);
+        long wood = ShardedId.compose(ShardedId.decode(u).shard(), ObjectType.INTEREST, freshLocal());
+        long clay = ShardedId.compose(ShardedId.decode(u).shard(), ObjectType.INTEREST, freshLocal());
+        seed().tagPin(clay, tagged.pinId(), T0);
+        seed().tagPin(wood, tagged.pinId(), T0);
+        seed().tagPin(wood, deleted.pinId(), T0);
+        seed().deletePin(deleted.pinId());
+
+        var got = pins().interestsOf(List.of(tagged.pinId(), plain.pinId(), deleted.pinId()));
+        assertThat(got).containsEntry(tagged.pinId(), List.of(clay, wood)).containsEntry(plain.pinId(), List.of())
+                .doesNotContainKey(deleted.pinId());
+        assertThat(pins().interestsOf(List.of())).isEmpty();
+    }
+
+    @Test
     void likeCountsCountTheUsersWhoLikeAPinNow() {
         long u = user();
         PinFacts p = pin(board(u), u, T0);
