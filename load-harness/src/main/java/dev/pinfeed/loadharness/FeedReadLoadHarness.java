@@ -26,6 +26,8 @@ import dev.pinfeed.feedstore.PoolStore;
 import dev.pinfeed.feedstore.Source;
 import dev.pinfeed.feedstore.hbase.HBaseClusters;
 import dev.pinfeed.feedstore.hbase.MaterializedKeys;
+import dev.pinfeed.feedstore.hbase.HBaseLayout;
+import dev.pinfeed.feedstore.hbase.HBaseStage;
 import dev.pinfeed.feedstore.hbase.SpeculativeHBaseStores;
 import dev.pinfeed.feedstore.redis.LastReadKeys;
 import dev.pinfeed.feedstore.redis.RedisLastReadStore;
@@ -173,7 +175,8 @@ public final class FeedReadLoadHarness {
         List<String> table = new ArrayList<>();
         Catalog catalog = null;
         try (SpeculativeHBaseStores hbase = SpeculativeHBaseStores.connect(config, metrics);
-             Connection primary = HBaseClusters.connect(config, HBaseClusters.PRIMARY);
+             // The raw baseline scans the materialized feed where it lives (its stage's home cluster, HBaseLayout).
+             Connection primary = HBaseClusters.connect(config, HBaseLayout.from(config).home(HBaseStage.MATERIALIZED));
              RedisGraphStore graph = RedisGraphStore.connect(config, () -> shards, "bench:feed-read-unused:");
              RedisLastReadStore lastReads = RedisLastReadStore.connect(RedisMasterConfig.fixed(config), () -> shards,
                      lastReadPrefix, Duration.ofMillis(500));
