@@ -399,8 +399,9 @@ public final class FeedReadLoadHarness {
             db.close();
             sources.close();
         }
-        System.out.printf(Locale.ROOT, "%d users, %d closed-loop clients, limit %d, %d s warm-up + %d s measured per phase; %d cores; load average before %s, after %s%n%n",
-                users, clients, limit, warmup, seconds, Runtime.getRuntime().availableProcessors(), loadBefore, CpuMeter.loadAverage());
+        System.out.printf(Locale.ROOT, "%d users, %d closed-loop clients, limit %d, %d s warm-up + %d s measured per phase; %d cores; HBase: %s; "
+                        + "load average before %s, after %s%n%n", users, clients, limit, warmup, seconds, Runtime.getRuntime().availableProcessors(),
+                HBaseLayout.from(config), loadBefore, CpuMeter.loadAverage());
         System.out.println("| phase | requests/s | p50 ms | p99 ms | p99.9 ms | max ms | failures | CPU cores: JVM / stack / other | note |");
         System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|---|");
         table.forEach(System.out::println);
