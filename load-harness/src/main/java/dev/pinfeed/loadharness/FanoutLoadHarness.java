@@ -19,8 +19,9 @@ import dev.pinfeed.feedstore.PoolEntry;
 import dev.pinfeed.feedstore.redis.RedisCelebrityPins;
 import dev.pinfeed.feedstore.scoring.WeightedScorer;
 import dev.pinfeed.feedstore.Source;
-import dev.pinfeed.feedstore.hbase.HBaseClusters;
 import dev.pinfeed.feedstore.hbase.HBasePoolStore;
+import dev.pinfeed.feedstore.hbase.HBaseStage;
+import dev.pinfeed.feedstore.hbase.HBaseStages;
 import dev.pinfeed.feedstore.redis.RedisLastReadStore;
 import dev.pinfeed.followergraph.GraphCommand;
 import dev.pinfeed.followergraph.GraphStore;
@@ -217,8 +218,10 @@ public final class FanoutLoadHarness {
         List<String> rows = new ArrayList<>();
         List<String> notes = new ArrayList<>();
         try (Admin admin = Admin.create(dev.pinfeed.processorruntime.KafkaClients.admin(config));
-             Connection hbase = HBaseClusters.connect(config, HBaseClusters.PRIMARY);
-             HBasePoolStore pools = new HBasePoolStore(hbase, HBaseClusters.PRIMARY);
+             // The pools on their cluster (HBaseLayout); the in-process worker's feed removals on the materialized feed's.
+             HBaseStages stages = HBaseStages.connect(config);
+             Connection hbase = stages.connection(HBaseStage.POOLS);
+             HBasePoolStore pools = stages.pools();
              RedisGraphStore graph = RedisGraphStore.connect(config, () -> shards, prefix + "graph:");
              RedisLastReadStore lastReads = RedisLastReadStore.connect(RedisMasterConfig.fixed(config), () -> shards,
                      prefix + "graph:", Duration.ofMillis(500));
@@ -244,7 +247,7 @@ public final class FanoutLoadHarness {
                 FanoutSettings settings = FanoutSettings.from(config.with("fanout.celebrity-followers", "0"))
                         .withTopics(applicationId, pins, chunks, dlq).withStateDir(stateDir);
                 log("%s", settings);
-                try (InProcessWorker worker = new InProcessWorker(config, hbase, timed, graph, shards, prefix + "aff:")
+                try (InProcessWorker worker = new InProcessWorker(config, stages.materializedFeed(), timed, graph, shards, prefix + "aff:")
                              .startWithBulkLane(registry, chunks, "bench-fanout-worker-" + run, 500);
                      FanoutStreamsApp app = FanoutStreamsApp.start(settings, config, "0", registry, graph,
                              lastReads, new SimpleMeterRegistry(), Clock.systemUTC())) {

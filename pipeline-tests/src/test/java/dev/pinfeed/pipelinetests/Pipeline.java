@@ -23,7 +23,7 @@ import dev.pinfeed.httpkit.ReaderClaims;
 import dev.pinfeed.feedservice.HomeFeedThreads;
 import dev.pinfeed.feedservice.homefeed.HomeFeed;
 import dev.pinfeed.feedservice.homefeed.HomeFeedSettings;
-import dev.pinfeed.feedstore.hbase.HBaseClusters;
+import dev.pinfeed.feedstore.hbase.HBaseStages;
 import dev.pinfeed.feedstore.hbase.HBaseMaterializedFeedStore;
 import dev.pinfeed.feedstore.hbase.HBasePoolStore;
 import dev.pinfeed.feedstore.redis.RedisCelebrityPins;
@@ -72,7 +72,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.hadoop.hbase.client.Connection;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -151,9 +150,9 @@ final class Pipeline implements AutoCloseable {
         // The worker and feed-service both read the canonical store behind the caches, as their mains do.
         reads = new CachedCanonicalReads(new MysqlCanonicalReads(db), new RedisCanonicalCache(redis, graph.shards(), Duration.ofMinutes(10)),
                 feedMetrics, CachedCanonicalReads.DEFAULT_LIST_SIZE);
-        Connection hbase = closing(HBaseClusters.connect(config, HBaseClusters.PRIMARY));
-        pools = closing(new HBasePoolStore(hbase, HBaseClusters.PRIMARY));
-        feeds = new HBaseMaterializedFeedStore(hbase, HBaseClusters.PRIMARY);
+        HBaseStages hbase = closing(HBaseStages.connect(config));
+        pools = closing(hbase.pools());
+        feeds = hbase.materializedFeed();
 
         // graph-processor (GraphProcessorMain): follows and boards into the graph.
         consume(GraphProcessorMain.NAME, List.of(topic(EventTopics.FOLLOWS), topic(EventTopics.BOARDS)),
