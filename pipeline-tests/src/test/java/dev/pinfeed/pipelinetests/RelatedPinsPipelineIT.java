@@ -1,6 +1,7 @@
 package dev.pinfeed.pipelinetests;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -35,7 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Related pins end to end ({@link Pipeline} with fanout-streams' related-pins application, every processor in this JVM
  * on fresh topics): a user who follows nobody likes a pin and gets the other pins of its board in his home feed as
- * {@code related}; his repin of a pin on another board makes that board's pins related; his own pins never reach him;
+ * {@code related}; his repin of a pin on another board makes that board's pins related; his own pins never reach him; a
+ * pin a follower has from following its author stays in that pool, once, when it is also related to him;
  * and a replay of the likes topic (every like record appended again) sends the same chunks again without bringing
  * back a pin he was shown or writing a second entry of one he has.
  */
@@ -102,10 +104,17 @@ class RelatedPinsPipelineIT {
         assertThat(p.threads.drain(30_000)).isTrue();
         assertThat(related(user)).as("all shown").isEmpty();
 
-        // Another user likes the liked pin too: it proves the app is live before the replay, and gives a pin in a pool to replay over.
+        // A follower of the author has both pins from following him (the follow's backfill); his like of one recommends the
+        // other to him, which must neither displace nor duplicate the entry he has.
         long friend = p.user("friend");
+        p.send(new IngestCommand.FollowUser(friend, author));
+        await().atMost(PATIENCE).until(() -> pooled(friend).containsAll(List.of(liked, sibling)));
+        double sent = p.related.metrics().chunks();
         p.send(new IngestCommand.LikePin(friend, liked));
-        await().atMost(PATIENCE).until(() -> related(friend).contains(sibling));
+        await().atMost(PATIENCE).until(() -> p.related.metrics().chunks() == sent + 1);
+        await().atMost(PATIENCE).until(() -> p.caughtUp(p.workerGroup, List.of(p.fanoutTopic, p.topic(EventTopics.LIKES))));
+        assertThat(p.pools.all(friend)).extracting(PoolEntry::pinId, PoolEntry::source)
+                .containsExactlyInAnyOrder(tuple(liked, Source.FOLLOWED_USER), tuple(sibling, Source.FOLLOWED_USER));
 
         // The replay: every like record appended again as it was (an operator's replay of the likes topic). The app sends
         // the same chunks again (same eventIds, same pins), and the worker writes nothing twice and brings back nothing shown.
@@ -116,7 +125,8 @@ class RelatedPinsPipelineIT {
         assertThat(p.related.metrics().chunks()).as("the likes' related pins again: sibling, neighbour and later, sibling").isEqualTo(before + 4);
         await().atMost(PATIENCE).until(() -> p.caughtUp(p.workerGroup, List.of(p.fanoutTopic, p.topic(EventTopics.LIKES))));
         assertThat(related(user)).as("nothing he was shown comes back").isEmpty();
-        assertThat(p.pools.all(friend)).as("one entry per pin").extracting(PoolEntry::pinId).containsExactly(sibling);
+        assertThat(p.pools.all(friend)).as("one entry per pin, where it was").extracting(PoolEntry::pinId, PoolEntry::source)
+                .containsExactlyInAnyOrder(tuple(liked, Source.FOLLOWED_USER), tuple(sibling, Source.FOLLOWED_USER));
         Map<Long, JsonNode> third = items(p.feed(user)); // items() fails on a pin shown twice in the page
         assertThat(third.keySet()).containsExactlyInAnyOrder(sibling, neighbour, later);
         System.out.printf("related pins: %s chunks sent before the replay, %s after%n", before, p.related.metrics().chunks());
