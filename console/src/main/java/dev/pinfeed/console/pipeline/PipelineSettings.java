@@ -31,7 +31,7 @@ public record PipelineSettings(Duration refresh, Duration probeTimeout, List<Pro
             "feed-service", "Feed service (reads, graph queries, home feed)",
             "graph-processor", "Follower graph (follows → Redis)",
             "materializer", "Canonical store (events → MySQL shards)",
-            "fanout-streams", "Pin fan-out (pins → fan-out chunks, Kafka Streams)",
+            "fanout-streams", "Pin fan-out and related pins (pins, likes → fan-out chunks, Kafka Streams)",
             "feed-worker", "Feed worker (fan-out, follows, likes → HBase pools)");
 
     /**
