@@ -148,6 +148,13 @@ class RelatedTopologyTest {
                 .counter().count()).isEqualTo(1);
     }
 
+    /** The internal topics operators see (docs/operations.md): two repartitions and two stores' changelogs. */
+    @Test
+    void itsInternalTopicsAreNamedAfterItsStagesAndStores() {
+        String description = RelatedTopology.build(settings, registry, new RelatedMetrics(new SimpleMeterRegistry())).describe().toString();
+        assertThat(description).contains("by-pin-repartition", "by-board-repartition", "related-pin-boards", "related-board-pins");
+    }
+
     @Test
     void theCodecRoundTripsEveryMessageAndState() {
         List<RelatedMessage> messages = List.of(new RelatedMessage.Created(1, 2, 3, 4, 5), new RelatedMessage.Saved(1, 2, 3, 4, 5),
