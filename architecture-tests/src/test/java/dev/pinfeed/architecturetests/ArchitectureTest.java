@@ -43,7 +43,7 @@ class ArchitectureTest {
      */
     static final String[] CORE_PACKAGES = {"dev.pinfeed.followergraph", "dev.pinfeed.followergraph.sharded", "dev.pinfeed.followergraph.audit",
             "dev.pinfeed.ingestapi.core", "dev.pinfeed.idallocator", "dev.pinfeed.feedstore", "dev.pinfeed.contentgenerator..",
-            "dev.pinfeed.canonicalstore", "dev.pinfeed.canonicalstore.reads", "dev.pinfeed.config", "dev.pinfeed.fanoutstreams", "dev.pinfeed.feedworker",
+            "dev.pinfeed.canonicalstore", "dev.pinfeed.canonicalstore.reads", "dev.pinfeed.config", "dev.pinfeed.fanoutstreams", "dev.pinfeed.fanoutstreams.related", "dev.pinfeed.feedworker",
             "dev.pinfeed.feedstore.scoring", "dev.pinfeed.feedservice.homefeed", "dev.pinfeed.console.pipeline"};
 
     /**
@@ -65,7 +65,8 @@ class ArchitectureTest {
             Map.entry("dev.pinfeed.feedworker", Set.of("dev.pinfeed.feedworker.redis", "dev.pinfeed.feedworker.canonical",
                     "dev.pinfeed.feedworker.process")),
             // The Streams app: what a composition root (its main, the load harness) starts.
-            Map.entry("dev.pinfeed.fanoutstreams", Set.of("dev.pinfeed.fanoutstreams.kafka")),
+            // The related-pins application's settings (dev.pinfeed.fanoutstreams.related) go with it.
+            Map.entry("dev.pinfeed.fanoutstreams", Set.of("dev.pinfeed.fanoutstreams.kafka", "dev.pinfeed.fanoutstreams.related")),
             Map.entry("dev.pinfeed.ingestapi", Set.of("dev.pinfeed.ingestapi.client", "dev.pinfeed.ingestapi.core",
                     "dev.pinfeed.ingestapi.http")));
 

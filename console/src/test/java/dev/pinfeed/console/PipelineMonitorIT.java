@@ -124,6 +124,11 @@ class PipelineMonitorIT {
                 assertThat(s.at("/hbase/standby/state").asText()).isEqualTo("up");
                 assertThat(s.at("/hbase/replication/peer").asText()).isEqualTo("standby");
                 assertThat(s.at("/hbase/replication/state").asText()).isEqualTo("enabled");
+                // Both ways: each cluster ships the stage that lives on it (provisioned from the configured layout).
+                assertThat(s.at("/hbase/replicationBack/peer").asText()).isEqualTo("primary");
+                assertThat(s.at("/hbase/replicationBack/state").asText()).isEqualTo("enabled");
+                assertThat(s.at("/hbase/stages/pools").asText()).isEqualTo("hbase-primary");
+                assertThat(s.at("/hbase/stages/materialized_feed").asText()).isEqualTo("hbase-standby");
                 assertThat(s.path("errors").size()).as("errors: %s", s.path("errors")).isZero();
             }
         }

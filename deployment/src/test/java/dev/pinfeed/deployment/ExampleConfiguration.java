@@ -31,7 +31,7 @@ final class ExampleConfiguration {
      * tokens with feed-service's {@code feed.auth.*}); a key of none of them is a store's, read by every app.
      */
     private static final Map<String, Set<String>> APP_PREFIXES = Map.of("ingest.", Set.of("ingest-api"), "feed.", Set.of("feed-service"),
-            "feed.auth.", Set.of("feed-service", "console"), "fanout.", Set.of("fanout-streams"));
+            "feed.auth.", Set.of("feed-service", "console"), "fanout.", Set.of("fanout-streams"), "related.", Set.of("fanout-streams"));
     /** The operators' commands (./pinfeed backup, failover, shard moves) read these; no app does. */
     private static final List<String> OPERATOR_PREFIXES = List.of("backup.", "mysql.admin.");
     /** Keys naming a file or directory: secrets as K.file, token and key files, trust stores, state directories. */

@@ -19,6 +19,7 @@ import dev.pinfeed.feedstore.CelebrityPins;
 import dev.pinfeed.feedstore.LastReadStore;
 import dev.pinfeed.feedstore.MaterializedFeedStore;
 import dev.pinfeed.feedstore.PoolStore;
+import dev.pinfeed.feedstore.hbase.HBaseLayout;
 import dev.pinfeed.feedstore.hbase.SpeculativeHBaseStores;
 import dev.pinfeed.feedstore.redis.RedisCelebrityPins;
 import dev.pinfeed.feedstore.redis.RedisLastReadStore;
@@ -166,10 +167,12 @@ public final class FeedServiceServer {
             for (String host : mysql.hosts()) health.put(host, () -> checkMysql(mysql, host));
             FeedMetrics metrics = new FeedMetrics(ctx.meters());
             CanonicalReads reads = canonicalReads(config, db, cache, metrics);
-            // Every serving-path HBase read is speculative: the primary, and the standby when the primary fails or
-            // passes its learned cutoff (seed 002); writes go to the primary only.
+            // Every serving-path HBase read is speculative: the stage's home cluster (pools and materialized feed each on
+            // their own, HBaseLayout), and the other cluster when the home fails or passes its learned cutoff (seed 002);
+            // each stage's writes go to its home only.
             SpeculativeHBaseStores hbase = ctx.closeOnExit(ctx.step("connecting to HBase " + config.hbasePrimaryZookeeper()
-                    + " and its standby " + config.hbaseStandbyZookeeper(), () -> SpeculativeHBaseStores.connect(config, ctx.meters())));
+                    + " and " + config.hbaseStandbyZookeeper() + " (" + HBaseLayout.from(config) + ")",
+                    () -> SpeculativeHBaseStores.connect(config, ctx.meters())));
             health.put("hbase", hbase::pingEither);
             PoolStore pools = hbase.pools();
             MaterializedFeedStore feeds = hbase.materializedFeed();

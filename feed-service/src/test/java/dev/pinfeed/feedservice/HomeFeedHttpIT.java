@@ -18,7 +18,7 @@ import dev.pinfeed.feedstore.FeedItem;
 import dev.pinfeed.feedstore.PoolEntry;
 import dev.pinfeed.feedstore.PoolStore;
 import dev.pinfeed.feedstore.Source;
-import dev.pinfeed.feedstore.hbase.HBaseClusters;
+import dev.pinfeed.feedstore.hbase.HBaseStages;
 import dev.pinfeed.feedstore.hbase.HBaseMaterializedFeedStore;
 import dev.pinfeed.feedstore.hbase.HBasePoolStore;
 import dev.pinfeed.feedstore.redis.RedisLastReadStore;
@@ -45,7 +45,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.UnaryOperator;
-import org.apache.hadoop.hbase.client.Connection;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -65,12 +64,12 @@ class HomeFeedHttpIT {
     private static ShardDataSources sources;
     private static ShardedDb db;
     private static Map<String, RedisClient> redis;
-    private static Connection hbase;
+    private static HBaseStages hbase;
 
     private final PrometheusMeterRegistry meters = Meters.newRegistry();
     private final FeedMetrics metrics = new FeedMetrics(meters);
-    private final HBasePoolStore pools = new HBasePoolStore(hbase, HBaseClusters.PRIMARY);
-    private final HBaseMaterializedFeedStore feeds = new HBaseMaterializedFeedStore(hbase, HBaseClusters.PRIMARY);
+    private final HBasePoolStore pools = hbase.pools();
+    private final HBaseMaterializedFeedStore feeds = hbase.materializedFeed();
     private final CanonicalReads reads = new CachedCanonicalReads(new MysqlCanonicalReads(db),
             new RedisCanonicalCache(redis, () -> RedisShards.defaultShardMap(stack.config()), Duration.ofMinutes(10)), metrics,
             CachedCanonicalReads.DEFAULT_LIST_SIZE);
@@ -92,7 +91,7 @@ class HomeFeedHttpIT {
         sources = ShardDataSources.from(s.config(), "homefeed-http-it", 4);
         db = new ShardedDb(sources);
         redis = RedisCanonicalCache.clients(s.config(), Duration.ofSeconds(2), 4);
-        hbase = HBaseClusters.connect(s.config(), HBaseClusters.PRIMARY);
+        hbase = HBaseStages.connect(s.config());
     }
 
     @AfterAll

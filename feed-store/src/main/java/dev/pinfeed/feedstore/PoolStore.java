@@ -16,8 +16,26 @@ import java.util.function.Predicate;
  */
 public interface PoolStore extends AutoCloseable {
 
-    /** Adds entries, or replaces a user's existing entry for the same pin (new score, new source). Idempotent. */
+    /**
+     * Adds entries, or replaces a user's existing entry for the same pin (new score, new source), except that a
+     * recommendation never displaces an entry from another pool ({@link #displaces}). Idempotent.
+     */
     void upsert(Collection<PoolEntry> entries);
+
+    /**
+     * Whether an entry from {@code incoming} replaces the user's existing entry of the same pin from {@code existing}:
+     * always within one pool (a replay, a re-score), and across pools unless the newcomer is a recommendation
+     * ({@link Source#RELATED}, {@link Source#INTERESTS}): a pin he has because he follows its author or board, or as a
+     * repin, keeps that pool and score when it is also recommended to him. The one place that decides it.
+     */
+    static boolean displaces(Source incoming, Source existing) {
+        return incoming == existing || !recommendation(incoming);
+    }
+
+    /** {@link Source#RELATED} and {@link Source#INTERESTS}: pins recommended to the user, not brought by whom he follows. */
+    static boolean recommendation(Source source) {
+        return source == Source.RELATED || source == Source.INTERESTS;
+    }
 
     /**
      * {@link #upsert}, then bounds every pool the entries went to: a (user, source) pool holding more
@@ -64,7 +82,7 @@ public interface PoolStore extends AutoCloseable {
     /**
      * {@link #upsert(Collection, int, int)}, told which entries belong to a delivery first marked by
      * {@link #markDelivered}: a store may write those without looking for the user's old entry of the
-     * pin. Should one exist after all (the same pin written to the same user by a follow's backfill at
+     * pin, except recommendations, which are always checked ({@link #displaces}). Should one exist after all (the same pin written to the same user by a follow's backfill at
      * the same moment, or by another chunk of the pin that found the same user), its old row stays behind as an orphan that readers skip and delete, as after an
      * interrupted re-score. This default ignores the hint.
      */

@@ -58,6 +58,8 @@ public final class InMemoryPoolStore implements PoolStore, PoolRows {
     public synchronized void upsert(Collection<PoolEntry> entries) {
         for (PoolEntry e : entries) {
             if (shown.getOrDefault(e.userId(), Set.of()).contains(e.pinId())) continue;
+            PoolEntry old = byUser.getOrDefault(e.userId(), Map.of()).get(e.pinId());
+            if (old != null && !PoolStore.displaces(e.source(), old.source())) continue;
             orphans.remove(Row.of(e)); // the same row, now pointed at
             Map<Long, IndexRow> d = dangling.get(e.userId());
             if (d != null) d.remove(e.pinId());

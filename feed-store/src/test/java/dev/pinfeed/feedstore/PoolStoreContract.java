@@ -104,6 +104,20 @@ public abstract class PoolStoreContract {
     }
 
     @Test
+    void aRecommendationNeverDisplacesAnEntryFromAnotherPoolEvenWhenUnseen() {
+        long u = freshUser();
+        store().upsert(List.of(entry(u, Source.FOLLOWED_USER, 2.0, 1), entry(u, Source.REPINS, 2.0, 2)));
+        store().upsert(List.of(entry(u, Source.RELATED, 9.0, 1), entry(u, Source.INTERESTS, 9.0, 2), entry(u, Source.RELATED, 1.0, 3)),
+                e -> true, 10, 10);
+        assertThat(store().all(u)).containsExactlyInAnyOrder(entry(u, Source.FOLLOWED_USER, 2.0, 1), entry(u, Source.REPINS, 2.0, 2),
+                entry(u, Source.RELATED, 1.0, 3));
+        store().upsert(List.of(entry(u, Source.RELATED, 4.0, 3))); // a re-score within its own pool still replaces it
+        store().upsert(List.of(entry(u, Source.FOLLOWED_BOARD, 3.0, 3))); // and a follow's entry displaces the recommendation
+        assertThat(store().all(u)).containsExactlyInAnyOrder(entry(u, Source.FOLLOWED_USER, 2.0, 1), entry(u, Source.REPINS, 2.0, 2),
+                entry(u, Source.FOLLOWED_BOARD, 3.0, 3));
+    }
+
+    @Test
     void unseenEntriesAreStoredLikeAnyOtherAndACheckedWriteStillReplacesThem() {
         long u = freshUser();
         List<PoolEntry> entries = List.of(entry(u, Source.FOLLOWED_USER, 2.0, 1), entry(u, Source.FOLLOWED_BOARD, 1.0, 2));

@@ -205,7 +205,12 @@ public final class FeedWorker {
         private Verdict add(FanoutChunk c) {
             PinFacts pin = new PinFacts(c.getPinId(), c.getBoardId(), c.getAuthorId(), c.getPinCreatedAt().toEpochMilli());
             PoolStore.Delivery delivery = new PoolStore.Delivery(c.getPinId(), c.getChunkIndex());
-            for (FanoutReceiver r : c.getReceivers()) scorings.add(new Scoring(r.getUserId(), sourceOf(c, r), pin, delivery));
+            for (FanoutReceiver r : c.getReceivers()) {
+                Source source = sourceOf(c, r);
+                // A recommendation never claims a delivery mark: its (pin, chunk index) is not a fan-out of its own (it would take
+                // the pin's marker), and its entry must take the checked path (left out if shown, never displacing a follow's entry).
+                scorings.add(new Scoring(r.getUserId(), source, pin, PoolStore.recommendation(source) ? null : delivery));
+            }
             return null;
         }
 

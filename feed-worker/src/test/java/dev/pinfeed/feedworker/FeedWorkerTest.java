@@ -196,6 +196,34 @@ class FeedWorkerTest {
         assertThat(pools.writtenUnseen).as("a backfill is checked").hasSize(2);
     }
 
+    /**
+     * A related pin (fanout-streams' related app) goes to the related pool the checked way: it claims no delivery mark
+     * (the pin's own fan-out chunk 0 still counts as a first delivery), never displaces the entry the user has from
+     * following its author, and a pin he was shown does not come back.
+     */
+    @Test
+    void relatedChunksTakeTheCheckedPathAndNeitherDuplicateNorResurrectAPin() {
+        PinFacts q = known(pin(1001, 501, 10, T0));
+        FanoutChunk related = add(q, T0, List.of(new dev.pinfeed.events.FanoutReceiver(1L, dev.pinfeed.events.FanoutSource.RELATED)));
+        assertAllApplied(apply(related));
+        assertThat(best(1, Source.RELATED)).containsExactly(1001L);
+        assertThat(pools.writtenUnseen).as("a related entry is never written blind").isEmpty();
+
+        // The pin's own fan-out (chunk 0, same pin) is still a first delivery: the related chunk claimed no marker.
+        assertAllApplied(apply(add(q, T0, List.of(receiver(2, Source.FOLLOWED_USER)))));
+        assertThat(pools.writtenUnseen).extracting(PoolEntry::userId).containsExactly(2L);
+
+        // User 2 has the pin from following its author: the same pin recommended to him stays where it is, once.
+        assertAllApplied(apply(add(q, T0, List.of(new dev.pinfeed.events.FanoutReceiver(2L, dev.pinfeed.events.FanoutSource.RELATED)))));
+        assertThat(pools.all(2)).extracting(PoolEntry::pinId, PoolEntry::source)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(1001L, Source.FOLLOWED_USER));
+
+        // User 1 was shown it: a later recommendation of it (a replay, another like) leaves it out.
+        pools.removeShown(1, List.of(1001L));
+        assertAllApplied(apply(related, add(q, T0, List.of(new dev.pinfeed.events.FanoutReceiver(1L, dev.pinfeed.events.FanoutSource.RELATED)))));
+        assertThat(pools.all(1)).isEmpty();
+    }
+
     /** A chunk marked delivered whose entries an outage kept out is written on its retry, checked. */
     @Test
     void aChunkMarkedButNotWrittenIsWrittenCheckedOnItsRetry() {

@@ -12,10 +12,16 @@ import dev.pinfeed.eventsschema.HttpSchemaRegistryClient;
 import dev.pinfeed.eventsschema.SchemaRegistryClient;
 import dev.pinfeed.fanoutstreams.FanoutSettings;
 import dev.pinfeed.fanoutstreams.kafka.FanoutStreamsApp;
+import dev.pinfeed.contentgenerator.CelebrityPull;
+import dev.pinfeed.contentgenerator.ContentGenerator;
+import dev.pinfeed.contentgenerator.GeneratorSettings;
 import dev.pinfeed.feedstore.PoolEntry;
+import dev.pinfeed.feedstore.redis.RedisCelebrityPins;
+import dev.pinfeed.feedstore.scoring.WeightedScorer;
 import dev.pinfeed.feedstore.Source;
-import dev.pinfeed.feedstore.hbase.HBaseClusters;
 import dev.pinfeed.feedstore.hbase.HBasePoolStore;
+import dev.pinfeed.feedstore.hbase.HBaseStage;
+import dev.pinfeed.feedstore.hbase.HBaseStages;
 import dev.pinfeed.feedstore.redis.RedisLastReadStore;
 import dev.pinfeed.followergraph.GraphCommand;
 import dev.pinfeed.followergraph.GraphStore;
@@ -133,6 +139,10 @@ public final class FanoutLoadHarness {
         synchronized long doneNanos() {
             return doneNanos;
         }
+
+        synchronized long writtenSoFar() {
+            return written;
+        }
     }
 
     private record Author(long id, long board, List<Long> followers) {}
@@ -179,6 +189,9 @@ public final class FanoutLoadHarness {
         int partitions = intArg(args, "--partitions", 3);
         int rawBatch = intArg(args, "--raw-batch", 5000);
         int nextPins = intArg(args, "--next-pins", 1);
+        int celebrityPins = intArg(args, "--celebrity-pins", 0);
+        int celebrityReaders = intArg(args, "--celebrity-readers", 200);
+        if (celebrityPins < 0 || celebrityReaders < 1) throw new IllegalArgumentException("--celebrity-pins must be >= 0, --celebrity-readers >= 1");
         boolean restart = intArg(args, "--restart-before-last-pin", 0) == 1;
         double settleCores = CpuMeter.settleCores(args);
         if (nextPins < 1) throw new IllegalArgumentException("--next-pins must be at least 1");
@@ -205,8 +218,10 @@ public final class FanoutLoadHarness {
         List<String> rows = new ArrayList<>();
         List<String> notes = new ArrayList<>();
         try (Admin admin = Admin.create(dev.pinfeed.processorruntime.KafkaClients.admin(config));
-             Connection hbase = HBaseClusters.connect(config, HBaseClusters.PRIMARY);
-             HBasePoolStore pools = new HBasePoolStore(hbase, HBaseClusters.PRIMARY);
+             // The pools on their cluster (HBaseLayout); the in-process worker's feed removals on the materialized feed's.
+             HBaseStages stages = HBaseStages.connect(config);
+             Connection hbase = stages.connection(HBaseStage.POOLS);
+             HBasePoolStore pools = stages.pools();
              RedisGraphStore graph = RedisGraphStore.connect(config, () -> shards, prefix + "graph:");
              RedisLastReadStore lastReads = RedisLastReadStore.connect(RedisMasterConfig.fixed(config), () -> shards,
                      prefix + "graph:", Duration.ofMillis(500));
@@ -232,7 +247,7 @@ public final class FanoutLoadHarness {
                 FanoutSettings settings = FanoutSettings.from(config.with("fanout.celebrity-followers", "0"))
                         .withTopics(applicationId, pins, chunks, dlq).withStateDir(stateDir);
                 log("%s", settings);
-                try (InProcessWorker worker = new InProcessWorker(config, hbase, timed, graph, shards, prefix + "aff:")
+                try (InProcessWorker worker = new InProcessWorker(config, stages.materializedFeed(), timed, graph, shards, prefix + "aff:")
                              .startWithBulkLane(registry, chunks, "bench-fanout-worker-" + run, 500);
                      FanoutStreamsApp app = FanoutStreamsApp.start(settings, config, "0", registry, graph,
                              lastReads, new SimpleMeterRegistry(), Clock.systemUTC())) {
@@ -326,6 +341,11 @@ public final class FanoutLoadHarness {
                     List<Progress> half = h.openLoop(small, peak / 2, TimeUnit.SECONDS.toNanos(halfPeakS));
                     h.awaitAll(half, Duration.ofMinutes(5), "half-peak pins");
                     rows.add(latencyRow(String.format(Locale.ROOT, "half peak: small pins at %.0f/s, latency from due time", peak / 2), half, halfPeakS));
+                    if (celebrityPins > 0) {
+                        h.settle("the celebrity pins");
+                        h.celebrityPhase(config, admin, registry, graph, shards, prefix + "graph:", lastReads, pools, big, celebrityPins, celebrityReaders,
+                                partitions, stateDir, chunks, dlq, applicationId, notes);
+                    }
                     if (worker.parked() != null) log("worker: %s", worker.parked());
                     if (restart) {
                         // 5. last, so the phases above run on the first app: the fan-out stopped and started again (same state
@@ -501,14 +521,94 @@ public final class FanoutLoadHarness {
         return ShardedId.compose(ShardedId.decode(a.id()).shard(), ObjectType.PIN, nextLocal.getAndIncrement());
     }
 
+    /**
+     * The same big author as a celebrity (the default {@code fanout.celebrity-followers}): a second fan-out app on a
+     * pins topic of its own records his pins instead of fanning them out, into the chunks topic the worker reads.
+     * Measured per pin: publish → recorded in the celebrity store, and the pool entries the worker wrote for it (none
+     * expected); then, at read time, for {@code readers} of his followers, the pull and the chunk's generation that a
+     * first page runs (each must hold the pins), with their latencies.
+     */
+    private void celebrityPhase(PinfeedConfig config, Admin admin, SchemaRegistryClient registry, GraphStore graph, RedisShardMap shards, String graphPrefix,
+                                RedisLastReadStore lastReads, HBasePoolStore pools, Author big, int pins, int readers, int partitions,
+                                Path stateDir, String chunks, String dlq, String applicationId, List<String> notes) throws Exception {
+        String topic = pinsTopic + "-celebrity";
+        admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
+        FanoutSettings settings = FanoutSettings.from(config).withTopics(applicationId + "-celebrity", topic, chunks, dlq)
+                .withStateDir(stateDir.resolve("celebrity"));
+        int threshold = config.getInt("fanout.celebrity-followers", 10_000);
+        log("celebrity phase: %d pins of the %d-follower author, threshold %d", pins, big.followers().size(), threshold);
+        Clock clock = Clock.systemUTC();
+        try (RedisCelebrityPins store = RedisCelebrityPins.connect(RedisMasterConfig.fixed(config), () -> shards,
+                     graphPrefix, RedisCelebrityPins.maxPerAuthor(config));
+             FanoutStreamsApp app = FanoutStreamsApp.start(settings, config, "0", registry, graph, lastReads, store,
+                     new SimpleMeterRegistry(), clock)) {
+            awaitRunning(app);
+            Histogram recorded = new Histogram(3);
+            List<Long> published = new ArrayList<>();
+            List<Progress> progresses = new ArrayList<>();
+            for (int i = 0; i < pins; i++) {
+                long sent = System.nanoTime();
+                Progress p = publishTo(topic, big, sent);
+                progresses.add(p);
+                long pin = pinsByAuthor.entrySet().stream().filter(e -> progress.get(e.getKey()) == p).findFirst().orElseThrow().getKey();
+                producer.flush();
+                long deadline = sent + TimeUnit.SECONDS.toNanos(60);
+                while (store.recent(List.of(big.id()), 0).getOrDefault(big.id(), List.of()).stream().noneMatch(r -> r.pinId() == pin)) {
+                    if (System.nanoTime() > deadline) throw new IllegalStateException("celebrity pin " + pin + " not recorded after 60 s");
+                    TimeUnit.MILLISECONDS.sleep(2);
+                }
+                recorded.recordValue(Math.max(1, (System.nanoTime() - sent) / 1000));
+                published.add(pin);
+                TimeUnit.MILLISECONDS.sleep(200);
+            }
+            TimeUnit.SECONDS.sleep(5); // anything the worker would still write for them
+            long poolWrites = progresses.stream().mapToLong(Progress::writtenSoFar).sum();
+            notes.add(String.format(Locale.ROOT, "| celebrity (%d followers, threshold %d): %d pins, publish → recorded p50 / max | %d | %.3f / %.3f | "
+                    + "pool entries written by the fan-out: %d | |", big.followers().size(), threshold, pins, big.followers().size(),
+                    recorded.getValueAtPercentile(50) / 1e6, recorded.getMaxValue() / 1e6, poolWrites));
+
+            CelebrityPull pull = new CelebrityPull(graph, store, pools, new WeightedScorer(WeightedScorer.Settings.from(config), clock),
+                    CelebrityPull.Settings.from(config), clock);
+            ContentGenerator generator = new ContentGenerator(pools, GeneratorSettings.from(config));
+            Histogram pullMicros = new Histogram(3);
+            Histogram generateMicros = new Histogram(3);
+            int missing = 0;
+            for (int i = 0; i < Math.min(readers, big.followers().size()); i++) {
+                long reader = big.followers().get(i * (big.followers().size() / Math.min(readers, big.followers().size())));
+                long t0 = System.nanoTime();
+                pull.pull(reader, 0);
+                long t1 = System.nanoTime();
+                List<Long> chunk = generator.generate(reader, 25).items().stream().map(dev.pinfeed.feedstore.FeedItem::pinId).toList();
+                long t2 = System.nanoTime();
+                pullMicros.recordValue(Math.max(1, (t1 - t0) / 1000));
+                generateMicros.recordValue(Math.max(1, (t2 - t1) / 1000));
+                if (!chunk.containsAll(published.subList(Math.max(0, published.size() - 25), published.size()))) missing++;
+            }
+            notes.add(String.format(Locale.ROOT, "| celebrity pins at read time: %d followers' first pages, pull p50 / p99 | | %.1f / %.1f ms | "
+                    + "then the chunk's generation p50 / p99 %.1f / %.1f ms | readers missing a pin: %d |", pullMicros.getTotalCount(),
+                    pullMicros.getValueAtPercentile(50) / 1e3, pullMicros.getValueAtPercentile(99) / 1e3,
+                    generateMicros.getValueAtPercentile(50) / 1e3, generateMicros.getValueAtPercentile(99) / 1e3, missing));
+            log("celebrity: recorded p50 %.1f ms (max %.1f), %d pool entries from the fan-out; pull p50 %.1f ms, generation p50 %.1f ms, %d readers missing a pin",
+                    recorded.getValueAtPercentile(50) / 1e3, recorded.getMaxValue() / 1e3, poolWrites, pullMicros.getValueAtPercentile(50) / 1e3,
+                    generateMicros.getValueAtPercentile(50) / 1e3, missing);
+            for (long pin : published) store.remove(big.id(), pin);
+        } finally {
+            admin.deleteTopics(List.of(topic)).all().get();
+        }
+    }
+
     /** Publishes a new pin of {@code a} (as ingest-api does: keyed by its partition key); its latency counts from {@code sentNanos}. */
     private Progress publish(Author a, long sentNanos) {
+        return publishTo(pinsTopic, a, sentNanos);
+    }
+
+    private Progress publishTo(String topic, Author a, long sentNanos) {
         long pin = pinId(a);
         Progress p = new Progress(a.followers().size(), sentNanos);
         progress.put(pin, p);
         pinsByAuthor.put(pin, a.id());
         PinCreated event = new PinCreated(version.incrementAndGet(), Instant.now(), a.id(), pin, a.board(), a.id(), "bench pin " + pin, null, null, null, java.util.List.of());
-        producer.send(new ProducerRecord<>(pinsTopic, EventTopics.partitionKey(event), event), (md, e) -> {
+        producer.send(new ProducerRecord<>(topic, EventTopics.partitionKey(event), event), (md, e) -> {
             if (e != null) sendError.compareAndSet(null, e.toString());
         });
         return p;

@@ -26,6 +26,8 @@ import dev.pinfeed.feedstore.PoolStore;
 import dev.pinfeed.feedstore.Source;
 import dev.pinfeed.feedstore.hbase.HBaseClusters;
 import dev.pinfeed.feedstore.hbase.MaterializedKeys;
+import dev.pinfeed.feedstore.hbase.HBaseLayout;
+import dev.pinfeed.feedstore.hbase.HBaseStage;
 import dev.pinfeed.feedstore.hbase.SpeculativeHBaseStores;
 import dev.pinfeed.feedstore.redis.LastReadKeys;
 import dev.pinfeed.feedstore.redis.RedisLastReadStore;
@@ -173,7 +175,8 @@ public final class FeedReadLoadHarness {
         List<String> table = new ArrayList<>();
         Catalog catalog = null;
         try (SpeculativeHBaseStores hbase = SpeculativeHBaseStores.connect(config, metrics);
-             Connection primary = HBaseClusters.connect(config, HBaseClusters.PRIMARY);
+             // The raw baseline scans the materialized feed where it lives (its stage's home cluster, HBaseLayout).
+             Connection primary = HBaseClusters.connect(config, HBaseLayout.from(config).home(HBaseStage.MATERIALIZED));
              RedisGraphStore graph = RedisGraphStore.connect(config, () -> shards, "bench:feed-read-unused:");
              RedisLastReadStore lastReads = RedisLastReadStore.connect(RedisMasterConfig.fixed(config), () -> shards,
                      lastReadPrefix, Duration.ofMillis(500));
@@ -396,8 +399,9 @@ public final class FeedReadLoadHarness {
             db.close();
             sources.close();
         }
-        System.out.printf(Locale.ROOT, "%d users, %d closed-loop clients, limit %d, %d s warm-up + %d s measured per phase; %d cores; load average before %s, after %s%n%n",
-                users, clients, limit, warmup, seconds, Runtime.getRuntime().availableProcessors(), loadBefore, CpuMeter.loadAverage());
+        System.out.printf(Locale.ROOT, "%d users, %d closed-loop clients, limit %d, %d s warm-up + %d s measured per phase; %d cores; HBase: %s; "
+                        + "load average before %s, after %s%n%n", users, clients, limit, warmup, seconds, Runtime.getRuntime().availableProcessors(),
+                HBaseLayout.from(config), loadBefore, CpuMeter.loadAverage());
         System.out.println("| phase | requests/s | p50 ms | p99 ms | p99.9 ms | max ms | failures | CPU cores: JVM / stack / other | note |");
         System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|---|");
         table.forEach(System.out::println);

@@ -14,8 +14,9 @@ import dev.pinfeed.eventsschema.HttpSchemaRegistryClient;
 import dev.pinfeed.eventsschema.SchemaRegistryClient;
 import dev.pinfeed.feedstore.PoolEntry;
 import dev.pinfeed.feedstore.Source;
-import dev.pinfeed.feedstore.hbase.HBaseClusters;
 import dev.pinfeed.feedstore.hbase.HBasePoolStore;
+import dev.pinfeed.feedstore.hbase.HBaseStage;
+import dev.pinfeed.feedstore.hbase.HBaseStages;
 import dev.pinfeed.feedstore.hbase.PoolKeys;
 import dev.pinfeed.feedworker.process.FeedWorkerHandler;
 import dev.pinfeed.feedworker.process.FeedWorkerMain;
@@ -98,8 +99,10 @@ public final class FeedWorkerLoadHarness {
         List<String> rows = new ArrayList<>();
         double[] rates = new double[3];
         try (Admin admin = Admin.create(KafkaClients.admin(config));
-             Connection hbase = HBaseClusters.connect(config, HBaseClusters.PRIMARY);
-             HBasePoolStore pools = new HBasePoolStore(hbase, HBaseClusters.PRIMARY);
+             // The pools on their cluster (HBaseLayout); the in-process worker's feed removals on the materialized feed's.
+             HBaseStages stages = HBaseStages.connect(config);
+             Connection hbase = stages.connection(HBaseStage.POOLS);
+             HBasePoolStore pools = stages.pools();
              RedisGraphStore graph = RedisGraphStore.connect(config, () -> shards, prefix + "graph:")) {
             admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
             int perBatch = (int) Math.min(entries, (long) maxPoll * receivers / partitions);
@@ -109,7 +112,7 @@ public final class FeedWorkerLoadHarness {
                 rates[0] = raw(hbase, sets.get(0), pinIds, receivers, author, board, now, perBatch, "raw (before)", rows);
 
                 publish(config, registry, topic, sets.get(1), pinIds, receivers, author, board, now);
-                try (InProcessWorker worker = new InProcessWorker(config, hbase, pools, graph, shards, prefix + "aff:")) {
+                try (InProcessWorker worker = new InProcessWorker(config, stages.materializedFeed(), pools, graph, shards, prefix + "aff:")) {
                     rates[1] = worker(worker.start(registry, topic, group, maxPoll), pins, entries, rows);
                 }
 

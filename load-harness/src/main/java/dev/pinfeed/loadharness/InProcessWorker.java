@@ -9,7 +9,6 @@ import dev.pinfeed.eventsschema.AvroEventDeserializer;
 import dev.pinfeed.eventsschema.DeadLetters;
 import dev.pinfeed.eventsschema.SchemaRegistryClient;
 import dev.pinfeed.feedstore.PoolStore;
-import dev.pinfeed.feedstore.hbase.HBaseClusters;
 import dev.pinfeed.feedstore.hbase.HBaseMaterializedFeedStore;
 import dev.pinfeed.feedstore.scoring.WeightedScorer;
 import dev.pinfeed.feedworker.FeedWorker;
@@ -34,7 +33,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-import org.apache.hadoop.hbase.client.Connection;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -61,7 +59,7 @@ final class InProcessWorker implements AutoCloseable {
     private final List<Thread> threads = new ArrayList<>();
     private final List<KafkaProducer<byte[], byte[]>> dlqs = new ArrayList<>();
 
-    InProcessWorker(PinfeedConfig config, Connection hbase, PoolStore pools, GraphStore graph, RedisShardMap shards, String affinityPrefix) {
+    InProcessWorker(PinfeedConfig config, HBaseMaterializedFeedStore feeds, PoolStore pools, GraphStore graph, RedisShardMap shards, String affinityPrefix) {
         this.config = config;
         this.affinity = RedisAffinityStore.connect(config, () -> shards, affinityPrefix);
         this.mysql = ShardDataSources.from(config, "bench-feed-worker", 4);
@@ -70,7 +68,7 @@ final class InProcessWorker implements AutoCloseable {
                 Duration.ofSeconds(600));
         CanonicalReadsPins canonical = new CanonicalReadsPins(new CachedCanonicalReads(new MysqlCanonicalReads(db), cache,
                 CacheListener.NONE, CachedCanonicalReads.DEFAULT_LIST_SIZE));
-        this.worker = new FeedWorker(pools, new HBaseMaterializedFeedStore(hbase, HBaseClusters.PRIMARY), graph, canonical, affinity,
+        this.worker = new FeedWorker(pools, feeds, graph, canonical, affinity,
                 new WeightedScorer(WeightedScorer.Settings.defaults(), Clock.systemUTC()), WorkerSettings.defaults(), Clock.systemUTC(),
                 new WorkerMetrics(new SimpleMeterRegistry()));
     }

@@ -16,6 +16,8 @@ import dev.pinfeed.eventsschema.HttpSchemaRegistryClient;
 import dev.pinfeed.eventsschema.SchemaRegistryClient;
 import dev.pinfeed.fanoutstreams.FanoutSettings;
 import dev.pinfeed.fanoutstreams.kafka.FanoutStreamsApp;
+import dev.pinfeed.fanoutstreams.kafka.RelatedStreamsApp;
+import dev.pinfeed.fanoutstreams.related.RelatedSettings;
 import dev.pinfeed.feedservice.FeedMetrics;
 import dev.pinfeed.feedservice.FeedServiceServer;
 import dev.pinfeed.feedservice.ReaderAuth;
@@ -23,7 +25,7 @@ import dev.pinfeed.httpkit.ReaderClaims;
 import dev.pinfeed.feedservice.HomeFeedThreads;
 import dev.pinfeed.feedservice.homefeed.HomeFeed;
 import dev.pinfeed.feedservice.homefeed.HomeFeedSettings;
-import dev.pinfeed.feedstore.hbase.HBaseClusters;
+import dev.pinfeed.feedstore.hbase.HBaseStages;
 import dev.pinfeed.feedstore.hbase.HBaseMaterializedFeedStore;
 import dev.pinfeed.feedstore.hbase.HBasePoolStore;
 import dev.pinfeed.feedstore.redis.RedisCelebrityPins;
@@ -72,7 +74,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.hadoop.hbase.client.Connection;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -113,6 +114,12 @@ final class Pipeline implements AutoCloseable {
     /** The materializer's topics and handler, for a second consumer group that replays them ({@link #replayCanonical}). */
     private final MaterializerTopics canonicalTopics;
     private final BatchHandler canonicalHandler;
+    /** The feed worker's consumer group on the fan-out topic, follows and likes ({@link #caughtUp(String, List)}). */
+    final String workerGroup;
+    /** Where the related-pins applications keep their state. */
+    private final Path relatedState;
+    /** The related-pins application, when the overrides ask for it ({@code related.enabled=true}); else null. */
+    final RelatedStreamsApp related;
 
     private final List<AutoCloseable> open = new ArrayList<>();
     private final SchemaRegistryClient registry;
@@ -151,9 +158,9 @@ final class Pipeline implements AutoCloseable {
         // The worker and feed-service both read the canonical store behind the caches, as their mains do.
         reads = new CachedCanonicalReads(new MysqlCanonicalReads(db), new RedisCanonicalCache(redis, graph.shards(), Duration.ofMinutes(10)),
                 feedMetrics, CachedCanonicalReads.DEFAULT_LIST_SIZE);
-        Connection hbase = closing(HBaseClusters.connect(config, HBaseClusters.PRIMARY));
-        pools = closing(new HBasePoolStore(hbase, HBaseClusters.PRIMARY));
-        feeds = new HBaseMaterializedFeedStore(hbase, HBaseClusters.PRIMARY);
+        HBaseStages hbase = closing(HBaseStages.connect(config));
+        pools = closing(hbase.pools());
+        feeds = hbase.materializedFeed();
 
         // graph-processor (GraphProcessorMain): follows and boards into the graph.
         consume(GraphProcessorMain.NAME, List.of(topic(EventTopics.FOLLOWS), topic(EventTopics.BOARDS)),
@@ -173,6 +180,11 @@ final class Pipeline implements AutoCloseable {
         closing(FanoutStreamsApp.start(fanout, config, "0", registry, graph.store(), lastReads, celebrityPins, new SimpleMeterRegistry(),
                 Clock.systemUTC()));
 
+        // fanout-streams' related-pins application (FanoutStreamsMain runs it beside the fan-out): only when a test asks for it,
+        // so the other pipelines' feeds hold only what they assert.
+        relatedState = fanoutState.resolve("related");
+        related = "true".equals(overrides.get("related.enabled")) ? startRelated(stack.uniqueName("e2e_related")) : null;
+
         // feed-worker (FeedWorkerMain): chunks, follows and likes into the pools.
         WorkerSettings workerSettings = WorkerSettings.from(config);
         RedisAffinityStore affinity = closing(RedisAffinityStore.connect(config, graph.shards(),
@@ -181,7 +193,7 @@ final class Pipeline implements AutoCloseable {
                 new WeightedScorer(WeightedScorer.Settings.from(config), Clock.systemUTC()), workerSettings, Clock.systemUTC(),
                 new WorkerMetrics(new SimpleMeterRegistry()));
         List<String> workerTopics = List.of(fanoutTopic, topic(EventTopics.FOLLOWS), topic(EventTopics.LIKES));
-        consume(FeedWorkerMain.NAME, workerTopics, new FeedWorkerHandler(worker, Clock.systemUTC()),
+        workerGroup = consume(FeedWorkerMain.NAME, workerTopics, new FeedWorkerHandler(worker, Clock.systemUTC()),
                 workerSettings.waitGrace().multipliedBy(2).plusMinutes(1));
         consume(FeedWorkerMain.NAME, List.of(FeedWorkerMain.bulkLane(workerTopics)), new FeedWorkerHandler(worker, Clock.systemUTC()),
                 workerSettings.waitGrace().multipliedBy(2).plusMinutes(1));
@@ -217,12 +229,27 @@ final class Pipeline implements AutoCloseable {
         return consume(MaterializerMain.NAME, canonicalTopics.all(), canonicalHandler, Duration.ofMinutes(1));
     }
 
+    /**
+     * A related-pins application as FanoutStreamsMain starts it, on this pipeline's topics, as {@code applicationId}: a
+     * fresh id reads every pin and like from the start with empty stores (a replay); closed with the pipeline.
+     */
+    RelatedStreamsApp startRelated(String applicationId) {
+        RelatedSettings settings = RelatedSettings.from(config)
+                .withTopics(applicationId, topic(EventTopics.PINS), topic(EventTopics.LIKES), fanoutTopic, deadLetters).withStateDir(relatedState);
+        return closing(RelatedStreamsApp.start(settings, config, "0", registry, new SimpleMeterRegistry(), Clock.systemUTC()));
+    }
+
     /** Whether {@code group} has committed every partition of the canonical topics to its end. */
     boolean caughtUp(String group) throws Exception {
+        return caughtUp(group, canonicalTopics.all());
+    }
+
+    /** Whether {@code group} has committed every partition of {@code topics} to its end ({@code read_committed}: markers count). */
+    boolean caughtUp(String group, List<String> topics) throws Exception {
         try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(KafkaClients.admin(config))) {
             var committed = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
             Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest = new java.util.HashMap<>();
-            for (var d : admin.describeTopics(canonicalTopics.all()).allTopicNames().get().values()) {
+            for (var d : admin.describeTopics(topics).allTopicNames().get().values()) {
                 d.partitions().forEach(p -> latest.put(new org.apache.kafka.common.TopicPartition(d.name(), p.partition()),
                         org.apache.kafka.clients.admin.OffsetSpec.latest()));
             }

@@ -31,7 +31,7 @@ public record PipelineSettings(Duration refresh, Duration probeTimeout, List<Pro
             "feed-service", "Feed service (reads, graph queries, home feed)",
             "graph-processor", "Follower graph (follows → Redis)",
             "materializer", "Canonical store (events → MySQL shards)",
-            "fanout-streams", "Pin fan-out (pins → fan-out chunks, Kafka Streams)",
+            "fanout-streams", "Pin fan-out and related pins (pins, likes → fan-out chunks, Kafka Streams)",
             "feed-worker", "Feed worker (fan-out, follows, likes → HBase pools)");
 
     /**
@@ -87,12 +87,16 @@ public record PipelineSettings(Duration refresh, Duration probeTimeout, List<Pro
 
     /**
      * The consumer groups of pinfeed's processors, named by the same keys and defaults the processors use (the console
-     * links none of them): the materializer's, the graph processor's, fanout-streams' application id, the feed
-     * worker's and its bulk lane's.
+     * links none of them): the materializer's, the graph processor's, fanout-streams' application ids (the fan-out's and,
+     * unless {@code related.enabled} is false, the related pins'), the feed worker's and its bulk lane's.
      */
     private static List<String> processorGroups(PinfeedConfig config) {
         String worker = config.get("feed.worker.group", "pinfeed-feed-worker");
-        return List.of(config.get("materializer.group", "pinfeed-materializer"), config.get("graph.processor.group", "pinfeed-follower-graph"),
-                config.get("fanout.application-id", "pinfeed-fanout"), worker, worker + "-bulk");
+        List<String> groups = new java.util.ArrayList<>(List.of(config.get("materializer.group", "pinfeed-materializer"),
+                config.get("graph.processor.group", "pinfeed-follower-graph"), config.get("fanout.application-id", "pinfeed-fanout")));
+        if (Boolean.parseBoolean(config.get("related.enabled", "true"))) groups.add(config.get("related.application-id", "pinfeed-related"));
+        groups.add(worker);
+        groups.add(worker + "-bulk");
+        return List.copyOf(groups);
     }
 }

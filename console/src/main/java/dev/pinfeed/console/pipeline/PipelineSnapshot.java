@@ -22,7 +22,7 @@ public record PipelineSnapshot(String sampledAt, List<ProcessStatus> processes, 
     /** Before the first sample completes ({@code sampledAt} null): every section present and empty. */
     static PipelineSnapshot empty() {
         return new PipelineSnapshot(null, List.of(), List.of(), List.of(), new DeadLetterTotals(null, List.of(), "not sampled yet"),
-                new Fanouts(null, "unknown: not sampled yet"), new HBaseStatus(null, null, null), List.of(), List.of(), Map.of());
+                new Fanouts(null, "unknown: not sampled yet"), new HBaseStatus(null, null, null, null, Map.of()), List.of(), List.of(), Map.of());
     }
 
     /**
@@ -51,13 +51,24 @@ public record PipelineSnapshot(String sampledAt, List<ProcessStatus> processes, 
     /** Fan-out jobs pending in fanout-streams; {@code inFlight} null ("unknown") when its metrics cannot be read. */
     public record Fanouts(Long inFlight, String detail) {}
 
-    public record HBaseStatus(ClusterStatus primary, ClusterStatus standby, Replication replication) {}
+    /**
+     * Both HBase clusters, the replication peer on each ({@code replication}: the primary's, shipping its stages to the
+     * standby cluster; {@code replicationBack}: the standby cluster's, shipping its stages back) and which cluster each
+     * stage lives on ({@code stages}: {@code pools} / {@code materialized_feed} → {@code hbase-primary} / {@code hbase-standby}).
+     */
+    public record HBaseStatus(ClusterStatus primary, ClusterStatus standby, Replication replication, Replication replicationBack,
+                              Map<String, String> stages) {
+        public HBaseStatus(ClusterStatus primary, ClusterStatus standby, Replication replication) {
+            this(primary, standby, replication, null, Map.of());
+        }
+    }
 
     public record ClusterStatus(String state, String address, Integer regionServers, Integer regions, String detail) {}
 
     /**
-     * The primary's replication to the standby: the peer's {@code state} ({@code enabled}, {@code disabled}, {@code absent},
-     * or {@code unknown} when it cannot be read), the largest lag and the summed WAL queue over the region servers.
+     * One cluster's replication to the other: the peer's {@code state} ({@code enabled}, {@code disabled}, {@code absent},
+     * {@code unused} when no stage lives on that cluster so it ships nothing, or {@code unknown} when it cannot be read),
+     * the largest lag and the summed WAL queue over the region servers.
      */
     public record Replication(String peer, String state, Long lagMillis, Long queueSize, String detail) {}
 

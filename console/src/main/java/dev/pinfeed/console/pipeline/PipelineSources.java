@@ -68,8 +68,11 @@ public record PipelineSources(AdminEndpoints admin, KafkaView kafka, DeadLetterS
     public interface HBaseView {
         ClusterSize size(HBaseCluster cluster) throws Exception;
 
-        /** The primary's replication peer to the standby. */
-        Replication replication() throws Exception;
+        /** The replication peer on {@code from} that ships its stages to the other cluster. */
+        Replication replication(HBaseCluster from) throws Exception;
+
+        /** Which cluster each home-feed stage lives on: stage ({@code pools}, {@code materialized_feed}) → cluster. */
+        Map<String, HBaseCluster> stages();
     }
 
     public record ClusterSize(int regionServers, int regions) {}

@@ -112,7 +112,9 @@ public final class SampledPipelineMonitor implements PipelineMonitor {
         Pending<String> zookeeper = probes.start("zookeeper", sources.zookeeper()::check);
         Pending<ClusterSize> primary = probes.start("hbase-primary", () -> sources.hbase().size(HBaseCluster.PRIMARY));
         Pending<ClusterSize> standby = probes.start("hbase-standby", () -> sources.hbase().size(HBaseCluster.STANDBY));
-        Pending<Replication> replication = probes.start("hbase-replication", sources.hbase()::replication);
+        Pending<Map<String, HBaseCluster>> stages = probes.start("hbase-stages", sources.hbase()::stages);
+        Pending<Replication> replication = probes.start("hbase-replication", () -> sources.hbase().replication(HBaseCluster.PRIMARY));
+        Pending<Replication> replicationBack = probes.start("hbase-replication-back", () -> sources.hbase().replication(HBaseCluster.STANDBY));
         Pending<Map<String, ConsumerGroupLag>> lag = probes.start("lag", sources.kafka()::consumerLag);
         Pending<List<ReasonCount>> deadLetters = probes.start("dead-letters", sources.deadLetters()::counts);
         Pending<List<MysqlShards>> mysqlMap = probes.start("mysql-shards", sources.maps()::mysqlShards);
@@ -156,14 +158,31 @@ public final class SampledPipelineMonitor implements PipelineMonitor {
         }
         for (RedisMaster r : redisInstances) servers.add(server(r.instance() + " master", "redis", r.master(), redisProbes.get(r.master()).await()));
 
-        Outcome<Replication> replicationNow = replication.await();
+        Outcome<Map<String, HBaseCluster>> stagesNow = stages.await();
+        Map<String, String> stageClusters = new java.util.TreeMap<>();
+        if (stagesNow.ok()) stagesNow.value().forEach((stage, c) -> stageClusters.put(stage, clusterName(c)));
         HBaseStatus hbase = new HBaseStatus(cluster(addresses.hbasePrimary(), primarySize), cluster(addresses.hbaseStandby(), standbySize),
-                replicationNow.ok() ? replicationNow.value() : new Replication(null, "unknown", null, null, replicationNow.error()));
+                replication(replication.await(), HBaseCluster.PRIMARY, stagesNow), replication(replicationBack.await(), HBaseCluster.STANDBY, stagesNow),
+                stageClusters);
 
         PipelineSnapshot snapshot = new PipelineSnapshot(at.toString(), processes, servers, lag(at, lag.await(), errors),
                 deadLetters(deadLetters.await()), fanouts(fanoutMetrics, fanouts), hbase, mysqlHosts, redisInstances, errors);
         latest = snapshot;
         return snapshot;
+    }
+
+    private static String clusterName(HBaseCluster c) {
+        return c == HBaseCluster.PRIMARY ? "hbase-primary" : "hbase-standby";
+    }
+
+    /** A peer's state; one on a cluster no stage lives on is {@code unused} when absent (it has nothing to ship). */
+    private static Replication replication(Outcome<Replication> probed, HBaseCluster from, Outcome<Map<String, HBaseCluster>> stages) {
+        if (!probed.ok()) return new Replication(null, "unknown", null, null, probed.error());
+        Replication r = probed.value();
+        if ("absent".equals(r.state()) && stages.ok() && !stages.value().containsValue(from)) {
+            return new Replication(r.peer(), "unused", null, null, "no stage lives on " + clusterName(from) + ": it ships nothing");
+        }
+        return r;
     }
 
     private static ServerStatus server(String name, String kind, String address, Outcome<String> outcome) {

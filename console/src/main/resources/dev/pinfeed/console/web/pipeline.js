@@ -105,25 +105,30 @@ function hbaseCard(name, title, c) {
     c.error || c.detail ? h('p', { class: c.error ? 'section-error' : 'muted', text: c.error || c.detail }) : null);
 }
 
+// One cluster's replication peer, shipping the stages that live on it to the other cluster.
+function replicationCard(name, title, r) {
+  if (!r || errorOf(r)) return h('p', { class: 'section-error', 'data-name': name, text: errorOf(r) || 'No replication data.' });
+  const rs = r.state === 'enabled' || r.state === 'unused' ? 'up' : r.state === 'disabled' ? 'not ready' : 'down';
+  return h('div', { class: 'mini-card', 'data-name': name, 'data-state': rs },
+    h('h3', null, title, ' ', h('span', { class: `pill pill-${rs === 'up' ? 'up' : rs === 'not ready' ? 'warn' : 'down'}`, text: text(r.state) })),
+    h('dl', { class: 'facts' },
+      h('dt', { text: 'Peer' }), h('dd', { text: text(r.peer) }),
+      h('dt', { text: 'Lag' }), h('dd', { text: r.lagMillis === null || r.lagMillis === undefined ? '—' : `${num(r.lagMillis)} ms` }),
+      h('dt', { text: 'Queue' }), h('dd', { text: num(r.queueSize) })),
+    r.detail ? h('p', { class: 'muted', text: r.detail }) : null);
+}
+
 function hbase(data) {
   const hb = data.hbase;
   if (!hb || errorOf(hb)) return sectionError('hbase', errorOf(hb) || 'No data.');
-  const r = hb.replication;
-  let replication;
-  if (!r || errorOf(r)) {
-    replication = h('p', { class: 'section-error', text: errorOf(r) || 'No replication data.' });
-  } else {
-    const rs = r.state === 'enabled' ? 'up' : r.state === 'disabled' ? 'not ready' : 'down';
-    replication = h('div', { class: 'mini-card', 'data-name': 'replication', 'data-state': rs },
-      h('h3', null, 'Replication ', h('span', { class: `pill pill-${rs === 'up' ? 'up' : rs === 'not ready' ? 'warn' : 'down'}`, text: text(r.state) })),
-      h('dl', { class: 'facts' },
-        h('dt', { text: 'Peer' }), h('dd', { text: text(r.peer) }),
-        h('dt', { text: 'Lag' }), h('dd', { text: r.lagMillis === null || r.lagMillis === undefined ? '—' : `${num(r.lagMillis)} ms` }),
-        h('dt', { text: 'Queue' }), h('dd', { text: num(r.queueSize) })),
-      r.detail ? h('p', { class: 'muted', text: r.detail }) : null);
-  }
+  const stages = hb.stages || {};
+  const on = cluster => Object.keys(stages).filter(s => stages[s] === cluster).join(', ');
+  const titled = (label, cluster) => on(cluster) ? `${label} (${on(cluster)})` : label;
   return h('div', { id: 'hbase', class: 'mini-cards' },
-    hbaseCard('hbase-primary', 'Primary', hb.primary), hbaseCard('hbase-standby', 'Standby', hb.standby), replication);
+    hbaseCard('hbase-primary', titled('Primary', 'hbase-primary'), hb.primary),
+    hbaseCard('hbase-standby', titled('Standby', 'hbase-standby'), hb.standby),
+    replicationCard('replication', 'Replication primary → standby', hb.replication),
+    replicationCard('replication-back', 'Replication standby → primary', hb.replicationBack));
 }
 
 function mysql(data) {

@@ -53,6 +53,8 @@ class SampledPipelineMonitorTest {
         Callable<ClusterSize> primary = () -> new ClusterSize(1, 40);
         Callable<ClusterSize> standby = () -> new ClusterSize(1, 38);
         Callable<Replication> replication = () -> new Replication("standby", "enabled", 120L, 0L, null);
+        Callable<Replication> replicationBack = () -> new Replication("primary", "enabled", 80L, 1L, null);
+        Map<String, HBaseCluster> stages = Map.of("pools", HBaseCluster.PRIMARY, "materialized_feed", HBaseCluster.STANDBY);
         Callable<List<MysqlShards>> mysqlShards = () -> List.of(new MysqlShards("mysql001", "0-2047", 2048, "127.0.0.1:13306", "127.0.0.1:13307"),
                 new MysqlShards("mysql002", "2048-4095", 2048, "127.0.0.1:13316", null));
         Callable<List<RedisMaster>> redisMasters = () -> List.of(new RedisMaster("redis001", "127.0.0.1:16379", "127.0.0.1:16380", "0-4095"));
@@ -88,8 +90,13 @@ class SampledPipelineMonitorTest {
                 }
 
                 @Override
-                public Replication replication() throws Exception {
-                    return replication.call();
+                public Replication replication(HBaseCluster from) throws Exception {
+                    return from == HBaseCluster.PRIMARY ? replication.call() : replicationBack.call();
+                }
+
+                @Override
+                public Map<String, HBaseCluster> stages() {
+                    return stages;
                 }
             }, new PipelineSources.ShardMaps() {
                 @Override
@@ -176,6 +183,9 @@ class SampledPipelineMonitorTest {
         assertThat(s.fanouts().inFlight()).isEqualTo(3);
         assertThat(s.hbase().standby().regions()).isEqualTo(38);
         assertThat(s.hbase().replication().lagMillis()).isEqualTo(120);
+        assertThat(s.hbase().replicationBack().peer()).isEqualTo("primary");
+        assertThat(s.hbase().replicationBack().lagMillis()).isEqualTo(80);
+        assertThat(s.hbase().stages()).containsEntry("pools", "hbase-primary").containsEntry("materialized_feed", "hbase-standby");
         assertThat(s.mysqlShards()).extracting(MysqlShards::shards).containsExactly(2048, 2048);
         assertThat(s.redisMasters()).extracting(RedisMaster::instance).containsExactly("redis001");
         assertThat(s.errors()).isEmpty();
@@ -270,6 +280,21 @@ class SampledPipelineMonitorTest {
         assertThat(s.hbase().replication().detail()).isEqualTo("master is initializing");
         assertThat(s.mysqlShards()).as("the last map read").hasSize(2);
         assertThat(s.processes().get(0).state()).isEqualTo("up");
+    }
+
+    @Test
+    void withBothStagesOnOneClusterTheOtherClustersAbsentPeerIsUnusedNotDown() {
+        stubs.stages = Map.of("pools", HBaseCluster.PRIMARY, "materialized_feed", HBaseCluster.PRIMARY);
+        stubs.replicationBack = () -> new Replication("primary", "absent", null, null, "the standby cluster has no replication peer 'primary'");
+
+        PipelineSnapshot s = monitor().sample();
+
+        assertThat(s.hbase().replicationBack().state()).isEqualTo("unused");
+        assertThat(s.hbase().replicationBack().detail()).contains("no stage lives on hbase-standby");
+        assertThat(s.hbase().replication().state()).isEqualTo("enabled");
+
+        stubs.stages = Map.of("pools", HBaseCluster.PRIMARY, "materialized_feed", HBaseCluster.STANDBY);
+        assertThat(monitor.sample().hbase().replicationBack().state()).as("a stage lives there: its missing peer is a fault").isEqualTo("absent");
     }
 
     @Test

@@ -39,9 +39,19 @@ public final class DeadLetterHandlers {
 
     private DeadLetterHandlers() {}
 
+    /** What counts the dead letters of one application. */
+    interface Counter {
+        void deadLettered(String reason);
+    }
+
     /** Where the handlers find what they need: the settings' topic and application id, the shared metrics and status. */
     static Map<String, Object> configs(FanoutSettings settings, FanoutMetrics metrics, FanoutStatus status) {
-        return Map.of(TOPIC, settings.deadLetterTopic(), METRICS, metrics, STATUS, status,
+        return configs(settings.deadLetterTopic(), metrics, status);
+    }
+
+    /** The same for any application of this process (the related pins' too): its dead-letter topic, its counter and status. */
+    static Map<String, Object> configs(String deadLetterTopic, Counter metrics, FanoutStatus status) {
+        return Map.of(TOPIC, deadLetterTopic, METRICS, metrics, STATUS, status,
                 StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, Deserialization.class.getName(),
                 StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, Processing.class.getName());
     }
@@ -50,13 +60,13 @@ public final class DeadLetterHandlers {
     private abstract static class Base {
         String topic;
         String consumer;
-        FanoutMetrics metrics;
+        Counter metrics;
         FanoutStatus status;
 
         public void configure(Map<String, ?> configs) {
             topic = String.valueOf(configs.get(TOPIC));
             consumer = String.valueOf(configs.get(StreamsConfig.APPLICATION_ID_CONFIG));
-            metrics = (FanoutMetrics) configs.get(METRICS);
+            metrics = (Counter) configs.get(METRICS);
             status = (FanoutStatus) configs.get(STATUS);
         }
 

@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * and the shared {@code pinfeed_dead_letters_total{processor="fanout-streams", reason}}. Counted when a
  * chunk joins the transaction: an aborted transaction (crash) makes them count its chunks twice.
  */
-public final class FanoutMetrics {
+public final class FanoutMetrics implements DeadLetterHandlers.Counter {
 
     public static final String PROCESSOR = "fanout-streams";
 
@@ -65,7 +65,8 @@ public final class FanoutMetrics {
         if (n > 0) lastReadsLookedUp.increment(n);
     }
 
-    void deadLettered(String reason) {
+    @Override
+    public void deadLettered(String reason) {
         DeadLetterWriter.counter(registry, PROCESSOR, reason).increment();
     }
 

@@ -1,6 +1,7 @@
 package dev.pinfeed.fanoutstreams.kafka;
 
 import dev.pinfeed.fanoutstreams.FanoutSettings;
+import dev.pinfeed.fanoutstreams.related.RelatedSettings;
 import dev.pinfeed.feedstore.CelebrityPins;
 import dev.pinfeed.feedstore.redis.RedisCelebrityPins;
 import dev.pinfeed.feedstore.redis.RedisLastReadStore;
@@ -18,6 +19,11 @@ import org.apache.curator.framework.CuratorFramework;
  * at {@code fanout-streams.admin.http}: liveness (the Streams client is not in ERROR, no dead thread),
  * readiness (RUNNING, every graph Redis instance answers, no store outage seen by a fan-out step
  * lately), /metrics (Kafka Streams' own, consumer lag included, and the fanout_* meters).
+ *
+ * <p>Beside it, unless {@code related.enabled} is false, the related-pins application ({@link RelatedStreamsApp},
+ * Kafka Streams application {@code related.application-id}, pinfeed-related): its own client and stores, in the same
+ * process so that no deployment needs another app; its probes are the endpoint's {@code related-streams} checks and
+ * its meters ({@code related_*}, its Streams client's) are on the same /metrics.
  */
 public final class FanoutStreamsMain {
 
@@ -41,8 +47,19 @@ public final class FanoutStreamsMain {
                             ctx.clock())));
             ctx.liveness("kafka-streams", app::checkLive);
             ctx.readiness("kafka-streams", app::checkReady);
+            RelatedSettings related = ctx.step("reading the related.* settings", () -> RelatedSettings.from(ctx.config()));
+            if (related.enabled()) {
+                RelatedStreamsApp relatedApp = ctx.closeOnExit(ctx.step("starting Kafka Streams application " + related.applicationId(),
+                        () -> RelatedStreamsApp.start(related, ctx.config(), ctx.config().get(KafkaClients.INSTANCE, "0"), ctx.registry(),
+                                ctx.meters(), ctx.clock())));
+                ctx.liveness("related-streams", relatedApp::checkLive);
+                ctx.readiness("related-streams", relatedApp::checkReady);
+            }
             ctx.describe(settings.inputTopic() + " → " + settings.outputTopic() + " as " + settings.applicationId() + ", chunks of "
-                    + settings.chunkSize() + ", active days " + settings.activeDays() + ", celebrities from " + settings.celebrityFollowers() + " followers" + ", state " + settings.stateDir());
+                    + settings.chunkSize() + ", active days " + settings.activeDays() + ", celebrities from " + settings.celebrityFollowers() + " followers" + ", state " + settings.stateDir()
+                    + (related.enabled() ? "; related pins: " + related.pinsTopic() + " + " + related.likesTopic() + " → " + related.outputTopic()
+                    + " as " + related.applicationId() + ", " + related.maxPerPin() + " per action, " + related.boardPins() + " pins per board"
+                    : "; related pins off"));
         });
     }
 }

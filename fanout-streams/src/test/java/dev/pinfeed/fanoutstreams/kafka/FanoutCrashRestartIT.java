@@ -56,6 +56,7 @@ class FanoutCrashRestartIT {
             props.put("fanout.celebrity-followers", "0");
             props.put("graph.redis.key-prefix", f.keyPrefix);
             props.put(KafkaClients.INSTANCE, "crash-it");
+            props.put("related.enabled", "false"); // the fan-out alone: no related-pins app on the shared likes topic
             props.put(FanoutStreamsMain.NAME + ".admin.http", "127.0.0.1:" + ChildJvm.freePort());
 
             List<FanoutChunk> read = new ArrayList<>();

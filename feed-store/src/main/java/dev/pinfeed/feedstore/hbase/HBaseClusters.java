@@ -13,8 +13,11 @@ import org.apache.hadoop.hbase.client.RegionLocator;
 import org.apache.hadoop.hbase.client.Table;
 
 /**
- * Connections to the two HBase clusters of seed 002: the primary (all writes) and the hot standby
- * (replicated from the primary within a few hundred ms; read when the primary fails or is slow).
+ * Connections to the two HBase clusters of seed 002, named by their connection keys: {@value #PRIMARY}
+ * ({@code hbase.primary.zookeeper}) and {@value #STANDBY} ({@code hbase.standby.zookeeper}). Which stage lives
+ * on which is {@link HBaseLayout}'s (by default the pools on the first, the materialized feed on the second);
+ * each cluster is the hot standby of the other's stage (replicated within a few hundred ms; read when the
+ * stage's home fails or is slow).
  * Clients fail fast: a call gives up after seconds, not HBase's default minutes, so an outage turns
  * into a retry (writers) or a standby read (feed-service) instead of a hang.
  */
@@ -30,7 +33,7 @@ public final class HBaseClusters {
     private HBaseClusters() {}
 
     public static Connection connect(PinfeedConfig config, String cluster) {
-        String quorum = cluster.equals(STANDBY) ? config.hbaseStandbyZookeeper() : config.hbasePrimaryZookeeper();
+        String quorum = zookeeper(config, cluster);
         Connection connection;
         try {
             connection = ConnectionFactory.createConnection(clientConfiguration(quorum));
@@ -39,6 +42,20 @@ public final class HBaseClusters {
         }
         locateRegions(connection, cluster);
         return connection;
+    }
+
+    /** The ZooKeeper quorum of {@code cluster} ({@value #PRIMARY} or {@value #STANDBY}). */
+    public static String zookeeper(PinfeedConfig config, String cluster) {
+        return switch (cluster) {
+            case PRIMARY -> config.hbasePrimaryZookeeper();
+            case STANDBY -> config.hbaseStandbyZookeeper();
+            default -> throw new IllegalArgumentException("no HBase cluster " + cluster + " (" + PRIMARY + " or " + STANDBY + ")");
+        };
+    }
+
+    /** The ZooKeeper quorum of the cluster {@code stage} lives on. */
+    public static String zookeeper(PinfeedConfig config, HBaseStage stage) {
+        return zookeeper(config, HBaseLayout.from(config).home(stage));
     }
 
     /**

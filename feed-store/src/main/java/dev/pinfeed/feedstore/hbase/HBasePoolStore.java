@@ -204,7 +204,9 @@ public final class HBasePoolStore implements PoolStore, PoolRows {
         }
         List<PoolEntry> checked = new ArrayList<>();
         for (Map.Entry<UserPin, PoolEntry> k : latest.entrySet()) {
-            if (!unseen.test(k.getValue()) || repeated.contains(k.getKey())) checked.add(k.getValue());
+            PoolEntry e = k.getValue();
+            // A recommendation is always checked: it must not displace the user's entry of the pin from another pool.
+            if (!unseen.test(e) || repeated.contains(k.getKey()) || PoolStore.recommendation(e.source())) checked.add(e);
         }
         // One batch read: each checked entry's index row (where his old entry is) and shown mark (left out if shown).
         List<Get> gets = new ArrayList<>(checked.size() * 2);
@@ -218,6 +220,10 @@ public final class HBasePoolStore implements PoolStore, PoolRows {
             PoolEntry e = checked.get(i);
             if (!((Result) read[2 * i + 1]).isEmpty()) latest.remove(new UserPin(e.userId(), e.pinId()));
             byte[] index = ((Result) read[2 * i]).getValue(PoolKeys.FAMILY, PoolKeys.INDEX);
+            if (index != null && !PoolStore.displaces(e.source(), PoolKeys.decodeIndex(PoolKeys.indexRow(e.userId(), e.pinId()), index).source())) {
+                latest.remove(new UserPin(e.userId(), e.pinId())); // a recommendation of a pin he has from another pool
+                continue;
+            }
             if (index != null) oldIndex.put(e, index);
         }
 

@@ -18,6 +18,7 @@ import org.apache.hadoop.hbase.client.Put;
  * marker pin(8)  0x04 chunk(4)                     d = 1   (this fan-out chunk of the pin was written to: PoolStore.markDelivered)
  * shown  user(8) 0x05 pin(8)                       s = when(8)  (the user was shown the pin: PoolStore.removeShown; a cell TTL ends it)
  * rebuilt user(8) 0x06                             r = when(8, epoch ms)  (his pools were rebuilt then: PoolRows.markRebuilt)
+ * "heartbeat" (9 bytes, 9th 't' = 0x74)            h = writer's wall clock ms(8), for the pools' standby replication lag
  * </pre>
  * {@code ~score} is {@code Long.MAX_VALUE - doubleToLongBits(score)}: for scores >= 0 the double's bits
  * grow with the score, so the inverted value sorts the best first; equal scores sort by pin id, and
@@ -36,6 +37,12 @@ public final class PoolKeys {
     static final byte[] DELIVERED = {'d'};
     static final byte[] SHOWN = {'s'};
     static final byte[] REBUILT = {'r'};
+    static final byte[] HEARTBEAT = {'h'};
+    /**
+     * Shaped like no pool row: 9 bytes whose 9th is 't' (no kind), and whose first 8 are no user or pin id
+     * (0x68... has a reserved id bit set), so no user's range and no scan of pool rows meets it.
+     */
+    static final byte[] HEARTBEAT_ROW = {'h', 'e', 'a', 'r', 't', 'b', 'e', 'a', 't'};
     private static final byte ENTRY_KIND = 1;
     private static final byte INDEX_KIND = 2;
     private static final byte DELIVERY_KIND = 4;

@@ -20,34 +20,37 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.hbase.client.Connection;
 
 /**
- * The feed serving path's stores over both HBase clusters (seed 002): {@link #materializedFeed()} and
- * {@link #pools()} read speculatively (primary, then the standby on failure or past the learned
- * cutoff) and write to the primary only. Owns what it built: the connections (when it opened them),
- * the caller threads (a bounded pool per cluster, so a hung primary cannot starve standby calls), the
- * timer and the replication-lag heartbeat ({@link HBaseReplicaLag}, every {@code
- * feed.speculative.heartbeat-ms}, default 1000; 0 turns it off and staleness goes unmeasured).
+ * The feed serving path's stores over both HBase clusters (seed 002), each stage on its home cluster by
+ * {@link HBaseLayout} (by default the pools on {@value HBaseClusters#PRIMARY}, the materialized feed on
+ * {@value HBaseClusters#STANDBY}): {@link #materializedFeed()} and {@link #pools()} read speculatively (the
+ * stage's home, then the other cluster on failure or past the learned cutoff) and write to the stage's home
+ * only. Owns what it built: the connections (when it opened them), the caller threads (a bounded pool per
+ * cluster, so a hung cluster cannot starve calls to the other), the timer and one replication-lag heartbeat
+ * per stage ({@link HBaseReplicaLag}, every {@code feed.speculative.heartbeat-ms}, default 1000; 0 turns
+ * them off and staleness goes unmeasured).
  */
 public final class SpeculativeHBaseStores implements AutoCloseable {
 
     private static final int CALLERS_PER_CLUSTER = 32;
 
+    private final HBaseLayout layout;
     private final Connection primaryConnection;
     private final Connection standbyConnection;
     private final boolean ownsConnections;
     private final ExecutorService primaryCalls = callers(HBaseClusters.PRIMARY);
     private final ExecutorService standbyCalls = callers(HBaseClusters.STANDBY);
     private final ScheduledThreadPoolExecutor timer;
-    /** Apart from the timer: a heartbeat blocked on a down primary must not hold up cutoffs. */
+    /** Apart from the timer: a heartbeat blocked on a down cluster must not hold up cutoffs. */
     private final ScheduledThreadPoolExecutor heartbeats = new ScheduledThreadPoolExecutor(1, daemon("hbase-heartbeat"));
-    private final HBaseMaterializedFeedStore primaryFeed;
-    private final HBasePoolStore primaryPools;
-    private final HBasePoolStore standbyPools;
+    private final HBasePoolStore homePools;
     private final SpeculativeReads<MaterializedFeedStore> feedReads;
     private final SpeculativeReads<PoolStore> poolReads;
-    private final HBaseReplicaLag lag;
+    private final HBaseReplicaLag feedLag;
+    private final HBaseReplicaLag poolsLag;
 
-    /** Connects to both clusters ({@link HBaseClusters#connect}) with the settings of {@code config}. */
+    /** Connects to both clusters ({@link HBaseClusters#connect}) with the settings and the stage layout of {@code config}. */
     public static SpeculativeHBaseStores connect(PinfeedConfig config, MeterRegistry registry) {
+        HBaseLayout layout = HBaseLayout.from(config);
         Connection primary = HBaseClusters.connect(config, HBaseClusters.PRIMARY);
         Connection standby;
         try {
@@ -56,47 +59,78 @@ public final class SpeculativeHBaseStores implements AutoCloseable {
             closeQuietly(primary);
             throw e;
         }
-        return new SpeculativeHBaseStores(primary, standby, true, SpeculativeSettings.from(config),
+        return new SpeculativeHBaseStores(primary, standby, true, layout, SpeculativeSettings.from(config),
                 Duration.ofMillis(config.getInt(SpeculativeSettings.PREFIX + "heartbeat-ms", 1000)), registry);
     }
 
-    /** Over connections the caller owns (and closes after this). */
+    /** Over connections the caller owns (and closes after this), both stages on {@code primary} ({@link HBaseLayout#SINGLE}). */
     public static SpeculativeHBaseStores over(Connection primary, Connection standby, SpeculativeSettings settings, Duration heartbeat,
                                               MeterRegistry registry) {
-        return new SpeculativeHBaseStores(primary, standby, false, settings, heartbeat, registry);
+        return over(primary, standby, HBaseLayout.SINGLE, settings, heartbeat, registry);
     }
 
-    private SpeculativeHBaseStores(Connection primary, Connection standby, boolean ownsConnections, SpeculativeSettings settings,
-                                   Duration heartbeat, MeterRegistry registry) {
+    /**
+     * Over connections the caller owns (and closes after this): {@code primary} is the cluster {@value HBaseClusters#PRIMARY},
+     * {@code standby} the cluster {@value HBaseClusters#STANDBY}; {@code layout} says which stage lives where.
+     */
+    public static SpeculativeHBaseStores over(Connection primary, Connection standby, HBaseLayout layout, SpeculativeSettings settings,
+                                              Duration heartbeat, MeterRegistry registry) {
+        return new SpeculativeHBaseStores(primary, standby, false, layout, settings, heartbeat, registry);
+    }
+
+    private SpeculativeHBaseStores(Connection primary, Connection standby, boolean ownsConnections, HBaseLayout layout,
+                                   SpeculativeSettings settings, Duration heartbeat, MeterRegistry registry) {
+        this.layout = layout;
         this.primaryConnection = primary;
         this.standbyConnection = standby;
         this.ownsConnections = ownsConnections;
         this.timer = new ScheduledThreadPoolExecutor(1, daemon("hbase-speculative-timer"));
         timer.setRemoveOnCancelPolicy(true); // a cancelled cutoff (the usual case) must not linger in the queue
-        this.lag = new HBaseReplicaLag(primary, standby, System::currentTimeMillis);
-        ReplicaLag measured = heartbeat.isZero() ? ReplicaLag.UNKNOWN : lag;
-        if (!heartbeat.isZero()) heartbeats.scheduleWithFixedDelay(lag::tick, 0, heartbeat.toMillis(), TimeUnit.MILLISECONDS);
+        String feedHome = layout.home(HBaseStage.MATERIALIZED);
+        String feedStandby = layout.standbyOf(HBaseStage.MATERIALIZED);
+        String poolsHome = layout.home(HBaseStage.POOLS);
+        String poolsStandby = layout.standbyOf(HBaseStage.POOLS);
+        this.feedLag = new HBaseReplicaLag(HBaseStage.MATERIALIZED, connection(feedHome), connection(feedStandby), System::currentTimeMillis);
+        this.poolsLag = new HBaseReplicaLag(HBaseStage.POOLS, connection(poolsHome), connection(poolsStandby), System::currentTimeMillis);
+        if (!heartbeat.isZero()) {
+            heartbeats.scheduleWithFixedDelay(() -> {
+                feedLag.tick();
+                poolsLag.tick();
+            }, 0, heartbeat.toMillis(), TimeUnit.MILLISECONDS);
+        }
         SpeculativeReads.Environment env = new SpeculativeReads.Environment(System::nanoTime, SpeculativeReads.Scheduler.of(timer),
                 () -> ThreadLocalRandom.current().nextDouble());
-        this.primaryFeed = new HBaseMaterializedFeedStore(primary, HBaseClusters.PRIMARY);
         this.feedReads = new SpeculativeReads<>("materialized_feed",
-                new SpeculativeReads.Target<>(HBaseClusters.PRIMARY, primaryFeed, primaryCalls),
-                new SpeculativeReads.Target<>(HBaseClusters.STANDBY, new HBaseMaterializedFeedStore(standby, HBaseClusters.STANDBY), standbyCalls),
-                settings, env, measured, registry);
-        this.primaryPools = new HBasePoolStore(primary, HBaseClusters.PRIMARY);
-        this.standbyPools = HBasePoolStore.readOnly(standby, HBaseClusters.STANDBY);
+                new SpeculativeReads.Target<>(feedHome, new HBaseMaterializedFeedStore(connection(feedHome), feedHome), calls(feedHome)),
+                new SpeculativeReads.Target<>(feedStandby, new HBaseMaterializedFeedStore(connection(feedStandby), feedStandby),
+                        calls(feedStandby)),
+                settings, env, heartbeat.isZero() ? ReplicaLag.UNKNOWN : feedLag, registry);
+        this.homePools = new HBasePoolStore(connection(poolsHome), poolsHome);
         this.poolReads = new SpeculativeReads<>("pools",
-                new SpeculativeReads.Target<>(HBaseClusters.PRIMARY, primaryPools, primaryCalls),
-                new SpeculativeReads.Target<>(HBaseClusters.STANDBY, standbyPools, standbyCalls),
-                settings, env, measured, registry);
+                new SpeculativeReads.Target<>(poolsHome, homePools, calls(poolsHome)),
+                new SpeculativeReads.Target<>(poolsStandby, HBasePoolStore.readOnly(connection(poolsStandby), poolsStandby), calls(poolsStandby)),
+                settings, env, heartbeat.isZero() ? ReplicaLag.UNKNOWN : poolsLag, registry);
     }
 
-    /** The materialized feed: speculative reads, writes to the primary. */
+    private Connection connection(String cluster) {
+        return cluster.equals(HBaseClusters.STANDBY) ? standbyConnection : primaryConnection;
+    }
+
+    private ExecutorService calls(String cluster) {
+        return cluster.equals(HBaseClusters.STANDBY) ? standbyCalls : primaryCalls;
+    }
+
+    /** Which cluster each stage lives on. */
+    public HBaseLayout layout() {
+        return layout;
+    }
+
+    /** The materialized feed: speculative reads, writes to its home cluster. */
     public MaterializedFeedStore materializedFeed() {
         return new SpeculativeMaterializedFeedStore(feedReads);
     }
 
-    /** The pools: speculative reads, writes to the primary. */
+    /** The pools: speculative reads, writes to their home cluster. */
     public PoolStore pools() {
         return new SpeculativePoolStore(poolReads);
     }
@@ -111,8 +145,8 @@ public final class SpeculativeHBaseStores implements AutoCloseable {
     }
 
     /**
-     * Readiness of a reader: fine while either cluster answers (reads are served from the standby while
-     * the primary is down); {@link dev.pinfeed.config.StoreUnavailableException} naming both otherwise.
+     * Readiness of a reader: fine while either cluster answers (each stage's reads are served from the other
+     * cluster while its home is down); {@link dev.pinfeed.config.StoreUnavailableException} naming both otherwise.
      */
     public void pingEither() {
         try {
@@ -127,9 +161,14 @@ public final class SpeculativeHBaseStores implements AutoCloseable {
         }
     }
 
-    /** The standby's last measured replication lag. */
+    /** The materialized feed's standby: its last measured replication lag. */
     public ReplicaLag replicaLag() {
-        return lag;
+        return feedLag;
+    }
+
+    /** The stage's standby: its last measured replication lag. */
+    public ReplicaLag replicaLag(HBaseStage stage) {
+        return stage == HBaseStage.POOLS ? poolsLag : feedLag;
     }
 
     @Override
@@ -139,7 +178,7 @@ public final class SpeculativeHBaseStores implements AutoCloseable {
         primaryCalls.shutdownNow();
         standbyCalls.shutdownNow();
         try {
-            primaryPools.close();
+            homePools.close();
         } finally {
             if (ownsConnections) {
                 closeQuietly(primaryConnection);

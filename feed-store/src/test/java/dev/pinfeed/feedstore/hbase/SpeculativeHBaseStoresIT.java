@@ -50,6 +50,11 @@ class SpeculativeHBaseStoresIT {
     private static Connection primary;
     private static Connection standby;
     private static SpeculativeHBaseStores stores;
+    private static HBaseLayout layout;
+
+    private static Connection on(String cluster) {
+        return cluster.equals(HBaseClusters.STANDBY) ? standby : primary;
+    }
     private static final MeterRegistry CONTRACT_METERS = new SimpleMeterRegistry();
 
     static SpeculativeSettings settings(double warmPercent) {
@@ -77,7 +82,8 @@ class SpeculativeHBaseStoresIT {
         stack = s;
         primary = HBaseClusters.connect(s.config(), HBaseClusters.PRIMARY);
         standby = HBaseClusters.connect(s.config(), HBaseClusters.STANDBY);
-        stores = SpeculativeHBaseStores.over(primary, standby, settings(100), Duration.ofMillis(200), CONTRACT_METERS);
+        layout = HBaseLayout.from(s.config());
+        stores = SpeculativeHBaseStores.over(primary, standby, layout, settings(100), Duration.ofMillis(200), CONTRACT_METERS);
     }
 
     @AfterAll
@@ -123,15 +129,26 @@ class SpeculativeHBaseStoresIT {
         // The first measurement is about one 0.2 s tick (the stack replicates within ~0.1 s): the bound leaves a loaded box
         // seconds of slack and still fails a lag in the wrong unit (µs, ns) or an absolute time instead of an age.
         long lagMs = stores.replicaLag().millis().getAsLong();
-        System.out.printf("standby lag first measured at %d ms%n", lagMs);
+        System.out.printf("materialized feed's standby lag first measured at %d ms%n", lagMs);
         assertThat(lagMs).as("the stack replicates within ~0.1 s; a tick is 0.2 s").isBetween(0L, 30_000L);
+        // The pools' heartbeat goes the other way when the stages are split (home: the pools' cluster).
+        await().atMost(Duration.ofSeconds(20)).until(() -> stores.replicaLag(HBaseStage.POOLS).millis().isPresent());
+        long poolsLagMs = stores.replicaLag(HBaseStage.POOLS).millis().getAsLong();
+        System.out.printf("pools' standby lag first measured at %d ms (%s)%n", poolsLagMs, layout);
+        assertThat(poolsLagMs).isBetween(0L, 30_000L);
+        // Both arrive, so neither heartbeat stays unseen: within seconds each lag is back to a tick or so, not growing.
+        await().atMost(Duration.ofSeconds(30)).until(() -> stores.replicaLag().millis().getAsLong() < 5_000
+                && stores.replicaLag(HBaseStage.POOLS).millis().getAsLong() < 5_000);
     }
 
     @Test
     void whenThePrimaryFailsOrHangsForThisReaderTheReplicatedStandbyAnswersWithinTheCutoff() throws Exception {
         long u = stack.freshId();
-        HBaseMaterializedFeedStore onPrimary = new HBaseMaterializedFeedStore(primary, HBaseClusters.PRIMARY);
-        HBaseMaterializedFeedStore onStandby = new HBaseMaterializedFeedStore(standby, HBaseClusters.STANDBY);
+        // The materialized feed's "primary" is its home cluster (hbase-standby in the split layout), its standby the other.
+        String home = layout.home(HBaseStage.MATERIALIZED);
+        String other = layout.standbyOf(HBaseStage.MATERIALIZED);
+        HBaseMaterializedFeedStore onPrimary = new HBaseMaterializedFeedStore(on(home), home);
+        HBaseMaterializedFeedStore onStandby = new HBaseMaterializedFeedStore(on(other), other);
         Chunk chunk = new Chunk(u, 100, List.of(new FeedItem(11, Source.FOLLOWED_USER, 2.5, 7, 8), new FeedItem(12, Source.FOLLOWED_BOARD, 1.0, 7, 9)));
         onPrimary.materialize(chunk);
         onPrimary.saveState(u, new GeneratorState(40, 1_767_225_600_000L));
@@ -141,15 +158,15 @@ class SpeculativeHBaseStoresIT {
         System.out.printf("standby had the feed %d ms after the primary%n", (System.nanoTime() - written) / 1_000_000);
 
         MeterRegistry meters = new SimpleMeterRegistry();
-        Outage outage = new Outage(HBaseClusters.PRIMARY);
+        Outage outage = new Outage(home);
         ExecutorService primaryCalls = Executors.newFixedThreadPool(8);
         ExecutorService standbyCalls = Executors.newFixedThreadPool(8);
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
-        HBaseReplicaLag lag = new HBaseReplicaLag(primary, standby, System::currentTimeMillis);
+        HBaseReplicaLag lag = new HBaseReplicaLag(HBaseStage.MATERIALIZED, on(home), on(other), System::currentTimeMillis);
         try {
             SpeculativeReads<MaterializedFeedStore> reads = new SpeculativeReads<>("materialized_feed",
-                    new SpeculativeReads.Target<>(HBaseClusters.PRIMARY, outage.wrap(MaterializedFeedStore.class, onPrimary), primaryCalls),
-                    new SpeculativeReads.Target<>(HBaseClusters.STANDBY, onStandby, standbyCalls), settings(0, DEADLINE),
+                    new SpeculativeReads.Target<>(home, outage.wrap(MaterializedFeedStore.class, onPrimary), primaryCalls),
+                    new SpeculativeReads.Target<>(other, onStandby, standbyCalls), settings(0, DEADLINE),
                     new SpeculativeReads.Environment(System::nanoTime, SpeculativeReads.Scheduler.of(timer),
                             () -> ThreadLocalRandom.current().nextDouble()), lag, meters);
             MaterializedFeedStore store = new SpeculativeMaterializedFeedStore(reads);
@@ -185,7 +202,7 @@ class SpeculativeHBaseStoresIT {
             assertThat(count(meters, "feed_store_reads_total", "cluster", "standby", "outcome", "served")).isEqualTo(11);
             assertThat(meters.find("feed_store_standby_staleness_seconds").summary().count()).isEqualTo(11);
             assertThatThrownBy(() -> store.saveState(u, GeneratorState.initial(5))).isInstanceOfSatisfying(StoreUnavailableException.class,
-                    e -> assertThat(e.store()).isEqualTo(HBaseClusters.PRIMARY));
+                    e -> assertThat(e.store()).isEqualTo(home));
             System.out.printf("stalled primary: standby answered after %d ms; standby staleness last measured %s ms%n", stalledMs,
                     lag.millis());
 

@@ -6,7 +6,9 @@ import dev.pinfeed.canonicalstore.reads.CachedCanonicalReads;
 import dev.pinfeed.canonicalstore.redis.RedisCanonicalCache;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.eventsschema.EventTopics;
-import dev.pinfeed.feedstore.hbase.HBaseClusters;
+import dev.pinfeed.feedstore.hbase.HBaseLayout;
+import dev.pinfeed.feedstore.hbase.HBaseStage;
+import dev.pinfeed.feedstore.hbase.HBaseStages;
 import dev.pinfeed.feedstore.hbase.HBaseMaterializedFeedStore;
 import dev.pinfeed.feedstore.hbase.HBasePoolStore;
 import dev.pinfeed.feedstore.scoring.WeightedScorer;
@@ -31,7 +33,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.hadoop.hbase.client.Connection;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 
 /**
@@ -70,11 +71,18 @@ public final class FeedWorkerMain {
         RedisAffinityStore affinity = ctx.closeOnExit(RedisAffinityStore.connect(graph.masters(), graph.shards(),
                 RedisAffinityStore.keyPrefix(config)));
 
-        Connection hbase = ctx.closeOnExit(ctx.step("connecting to HBase " + config.hbasePrimaryZookeeper(),
-                () -> HBaseClusters.connect(config, HBaseClusters.PRIMARY)));
-        ctx.readiness(HBaseClusters.PRIMARY, () -> HBaseClusters.ping(hbase, HBaseClusters.PRIMARY));
-        HBasePoolStore pools = ctx.closeOnExit(new HBasePoolStore(hbase, HBaseClusters.PRIMARY));
-        HBaseMaterializedFeedStore feeds = new HBaseMaterializedFeedStore(hbase, HBaseClusters.PRIMARY);
+        // Each stage on its home cluster (HBaseLayout): the pools it fills, the materialized feeds it removes deleted and
+        // unfollowed pins from. Never a stage's standby: replication alone writes there.
+        HBaseStages hbase = ctx.closeOnExit(ctx.step("connecting to HBase (" + HBaseLayout.from(config) + ")",
+                () -> HBaseStages.connect(config)));
+        for (HBaseStage stage : HBaseStage.values()) {
+            String cluster = hbase.cluster(stage);
+            if (stage == HBaseStage.POOLS || !cluster.equals(hbase.cluster(HBaseStage.POOLS))) {
+                ctx.readiness(cluster, () -> hbase.ping(stage));
+            }
+        }
+        HBasePoolStore pools = ctx.closeOnExit(hbase.pools());
+        HBaseMaterializedFeedStore feeds = hbase.materializedFeed();
 
         MysqlShardConfig mysqlShards = ctx.closeOnExit(ctx.step("watching the MySQL shard map", () -> MysqlShardConfig.watch(zk, config)));
         ShardDataSources mysql = ctx.closeOnExit(ShardDataSources.from(config, mysqlShards, NAME,

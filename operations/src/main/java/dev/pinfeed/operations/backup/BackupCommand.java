@@ -173,7 +173,7 @@ public final class BackupCommand implements Callable<Integer> {
                 List<BackupManifest.RedisSnapshot> redis = which.contains("redis")
                         ? new RedisBackup(RedisClientSettings.from(config), lines::step, lines::waiting).create(redisMasters(zk, config), partial) : List.of();
                 List<BackupManifest.HBaseSnapshot> hbase = which.contains("hbase")
-                        ? new HBaseBackup(config.hbasePrimaryZookeeper(), lines::step).create(tables, id, partial) : List.of();
+                        ? HBaseBackup.of(config, lines::step).create(tables, id, partial) : List.of();
                 BackupManifest m = new BackupManifest(id, started, Clock.systemUTC().instant(), mysql, redis, hbase, offsets);
                 m.write(partial);
                 directory.commit(partial, id);
@@ -188,7 +188,7 @@ public final class BackupCommand implements Callable<Integer> {
             List<BackupManifest> all = directory.list();
             for (int i = 0; i < all.size() - keep; i++) {
                 BackupManifest old = all.get(i);
-                if (!old.hbase().isEmpty()) new HBaseBackup(config.hbasePrimaryZookeeper(), line -> {}).delete(old.hbase());
+                if (!old.hbase().isEmpty()) HBaseBackup.of(config, line -> {}).delete(old.hbase());
                 directory.delete(old.id());
                 out.println("[pinfeed] deleted backup " + old.id() + " (keeping the newest " + keep + ")");
             }
@@ -276,7 +276,7 @@ public final class BackupCommand implements Callable<Integer> {
                     }
                     default -> {
                         if (m.hbase().isEmpty()) throw new IllegalArgumentException("backup " + id + " holds no HBase snapshot");
-                        HBaseBackup hbase = new HBaseBackup(config.hbasePrimaryZookeeper(), lines::step);
+                        HBaseBackup hbase = HBaseBackup.of(config, lines::step);
                         for (BackupManifest.HBaseSnapshot s : m.hbase()) {
                             if (tables == null || tables.contains(s.table())) hbase.restore(s, dirOfBackup);
                         }

@@ -1,6 +1,9 @@
 package dev.pinfeed.operations.backup;
 
+import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.feedstore.hbase.HBaseClusters;
+import dev.pinfeed.feedstore.hbase.HBaseLayout;
+import dev.pinfeed.feedstore.hbase.HBaseStage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -8,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.TableName;
@@ -25,7 +29,8 @@ import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.exceptions.DeserializationException;
 
 /**
- * The HBase part of a backup: a snapshot of each table on the primary cluster (HBase's own, consistent
+ * The HBase part of a backup: a snapshot of each table on the cluster it lives on (its stage's home,
+ * {@link HBaseLayout}: by default pools on the primary, materialized_feed on the standby cluster; HBase's own, consistent
  * per region, cheap: it links the table's files), and the snapshot's rows exported into the backup
  * directory ({@link HBaseExportFile}): the snapshot is cloned into a scratch table (links again, and a
  * name no replication peer carries), scanned with every version, and the clone dropped. A restore puts a
@@ -37,20 +42,39 @@ final class HBaseBackup {
 
     private static final long PROGRESS_EVERY = 200_000;
 
-    private final String zookeeper;
+    private final Function<TableName, String> zookeeperOf;
     private final Consumer<String> step;
 
+    /** Every table on the cluster behind {@code zookeeper}. */
     HBaseBackup(String zookeeper, Consumer<String> step) {
-        this.zookeeper = zookeeper;
+        this(table -> zookeeper, step);
+    }
+
+    HBaseBackup(Function<TableName, String> zookeeperOf, Consumer<String> step) {
+        this.zookeeperOf = zookeeperOf;
         this.step = step;
+    }
+
+    /** Each table on its stage's home cluster by {@code config}'s layout; a table of no stage on the primary. */
+    static HBaseBackup of(PinfeedConfig config, Consumer<String> step) {
+        HBaseLayout layout = HBaseLayout.from(config);
+        return new HBaseBackup(table -> {
+            String cluster;
+            try {
+                cluster = layout.home(HBaseStage.of(table));
+            } catch (IllegalArgumentException noStage) {
+                cluster = HBaseClusters.PRIMARY;
+            }
+            return HBaseClusters.zookeeper(config, cluster);
+        }, step);
     }
 
     /** Snapshots {@code tables} and exports each into {@code dir} (the backup being written). */
     List<BackupManifest.HBaseSnapshot> create(List<String> tables, String backupId, Path dir) throws IOException {
         List<BackupManifest.HBaseSnapshot> out = new ArrayList<>();
-        try (Connection c = connect(); Admin admin = c.getAdmin()) {
-            for (String table : tables) {
-                TableName name = TableName.valueOf(table);
+        for (String table : tables) {
+            TableName name = TableName.valueOf(table);
+            try (Connection c = connect(name); Admin admin = c.getAdmin()) {
                 String snapshot = snapshotName(backupId, name);
                 long started = System.nanoTime();
                 admin.snapshot(snapshot, name);
@@ -90,7 +114,7 @@ final class HBaseBackup {
     /** Puts {@code snapshot}'s table back: from the cluster's snapshot if it still has it, else from the export in {@code dir}. */
     void restore(BackupManifest.HBaseSnapshot snapshot, Path dir) throws IOException {
         TableName table = TableName.valueOf(snapshot.table());
-        try (Connection c = connect(); Admin admin = c.getAdmin()) {
+        try (Connection c = connect(table); Admin admin = c.getAdmin()) {
             boolean known = admin.listSnapshots().stream().anyMatch(s -> s.getName().equals(snapshot.snapshot()));
             long started = System.nanoTime();
             if (known) {
@@ -141,15 +165,15 @@ final class HBaseBackup {
     }
 
     void delete(List<BackupManifest.HBaseSnapshot> snapshots) throws IOException {
-        try (Connection c = connect(); Admin admin = c.getAdmin()) {
-            for (BackupManifest.HBaseSnapshot s : snapshots) {
+        for (BackupManifest.HBaseSnapshot s : snapshots) {
+            try (Connection c = connect(TableName.valueOf(s.table())); Admin admin = c.getAdmin()) {
                 if (admin.listSnapshots().stream().anyMatch(d -> d.getName().equals(s.snapshot()))) admin.deleteSnapshot(s.snapshot());
             }
         }
     }
 
-    private Connection connect() throws IOException {
-        return ConnectionFactory.createConnection(HBaseClusters.clientConfiguration(zookeeper));
+    private Connection connect(TableName table) throws IOException {
+        return ConnectionFactory.createConnection(HBaseClusters.clientConfiguration(zookeeperOf.apply(table)));
     }
 
     static String snapshotName(String backupId, TableName table) {

@@ -5,9 +5,8 @@ import dev.pinfeed.canonicalstore.reads.CanonicalReads;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.config.zookeeper.CuratorClients;
 import dev.pinfeed.feedstore.MaterializedFeedStore;
-import dev.pinfeed.feedstore.hbase.HBaseClusters;
-import dev.pinfeed.feedstore.hbase.HBaseMaterializedFeedStore;
 import dev.pinfeed.feedstore.hbase.HBasePoolStore;
+import dev.pinfeed.feedstore.hbase.HBaseStages;
 import dev.pinfeed.followergraph.GraphStore;
 import dev.pinfeed.followergraph.redis.GraphConnections;
 import dev.pinfeed.mysqlshards.MysqlShardConfig;
@@ -18,13 +17,13 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Map;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.hadoop.hbase.client.Connection;
 
 /**
  * What the home-feed commands ({@code verify pools}, {@code feed rebuild}) work on, opened from the
  * configuration as the services open them: the follower graph (Redis, the live shard and master maps),
- * the canonical store (the MySQL shards' masters, no cache: the truth), and the pools and materialized
- * feed of the HBase primary. Never the standby: it is a replica, written by replication alone.
+ * the canonical store (the MySQL shards' masters, no cache: the truth), and the pools and the materialized
+ * feed, each on its home HBase cluster ({@link dev.pinfeed.feedstore.hbase.HBaseLayout}). Never a stage's standby:
+ * it is a replica, written by replication alone.
  */
 public final class HomeFeedStores implements AutoCloseable {
 
@@ -47,9 +46,9 @@ public final class HomeFeedStores implements AutoCloseable {
             ShardDataSources sources = s.closing(ShardDataSources.from(config, shardMap, "pinfeed-operations", 4, Map.of()));
             s.db = s.closing(new ShardedDb(sources));
             s.canonical = new MysqlCanonicalReads(s.db);
-            Connection hbase = s.closing(HBaseClusters.connect(config, HBaseClusters.PRIMARY));
-            s.pools = s.closing(writable ? new HBasePoolStore(hbase, HBaseClusters.PRIMARY) : HBasePoolStore.readOnly(hbase, HBaseClusters.PRIMARY));
-            s.feeds = new HBaseMaterializedFeedStore(hbase, HBaseClusters.PRIMARY);
+            HBaseStages hbase = s.closing(HBaseStages.connect(config));
+            s.pools = s.closing(writable ? hbase.pools() : hbase.readOnlyPools());
+            s.feeds = hbase.materializedFeed();
             return s;
         } catch (Exception | Error e) {
             s.close();

@@ -8,6 +8,8 @@ import dev.pinfeed.config.zookeeper.ZooKeeperAuth;
 import dev.pinfeed.eventsschema.HttpSchemaRegistryClient;
 import dev.pinfeed.config.Sha256;
 import dev.pinfeed.feedstore.hbase.HBaseClusters;
+import dev.pinfeed.feedstore.hbase.HBaseLayout;
+import dev.pinfeed.feedstore.hbase.HBaseStage;
 import dev.pinfeed.mysqlshards.MysqlShardConfig;
 import dev.pinfeed.mysqlshards.MysqlShardMap;
 import java.io.IOException;
@@ -61,7 +63,10 @@ public final class Provisioner {
 
     /** The znode (under the application namespace) holding the live shard map. */
     public static final String SHARD_MAP_ZNODE = MysqlShardConfig.ZNODE;
+    /** The peer on {@code hbase-primary} shipping its stages to {@code hbase-standby}. */
     static final String REPLICATION_PEER = "standby";
+    /** The peer on {@code hbase-standby} shipping its stages back to {@code hbase-primary}. */
+    static final String REPLICATION_PEER_BACK = "primary";
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -80,6 +85,7 @@ public final class Provisioner {
         registryCompatibility();
         hbaseTables(config.hbasePrimaryZookeeper(), true);
         hbaseTables(config.hbaseStandbyZookeeper(), false);
+        progress.accept("hbase layout: " + HBaseLayout.from(config));
         hbaseReplication();
         appZnodes();
         mysqlShards();
@@ -192,25 +198,98 @@ public final class Provisioner {
         }
     }
 
-    /** The primary ships the replicated families of the defined tables to the standby. */
-    public void hbaseReplication() throws IOException {
+    /** The replication peer a cluster ships its stages through: named after the cluster it ships to. */
+    static String peerOn(String cluster) {
+        return cluster.equals(HBaseClusters.PRIMARY) ? REPLICATION_PEER : REPLICATION_PEER_BACK;
+    }
+
+    /**
+     * What the peer on {@code cluster} ships: the replicated families of the tables of the stages whose home
+     * is {@code cluster} ({@link HBaseLayout}); a table of no stage goes with the primary. Empty: no peer there.
+     */
+    static Map<TableName, List<String>> shippedFrom(String cluster, HBaseLayout layout, List<TableDefinition> tables) {
         Map<TableName, List<String>> tableCfs = new HashMap<>();
-        for (TableDefinition t : hbaseTableDefinitions()) {
-            if (!t.replicatedFamilies().isEmpty()) tableCfs.put(t.name(), t.replicatedFamilies());
-        }
-        String standbyKey = clusterKey(config.hbaseStandbyZookeeper());
-        ReplicationPeerConfig peer = ReplicationPeerConfig.newBuilder().setClusterKey(standbyKey)
-                .setReplicateAllUserTables(false).setTableCFsMap(tableCfs).build();
-        try (org.apache.hadoop.hbase.client.Connection c = ConnectionFactory.createConnection(
-                HBaseClusters.clientConfiguration(config.hbasePrimaryZookeeper())); Admin admin = c.getAdmin()) {
-            Optional<ReplicationPeerDescription> existing = admin.listReplicationPeers().stream()
-                    .filter(d -> d.getPeerId().equals(REPLICATION_PEER)).findFirst();
-            if (existing.isEmpty()) {
-                admin.addReplicationPeer(REPLICATION_PEER, peer);
-            } else if (!existing.get().getPeerConfig().getTableCFsMap().keySet().equals(tableCfs.keySet())) {
-                admin.updateReplicationPeerConfig(REPLICATION_PEER, peer);
+        for (TableDefinition t : tables) {
+            if (t.replicatedFamilies().isEmpty()) continue;
+            String home;
+            try {
+                home = layout.home(HBaseStage.of(t.name()));
+            } catch (IllegalArgumentException noStage) {
+                home = HBaseClusters.PRIMARY;
             }
-            progress.accept("hbase replication primary -> standby ready (" + tableCfs.size() + " tables)");
+            if (home.equals(cluster)) tableCfs.put(t.name(), List.copyOf(t.replicatedFamilies()));
+        }
+        return tableCfs;
+    }
+
+    /**
+     * Each cluster ships the replicated families of its own stages to the other (table-cfs peers, seed 002's hot
+     * standby both ways): by default {@code hbase-primary} ships {@code pools} through its peer {@value #REPLICATION_PEER},
+     * {@code hbase-standby} ships {@code materialized_feed} back through its peer {@value #REPLICATION_PEER_BACK}.
+     * Idempotent: a missing peer is added, one shipping other tables is updated (so re-running it converts a stack
+     * provisioned for one cluster), one a cluster no longer needs (no stage lives there) is removed. Replicated
+     * families are given {@code REPLICATION_SCOPE 1} where a table lacks it.
+     */
+    public void hbaseReplication() throws IOException {
+        HBaseLayout layout = HBaseLayout.from(config);
+        List<TableDefinition> tables = hbaseTableDefinitions();
+        for (String cluster : List.of(HBaseClusters.PRIMARY, HBaseClusters.STANDBY)) {
+            String target = HBaseLayout.other(cluster);
+            String peerId = peerOn(cluster);
+            Map<TableName, List<String>> tableCfs = shippedFrom(cluster, layout, tables);
+            try (org.apache.hadoop.hbase.client.Connection c = ConnectionFactory.createConnection(
+                    HBaseClusters.clientConfiguration(HBaseClusters.zookeeper(config, cluster))); Admin admin = c.getAdmin()) {
+                for (TableDefinition t : tables) replicationScopes(admin, t);
+                Optional<ReplicationPeerDescription> existing = admin.listReplicationPeers().stream()
+                        .filter(d -> d.getPeerId().equals(peerId)).findFirst();
+                if (tableCfs.isEmpty()) {
+                    if (existing.isPresent()) {
+                        admin.removeReplicationPeer(peerId);
+                        progress.accept("hbase replication " + cluster + " -> " + target + ": peer '" + peerId + "' removed (no stage lives on "
+                                + cluster + ")");
+                    }
+                    continue;
+                }
+                ReplicationPeerConfig peer = ReplicationPeerConfig.newBuilder()
+                        .setClusterKey(clusterKey(HBaseClusters.zookeeper(config, target)))
+                        .setReplicateAllUserTables(false).setTableCFsMap(tableCfs).build();
+                if (existing.isEmpty()) {
+                    admin.addReplicationPeer(peerId, peer);
+                } else if (!sameTableCfs(existing.get().getPeerConfig().getTableCFsMap(), tableCfs)
+                        || existing.get().getPeerConfig().replicateAllUserTables()) {
+                    admin.updateReplicationPeerConfig(peerId, peer);
+                }
+                if (existing.isPresent() && !existing.get().isEnabled()) {
+                    progress.accept("warning: hbase replication peer '" + peerId + "' on " + cluster + " is disabled (left so)");
+                }
+                progress.accept("hbase replication " + cluster + " -> " + target + " ready (peer '" + peerId + "': "
+                        + tableCfs.keySet().stream().map(TableName::getNameAsString).sorted().toList() + ")");
+            }
+        }
+    }
+
+    /** Table-cfs maps equal up to order (a null or empty family list means every family). */
+    static boolean sameTableCfs(Map<TableName, List<String>> a, Map<TableName, List<String>> b) {
+        if (a == null) return b == null || b.isEmpty();
+        if (!a.keySet().equals(b.keySet())) return false;
+        for (Map.Entry<TableName, List<String>> e : a.entrySet()) {
+            List<String> x = e.getValue() == null ? List.of() : e.getValue();
+            List<String> y = b.get(e.getKey()) == null ? List.of() : b.get(e.getKey());
+            if (!new java.util.HashSet<>(x).equals(new java.util.HashSet<>(y))) return false;
+        }
+        return true;
+    }
+
+    /** A replicated family of an existing table without {@code REPLICATION_SCOPE 1} gets it. */
+    private void replicationScopes(Admin admin, TableDefinition t) throws IOException {
+        if (t.replicatedFamilies().isEmpty() || !admin.tableExists(t.name())) return;
+        org.apache.hadoop.hbase.client.TableDescriptor d = admin.getDescriptor(t.name());
+        for (String family : t.replicatedFamilies()) {
+            ColumnFamilyDescriptor cf = d.getColumnFamily(Bytes.toBytes(family));
+            if (cf != null && cf.getScope() != 1) {
+                admin.modifyColumnFamily(t.name(), ColumnFamilyDescriptorBuilder.newBuilder(cf).setScope(1).build());
+                progress.accept("hbase " + t.name() + ": family " + family + " now replicated (REPLICATION_SCOPE 1)");
+            }
         }
     }
 

@@ -59,7 +59,8 @@ final class BoundedReplay {
             case "canonical" -> MaterializerMain::start;
             case "pools" -> FeedWorkerMain::start;
             default -> throw new IllegalArgumentException("--to is not supported for " + view.name()
-                    + ": the fan-out is a Kafka Streams application, which replays through its reset to the end of its input (leave out --to)");
+                    + ": " + (view.streams().isPresent() ? "a Kafka Streams application" : "this view")
+                    + " replays through its reset to the end of its input (leave out --to)");
         };
     }
 

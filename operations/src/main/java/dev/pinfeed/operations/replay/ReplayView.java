@@ -3,6 +3,7 @@ package dev.pinfeed.operations.replay;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.fanoutstreams.FanoutSettings;
 import dev.pinfeed.fanoutstreams.kafka.FanoutStreamsMain;
+import dev.pinfeed.fanoutstreams.related.RelatedSettings;
 import dev.pinfeed.feedworker.process.FeedWorkerMain;
 import dev.pinfeed.graphprocessor.GraphProcessorMain;
 import dev.pinfeed.materializer.MaterializerMain;
@@ -24,7 +25,7 @@ public record ReplayView(String name, String app, List<Group> groups, Optional<S
     /** A consumer group of the view and the topics it reads. */
     public record Group(String id, List<String> topics) {}
 
-    public static final List<String> NAMES = List.of("graph", "canonical", "pools", "fanout");
+    public static final List<String> NAMES = List.of("graph", "canonical", "pools", "fanout", "related");
 
     public static ReplayView of(String name, PinfeedConfig config) {
         return switch (name) {
@@ -43,6 +44,12 @@ public record ReplayView(String name, String app, List<Group> groups, Optional<S
                 FanoutSettings f = FanoutSettings.from(config);
                 yield new ReplayView(name, FanoutStreamsMain.NAME, List.of(new Group(f.applicationId(), List.of(f.inputTopic()))),
                         Optional.of(f.applicationId()), Optional.of(f.stateDir()), List.of("pools", "--all"));
+            }
+            case "related" -> {
+                // fanout-streams' second Kafka Streams application: its stores are rebuilt from the pins and likes topics.
+                RelatedSettings r = RelatedSettings.from(config);
+                yield new ReplayView(name, FanoutStreamsMain.NAME, List.of(new Group(r.applicationId(), List.of(r.pinsTopic(), r.likesTopic()))),
+                        Optional.of(r.applicationId()), Optional.of(r.stateDir()), List.of("pools", "--all"));
             }
             default -> throw new IllegalArgumentException("no view '" + name + "' (views: " + String.join(", ", NAMES) + ")");
         };

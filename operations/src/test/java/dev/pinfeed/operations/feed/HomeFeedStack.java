@@ -20,7 +20,7 @@ import dev.pinfeed.feedservice.homefeed.HomeFeed;
 import dev.pinfeed.feedservice.homefeed.HomeFeedListener;
 import dev.pinfeed.feedservice.homefeed.HomeFeedSettings;
 import dev.pinfeed.feedstore.Source;
-import dev.pinfeed.feedstore.hbase.HBaseClusters;
+import dev.pinfeed.feedstore.hbase.HBaseStages;
 import dev.pinfeed.feedstore.hbase.HBaseMaterializedFeedStore;
 import dev.pinfeed.feedstore.hbase.HBasePoolStore;
 import dev.pinfeed.feedstore.redis.RedisLastReadStore;
@@ -60,7 +60,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.hadoop.hbase.client.Connection;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -86,7 +85,7 @@ public final class HomeFeedStack implements AutoCloseable {
     public final String group;
     /** The stack's configuration with the graph's fresh key prefix: what the commands run with. */
     public final PinfeedConfig config;
-    public final Connection hbase;
+    public final HBaseStages hbase;
     public final HBasePoolStore pools;
     public final HBaseMaterializedFeedStore feeds;
     public final GraphStore graph;
@@ -117,9 +116,9 @@ public final class HomeFeedStack implements AutoCloseable {
         stack.createTopics(topics);
         registry = new CachingSchemaRegistryClient(HttpSchemaRegistryClient.from(config));
         events = new KafkaProducer<>(KafkaClients.producer(config, group + "-test"), new StringSerializer(), new AvroEventSerializer(registry));
-        hbase = HBaseClusters.connect(config, HBaseClusters.PRIMARY);
-        pools = new HBasePoolStore(hbase, HBaseClusters.PRIMARY);
-        feeds = new HBaseMaterializedFeedStore(hbase, HBaseClusters.PRIMARY);
+        hbase = HBaseStages.connect(config);
+        pools = hbase.pools();
+        feeds = hbase.materializedFeed();
         zk = CuratorClients.connected(config, 20);
         graphConnections = GraphConnections.open(config, zk, RedisShards.keyPrefix(config));
         graph = graphConnections.store();

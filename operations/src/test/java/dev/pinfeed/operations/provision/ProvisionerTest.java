@@ -3,7 +3,12 @@ package dev.pinfeed.operations.provision;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pinfeed.config.PinfeedConfig;
+import dev.pinfeed.feedstore.hbase.HBaseClusters;
+import dev.pinfeed.feedstore.hbase.HBaseLayout;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.hbase.TableName;
 import org.junit.jupiter.api.Test;
 
 class ProvisionerTest {
@@ -27,5 +32,31 @@ class ProvisionerTest {
         assertThat(p.hbaseTableDefinitions()).extracting(t -> t.name().getNameAsString())
                 .contains("pinfeed:pools", "pinfeed:materialized_feed");
         assertThat(p.hbaseTableDefinitions()).allSatisfy(t -> assertThat(t.replicatedFamilies()).isNotEmpty());
+    }
+
+    @Test
+    void eachClusterShipsTheTablesOfItsOwnStagesToTheOther() {
+        Path definitions = Path.of(System.getProperty("user.dir")).resolve("../infra/definitions").normalize();
+        Provisioner p = new Provisioner(PinfeedConfig.bundledLocal(), definitions, s -> {});
+        var tables = p.hbaseTableDefinitions();
+        TableName pools = TableName.valueOf("pinfeed", "pools");
+        TableName feed = TableName.valueOf("pinfeed", "materialized_feed");
+
+        assertThat(Provisioner.shippedFrom(HBaseClusters.PRIMARY, HBaseLayout.SPLIT, tables)).isEqualTo(Map.of(pools, List.of("p")));
+        assertThat(Provisioner.shippedFrom(HBaseClusters.STANDBY, HBaseLayout.SPLIT, tables)).isEqualTo(Map.of(feed, List.of("f")));
+        assertThat(Provisioner.shippedFrom(HBaseClusters.PRIMARY, HBaseLayout.SINGLE, tables)).isEqualTo(Map.of(pools, List.of("p"), feed, List.of("f")));
+        assertThat(Provisioner.shippedFrom(HBaseClusters.STANDBY, HBaseLayout.SINGLE, tables)).isEmpty();
+        assertThat(Provisioner.peerOn(HBaseClusters.PRIMARY)).isEqualTo("standby");
+        assertThat(Provisioner.peerOn(HBaseClusters.STANDBY)).isEqualTo("primary");
+    }
+
+    @Test
+    void tableCfsCompareByTablesAndFamiliesInAnyOrder() {
+        TableName a = TableName.valueOf("pinfeed", "a");
+        TableName b = TableName.valueOf("pinfeed", "b");
+        assertThat(Provisioner.sameTableCfs(Map.of(a, List.of("x", "y")), Map.of(a, List.of("y", "x")))).isTrue();
+        assertThat(Provisioner.sameTableCfs(Map.of(a, List.of("x"), b, List.of("x")), Map.of(a, List.of("x")))).isFalse();
+        assertThat(Provisioner.sameTableCfs(Map.of(a, List.of("x")), Map.of(a, List.of("y")))).isFalse();
+        assertThat(Provisioner.sameTableCfs(null, Map.of(a, List.of("x")))).isFalse();
     }
 }

@@ -50,6 +50,7 @@ class ReplayFanoutIT {
             props.put("fanout.state-dir", stateDir.toString());
             props.put("graph.redis.key-prefix", f.keyPrefix);
             props.put(KafkaClients.INSTANCE, "replay-it");
+            props.put("related.enabled", "false"); // the fan-out alone: no related-pins app on the shared likes topic
             props.put(FanoutStreamsMain.NAME + ".admin.http", "127.0.0.1:" + ChildJvm.freePort());
             var config = stack.config().withOverrides(props);
             List<FanoutChunk> read = new ArrayList<>();

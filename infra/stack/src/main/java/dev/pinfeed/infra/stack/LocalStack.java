@@ -100,7 +100,7 @@ public final class LocalStack {
         add(AppSpec.httpService(layout, config, "feed-service", "Feed service (reads, graph queries)", "feed-service", "feed.http", DevReaderKeys.feedServiceSettings(layout)));
         add(AppSpec.processor(layout, config, "graph-processor", "Follower graph (follows → Redis)", "graph-processor"));
         add(AppSpec.processor(layout, config, "materializer", "Canonical store (events → MySQL shards)", "materializer"));
-        add(AppSpec.processor(layout, config, "fanout-streams", "Pin fan-out (pins → fanout chunks, Kafka Streams)", "fanout-streams", Map.of("fanout.state-dir", layout.dataPath("fanout-streams").toString(),
+        add(AppSpec.processor(layout, config, "fanout-streams", "Pin fan-out and related pins (pins, likes → fanout chunks, Kafka Streams)", "fanout-streams", Map.of("fanout.state-dir", layout.dataPath("fanout-streams").toString(),
                 // The demo's most followed users are celebrities here: their pins are pulled at read time, not fanned out.
                 "fanout.celebrity-followers", Integer.toString(DemoPlan.CELEBRITY_FOLLOWERS))));
         add(AppSpec.processor(layout, config, "feed-worker", "Feed worker (fan-out, follows, likes → HBase pools)", "feed-worker"));

@@ -7,6 +7,7 @@ import dev.pinfeed.feedstore.FeedItem;
 import dev.pinfeed.feedstore.FeedPage;
 import dev.pinfeed.feedstore.MaterializedFeedStore;
 import dev.pinfeed.feedstore.PoolEntry;
+import dev.pinfeed.feedstore.PoolStore;
 import dev.pinfeed.feedstore.PoolRows;
 import dev.pinfeed.feedstore.Source;
 import dev.pinfeed.feedstore.scoring.Candidate;
@@ -40,7 +41,8 @@ import java.util.TreeSet;
  *   <li><b>only entries he should have</b>: the pin is live in the canonical store (else {@code deleted-pin}) and
  *       he receives it now: the follower graph says he follows its board, explicitly or through its author
  *       without having unfollowed the board (else {@code extra}). The fan-out, backfills and regeneration put
- *       pins in pools by this same rule, so it justifies every entry whatever wrote it;</li>
+ *       pins in pools by this same rule, so it justifies every entry whatever wrote it. A recommendation (the
+ *       {@code related} and {@code interests} pools) is not his by the graph: only a deleted pin makes it wrong;</li>
  *   <li><b>every delivery he should still hold</b>: each ADD the fan-out delivered to him and the worker applied
  *       ({@link Deliveries}), of a pin still live that he still receives, is in his pools (any source), or in his
  *       materialized feed or journal, or among the pins the pools remember he was shown (the feed service took it
@@ -208,7 +210,7 @@ public final class PoolVerifier {
             if (p == null) {
                 differences.add(new PoolDifference(PoolDifference.Kind.DELETED_PIN, user, e.pinId(),
                         "an entry (" + describe(e) + ") of a pin the canonical store does not hold live"));
-            } else if (!followedBoards.contains(p.boardId())) {
+            } else if (!followedBoards.contains(p.boardId()) && !PoolStore.recommendation(e.source())) {
                 differences.add(new PoolDifference(PoolDifference.Kind.EXTRA, user, e.pinId(), "an entry (" + describe(e)
                         + ") of board " + p.boardId() + " by user " + p.authorId() + ", which he receives neither as the board's nor as its author's follower"));
             } else {

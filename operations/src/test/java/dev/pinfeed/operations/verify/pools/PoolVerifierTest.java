@@ -166,6 +166,23 @@ class PoolVerifierTest {
         assertThat(w.pools.all(u)).extracting(PoolEntry::pinId).containsExactly(kept);
     }
 
+    /** A related pin is his by recommendation, not by the graph: kept, unless its pin was deleted. */
+    @Test
+    void recommendedPinsOfBoardsHeDoesNotReceiveAreKeptUnlessDeleted() {
+        long stranger = w.user();
+        long strangersBoard = w.board(stranger);
+        long related = w.pin(strangersBoard, stranger, T0 - 1_000);
+        long deleted = w.pin(strangersBoard, stranger, T0 - 1_000);
+        w.pools.upsert(List.of(new PoolEntry(u, Source.RELATED, 1, related, stranger, strangersBoard, T0),
+                new PoolEntry(u, Source.RELATED, 1, deleted, stranger, strangersBoard, T0)));
+        w.canonical.deletePin(deleted);
+
+        UserCheck c = check();
+        assertThat(kinds(c)).containsExactly("deleted-pin " + deleted);
+        assertThat(repairAndCheckAgain(c).differences()).isEmpty();
+        assertThat(w.pools.all(u)).extracting(PoolEntry::pinId).containsExactly(related);
+    }
+
     @Test
     void damagedRowsOfPinsThatDoNotBelongGoWhole() {
         long deleted = pin();

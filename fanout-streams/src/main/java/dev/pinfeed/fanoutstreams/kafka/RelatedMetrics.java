@@ -1,0 +1,45 @@
+package dev.pinfeed.fanoutstreams.kafka;
+
+import dev.pinfeed.processorruntime.DeadLetterWriter;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+
+/**
+ * The related-pins application's meters: {@code related_actions_total} (likes and saves of a known pin, each asking its
+ * boards), {@code related_chunks_total} (related pins sent, one receiver each), and the shared
+ * {@code pinfeed_dead_letters_total{processor="related-pins", reason}}. Counted when a record joins the transaction: an
+ * aborted transaction (crash) makes them count its records twice.
+ */
+public final class RelatedMetrics implements DeadLetterHandlers.Counter {
+
+    public static final String PROCESSOR = "related-pins";
+
+    private final MeterRegistry registry;
+    private final Counter actions;
+    private final Counter chunks;
+
+    public RelatedMetrics(MeterRegistry registry) {
+        this.registry = registry;
+        actions = Counter.builder("related.actions").description("Likes and saves of a known pin: each asks the pin's boards for related pins.")
+                .register(registry);
+        chunks = Counter.builder("related.chunks").description("Related pins sent to feed-worker (FanoutChunks tagged RELATED, one receiver each).")
+                .register(registry);
+    }
+
+    void action() {
+        actions.increment();
+    }
+
+    void chunk() {
+        chunks.increment();
+    }
+
+    public double chunks() {
+        return chunks.count();
+    }
+
+    @Override
+    public void deadLettered(String reason) {
+        DeadLetterWriter.counter(registry, PROCESSOR, reason).increment();
+    }
+}
