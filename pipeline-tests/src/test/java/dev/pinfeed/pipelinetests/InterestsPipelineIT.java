@@ -126,6 +126,26 @@ class InterestsPipelineIT {
     }
 
     @Test
+    void aDeletedPinLeavesItsInterestsFollowersPoolsAndTheInterestsPins() throws Exception {
+        long clay = p.send(new IngestCommand.CreateInterest(freshName("ceramics")));
+        long author = p.user("potter");
+        long board = p.board(author, "Bowls");
+        long follower = p.user("collector");
+        p.send(new IngestCommand.FollowInterest(follower, clay));
+        awaitGraph(() -> p.graph.store().followsInterest(follower, clay));
+
+        long bowl = p.send(new IngestCommand.CreatePin(board, author, "raku_bowl", null, null, List.of(clay)));
+        awaitPooled(follower, bowl);
+        await().atMost(PATIENCE).until(() -> p.get("/v1/interests/" + clay, 200).path("pins").asLong() == 1);
+
+        // Ingest names the pin's interests in its PinDeleted (read from the canonical store): the withdrawal reaches the follower.
+        p.send(new IngestCommand.DeletePin(bowl));
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(pooled(follower)).doesNotContain(bowl));
+        await().atMost(PATIENCE).until(() -> p.get("/v1/interests/" + clay, 200).path("pins").asLong() == 0);
+        assertThat(p.get("/v1/interests/" + clay + "/pins", 200).path("items")).isEmpty();
+    }
+
+    @Test
     void ingestRefusesAnUnknownInterestNamingTheFieldAndATakenName() throws Exception {
         long author = p.user("stranger");
         long board = p.board(author, "Odds");
