@@ -71,6 +71,9 @@ class RelatedPinsPipelineIT {
         long own = p.board(user, "Mine");
         long ownPin = p.pin(own, user, "my_own");
         await().atMost(PATIENCE).until(() -> p.reads.pin(sibling).isPresent() && p.reads.pin(ownPin).isPresent());
+        // The pins travel other partitions than the like: a like racing their creations finds nothing related (documented),
+        // so each like here waits until the boards list the pins it should find.
+        awaitMemberships(3);
 
         // A like: the other pin of the liked pin's board reaches him, in the related pool, then in his feed as "related".
         p.send(new IngestCommand.LikePin(user, liked));
@@ -88,11 +91,13 @@ class RelatedPinsPipelineIT {
         long saved = p.pin(otherBoard, other, "oven");
         long neighbour = p.pin(otherBoard, other, "sink");
         await().atMost(PATIENCE).until(() -> p.reads.pin(neighbour).isPresent());
+        awaitMemberships(5);
         long repin = p.send(new IngestCommand.RepinPin(saved, own, user));
         await().atMost(PATIENCE).until(() -> related(user).contains(neighbour));
         // Liking his repin asks his own board (his own pin, the repin's parent) and the parent's board: nothing new but a later pin.
         long later = p.pin(otherBoard, other, "fridge");
         await().atMost(PATIENCE).until(() -> p.reads.pin(later).isPresent());
+        awaitMemberships(7); // the save put the parent on his board, the later pin joined its own
         p.send(new IngestCommand.LikePin(user, saved));
         await().atMost(PATIENCE).until(() -> related(user).contains(later));
         assertThat(related(user)).containsExactlyInAnyOrder(neighbour, later);
@@ -130,6 +135,11 @@ class RelatedPinsPipelineIT {
         Map<Long, JsonNode> third = items(p.feed(user)); // items() fails on a pin shown twice in the page
         assertThat(third.keySet()).containsExactlyInAnyOrder(sibling, neighbour, later);
         System.out.printf("related pins: %s chunks sent before the replay, %s after%n", before, p.related.metrics().chunks());
+    }
+
+    /** Until the board stage has put at least {@code n} pins on boards (creations and saves). */
+    private static void awaitMemberships(int n) {
+        await().atMost(PATIENCE).until(() -> p.related.metrics().memberships() >= n);
     }
 
     /** Appends every record of the likes topic to it again, key, value and headers as they were; how many. */

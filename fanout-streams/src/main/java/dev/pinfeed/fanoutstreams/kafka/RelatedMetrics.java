@@ -17,12 +17,16 @@ public final class RelatedMetrics implements DeadLetterHandlers.Counter {
     private final MeterRegistry registry;
     private final Counter actions;
     private final Counter chunks;
+    private final Counter memberships;
 
     public RelatedMetrics(MeterRegistry registry) {
         this.registry = registry;
         actions = Counter.builder("related.actions").description("Likes and saves of a known pin: each asks the pin's boards for related pins.")
                 .register(registry);
         chunks = Counter.builder("related.chunks").description("Related pins sent to feed-worker (FanoutChunks tagged RELATED, one receiver each).")
+                .register(registry);
+        memberships = Counter.builder("related.memberships")
+                .description("Pins put on a board's list (a pin's creation on its board, a save onto another), repeats included.")
                 .register(registry);
     }
 
@@ -36,6 +40,14 @@ public final class RelatedMetrics implements DeadLetterHandlers.Counter {
 
     public double chunks() {
         return chunks.count();
+    }
+
+    void membership() {
+        memberships.increment();
+    }
+
+    public double memberships() {
+        return memberships.count();
     }
 
     @Override

@@ -169,6 +169,7 @@ public final class RelatedTopology {
 
         @Override
         public void process(Record<Long, RelatedMessage> record) {
+            if (record.value() instanceof RelatedMessage.Joined) metrics.membership();
             for (FanoutChunk chunk : core.onBoard(record.value(), boards)) {
                 context.forward(new Record<>(EventTopics.partitionKey(chunk), chunk, record.timestamp()));
                 metrics.chunk();
