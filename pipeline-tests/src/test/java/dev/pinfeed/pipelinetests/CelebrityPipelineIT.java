@@ -65,25 +65,25 @@ class CelebrityPipelineIT {
         await().atMost(PATIENCE).until(() -> p.reads.pin(anchor).isPresent());
         for (long f : followers) p.send(new IngestCommand.FollowUser(f, star));
         await().atMost(PATIENCE).until(() -> p.graph.store().counts(star).followers() == 4); // a celebrity from 3
-        for (long f : followers) await().atMost(PATIENCE).until(() -> pooled(f).contains(anchor));
+        for (long f : followers) await().atMost(PATIENCE).until(() -> p.pooled(f).contains(anchor));
 
         long pin = p.pin(board, star, "encore");
         awaitRecorded(star, pin);
         await().atMost(PATIENCE).until(() -> p.reads.pin(pin).isPresent());
         // Recorded means its fan-out is over (it ended there): no follower's pool has an entry of it.
-        for (long f : followers) assertThat(pooled(f)).as("pool of follower %d", f).containsExactly(anchor);
+        for (long f : followers) assertThat(p.pooled(f)).as("pool of follower %d", f).containsExactly(anchor);
         // One entry for the pin (the anchor may have one too: its fan-out may have started after the follows).
         assertThat(p.celebrityPins.recent(List.of(star), 0).get(star)).as("one entry per pin").filteredOn(r -> r.pinId() == pin).hasSize(1);
         assertThat(p.celebrityPins.celebrities()).containsExactly(star);
 
-        JsonNode item = items(p.feed(reader)).get(pin);
+        JsonNode item = Pipeline.itemsById(p.feed(reader)).get(pin);
         assertThat(item).as("the pulled pin in the follower's feed").isNotNull();
         assertThat(item.path("source").asText()).isEqualTo("followed_user");
         assertThat(item.path("score").asDouble()).isPositive();
         assertThat(item.path("pin").path("authorId").asText()).isEqualTo(Long.toString(star));
         assertThat(p.threads.drain(30_000)).isTrue();
-        assertThat(items(p.feed(reader))).as("shown once: in the materialized feed, not pulled again").containsOnlyKeys(pin, anchor);
-        assertThat(pooled(reader)).isEmpty();
+        assertThat(Pipeline.itemsById(p.feed(reader))).as("shown once: in the materialized feed, not pulled again").containsOnlyKeys(pin, anchor);
+        assertThat(p.pooled(reader)).isEmpty();
 
         // The reader unfollows: still a celebrity (3 followers), his next pin reaches the others, not him.
         p.send(new IngestCommand.UnfollowUser(reader, star));
@@ -91,15 +91,15 @@ class CelebrityPipelineIT {
         long afterUnfollow = p.pin(board, star, "after_unfollow");
         awaitRecorded(star, afterUnfollow);
         await().atMost(PATIENCE).until(() -> p.reads.pin(afterUnfollow).isPresent());
-        assertThat(items(p.feed(others.get(0)))).containsKey(afterUnfollow);
-        assertThat(items(p.feed(reader))).doesNotContainKey(afterUnfollow);
+        assertThat(Pipeline.itemsById(p.feed(others.get(0)))).containsKey(afterUnfollow);
+        assertThat(Pipeline.itemsById(p.feed(reader))).doesNotContainKey(afterUnfollow);
 
         // A deleted pin leaves the store, and no follower's read pulls it.
         long deleted = p.pin(board, star, "withdrawn");
         awaitRecorded(star, deleted);
         p.send(new IngestCommand.DeletePin(deleted));
         await().atMost(PATIENCE).until(() -> p.celebrityPins.recent(List.of(star), 0).get(star).stream().noneMatch(r -> r.pinId() == deleted));
-        assertThat(items(p.feed(others.get(1)))).containsKey(afterUnfollow).doesNotContainKey(deleted);
+        assertThat(Pipeline.itemsById(p.feed(others.get(1)))).containsKey(afterUnfollow).doesNotContainKey(deleted);
         assertThat(p.pools.all(others.get(1))).noneMatch(e -> e.pinId() == deleted);
     }
 
@@ -108,17 +108,5 @@ class CelebrityPipelineIT {
                 .map(RecentPin::pinId).anyMatch(id -> id == pin));
     }
 
-    private static Set<Long> pooled(long user) {
-        return p.pools.all(user).stream().map(PoolEntry::pinId).collect(Collectors.toSet());
-    }
 
-    /** The page's items by pin id, in order. */
-    private static Map<Long, JsonNode> items(JsonNode page) {
-        Map<Long, JsonNode> out = new LinkedHashMap<>();
-        page.path("items").forEach(i -> {
-            JsonNode previous = out.put(Long.parseLong(i.path("pin").path("id").asText()), i);
-            assertThat(previous).as("a pin shown twice in one page: %s", i).isNull();
-        });
-        return out;
-    }
 }

@@ -66,7 +66,7 @@ class HomeFeedPipelineIT {
         long pin = p.pin(board, author, "golden_hour");
         awaitPooled(reader, pin);
 
-        JsonNode item = items(p.feed(reader)).get(pin);
+        JsonNode item = Pipeline.itemsById(p.feed(reader)).get(pin);
         assertThat(item).as("the new pin in the follower's feed").isNotNull();
         assertThat(item.path("source").asText()).isEqualTo("followed_user");
         assertThat(item.path("score").asDouble()).isPositive();
@@ -81,8 +81,8 @@ class HomeFeedPipelineIT {
 
         // Served once, it lives on in the materialized feed: gone from the pools, still in the next view.
         drain();
-        assertThat(pooled(reader)).doesNotContain(pin);
-        assertThat(items(p.feed(reader))).containsKey(pin);
+        assertThat(p.pooled(reader)).doesNotContain(pin);
+        assertThat(Pipeline.itemsById(p.feed(reader))).containsKey(pin);
     }
 
     @Test
@@ -100,9 +100,9 @@ class HomeFeedPipelineIT {
         long onOther = p.pin(other, author, "roadster");
         awaitPooled(witness, onFollowed, onOther); // both fanned out and written: the reader's share is decided
         awaitPooled(reader, onFollowed);
-        assertThat(pooled(reader)).doesNotContain(onOther);
+        assertThat(p.pooled(reader)).doesNotContain(onOther);
 
-        Map<Long, JsonNode> feed = items(p.feed(reader));
+        Map<Long, JsonNode> feed = Pipeline.itemsById(p.feed(reader));
         assertThat(feed).containsKey(onFollowed).doesNotContainKey(onOther);
         assertThat(feed.get(onFollowed).path("source").asText()).isEqualTo("followed_board");
         assertThat(feed.values()).allSatisfy(i -> assertThat(i.path("source").asText()).isEqualTo("followed_board"));
@@ -129,9 +129,9 @@ class HomeFeedPipelineIT {
         long afterOnKept = p.pin(kept, author, "trail_after");
         awaitPooled(witness, afterOnDropped, afterOnKept);
         awaitPooled(reader, afterOnKept);
-        assertThat(pooled(reader)).doesNotContain(afterOnDropped);
+        assertThat(p.pooled(reader)).doesNotContain(afterOnDropped);
 
-        Map<Long, JsonNode> feed = items(p.feed(reader));
+        Map<Long, JsonNode> feed = Pipeline.itemsById(p.feed(reader));
         assertThat(feed).containsKeys(anchor, afterOnKept).doesNotContainKeys(before.served(), before.pooled(), afterOnDropped);
         assertThat(feed.get(afterOnKept).path("source").asText()).isEqualTo("followed_user");
     }
@@ -150,7 +150,7 @@ class HomeFeedPipelineIT {
         awaitGone(reader, pins); // the worker's purge (the fan-out's REMOVE chunks), seen before any read could hydrate them away
 
         await().atMost(PATIENCE).until(() -> p.reads.pin(pins.served()).isEmpty() && p.reads.pin(pins.pooled()).isEmpty());
-        Map<Long, JsonNode> feed = items(p.feed(reader));
+        Map<Long, JsonNode> feed = Pipeline.itemsById(p.feed(reader));
         assertThat(feed).containsKey(anchor).doesNotContainKeys(pins.served(), pins.pooled());
     }
 
@@ -166,10 +166,10 @@ class HomeFeedPipelineIT {
         p.send(new IngestCommand.UnfollowUser(reader, author));
         awaitGraph(() -> p.graph.store().relation(reader, author) == UserRelation.NONE);
         awaitGone(reader, pins);
-        assertThat(pooled(reader)).doesNotContain(anchor);
+        assertThat(p.pooled(reader)).doesNotContain(anchor);
         assertThat(materialized(reader)).doesNotContain(anchor);
 
-        assertThat(items(p.feed(reader))).doesNotContainKeys(anchor, pins.served(), pins.pooled());
+        assertThat(Pipeline.itemsById(p.feed(reader))).doesNotContainKeys(anchor, pins.served(), pins.pooled());
     }
 
     @Test
@@ -191,7 +191,7 @@ class HomeFeedPipelineIT {
         assertThat(p.pools.all(reader)).filteredOn(e -> e.pinId() == repin).singleElement()
                 .satisfies(e -> assertThat(e.source()).isEqualTo(Source.REPINS));
 
-        JsonNode item = items(p.feed(reader)).get(repin);
+        JsonNode item = Pipeline.itemsById(p.feed(reader)).get(repin);
         assertThat(item).as("the repin in the follower's feed").isNotNull();
         assertThat(item.path("source").asText()).isEqualTo("repins");
         assertThat(item.path("pin").path("parentPinId").asText()).isEqualTo(Long.toString(parent));
@@ -206,12 +206,12 @@ class HomeFeedPipelineIT {
         long sibling = p.send(new IngestCommand.RepinPin(parent, othersBoard, other));
         awaitPooled(reader, sibling);
         await().atMost(PATIENCE).until(() -> p.reads.pin(parent).orElseThrow().repins() == 2);
-        Map<Long, JsonNode> feed = items(p.feed(reader));
+        Map<Long, JsonNode> feed = Pipeline.itemsById(p.feed(reader));
         assertThat(feed).containsKey(repin).doesNotContainKeys(sibling, parent);
         drain();
-        assertThat(pooled(reader)).as("dropped from the pools").doesNotContain(sibling);
+        assertThat(p.pooled(reader)).as("dropped from the pools").doesNotContain(sibling);
         assertThat(materialized(reader)).contains(repin).doesNotContain(sibling);
-        assertThat(items(p.feed(reader))).doesNotContainKey(sibling);
+        assertThat(Pipeline.itemsById(p.feed(reader))).doesNotContainKey(sibling);
     }
 
     // ---- steps ----
@@ -222,7 +222,7 @@ class HomeFeedPipelineIT {
     private Served serveOneKeepOne(long reader, long board, long author) throws Exception {
         long served = p.pin(board, author, "served");
         awaitPooled(reader, served);
-        assertThat(items(p.feed(reader))).containsKey(served);
+        assertThat(Pipeline.itemsById(p.feed(reader))).containsKey(served);
         drain();
         assertThat(materialized(reader)).contains(served);
         long pooled = p.pin(board, author, "pooled");
@@ -255,14 +255,14 @@ class HomeFeedPipelineIT {
     /** Until every pin is in the user's pools and in the canonical store (so a feed read can hydrate it, not drop it). */
     private static void awaitPooled(long user, long... pins) {
         List<Long> wanted = java.util.Arrays.stream(pins).boxed().toList();
-        await().atMost(PATIENCE).untilAsserted(() -> assertThat(pooled(user)).containsAll(wanted));
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(p.pooled(user)).containsAll(wanted));
         await().atMost(PATIENCE).until(() -> wanted.stream().allMatch(pin -> p.reads.pin(pin).isPresent()));
     }
 
     /** Until the served pin left the materialized feed and the pooled one the pools, read in the stores. */
     private static void awaitGone(long user, Served pins) {
         await().atMost(PATIENCE).untilAsserted(() -> {
-            assertThat(pooled(user)).doesNotContain(pins.pooled(), pins.served());
+            assertThat(p.pooled(user)).doesNotContain(pins.pooled(), pins.served());
             assertThat(materialized(user)).doesNotContain(pins.pooled(), pins.served());
         });
     }
@@ -271,21 +271,9 @@ class HomeFeedPipelineIT {
         assertThat(p.threads.drain(30_000)).as("post-answer work done").isTrue();
     }
 
-    private static Set<Long> pooled(long user) {
-        return p.pools.all(user).stream().map(PoolEntry::pinId).collect(Collectors.toSet());
-    }
 
     private static Set<Long> materialized(long user) {
         return p.feeds.all(user).stream().map(i -> i.item().pinId()).collect(Collectors.toSet());
     }
 
-    /** The page's items by pin id, in order. */
-    private static Map<Long, JsonNode> items(JsonNode page) {
-        Map<Long, JsonNode> out = new LinkedHashMap<>();
-        page.path("items").forEach(i -> {
-            JsonNode previous = out.put(Long.parseLong(i.path("pin").path("id").asText()), i);
-            assertThat(previous).as("a pin shown twice in one page: %s", i).isNull();
-        });
-        return out;
-    }
 }

@@ -84,12 +84,12 @@ class InterestsPipelineIT {
         awaitPooled(witness, tagged, plain);
         awaitPooled(reader, tagged);
         awaitPooled(fan, tagged, plain);
-        assertThat(pooled(reader)).as("a pin without the interest").doesNotContain(plain);
+        assertThat(p.pooled(reader)).as("a pin without the interest").doesNotContain(plain);
         assertThat(sources(reader, tagged)).containsExactly(Source.INTERESTS);
         assertThat(sources(fan, tagged)).as("the board's receiver keeps his source, once").containsExactly(Source.FOLLOWED_USER);
-        assertThat(pooled(author)).as("the author is not told of his own pin").doesNotContain(tagged);
+        assertThat(p.pooled(author)).as("the author is not told of his own pin").doesNotContain(tagged);
 
-        Map<Long, JsonNode> feed = items(p.feed(reader));
+        Map<Long, JsonNode> feed = Pipeline.itemsById(p.feed(reader));
         assertThat(feed).containsKey(tagged).doesNotContainKey(plain);
         assertThat(feed.get(tagged).path("source").asText()).isEqualTo("interests");
         JsonNode pin = feed.get(tagged).path("pin");
@@ -120,8 +120,8 @@ class InterestsPipelineIT {
         long later = p.send(new IngestCommand.CreatePin(board, author, "mortise", null, null, List.of(wood)));
         awaitPooled(witness, later);
         awaitPooled(fan, later);
-        assertThat(pooled(reader)).doesNotContain(later);
-        assertThat(items(p.feed(reader))).doesNotContainKey(later);
+        assertThat(p.pooled(reader)).doesNotContain(later);
+        assertThat(Pipeline.itemsById(p.feed(reader))).doesNotContainKey(later);
         assertThat(p.get("/v1/users/" + reader + "/counts", 200).path("followingInterests").asLong()).isZero();
     }
 
@@ -140,7 +140,7 @@ class InterestsPipelineIT {
 
         // Ingest names the pin's interests in its PinDeleted (read from the canonical store): the withdrawal reaches the follower.
         p.send(new IngestCommand.DeletePin(bowl));
-        await().atMost(PATIENCE).untilAsserted(() -> assertThat(pooled(follower)).doesNotContain(bowl));
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(p.pooled(follower)).doesNotContain(bowl));
         await().atMost(PATIENCE).until(() -> p.get("/v1/interests/" + clay, 200).path("pins").asLong() == 0);
         assertThat(p.get("/v1/interests/" + clay + "/pins", 200).path("items")).isEmpty();
     }
@@ -174,24 +174,13 @@ class InterestsPipelineIT {
     /** Until every pin is in the user's pools and in the canonical store (so a feed read can hydrate it). */
     private static void awaitPooled(long user, long... pins) {
         List<Long> wanted = java.util.Arrays.stream(pins).boxed().toList();
-        await().atMost(PATIENCE).untilAsserted(() -> assertThat(pooled(user)).containsAll(wanted));
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(p.pooled(user)).containsAll(wanted));
         await().atMost(PATIENCE).until(() -> wanted.stream().allMatch(pin -> p.reads.pin(pin).isPresent()));
     }
 
-    private static Set<Long> pooled(long user) {
-        return p.pools.all(user).stream().map(PoolEntry::pinId).collect(Collectors.toSet());
-    }
 
     private static List<Source> sources(long user, long pin) {
         return p.pools.all(user).stream().filter(e -> e.pinId() == pin).map(PoolEntry::source).toList();
     }
 
-    private static Map<Long, JsonNode> items(JsonNode page) {
-        Map<Long, JsonNode> out = new LinkedHashMap<>();
-        page.path("items").forEach(i -> {
-            JsonNode previous = out.put(Long.parseLong(i.path("pin").path("id").asText()), i);
-            assertThat(previous).as("a pin shown twice in one page: %s", i).isNull();
-        });
-        return out;
-    }
 }

@@ -356,4 +356,19 @@ final class Pipeline implements AutoCloseable {
             }
         }
     }
+
+    /** The pins in {@code user}'s pools, any source. */
+    java.util.Set<Long> pooled(long user) {
+        return pools.all(user).stream().map(dev.pinfeed.feedstore.PoolEntry::pinId).collect(java.util.stream.Collectors.toSet());
+    }
+
+    /** A feed page's items by pin id, in order; fails on a pin shown twice in the page. */
+    static Map<Long, JsonNode> itemsById(JsonNode page) {
+        Map<Long, JsonNode> out = new java.util.LinkedHashMap<>();
+        page.path("items").forEach(i -> {
+            JsonNode previous = out.put(Long.parseLong(i.path("pin").path("id").asText()), i);
+            org.assertj.core.api.Assertions.assertThat(previous).as("a pin shown twice in one page: %s", i).isNull();
+        });
+        return out;
+    }
 }

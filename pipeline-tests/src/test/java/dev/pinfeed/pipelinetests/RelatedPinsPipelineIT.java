@@ -79,7 +79,7 @@ class RelatedPinsPipelineIT {
         p.send(new IngestCommand.LikePin(user, liked));
         await().atMost(PATIENCE).until(() -> related(user).contains(sibling));
         assertThat(related(user)).containsExactly(sibling);
-        JsonNode first = items(p.feed(user)).get(sibling);
+        JsonNode first = Pipeline.itemsById(p.feed(user)).get(sibling);
         assertThat(first).as("the related pin in his feed").isNotNull();
         assertThat(first.path("source").asText()).isEqualTo("related");
         assertThat(first.path("pin").path("authorId").asText()).isEqualTo(Long.toString(author));
@@ -101,9 +101,9 @@ class RelatedPinsPipelineIT {
         p.send(new IngestCommand.LikePin(user, saved));
         await().atMost(PATIENCE).until(() -> related(user).contains(later));
         assertThat(related(user)).containsExactlyInAnyOrder(neighbour, later);
-        assertThat(pooled(user)).as("his own pins and his repin never").doesNotContain(ownPin, repin, saved);
+        assertThat(p.pooled(user)).as("his own pins and his repin never").doesNotContain(ownPin, repin, saved);
 
-        Map<Long, JsonNode> second = items(p.feed(user));
+        Map<Long, JsonNode> second = Pipeline.itemsById(p.feed(user));
         assertThat(second).containsKeys(neighbour, later).doesNotContainKeys(ownPin, repin);
         assertThat(second.get(neighbour).path("source").asText()).isEqualTo("related");
         assertThat(p.threads.drain(30_000)).isTrue();
@@ -113,7 +113,7 @@ class RelatedPinsPipelineIT {
         // other to him, which must neither displace nor duplicate the entry he has.
         long friend = p.user("friend");
         p.send(new IngestCommand.FollowUser(friend, author));
-        await().atMost(PATIENCE).until(() -> pooled(friend).containsAll(List.of(liked, sibling)));
+        await().atMost(PATIENCE).until(() -> p.pooled(friend).containsAll(List.of(liked, sibling)));
         double sent = p.related.metrics().chunks();
         p.send(new IngestCommand.LikePin(friend, liked));
         await().atMost(PATIENCE).until(() -> p.related.metrics().chunks() == sent + 1);
@@ -132,7 +132,7 @@ class RelatedPinsPipelineIT {
         assertThat(related(user)).as("nothing he was shown comes back").isEmpty();
         assertThat(p.pools.all(friend)).as("one entry per pin, where it was").extracting(PoolEntry::pinId, PoolEntry::source)
                 .containsExactlyInAnyOrder(tuple(liked, Source.FOLLOWED_USER), tuple(sibling, Source.FOLLOWED_USER));
-        Map<Long, JsonNode> third = items(p.feed(user)); // items() fails on a pin shown twice in the page
+        Map<Long, JsonNode> third = Pipeline.itemsById(p.feed(user)); // Pipeline.itemsById() fails on a pin shown twice in the page
         assertThat(third.keySet()).containsExactlyInAnyOrder(sibling, neighbour, later);
         System.out.printf("related pins: %s chunks sent before the replay, %s after%n", before, p.related.metrics().chunks());
     }
@@ -171,17 +171,5 @@ class RelatedPinsPipelineIT {
         return p.pools.best(user, Source.RELATED, 100).stream().map(PoolEntry::pinId).collect(Collectors.toSet());
     }
 
-    private static Set<Long> pooled(long user) {
-        return p.pools.all(user).stream().map(PoolEntry::pinId).collect(Collectors.toSet());
-    }
 
-    /** The page's items by pin id, in order; fails on a pin shown twice. */
-    private static Map<Long, JsonNode> items(JsonNode page) {
-        Map<Long, JsonNode> out = new LinkedHashMap<>();
-        page.path("items").forEach(i -> {
-            JsonNode previous = out.put(Long.parseLong(i.path("pin").path("id").asText()), i);
-            assertThat(previous).as("a pin shown twice in one page: %s", i).isNull();
-        });
-        return out;
-    }
 }

@@ -43,12 +43,7 @@ class FanoutCrashRestartIT {
             long t0 = System.nanoTime();
             List<Long> followers = f.authorWithFollowers(author, board, RECEIVERS);
             long graphMs = (System.nanoTime() - t0) / 1_000_000;
-            Map<String, String> props = new HashMap<>();
-            props.put("fanout.application-id", f.applicationId);
-            props.put("fanout.input-topic", f.pins);
-            props.put("fanout.output-topic", f.chunks);
-            props.put("fanout.dead-letter-topic", f.deadLetters);
-            props.put("fanout.state-dir", stateDir.toString());
+            Map<String, String> props = f.processProperties(stateDir);
             // Slow enough to be caught mid-way: 2 chunks of 100 per 100 ms turn, ~10 s for the whole fan-out.
             props.put("fanout.chunk-size", Integer.toString(CHUNK));
             props.put("fanout.steps-per-turn", "2");

@@ -55,12 +55,7 @@ class RelatedPinsProcessIT {
             String likes = stack.uniqueTopic("related-likes");
             stack.createTopics(Map.of(likes, 3)); // as many partitions as the pins topic: a pin's events and likes meet in one task
             AvroEventSerializer serializer = new AvroEventSerializer(f.registry);
-            Map<String, String> props = new HashMap<>();
-            props.put("fanout.application-id", f.applicationId);
-            props.put("fanout.input-topic", f.pins);
-            props.put("fanout.output-topic", f.chunks);
-            props.put("fanout.dead-letter-topic", f.deadLetters);
-            props.put("fanout.state-dir", stateDir.toString());
+            Map<String, String> props = f.processProperties(stateDir);
             props.put("fanout.celebrity-followers", "0");
             props.put("graph.redis.key-prefix", f.keyPrefix);
             props.put("related.application-id", stack.uniqueName("related_it"));

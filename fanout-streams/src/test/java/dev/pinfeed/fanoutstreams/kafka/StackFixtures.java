@@ -134,6 +134,17 @@ public final class StackFixtures implements AutoCloseable {
         producer.send(new ProducerRecord<>(pins, key.getBytes(java.nio.charset.StandardCharsets.UTF_8), value)).get();
     }
 
+    /** The fanout-streams process's properties for these fixtures' topics and application id, its state in {@code stateDir}. */
+    public Map<String, String> processProperties(java.nio.file.Path stateDir) {
+        Map<String, String> props = new java.util.HashMap<>();
+        props.put("fanout.application-id", applicationId);
+        props.put("fanout.input-topic", pins);
+        props.put("fanout.output-topic", chunks);
+        props.put("fanout.dead-letter-topic", deadLetters);
+        props.put("fanout.state-dir", stateDir.toString());
+        return props;
+    }
+
     /** A read_committed reader of the chunk topic and its bulk lane from their start, outside any group. */
     public KafkaConsumer<byte[], byte[]> chunkReader() {
         return reader(chunks, EventTopics.bulkLaneOf(chunks));

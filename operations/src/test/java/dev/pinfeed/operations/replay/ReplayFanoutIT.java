@@ -42,12 +42,7 @@ class ReplayFanoutIT {
             long author = stack.freshId(), board = stack.freshId();
             f.authorWithFollowers(author, board, 30);
             long[] pins = {stack.freshId(), stack.freshId(), stack.freshId()};
-            Map<String, String> props = new HashMap<>();
-            props.put("fanout.application-id", f.applicationId);
-            props.put("fanout.input-topic", f.pins);
-            props.put("fanout.output-topic", f.chunks);
-            props.put("fanout.dead-letter-topic", f.deadLetters);
-            props.put("fanout.state-dir", stateDir.toString());
+            Map<String, String> props = f.processProperties(stateDir);
             props.put("graph.redis.key-prefix", f.keyPrefix);
             props.put(KafkaClients.INSTANCE, "replay-it");
             props.put("related.enabled", "false"); // the fan-out alone: no related-pins app on the shared likes topic

@@ -99,9 +99,9 @@ final class DemoDataset {
         publish("interest follows", plan.interestFollows.stream()
                 .map(f -> event("InterestFollowed").put("userId", users.get(f[0])).put("interestId", interests.get(f[1]))).toList());
         int star = plan.mostFollowed();
-        awaitFollowers(users.get(star), plan.followers[star]);
+        awaitFollowers("/v1/users/" + users.get(star) + "/counts", plan.followers[star], "follows of the most followed user");
         int[] topInterest = plan.mostFollowedInterest();
-        awaitInterestFollowers(interests.get(topInterest[0]), topInterest[1]);
+        awaitFollowers("/v1/interests/" + interests.get(topInterest[0]), topInterest[1], "followers of an interest");
         List<String> pins = ids(publish("pins", java.util.stream.IntStream.range(0, plan.pins.size()).mapToObj(i -> {
             DemoPlan.Pin p = plan.pins.get(i);
             ObjectNode e = event("PinCreated").put("boardId", boards.get(p.board())).put("authorId", users.get(p.author()))
@@ -156,48 +156,28 @@ final class DemoDataset {
     }
 
     /**
-     * Waits (bounded, 120 s) until feed-service counts {@code expected} followers of the most followed
-     * user: the graph processor has applied the follows, so the pins published next reach them.
+     * Waits (bounded, 120 s) until feed-service counts {@code expected} followers at {@code path} (the most followed
+     * user's counts, the most followed interest): the graph processor has applied the follows, so the pins published
+     * next reach them. After 120 s a warning names {@code what} and the load goes on.
      */
-    private void awaitFollowers(String userId, int expected) throws InterruptedException {
+    private void awaitFollowers(String path, int expected, String what) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
         long seen = -1;
         while (System.nanoTime() < deadline) {
             try {
-                HttpResponse<String> r = http.send(HttpRequest.newBuilder(feed.resolve("/v1/users/" + userId + "/counts"))
+                HttpResponse<String> r = http.send(HttpRequest.newBuilder(feed.resolve(path))
                         .timeout(Duration.ofSeconds(5)).GET().build(), HttpResponse.BodyHandlers.ofString());
                 if (r.statusCode() == 200) {
                     seen = JSON.readTree(r.body()).path("followers").asLong(-1);
                     if (seen >= expected) return;
                 }
             } catch (IOException notYet) {
-                // feed-service restarting or busy: ask again
+                // feed-service restarting or busy, or the object not materialized yet: ask again
             }
             Thread.sleep(500);
         }
-        progress.accept("warning: the follower graph shows " + seen + " of " + expected
-                + " follows after 120 s; pins published now may miss some feeds (./pinfeed status, ./pinfeed logs graph-processor)");
-    }
-
-    /** Waits (bounded, 120 s) until feed-service counts {@code expected} followers of the interest: its pins published next reach them. */
-    private void awaitInterestFollowers(String interestId, int expected) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-        long seen = -1;
-        while (System.nanoTime() < deadline) {
-            try {
-                HttpResponse<String> r = http.send(HttpRequest.newBuilder(feed.resolve("/v1/interests/" + interestId))
-                        .timeout(Duration.ofSeconds(5)).GET().build(), HttpResponse.BodyHandlers.ofString());
-                if (r.statusCode() == 200) {
-                    seen = JSON.readTree(r.body()).path("followers").asLong(-1);
-                    if (seen >= expected) return;
-                }
-            } catch (IOException notYet) {
-                // feed-service restarting or busy, or the interest not materialized yet: ask again
-            }
-            Thread.sleep(500);
-        }
-        progress.accept("warning: the follower graph shows " + seen + " of " + expected
-                + " followers of an interest after 120 s; pins published now may miss some interests pools (./pinfeed logs graph-processor)");
+        progress.accept("warning: the follower graph shows " + seen + " of " + expected + " " + what
+                + " after 120 s; pins published now may miss some feeds (./pinfeed status, ./pinfeed logs graph-processor)");
     }
 
     /** Waits (bounded, 120 s) until feed-service reads every pin of {@code pinIds}: the materializer has written them. */
