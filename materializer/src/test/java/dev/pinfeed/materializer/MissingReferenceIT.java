@@ -55,7 +55,7 @@ class MissingReferenceIT extends FixtureIT {
         Thread.sleep(PIN_LATE_BY.toMillis()); // the like of `late` is waiting by now
         f.publish(Events.pin(late, board, owner, t + 6));
 
-        List<ConsumerRecord<byte[], byte[]>> dead = f.deadLettered(9, GRACE.plus(Duration.ofSeconds(60)));
+        List<ConsumerRecord<byte[], byte[]>> dead = f.deadLettered(10, GRACE.plus(Duration.ofSeconds(60)));
         Map<String, List<String>> reasonsByTopic = dead.stream().collect(Collectors.groupingBy(
                 r -> Fixture.header(r, DeadLetters.HEADER_SOURCE_TOPIC), Collectors.mapping(Fixture::reason, Collectors.toList())));
         assertThat(reasonsByTopic.get(f.topics.users())).containsExactlyInAnyOrder(DeadLetters.UNDECODABLE);
@@ -64,12 +64,13 @@ class MissingReferenceIT extends FixtureIT {
         assertThat(reasonsByTopic.get(f.topics.likes()))
                 .containsExactlyInAnyOrder(DeadLetters.UNDECODABLE, DeadLetters.MISSING_REFERENCE, DeadLetters.UNEXPECTED_EVENT);
         assertThat(reasonsByTopic.get(f.topics.comments())).containsExactlyInAnyOrder(DeadLetters.UNDECODABLE, DeadLetters.MISSING_REFERENCE);
+        assertThat(reasonsByTopic.get(f.topics.interests())).containsExactlyInAnyOrder(DeadLetters.UNDECODABLE);
         List<ConsumerRecord<byte[], byte[]>> missing = dead.stream().filter(r -> DeadLetters.MISSING_REFERENCE.equals(Fixture.reason(r))).toList();
         assertThat(missing).hasSize(2).allSatisfy(r -> {
             assertThat(new String(r.key(), StandardCharsets.UTF_8)).as("keyed by the pin").isEqualTo(Long.toString(never));
             assertThat(Fixture.header(r, DeadLetters.HEADER_ERROR)).contains("pin " + never);
         });
-        assertThat(dead).hasSize(9);
+        assertThat(dead).hasSize(10);
 
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
             ComparableRows rows = f.snapshot(List.of(liker, late, never, after), false);
