@@ -17,7 +17,7 @@ import org.apache.curator.framework.CuratorFramework;
 /**
  * The materializer as a process: {@code java -cp materializer/target/classes:$(cat materializer/target/classpath.txt)
  * dev.pinfeed.materializer.MaterializerMain}. Consumes the users, boards, pins, likes and comments topics
- * ({@code materializer.topic.users|boards|pins|likes|comments}; group {@code materializer.group}, default
+ * ({@code materializer.topic.users|boards|pins|likes|comments|interests}; group {@code materializer.group}, default
  * {@value #GROUP}) into the canonical tables of the MySQL shards (live shard map from ZooKeeper) and
  * invalidates the canonical caches on the graph's Redis instances. Admin endpoint at
  * {@code materializer.admin.http}: ready = in its Kafka group, every MySQL master and Redis instance answers.

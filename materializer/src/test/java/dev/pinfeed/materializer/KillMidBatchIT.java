@@ -38,6 +38,7 @@ class KillMidBatchIT extends FixtureIT {
         props.put("materializer.topic.pins", f.topics.pins());
         props.put("materializer.topic.likes", f.topics.likes());
         props.put("materializer.topic.comments", f.topics.comments());
+        props.put("materializer.topic.interests", f.topics.interests());
         props.put("materializer.admin.http", "127.0.0.1:" + ChildJvm.freePort());
         props.put("processor.max-poll-records", "200");
 

@@ -78,9 +78,11 @@ class DeadLetterRedriveIT {
     void poisonIsListedShownRedrivenOnceAfterTheFixAndPurged(TestStack stack) throws Exception {
         this.stack = stack;
         String users = stack.uniqueTopic("dlq-users"), boards = stack.uniqueTopic("dlq-boards"), pins = stack.uniqueTopic("dlq-pins"),
-                likes = stack.uniqueTopic("dlq-likes"), comments = stack.uniqueTopic("dlq-comments"), dlq = stack.uniqueTopic("dlq"),
+                likes = stack.uniqueTopic("dlq-likes"), comments = stack.uniqueTopic("dlq-comments"), interests = stack.uniqueTopic("dlq-interests"),
+                dlq = stack.uniqueTopic("dlq"),
                 redrives = stack.uniqueTopic("dlq-redrives");
         Map<String, Integer> topics = new HashMap<>(Map.of(users, 3, boards, 3, pins, 3, likes, 3, comments, 3, dlq, 2));
+        topics.put(interests, 3);
         topics.put(redrives, 1);
         stack.createTopics(topics);
         config = stack.config().withOverrides(Map.of(DeadLetters.TOPIC_KEY, dlq, DeadLetters.REDRIVES_TOPIC_KEY, redrives));
@@ -92,6 +94,7 @@ class DeadLetterRedriveIT {
         props.put("materializer.topic.pins", pins);
         props.put("materializer.topic.likes", likes);
         props.put("materializer.topic.comments", comments);
+        props.put("materializer.topic.interests", interests);
         props.put("materializer.group", group);
         props.put("materializer.wait-grace-seconds", "3");
         props.put(DeadLetters.TOPIC_KEY, dlq);
