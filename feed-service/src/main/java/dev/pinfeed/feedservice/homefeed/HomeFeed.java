@@ -175,15 +175,9 @@ public final class HomeFeed {
         CompletableFuture<Void> journaled = chunk == null ? null : CompletableFuture.runAsync(() -> feeds.journal(toJournal), generation);
         Map<Long, CanonicalPin> pins = livePins(chunk == null ? List.of() : head(chunk.items(), limit),
                 head(materialized.items().stream().map(FeedPage.Positioned::item).toList(), limit));
-        if (journaled != null) {
-            try {
-                Futures.join(journaled);
-            } catch (RuntimeException e) {
-                listener.fallback(HomeFeedListener.Fallback.ERROR);
-                listener.afterAnswerFailed(e);
-                chunk = null;
-                nextSize = settings.grown(size);
-            }
+        if (journaled != null && !journaledInTime(journaled)) {
+            chunk = null;
+            nextSize = settings.grown(size);
         }
 
         List<FeedItem> items = new ArrayList<>(limit);
@@ -272,6 +266,26 @@ public final class HomeFeed {
     }
 
     /** The generator's result, or null when it failed or missed the deadline (counted as a fallback). */
+    /**
+     * Whether the chunk's journal write returned within {@code feed.journal-deadline-ms}. A failed or late write costs
+     * the page its chunk, not the answer: a late one that lands after all leaves the chunk pending, for the next read.
+     */
+    private boolean journaledInTime(CompletableFuture<Void> journaled) {
+        try {
+            journaled.get(settings.journalDeadline().toNanos(), TimeUnit.NANOSECONDS);
+            return true;
+        } catch (TimeoutException e) {
+            listener.fallback(HomeFeedListener.Fallback.DEADLINE);
+        } catch (ExecutionException e) {
+            listener.fallback(HomeFeedListener.Fallback.ERROR);
+            listener.afterAnswerFailed(e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            listener.fallback(HomeFeedListener.Fallback.ERROR);
+        }
+        return false;
+    }
+
     private ContentGenerator.Result await(CompletableFuture<ContentGenerator.Result> generated, long startedNanos) {
         long left = settings.generatorDeadline().toNanos() - (System.nanoTime() - startedNanos);
         try {

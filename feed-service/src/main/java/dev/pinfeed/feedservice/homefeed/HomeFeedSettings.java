@@ -11,6 +11,10 @@ import java.time.Duration;
  * @param chunkSize          pins a chunk holds after a successful generation ({@code feed.chunk-size}, 25)
  * @param chunkMax           cap of the chunk size, which doubles after each failed or late generation ({@code feed.chunk-max}, 200)
  * @param generatorDeadline  how long a first page waits for the content generator ({@code feed.generator-deadline-ms}, 50)
+ * @param journalDeadline    how long a first page waits for its chunk's journal write ({@code feed.journal-deadline-ms}, 1000):
+ *                           past it the page is answered without the chunk, as when the write fails, instead of waiting
+ *                           out the HBase client's timeouts on a cluster that has just died; a write that lands later
+ *                           leaves a pending chunk, which the next read completes and shows
  * @param materializedMax    items a materialized feed keeps ({@code feed.materialized-max}, 1000)
  * @param activeDays         a user who has not read his feed for this many days was skipped by the fan-out and gets his
  *                           pools regenerated on return ({@code feed.active-days}; default {@code fanout.active-days}, 30; 0 = never)
@@ -19,19 +23,20 @@ import java.time.Duration;
  * @param poolMax            the worker's pool bound, kept by regeneration too ({@code feed.pool-max}, 500)
  * @param poolTrimTo         what a pool past {@code poolMax} is cut back to ({@code feed.pool-trim-to}, 90 % of the max)
  */
-public record HomeFeedSettings(int chunkSize, int chunkMax, Duration generatorDeadline, int materializedMax, int activeDays,
-                               int regenFollowees, int regenPinsEach, int poolMax, int poolTrimTo) {
+public record HomeFeedSettings(int chunkSize, int chunkMax, Duration generatorDeadline, Duration journalDeadline, int materializedMax,
+                               int activeDays, int regenFollowees, int regenPinsEach, int poolMax, int poolTrimTo) {
 
     public HomeFeedSettings {
         if (chunkSize < 1 || chunkMax < chunkSize) throw new IllegalArgumentException("need 1 <= feed.chunk-size <= feed.chunk-max: " + chunkSize + ", " + chunkMax);
         if (generatorDeadline.isNegative() || generatorDeadline.isZero()) throw new IllegalArgumentException("feed.generator-deadline-ms must be > 0");
+        if (journalDeadline.isNegative() || journalDeadline.isZero()) throw new IllegalArgumentException("feed.journal-deadline-ms must be > 0");
         if (materializedMax < 1) throw new IllegalArgumentException("feed.materialized-max must be >= 1: " + materializedMax);
         if (activeDays < 0) throw new IllegalArgumentException("feed.active-days must be >= 0: " + activeDays);
         new RegenerationSettings(regenFollowees, regenPinsEach, poolMax, poolTrimTo); // its checks
     }
 
     public static HomeFeedSettings defaults() {
-        return new HomeFeedSettings(25, 200, Duration.ofMillis(50), 1000, 30, 200, 10, 500, 450);
+        return new HomeFeedSettings(25, 200, Duration.ofMillis(50), Duration.ofMillis(1000), 1000, 30, 200, 10, 500, 450);
     }
 
     public static HomeFeedSettings from(PinfeedConfig config) {
@@ -39,6 +44,7 @@ public record HomeFeedSettings(int chunkSize, int chunkMax, Duration generatorDe
         RegenerationSettings r = RegenerationSettings.from(config);
         return new HomeFeedSettings(config.getInt("feed.chunk-size", d.chunkSize()), config.getInt("feed.chunk-max", d.chunkMax()),
                 Duration.ofMillis(config.getInt("feed.generator-deadline-ms", (int) d.generatorDeadline().toMillis())),
+                Duration.ofMillis(config.getInt("feed.journal-deadline-ms", (int) d.journalDeadline().toMillis())),
                 config.getInt("feed.materialized-max", d.materializedMax()),
                 config.getInt("feed.active-days", config.getInt("fanout.active-days", d.activeDays())),
                 r.followees(), r.pinsEach(), r.poolMax(), r.poolTrimTo());
@@ -55,6 +61,12 @@ public record HomeFeedSettings(int chunkSize, int chunkMax, Duration generatorDe
     }
 
     public HomeFeedSettings withGeneratorDeadline(Duration deadline) {
-        return new HomeFeedSettings(chunkSize, chunkMax, deadline, materializedMax, activeDays, regenFollowees, regenPinsEach, poolMax, poolTrimTo);
+        return new HomeFeedSettings(chunkSize, chunkMax, deadline, journalDeadline, materializedMax, activeDays, regenFollowees, regenPinsEach,
+                poolMax, poolTrimTo);
+    }
+
+    public HomeFeedSettings withJournalDeadline(Duration deadline) {
+        return new HomeFeedSettings(chunkSize, chunkMax, generatorDeadline, deadline, materializedMax, activeDays, regenFollowees, regenPinsEach,
+                poolMax, poolTrimTo);
     }
 }

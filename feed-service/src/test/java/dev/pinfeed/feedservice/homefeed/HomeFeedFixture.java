@@ -145,6 +145,10 @@ public final class HomeFeedFixture implements AutoCloseable {
         return feed(p -> p, feedView, canonicalView, counts);
     }
 
+    public HomeFeed feed(UnaryOperator<MaterializedFeedStore> feedView, UnaryOperator<CanonicalReads> canonicalView, HomeFeedSettings settings) {
+        return feed(p -> p, feedView, canonicalView, counts, settings);
+    }
+
     private HomeFeed feed(UnaryOperator<PoolStore> poolView, UnaryOperator<MaterializedFeedStore> feedView,
                           UnaryOperator<CanonicalReads> canonicalView, HomeFeedListener listener) {
         return feed(poolView, feedView, canonicalView, listener, settings);

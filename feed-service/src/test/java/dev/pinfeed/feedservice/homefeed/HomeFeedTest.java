@@ -170,6 +170,34 @@ class HomeFeedTest {
     }
 
     @Test
+    void aJournalWritePastItsDeadlineIsNotWaitedForAndTheChunkShowsOnTheNextRead() throws Exception {
+        OneOldOneNew x = oneOldOneNew();
+        CountDownLatch released = new CountDownLatch(1);
+        // A cluster that has just died: the write hangs (here until released) instead of failing.
+        HomeFeed feed = f.feed(feeds -> before(MaterializedFeedStore.class, feeds, "journal", () -> {
+            try {
+                released.await();
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        }), canonical -> canonical, f.settings.withJournalDeadline(Duration.ofMillis(50)));
+
+        HomeFeed.Page page = feed.read(x.user(), null, 10);
+        assertThat(pins(page)).as("answered without waiting for the write").containsExactly(x.old());
+        assertThat(f.counts.fallbacks).containsEntry(HomeFeedListener.Fallback.DEADLINE, 1);
+        released.countDown();
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> !f.feeds.pending(x.user()).isEmpty());
+        f.later.runAll();
+        assertThat(poolPins(x.user())).as("not shown: still pooled").containsExactly(x.fresh());
+
+        // The write landed after all: the chunk is pending, and the next read completes and shows it, once.
+        HomeFeed.Page next = f.feed().read(x.user(), null, 10);
+        f.later.runAll();
+        assertThat(pins(next)).containsExactly(x.fresh(), x.old());
+        assertThat(poolPins(x.user())).isEmpty();
+    }
+
+    @Test
     void aFailingGeneratorServesTheMaterializedFeedAndTheNextChunkIsLarger() {
         long u = f.user();
         long old = f.pin();
@@ -432,7 +460,7 @@ class HomeFeedTest {
     @Test
     void theFeedIsTrimmedToItsMaximumAfterTheAnswer() {
         // The fixture's generous deadline: the chunk must be generated in time, on a loaded box too.
-        HomeFeedFixture small = new HomeFeedFixture(new HomeFeedSettings(25, 200, Duration.ofSeconds(30), 3, 30, 200, 10, 500, 450));
+        HomeFeedFixture small = new HomeFeedFixture(new HomeFeedSettings(25, 200, Duration.ofSeconds(30), Duration.ofSeconds(30), 3, 30, 200, 10, 500, 450));
         try {
             long u = small.user();
             long o1 = small.pin(), o2 = small.pin(), n1 = small.pin(), n2 = small.pin();
@@ -448,7 +476,7 @@ class HomeFeedTest {
 
     @Test
     void theFeedIsScannedToTrimItOnlyWhenItsSizeIsUnknownOrMayExceedTheMaximum() {
-        HomeFeedFixture small = new HomeFeedFixture(new HomeFeedSettings(2, 200, Duration.ofSeconds(30), 5, 30, 200, 10, 500, 450));
+        HomeFeedFixture small = new HomeFeedFixture(new HomeFeedSettings(2, 200, Duration.ofSeconds(30), Duration.ofSeconds(30), 5, 30, 200, 10, 500, 450));
         try {
             long u = small.user();
             small.materialized(u, older(1), small.pin(), small.pin());
