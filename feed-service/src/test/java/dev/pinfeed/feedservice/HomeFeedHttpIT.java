@@ -124,7 +124,8 @@ class HomeFeedHttpIT {
 
     /** The app over {@code graph} (whom readers follow, for regenerated pools), its home feed on {@code clock}. */
     private FeedAppClient app(UnaryOperator<PoolStore> generatorView, Duration generatorDeadline, GraphStore graph, Clock clock) {
-        HomeFeedSettings settings = HomeFeedSettings.from(stack.config()).withGeneratorDeadline(generatorDeadline);
+        HomeFeedSettings settings = HomeFeedSettings.from(stack.config()).withGeneratorDeadline(generatorDeadline)
+                .withJournalDeadline(Duration.ofSeconds(30)); // a loaded box may take long to journal: not what these tests are about
         HomeFeed feed = FeedServiceServer.homeFeed(stack.config(), settings, generatorView.apply(pools), feeds, lastReads, reads, graph, threads,
                 metrics, clock);
         FeedAppClient app = new FeedAppClient(

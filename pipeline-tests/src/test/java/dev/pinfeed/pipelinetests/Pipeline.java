@@ -203,7 +203,8 @@ final class Pipeline implements AutoCloseable {
         threads = closing(new HomeFeedThreads(2, 1000));
         PrometheusMeterRegistry meters = Meters.newRegistry();
         // 30 s: a first page's pooled pins are asserted at once (no retry), so the generator must finish in time here.
-        HomeFeed homeFeed = FeedServiceServer.homeFeed(config, HomeFeedSettings.from(config).withGeneratorDeadline(Duration.ofSeconds(30)),
+        HomeFeed homeFeed = FeedServiceServer.homeFeed(config, HomeFeedSettings.from(config).withGeneratorDeadline(Duration.ofSeconds(30))
+                .withJournalDeadline(Duration.ofSeconds(30)),
                 pools, feeds, lastReads, reads, graph.store(), celebrityPins, threads, feedMetrics, Clock.systemUTC());
         readers = ReaderAuth.selfIssued(config, Clock.systemUTC());
         feedService = FeedServiceServer.app(config, readers.auth(), graph.store(), reads, homeFeed, meters, Map.of()).start("127.0.0.1", 0);

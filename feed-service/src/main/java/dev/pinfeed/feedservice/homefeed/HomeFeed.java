@@ -307,13 +307,30 @@ public final class HomeFeed {
      * False when a store was unavailable: then nothing may be generated (it could repeat their pins).
      */
     private boolean completePending(List<Chunk> pending) {
-        try {
+        if (pending.isEmpty()) return true;
+        // Writes to both clusters on the answer path: bounded like the journal write, so a cluster that has just died
+        // (not yet known down: its writes hang for the client's timeouts) cannot hold the page. A completion still
+        // running goes on and is idempotent; until it is done this read neither generates nor shows the chunks.
+        CompletableFuture<Void> done = CompletableFuture.runAsync(() -> {
             for (Chunk c : pending) complete(c, List.of(), List.of());
+        }, generation);
+        try {
+            done.get(settings.journalDeadline().toNanos(), TimeUnit.NANOSECONDS);
             return true;
-        } catch (StoreUnavailableException e) {
-            // The HBase primary is down (pending read from the standby): the chunks stay journaled and a later read
-            // completes them; this one is answered from the materialized feed rather than failing (a 503 per read).
-            listener.afterAnswerFailed(e);
+        } catch (TimeoutException e) {
+            listener.afterAnswerFailed(new StoreUnavailableException("hbase", "pending chunks not completed within feed.journal-deadline-ms"));
+            return false;
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof StoreUnavailableException down) {
+                // A cluster is down (pending read from the other): the chunks stay journaled and a later read completes
+                // them; this one is answered from the materialized feed rather than failing (a 503 per read).
+                listener.afterAnswerFailed(down);
+                return false;
+            }
+            if (e.getCause() instanceof RuntimeException bug) throw bug;
+            throw new IllegalStateException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
             return false;
         }
     }

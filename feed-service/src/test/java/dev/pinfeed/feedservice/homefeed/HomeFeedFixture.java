@@ -115,7 +115,7 @@ public final class HomeFeedFixture implements AutoCloseable {
 
     /** A generous deadline: only a generator that is held back misses it, never a slow thread start on a loaded box. */
     public HomeFeedFixture() {
-        this(HomeFeedSettings.defaults().withGeneratorDeadline(Duration.ofSeconds(30)));
+        this(HomeFeedSettings.defaults().withGeneratorDeadline(Duration.ofSeconds(30)).withJournalDeadline(Duration.ofSeconds(30)));
     }
 
     public HomeFeedFixture(HomeFeedSettings settings) {

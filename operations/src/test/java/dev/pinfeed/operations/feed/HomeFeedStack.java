@@ -206,7 +206,8 @@ public final class HomeFeedStack implements AutoCloseable {
 
     /** The home feed as feed-service wires it over these stores, with a generator deadline for a loaded box. */
     public HomeFeed homeFeed(HomeFeedThreads threads, RedisLastReadStore lastReads) {
-        HomeFeedSettings settings = HomeFeedSettings.from(config).withGeneratorDeadline(Duration.ofSeconds(30));
+        HomeFeedSettings settings = HomeFeedSettings.from(config).withGeneratorDeadline(Duration.ofSeconds(30))
+                .withJournalDeadline(Duration.ofSeconds(30));
         return FeedServiceServer.homeFeed(config, settings, pools, feeds, lastReads, new MysqlCanonicalReads(db), graph, threads,
                 HomeFeedListener.NONE, Clock.systemUTC());
     }
