@@ -97,6 +97,7 @@ public final class FanoutLoadHarness {
 
     /** One published pin: its receivers, when it was sent (or due), when its last entry was stored. */
     private static final class Progress {
+        final long pinId;
         final int expected;
         final long sentNanos;
         private int written;
@@ -108,7 +109,8 @@ public final class FanoutLoadHarness {
         final java.util.Queue<Long> chunkArrivals = new java.util.concurrent.ConcurrentLinkedQueue<>();
         final java.util.Queue<long[]> writes = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
-        Progress(int expected, long sentNanos) {
+        Progress(long pinId, int expected, long sentNanos) {
+            this.pinId = pinId;
             this.expected = expected;
             this.sentNanos = sentNanos;
         }
@@ -550,7 +552,7 @@ public final class FanoutLoadHarness {
                 long sent = System.nanoTime();
                 Progress p = publishTo(topic, big, sent);
                 progresses.add(p);
-                long pin = pinsByAuthor.entrySet().stream().filter(e -> progress.get(e.getKey()) == p).findFirst().orElseThrow().getKey();
+                long pin = p.pinId;
                 producer.flush();
                 long deadline = sent + TimeUnit.SECONDS.toNanos(60);
                 while (store.recent(List.of(big.id()), 0).getOrDefault(big.id(), List.of()).stream().noneMatch(r -> r.pinId() == pin)) {
@@ -604,7 +606,7 @@ public final class FanoutLoadHarness {
 
     private Progress publishTo(String topic, Author a, long sentNanos) {
         long pin = pinId(a);
-        Progress p = new Progress(a.followers().size(), sentNanos);
+        Progress p = new Progress(pin, a.followers().size(), sentNanos);
         progress.put(pin, p);
         pinsByAuthor.put(pin, a.id());
         PinCreated event = new PinCreated(version.incrementAndGet(), Instant.now(), a.id(), pin, a.board(), a.id(), "bench pin " + pin, null, null, null, java.util.List.of());
