@@ -49,6 +49,8 @@ class HomeFeedHttpTest {
         assertThat(app.get("/v1/users/" + u + "/counts", null, 200).has("followers")).isTrue();
         assertThat(app.get("/v1/users/" + u + "/likes", null, 401).path("status").asInt()).isEqualTo(401);
         assertThat(app.get("/v1/users/" + u + "/following/boards", app.userToken(f.user()), 403).path("status").asInt()).isEqualTo(403);
+        assertThat(app.get("/v1/users/" + u + "/following/interests", null, 401).path("status").asInt()).isEqualTo(401);
+        assertThat(app.get("/v1/users/" + u + "/following/interests", app.userToken(f.user()), 403).path("status").asInt()).isEqualTo(403);
 
         Properties tokenOnly = new Properties();
         tokenOnly.setProperty("feed.auth.public-reads", "token");
