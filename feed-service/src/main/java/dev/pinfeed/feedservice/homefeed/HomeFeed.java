@@ -128,7 +128,9 @@ public final class HomeFeed {
         PendingAndState view = feeds.pendingAndState(userId);
         boolean completed = completePending(view.pending());
         int completedItems = completed ? view.pending().stream().mapToInt(c -> c.items().size()).sum() : 0;
-        return firstPage(userId, limit, view.state().map(s -> s.plusItems(completedItems)), completed);
+        // Completed chunks change the stored state (its item count), so it is written after this page whatever it shows.
+        Optional<GeneratorState> stored = completedItems > 0 ? Optional.empty() : view.state();
+        return firstPage(userId, limit, view.state().map(s -> s.plusItems(completedItems)), stored, completed);
     }
 
     /**
@@ -152,7 +154,8 @@ public final class HomeFeed {
         return new Page(hydrated, page.more() ? FeedCursor.of(last) : null);
     }
 
-    private Page firstPage(long userId, int limit, Optional<GeneratorState> saved, boolean pendingCompleted) {
+    /** {@code stored}: the state as stored, when {@code saved} is that state (nothing completed changed it), else empty. */
+    private Page firstPage(long userId, int limit, Optional<GeneratorState> saved, Optional<GeneratorState> stored, boolean pendingCompleted) {
         long now = clock.millis();
         GeneratorState state = saved.orElse(GeneratorState.initial(settings.chunkSize()));
         if (returning(state, now)) regenerator.regenerate(userId);
@@ -212,13 +215,36 @@ public final class HomeFeed {
             if (feedItems == GeneratorState.UNKNOWN_ITEMS || feedItems > settings.materializedMax()) {
                 feedItems = feeds.trim(userId, settings.materializedMax());
             }
-            // The fan-out's record first, and the state's read moves only once a replica holds that record: so
-            // the fan-out never sees an older read than the state, and a user it skipped returns as one (LastReadStore).
-            long lastRead = lastReads.recordRead(userId, now) ? now : state.lastReadMillis();
-            feeds.saveState(userId, new GeneratorState(nextChunkSize, lastRead, feedItems));
-            if (late) keepLate(userId, generated, newestMaterialized, now);
+            if (late) {
+                saveRead(userId, now, state, nextChunkSize, feedItems);
+                keepLate(userId, generated, newestMaterialized, now);
+            } else if (!unchanged(stored, nextChunkSize, feedItems, now)) {
+                saveRead(userId, now, state, nextChunkSize, feedItems);
+            }
         });
         return new Page(hydrated, available > items.size() ? FeedCursor.of(last) : null);
+    }
+
+    /**
+     * The read recorded and the state saved. The fan-out's record first, and the state's read moves only once a replica
+     * holds that record: so the fan-out never sees an older read than the state, and a user it skipped returns as one
+     * ({@link LastReadStore}).
+     */
+    private void saveRead(long userId, long now, GeneratorState state, int nextChunkSize, int feedItems) {
+        long lastRead = lastReads.recordRead(userId, now) ? now : state.lastReadMillis();
+        feeds.saveState(userId, new GeneratorState(nextChunkSize, lastRead, feedItems));
+    }
+
+    /**
+     * Whether this page left the stored state as it was, but for a last read less than {@code feed.last-read-resolution-ms}
+     * old: then neither the state nor the read is written (most pages of a reader who reads often show nothing new). A
+     * page with a late generation always writes, so that the late chunk sees a newer read started ({@link #keepLate}).
+     */
+    private boolean unchanged(Optional<GeneratorState> stored, int nextChunkSize, int feedItems, long now) {
+        if (stored.isEmpty()) return false;
+        GeneratorState s = stored.get();
+        return s.nextChunkSize() == nextChunkSize && s.materializedItems() == feedItems && s.lastReadMillis() > 0
+                && now - s.lastReadMillis() < settings.lastReadResolution().toMillis();
     }
 
     /**

@@ -22,9 +22,14 @@ import java.time.Duration;
  * @param regenPinsEach      newest pins read per followed user or board ({@code feed.regenerate.pins-each}, 10)
  * @param poolMax            the worker's pool bound, kept by regeneration too ({@code feed.pool-max}, 500)
  * @param poolTrimTo         what a pool past {@code poolMax} is cut back to ({@code feed.pool-trim-to}, 90 % of the max)
+ * @param lastReadResolution how far a first page that changes nothing else must be from the recorded last read to record
+ *                           it again ({@code feed.last-read-resolution-ms}, 60 000): the readers of the last read count in days
+ *                           (active receivers, returning users) or pull with a 10-minute overlap (celebrities), so a reader
+ *                           paging his feed all day costs one state write a minute, not one per page
  */
 public record HomeFeedSettings(int chunkSize, int chunkMax, Duration generatorDeadline, Duration journalDeadline, int materializedMax,
-                               int activeDays, int regenFollowees, int regenPinsEach, int poolMax, int poolTrimTo) {
+                               int activeDays, int regenFollowees, int regenPinsEach, int poolMax, int poolTrimTo,
+                               Duration lastReadResolution) {
 
     public HomeFeedSettings {
         if (chunkSize < 1 || chunkMax < chunkSize) throw new IllegalArgumentException("need 1 <= feed.chunk-size <= feed.chunk-max: " + chunkSize + ", " + chunkMax);
@@ -32,11 +37,12 @@ public record HomeFeedSettings(int chunkSize, int chunkMax, Duration generatorDe
         if (journalDeadline.isNegative() || journalDeadline.isZero()) throw new IllegalArgumentException("feed.journal-deadline-ms must be > 0");
         if (materializedMax < 1) throw new IllegalArgumentException("feed.materialized-max must be >= 1: " + materializedMax);
         if (activeDays < 0) throw new IllegalArgumentException("feed.active-days must be >= 0: " + activeDays);
+        if (lastReadResolution.isNegative()) throw new IllegalArgumentException("feed.last-read-resolution-ms must be >= 0");
         new RegenerationSettings(regenFollowees, regenPinsEach, poolMax, poolTrimTo); // its checks
     }
 
     public static HomeFeedSettings defaults() {
-        return new HomeFeedSettings(25, 200, Duration.ofMillis(50), Duration.ofMillis(1000), 1000, 30, 200, 10, 500, 450);
+        return new HomeFeedSettings(25, 200, Duration.ofMillis(50), Duration.ofMillis(1000), 1000, 30, 200, 10, 500, 450, Duration.ofMinutes(1));
     }
 
     public static HomeFeedSettings from(PinfeedConfig config) {
@@ -47,7 +53,8 @@ public record HomeFeedSettings(int chunkSize, int chunkMax, Duration generatorDe
                 Duration.ofMillis(config.getInt("feed.journal-deadline-ms", (int) d.journalDeadline().toMillis())),
                 config.getInt("feed.materialized-max", d.materializedMax()),
                 config.getInt("feed.active-days", config.getInt("fanout.active-days", d.activeDays())),
-                r.followees(), r.pinsEach(), r.poolMax(), r.poolTrimTo());
+                r.followees(), r.pinsEach(), r.poolMax(), r.poolTrimTo(),
+                Duration.ofMillis(config.getInt("feed.last-read-resolution-ms", (int) d.lastReadResolution().toMillis())));
     }
 
     /** What the {@link PoolRegenerator} of a returning user works with. */
@@ -62,11 +69,16 @@ public record HomeFeedSettings(int chunkSize, int chunkMax, Duration generatorDe
 
     public HomeFeedSettings withGeneratorDeadline(Duration deadline) {
         return new HomeFeedSettings(chunkSize, chunkMax, deadline, journalDeadline, materializedMax, activeDays, regenFollowees, regenPinsEach,
-                poolMax, poolTrimTo);
+                poolMax, poolTrimTo, lastReadResolution);
     }
 
     public HomeFeedSettings withJournalDeadline(Duration deadline) {
         return new HomeFeedSettings(chunkSize, chunkMax, generatorDeadline, deadline, materializedMax, activeDays, regenFollowees, regenPinsEach,
-                poolMax, poolTrimTo);
+                poolMax, poolTrimTo, lastReadResolution);
+    }
+
+    public HomeFeedSettings withLastReadResolution(Duration resolution) {
+        return new HomeFeedSettings(chunkSize, chunkMax, generatorDeadline, journalDeadline, materializedMax, activeDays, regenFollowees,
+                regenPinsEach, poolMax, poolTrimTo, resolution);
     }
 }

@@ -421,6 +421,39 @@ class HomeFeedTest {
     }
 
     /**
+     * A first page that shows nothing new and changes nothing writes no state and no read while the recorded read is less
+     * than feed.last-read-resolution-ms old; past it, or with new pins, both are written again.
+     */
+    @Test
+    void aFirstPageThatChangesNothingWritesNothingWithinTheLastReadResolution() {
+        long u = f.user();
+        f.materialized(u, older(1), f.pin(), f.pin());
+        f.feed().read(u, null, 5);
+        f.later.runAll();
+        GeneratorState afterFirst = f.feeds.state(u).orElseThrow();
+        assertThat(afterFirst.lastReadMillis()).isEqualTo(T0);
+
+        f.clock.advance(Duration.ofSeconds(59));
+        assertThat(f.feed().read(u, null, 5).items()).hasSize(2);
+        f.later.runAll();
+        assertThat(f.feeds.state(u)).contains(afterFirst);
+        assertThat(f.lastReads.lastReads(List.of(u))).containsOnly(Map.entry(u, T0));
+
+        long fresh = f.pin();
+        f.pool(u, Source.FOLLOWED_USER, fresh);
+        assertThat(f.feed().read(u, null, 5).items()).extracting(i -> i.pin().id()).startsWith(fresh);
+        f.later.runAll();
+        assertThat(f.feeds.state(u)).map(GeneratorState::lastReadMillis).contains(T0 + 59_000);
+        assertThat(f.feeds.state(u)).map(GeneratorState::materializedItems).contains(afterFirst.materializedItems() + 1);
+
+        f.clock.advance(Duration.ofSeconds(60));
+        f.feed().read(u, null, 5);
+        f.later.runAll();
+        assertThat(f.feeds.state(u)).map(GeneratorState::lastReadMillis).contains(T0 + 119_000);
+        assertThat(f.lastReads.lastReads(List.of(u))).containsOnly(Map.entry(u, T0 + 119_000));
+    }
+
+    /**
      * A record no replica confirmed may be lost in a failover, leaving the fan-out an older read than the
      * state's: so the state keeps its older read, and a user the fan-out skipped on it is still regenerated.
      */
@@ -460,7 +493,7 @@ class HomeFeedTest {
     @Test
     void theFeedIsTrimmedToItsMaximumAfterTheAnswer() {
         // The fixture's generous deadline: the chunk must be generated in time, on a loaded box too.
-        HomeFeedFixture small = new HomeFeedFixture(new HomeFeedSettings(25, 200, Duration.ofSeconds(30), Duration.ofSeconds(30), 3, 30, 200, 10, 500, 450));
+        HomeFeedFixture small = new HomeFeedFixture(new HomeFeedSettings(25, 200, Duration.ofSeconds(30), Duration.ofSeconds(30), 3, 30, 200, 10, 500, 450, Duration.ofMinutes(1)));
         try {
             long u = small.user();
             long o1 = small.pin(), o2 = small.pin(), n1 = small.pin(), n2 = small.pin();
@@ -476,7 +509,7 @@ class HomeFeedTest {
 
     @Test
     void theFeedIsScannedToTrimItOnlyWhenItsSizeIsUnknownOrMayExceedTheMaximum() {
-        HomeFeedFixture small = new HomeFeedFixture(new HomeFeedSettings(2, 200, Duration.ofSeconds(30), Duration.ofSeconds(30), 5, 30, 200, 10, 500, 450));
+        HomeFeedFixture small = new HomeFeedFixture(new HomeFeedSettings(2, 200, Duration.ofSeconds(30), Duration.ofSeconds(30), 5, 30, 200, 10, 500, 450, Duration.ofMinutes(1)));
         try {
             long u = small.user();
             small.materialized(u, older(1), small.pin(), small.pin());

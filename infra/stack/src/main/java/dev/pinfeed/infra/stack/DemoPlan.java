@@ -72,6 +72,15 @@ final class DemoPlan {
         return java.util.stream.IntStream.range(0, n).mapToObj(DemoPlan::username).toList();
     }
 
+    /** {@code n} distinct demo usernames drawn uniformly from the default dataset's users (a load's random readers). */
+    static List<String> randomUsernames(int n, long seed) {
+        int users = Size.DEFAULT.users();
+        if (n < 1 || n > users) throw new IllegalArgumentException("--demo-readers: between 1 and " + users + ": " + n);
+        List<Integer> all = new ArrayList<>(java.util.stream.IntStream.range(0, users).boxed().toList());
+        java.util.Collections.shuffle(all, new java.util.Random(seed));
+        return all.subList(0, n).stream().map(DemoPlan::username).toList();
+    }
+
     DemoPlan(Size size, long seed) {
         this.size = size;
         SplittableRandom random = new SplittableRandom(seed);

@@ -393,6 +393,16 @@ public final class LocalStack {
 
     /** A dev reader token of the user named {@code username}, whom feed-service must know. */
     public String readerToken(String username) {
+        return readerToken(userId(username));
+    }
+
+    /** A dev reader token of the user {@code userId}. */
+    public String readerToken(long userId) {
+        return DevReaderKeys.userToken(layout, userId);
+    }
+
+    /** The id of the user named {@code username}, as feed-service knows it. */
+    public long userId(String username) {
         if (username == null || !username.matches("[a-z0-9_]{3,30}")) {
             throw new IllegalArgumentException("--user: a username is 3-30 of a-z, 0-9 and _: " + username);
         }
@@ -410,7 +420,7 @@ public final class LocalStack {
         if (r.statusCode() == 404) throw new IllegalArgumentException("--user: feed-service knows no user named " + username);
         if (r.statusCode() != 200) throw new IllegalStateException("feed-service answered " + r.statusCode() + " for user " + username);
         try {
-            return DevReaderKeys.userToken(layout, Long.parseLong(new ObjectMapper().readTree(r.body()).path("id").asText()));
+            return Long.parseLong(new ObjectMapper().readTree(r.body()).path("id").asText());
         } catch (IOException | NumberFormatException e) {
             throw new IllegalStateException("feed-service's answer for user " + username + " has no id: " + e.getMessage(), e);
         }

@@ -242,13 +242,25 @@ public final class StackCli implements Callable<Integer> {
     static final class Token extends Sub {
         @Option(names = "--user", paramLabel = "USERNAME", description = "a reader token of this user") String user;
         @Option(names = "--service", paramLabel = "NAME", description = "a service token with the read scope") String service;
+        @Option(names = "--demo-readers", paramLabel = "N", description = {"N distinct random users of the demo dataset, one",
+                "'USER_ID TOKEN' line each (reader tokens): the readers of ./pinfeed bench reads"}) Integer demoReaders;
+        @Option(names = "--seed", description = "the random seed of --demo-readers (default: ${DEFAULT-VALUE})", defaultValue = "1")
+        long seed;
 
         @Override
         public Integer call() {
-            if (user != null && service != null) throw new IllegalArgumentException("--user and --service exclude each other");
-            String app = user != null ? "feed-service" : service != null ? null : "ingest-api";
+            int chosen = (user != null ? 1 : 0) + (service != null ? 1 : 0) + (demoReaders != null ? 1 : 0);
+            if (chosen > 1) throw new IllegalArgumentException("--user, --service and --demo-readers exclude each other");
+            String app = user != null || demoReaders != null ? "feed-service" : service != null ? null : "ingest-api";
             if (app != null && !stack().isRunning(app)) {
                 throw new IllegalStateException(app + " is not running: start the stack with ./pinfeed dev");
+            }
+            if (demoReaders != null) {
+                for (String username : DemoPlan.randomUsernames(demoReaders, seed)) {
+                    long id = stack().userId(username);
+                    out().println(id + " " + stack().readerToken(id));
+                }
+                return Cli.OK;
             }
             out().println(user != null ? stack().readerToken(user) : service != null ? stack().serviceToken(service) : stack().devToken());
             return Cli.OK;

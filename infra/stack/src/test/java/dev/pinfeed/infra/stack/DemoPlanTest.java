@@ -99,4 +99,16 @@ class DemoPlanTest {
         DemoPlan first = new DemoPlan(DemoPlan.Size.DEFAULT, 42);
         assertThat(again.pinInterests).isEqualTo(first.pinInterests);
     }
+
+    @Test
+    void randomReadersAreDistinctDemoUsersDrawnBySeed() {
+        List<String> readers = DemoPlan.randomUsernames(400, 7);
+        assertThat(readers).hasSize(400).doesNotHaveDuplicates();
+        assertThat(new DemoPlan(DemoPlan.Size.DEFAULT, 1).usernames).containsAll(readers);
+        assertThat(DemoPlan.randomUsernames(400, 7)).isEqualTo(readers);
+        assertThat(DemoPlan.randomUsernames(400, 8)).isNotEqualTo(readers);
+        assertThat(readers.subList(0, 50)).isNotEqualTo(DemoPlan.firstUsernames(50));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> DemoPlan.randomUsernames(0, 7))
+                .hasMessageContaining("--demo-readers");
+    }
 }
