@@ -9,6 +9,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -36,6 +37,8 @@ public final class ContentGenerator {
 
     /** How many candidates beyond a source's share to read, so deferred pins and a short pool elsewhere can be made up. */
     private static final int SLACK = 10;
+    /** The most entries the one read of all pools fetches (a chunk of 200 from five pools would want 1 050). */
+    private static final int ONE_READ_MAX = 500;
 
     private final PoolStore pools;
     private final GeneratorSettings settings;
@@ -83,16 +86,22 @@ public final class ContentGenerator {
     /** Up to {@code size} items for {@code userId}'s next chunk, in the order to show them. */
     public Result generate(long userId, int size) {
         if (size <= 0) return new Result(List.of(), List.of());
+        Set<Source> mixed = EnumSet.noneOf(Source.class);
+        for (Source s : Source.values()) if (settings.share(s) > 0) mixed.add(s);
+        if (mixed.isEmpty()) return new Result(List.of(), List.of());
+        int want = size + SLACK;
+        // One read of all his pools settles the small ones (most readers' pools are small or empty); the others are read
+        // at the same time, the first on this thread.
+        Map<Source, List<PoolEntry>> best = new EnumMap<>(Source.class);
+        best.putAll(pools.bestOfEach(userId, mixed, want, Math.min(ONE_READ_MAX, mixed.size() * want)));
         Map<Source, CompletableFuture<List<PoolEntry>>> reads = new EnumMap<>(Source.class);
         Source first = null;
-        for (Source s : Source.values()) {
-            if (settings.share(s) <= 0) continue;
+        for (Source s : mixed) {
+            if (best.containsKey(s)) continue;
             if (first == null) first = s; // read below, on this thread, while the others are under way
-            else reads.put(s, CompletableFuture.supplyAsync(() -> pools.best(userId, s, size + SLACK), sourceReads));
+            else reads.put(s, CompletableFuture.supplyAsync(() -> pools.best(userId, s, want), sourceReads));
         }
-        if (first == null) return new Result(List.of(), List.of());
-        Map<Source, List<PoolEntry>> best = new EnumMap<>(Source.class);
-        best.put(first, pools.best(userId, first, size + SLACK));
+        if (first != null) best.put(first, pools.best(userId, first, want));
         reads.forEach((s, read) -> best.put(s, Futures.join(read))); // a store outage stays a StoreUnavailableException
 
         Map<Source, Deque<PoolEntry>> candidates = new EnumMap<>(Source.class);

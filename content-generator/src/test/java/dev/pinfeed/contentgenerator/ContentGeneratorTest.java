@@ -190,9 +190,13 @@ class ContentGeneratorTest {
                 .isEqualTo(GeneratorSettings.defaults().share(Source.FOLLOWED_USER));
     }
 
-    /** {@link #pools}, except that {@code best} first runs {@code beforeBest} (with the source asked). */
+    /**
+     * {@link #pools}, except that {@code best} first runs {@code beforeBest} (with the source asked), and the one read of all
+     * pools settles none of them (as for large pools), so every pool is read on its own.
+     */
     private PoolStore poolsThat(java.util.function.Consumer<Source> beforeBest) {
         return (PoolStore) Proxy.newProxyInstance(PoolStore.class.getClassLoader(), new Class<?>[] {PoolStore.class}, (proxy, method, args) -> {
+            if (method.getName().equals("bestOfEach")) return java.util.Map.of();
             if (method.getName().equals("best")) beforeBest.accept((Source) args[1]);
             try {
                 return method.invoke(pools, args);
@@ -200,6 +204,25 @@ class ContentGeneratorTest {
                 throw e.getCause();
             }
         });
+    }
+
+    /** Pools one read settles are not read again on their own; the ones it leaves are. */
+    @Test
+    void poolsTheOneReadSettlesAreNotReadAgain() {
+        pool(Source.FOLLOWED_USER, 9, 8);
+        pool(Source.FOLLOWED_BOARD, 90);
+        Set<Source> readAlone = ConcurrentHashMap.newKeySet();
+        PoolStore settlesUsers = (PoolStore) Proxy.newProxyInstance(PoolStore.class.getClassLoader(), new Class<?>[] {PoolStore.class},
+                (proxy, method, args) -> {
+                    if (method.getName().equals("bestOfEach")) {
+                        return java.util.Map.of(Source.FOLLOWED_USER, pools.best(U, Source.FOLLOWED_USER, (int) args[2]));
+                    }
+                    if (method.getName().equals("best")) readAlone.add((Source) args[1]);
+                    return method.invoke(pools, args);
+                });
+        List<FeedItem> chunk = new ContentGenerator(settlesUsers, GeneratorSettings.defaults(), Runnable::run).generate(U, 3).items();
+        assertThat(pins(chunk)).containsExactly(100L, 200L, 101L);
+        assertThat(readAlone).doesNotContain(Source.FOLLOWED_USER).contains(Source.FOLLOWED_BOARD);
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.pinfeed.feedstore;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
@@ -137,6 +138,19 @@ public interface PoolStore extends AutoCloseable {
 
     /** The {@code n} best entries of the user's pool for {@code source}, best first (equal scores: the older, smaller pin id first). */
     List<PoolEntry> best(long userId, Source source, int n);
+
+    /**
+     * The {@code n} best entries of each pool in {@code sources} that one read of at most {@code rowsAtMost} of the user's
+     * entries settles (seed 002's pools sort user | source | score, so one scan meets every pool in turn): a pool that read
+     * ended, or of which it found {@code n} entries. Pools it did not settle are absent: read them with {@link #best}. A
+     * reader with small or empty pools (the usual case) costs one read instead of one per source. This default settles
+     * every pool with {@link #best}, one read each.
+     */
+    default Map<Source, List<PoolEntry>> bestOfEach(long userId, Set<Source> sources, int n, int rowsAtMost) {
+        Map<Source, List<PoolEntry>> out = new EnumMap<>(Source.class);
+        for (Source s : sources) out.put(s, best(userId, s, n));
+        return out;
+    }
 
     /** Every entry of the user in every pool (pools are bounded, so this is small): for purges. */
     List<PoolEntry> all(long userId);

@@ -83,6 +83,11 @@ public final class SpeculativePoolStore implements PoolStore {
     }
 
     @Override
+    public Map<Source, List<PoolEntry>> bestOfEach(long userId, Set<Source> sources, int n, int rowsAtMost) {
+        return reads.read(s -> s.bestOfEach(userId, sources, n, rowsAtMost));
+    }
+
+    @Override
     public Set<Long> shownAmong(long userId, Collection<Long> pinIds) {
         return reads.read(s -> s.shownAmong(userId, pinIds));
     }

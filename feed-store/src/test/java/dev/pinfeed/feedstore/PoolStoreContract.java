@@ -36,6 +36,32 @@ public abstract class PoolStoreContract {
         assertThat(store().best(freshUser(), Source.FOLLOWED_USER, 5)).isEmpty();
     }
 
+    /** One read of every pool: each pool it settles is exactly what best reads; small pools are all settled. */
+    @Test
+    void bestOfEachSettlesPoolsExactlyAsBestReadsThem() {
+        long u = freshUser();
+        store().upsert(List.of(entry(u, Source.FOLLOWED_USER, 0.5, 1), entry(u, Source.FOLLOWED_USER, 2.0, 2),
+                entry(u, Source.FOLLOWED_USER, 1.0, 3), entry(u, Source.FOLLOWED_BOARD, 9.0, 4), entry(u, Source.RELATED, 1.0, 5),
+                entry(u, Source.RELATED, 3.0, 6)));
+        java.util.Set<Source> all = java.util.EnumSet.allOf(Source.class);
+        Map<Source, List<PoolEntry>> small = store().bestOfEach(u, all, 2, 50);
+        assertThat(small).containsOnlyKeys(all);
+        for (Source s : all) assertThat(small.get(s)).as(s.name()).isEqualTo(store().best(u, s, 2));
+        assertThat(pins(small.get(Source.FOLLOWED_USER))).containsExactly(2L, 3L);
+        assertThat(store().bestOfEach(freshUser(), all, 25, 125)).containsOnlyKeys(all).allSatisfy((s, e) -> assertThat(e).isEmpty());
+        // A read too short for every pool: whatever it settles is still exact.
+        for (int rows = 1; rows <= 6; rows++) {
+            for (int n = 1; n <= 4; n++) {
+                Map<Source, List<PoolEntry>> part = store().bestOfEach(u, all, n, rows);
+                for (Map.Entry<Source, List<PoolEntry>> e : part.entrySet()) {
+                    assertThat(e.getValue()).as("%s of %d rows, n = %d", e.getKey(), rows, n).isEqualTo(store().best(u, e.getKey(), n));
+                }
+            }
+        }
+        assertThat(store().bestOfEach(u, java.util.EnumSet.of(Source.RELATED), 1, 50))
+                .containsOnlyKeys(Source.RELATED).containsEntry(Source.RELATED, store().best(u, Source.RELATED, 1));
+    }
+
     @Test
     void entriesKeepEverythingTheyWereWrittenWith() {
         long u = freshUser();

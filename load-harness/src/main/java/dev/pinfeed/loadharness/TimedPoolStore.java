@@ -79,6 +79,11 @@ final class TimedPoolStore implements PoolStore {
     }
 
     @Override
+    public Map<Source, List<PoolEntry>> bestOfEach(long userId, Set<Source> sources, int n, int rowsAtMost) {
+        return delegate.bestOfEach(userId, sources, n, rowsAtMost);
+    }
+
+    @Override
     public List<PoolEntry> all(long userId) {
         return delegate.all(userId);
     }

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
@@ -343,6 +344,41 @@ public final class HBasePoolStore implements PoolStore, PoolRows {
             out.addAll(verified(userId, batch, rows)); // orphans are skipped: read on past them
             if (batch.size() < want) break;
             start = MaterializedKeys.after(rows.get(rows.size() - 1));
+        }
+        return out;
+    }
+
+    /**
+     * One scan of the user's entry rows (every pool, in source order), at most {@code rowsAtMost}; each pool's first {@code n}
+     * rows verified in one index read. A pool is settled when its {@code n} rows were all current, or when the scan read it
+     * to its end and verified every row of it; the rest ({@link #best} reads past orphans, or a pool the scan did not reach)
+     * is left to the caller.
+     */
+    @Override
+    public Map<Source, List<PoolEntry>> bestOfEach(long userId, Set<Source> sources, int n, int rowsAtMost) {
+        if (n <= 0 || rowsAtMost <= 0) return PoolStore.super.bestOfEach(userId, sources, n, rowsAtMost);
+        byte[][] range = PoolKeys.userRange(userId);
+        List<byte[]> rows = new ArrayList<>();
+        List<PoolEntry> read = scan(range[0], range[1], rowsAtMost, rows);
+        // Read to the end: every pool is complete. Else the last row's pool may go on, and later pools were not reached.
+        Source last = read.size() < rowsAtMost ? null : read.get(read.size() - 1).source();
+        Map<Source, Integer> found = new EnumMap<>(Source.class);
+        List<PoolEntry> heads = new ArrayList<>();
+        List<byte[]> headRows = new ArrayList<>();
+        for (int i = 0; i < read.size(); i++) {
+            PoolEntry e = read.get(i);
+            if (!sources.contains(e.source()) || found.merge(e.source(), 1, Integer::sum) > n) continue;
+            heads.add(e);
+            headRows.add(rows.get(i));
+        }
+        Map<Source, List<PoolEntry>> current = new EnumMap<>(Source.class);
+        for (PoolEntry e : verified(userId, heads, headRows)) current.computeIfAbsent(e.source(), k -> new ArrayList<>()).add(e);
+        Map<Source, List<PoolEntry>> out = new EnumMap<>(Source.class);
+        for (Source s : sources) {
+            List<PoolEntry> entries = current.getOrDefault(s, new ArrayList<>());
+            boolean complete = last == null || s.code() < last.code();
+            // n current rows; or the whole pool read and every row of it verified (orphans dropped). Else best reads it.
+            if (entries.size() == n || complete && found.getOrDefault(s, 0) <= n) out.put(s, entries);
         }
         return out;
     }

@@ -70,6 +70,35 @@ class HBaseStoresIT {
     }
 
     /**
+     * The one read of all pools skips an orphan as best does: a pool whose first rows hold one is settled only when the read
+     * reached its end; otherwise it is left to best, which reads past it. Either way the orphan is deleted.
+     */
+    @Test
+    void bestOfEachSkipsOrphansOrLeavesThePoolToBest() throws Exception {
+        long u = stack.freshId();
+        try (HBasePoolStore store = new HBasePoolStore(connection, HBaseClusters.PRIMARY);
+             Table table = connection.getTable(HBaseClusters.POOLS)) {
+            PoolEntry first = new PoolEntry(u, Source.FOLLOWED_USER, 5.0, 2, 12, 22, 1_767_225_600_000L);
+            PoolEntry second = new PoolEntry(u, Source.FOLLOWED_USER, 1.0, 3, 13, 23, 1_767_225_600_000L);
+            PoolEntry board = new PoolEntry(u, Source.FOLLOWED_BOARD, 2.0, 4, 14, 24, 1_767_225_600_000L);
+            store.upsert(List.of(first, second, board), 5, 5);
+            PoolEntry orphan = new PoolEntry(u, Source.FOLLOWED_USER, 9.0, 2, 12, 22, 1_767_225_600_000L); // pin 2's old row
+            table.put(new Put(PoolKeys.entryRow(orphan)).addColumn(PoolKeys.FAMILY, PoolKeys.ENTRY, PoolKeys.entryValue(orphan)));
+            java.util.Set<Source> two = java.util.EnumSet.of(Source.FOLLOWED_USER, Source.FOLLOWED_BOARD);
+
+            // n = 2: the pool's first two rows are the orphan and pin 2; it has a third, so best must read on.
+            assertThat(store.bestOfEach(u, two, 2, 100)).containsOnlyKeys(Source.FOLLOWED_BOARD).containsEntry(Source.FOLLOWED_BOARD, List.of(board));
+            assertThat(store.storedRows(u)).as("the orphan was deleted").doesNotContain(orphan);
+            assertThat(store.best(u, Source.FOLLOWED_USER, 2)).containsExactly(first, second);
+
+            table.put(new Put(PoolKeys.entryRow(orphan)).addColumn(PoolKeys.FAMILY, PoolKeys.ENTRY, PoolKeys.entryValue(orphan)));
+            // n = 3: the whole pool was read and verified: settled without the orphan.
+            assertThat(store.bestOfEach(u, two, 3, 100)).containsEntry(Source.FOLLOWED_USER, List.of(first, second))
+                    .containsEntry(Source.FOLLOWED_BOARD, List.of(board));
+        }
+    }
+
+    /**
      * An entry written as unseen (its fan-out chunk marked for the first time) skips the index read, so
      * an older entry of the same pin, which only a racing backfill could have written, stays behind as
      * an orphan: readers skip and delete it. A pin given twice in one call is checked all the same.
