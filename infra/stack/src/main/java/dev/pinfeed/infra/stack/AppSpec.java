@@ -115,7 +115,8 @@ final class AppSpec implements ServerSpec {
      */
     @Override
     public List<String> command() {
-        List<String> options = new ArrayList<>(List.of("-Xms" + heap, "-Xmx" + heap));
+        List<String> options = new ArrayList<>(JavaCommand.FOOTPRINT);
+        options.add("-Xmx" + heap);
         options.addAll(JavaCommand.logOptions(logFile(), "INFO", Log4jConfig.APPS.file(layout)));
         options.add("-Dpinfeed.root=" + layout.root());
         properties.forEach((k, v) -> options.add("-D" + k + "=" + v));

@@ -34,7 +34,7 @@ class AppSpecTest {
         Path options = root.resolve("home/run/feed-service.jvm-options");
         assertThat(command).containsExactly("env", "JAVA_HOME=" + System.getProperty("java.home"), "JAVA_OPTS=@" + options,
                 bin.resolve("feed-service").toString());
-        assertThat(Files.readAllLines(options)).contains("\"-Xms1g\"", "\"-Xmx1g\"", "\"-Dpinfeed.root=" + root + "\"",
+        assertThat(Files.readAllLines(options)).contains("\"-Xms64m\"", "\"-XX:G1PeriodicGCInterval=60000\"", "\"-Xmx1g\"", "\"-Dpinfeed.root=" + root + "\"",
                 "\"-Dfeed.auth.issuer=a b \\\"quoted\\\"\"");
         AppSpec materializer = AppSpec.processor(layout, PinfeedConfig.of(values), "materializer", "Canonical store", "materializer");
         assertThatThrownBy(materializer::command).hasMessageContaining("materializer").hasMessageContaining("build first");
