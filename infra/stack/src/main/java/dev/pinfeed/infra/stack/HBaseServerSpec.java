@@ -71,6 +71,11 @@ final class HBaseServerSpec implements ServerSpec {
         // 1.5 GB standby out of heap. 4 MB batches bound it and still ship ~10 k pool rows each.
         site.put("replication.source.size.capacity", String.valueOf(4 * 1024 * 1024));
         site.put("hbase.regionserver.handler.count", "20");
+        // Reads in queues of their own, scans apart from gets: a feed page's scans no longer wait behind the fan-out's
+        // batches of pool writes (during a demo load's fan-out, first pages waited seconds in the one shared queue).
+        site.put("hbase.ipc.server.callqueue.handler.factor", "0.2");
+        site.put("hbase.ipc.server.callqueue.read.ratio", "0.6");
+        site.put("hbase.ipc.server.callqueue.scan.ratio", "0.5");
         // Memstores and block cache default to 0.4 of the heap each, leaving a 512 MB server 100 MB to work
         // in: under the benchmarks its old generation sat at 99.9 % with a full GC every ~2 s (30 % of the
         // time in GC, 0.2 s stalls). HEAP with 0.3 each leaves ~600 MB of working room.
