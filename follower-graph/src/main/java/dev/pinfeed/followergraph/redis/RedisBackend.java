@@ -26,7 +26,8 @@ import redis.clients.jedis.resps.Tuple;
 /**
  * {@link GraphBackend} on Redis instances: the shard map (live from ZooKeeper) picks the instance per
  * virtual shard; writes are EVALSHA of {@link RedisScripts} (re-sent as EVAL after a restart emptied
- * the script cache); reads are pipelines. An instance that cannot be reached, times out, or is busy
+ * the script cache), a batch's as one pipeline per instance (calls answered NOSCRIPT sent again after
+ * SCRIPT LOAD); reads are pipelines. An instance that cannot be reached, times out, or is busy
  * or still loading its data makes the call throw {@link StoreUnavailableException} naming it (safe to
  * retry: every write is idempotent); other Redis errors are bugs and stay as they are.
  */

@@ -45,7 +45,8 @@ import java.util.TreeMap;
  * </ol>
  * Steps 3 and 4 always run, even when step 2 changed nothing, so replaying an event after a crash
  * between steps completes the half-written edge. Each side converges to the state of the highest
- * sequence, which is the state of the newest registers.
+ * sequence, which is the state of the newest registers. Steps 3 and 4 go to their instances in
+ * parallel. A batch runs each step for all its commands at once ({@link #applyAll}).
  *
  * <p>A repair ({@link #repair}) runs the same steps 3 and 4 after its own step 2: fix the registers that
  * still hold what the audit read, and move the sequence above every sequence either side has applied. So
