@@ -26,6 +26,26 @@ public interface GraphStore extends AutoCloseable {
     /** Applies one command. Throws {@link InvalidCommandException} if it names a board's owner differently than before. */
     void apply(GraphCommand command);
 
+    /**
+     * Applies {@code commands} as {@link #apply} would one by one, in order, and says what became of each
+     * (same index): the resulting graph is the one-by-one result, commands on the same edge included. A
+     * refused command or an instance that does not answer fails only the commands concerned; the others
+     * apply. The Redis store pipelines the batch per instance (a few round trips for the whole batch);
+     * this default applies one at a time.
+     */
+    default List<CommandOutcome> applyAll(List<GraphCommand> commands) {
+        List<CommandOutcome> out = new java.util.ArrayList<>(commands.size());
+        for (GraphCommand c : commands) {
+            try {
+                apply(c);
+                out.add(CommandOutcome.applied(c));
+            } catch (InvalidCommandException | dev.pinfeed.config.StoreUnavailableException e) {
+                out.add(new CommandOutcome(c, e));
+            }
+        }
+        return out;
+    }
+
     /** Does {@code followerId} follow user {@code userId}, and explicitly? */
     UserRelation relation(long followerId, long userId);
 

@@ -511,6 +511,75 @@ public abstract class GraphStoreContract {
         assertThat(graph.interestFollowerCount(wood)).isEqualTo(2);
     }
 
+    // ---------------------------------------------------------------- batches (applyAll)
+
+    @Test
+    void aBatchEndsAsItsCommandsOneByOneSamePairsIncluded() {
+        long a = freshId(), b = freshId(), c = freshId(), x1 = freshId(), x2 = freshId(), interest = freshId();
+        List<GraphCommand> batch = List.of(
+                createBoard(x1, b, 1), followUser(a, b, 2), followBoard(a, x2, b, 3), unfollowBoard(a, x1, b, 4),
+                unfollowUser(a, b, 5), followUser(a, b, 6), // one pair four times in one batch: the newest follow covers x1 again
+                followUser(c, b, 7), unfollowUser(c, b, 3), // an older unfollow after a newer follow changes nothing
+                followBoard(c, x1, b, 8), unfollowBoard(c, x1, b, 9), // c's board follow undone: c stays an explicit follower of b
+                followInterest(a, interest, 8), unfollowInterest(a, interest, 9), followInterest(a, interest, 7),
+                createBoard(x2, b, 10), followBoard(a, x2, b, 3)); // a duplicate
+
+        List<CommandOutcome> outcomes = graph.applyAll(batch);
+
+        assertThat(outcomes).extracting(CommandOutcome::command).containsExactlyElementsOf(batch);
+        assertThat(outcomes).allMatch(CommandOutcome::isApplied);
+        assertThat(graph.relation(a, b)).isEqualTo(UserRelation.EXPLICIT);
+        assertThat(graph.followsBoard(a, x1)).as("the newer user follow drops the older exception").isTrue();
+        assertThat(graph.followsBoard(a, x2)).isTrue();
+        assertThat(graph.followsBoard(c, x1)).as("unfollowed after c's user follow: an exception").isFalse();
+        assertThat(graph.counts(a)).isEqualTo(new Counts(0, 0, 1, 0, 1));
+        assertThat(graph.counts(b)).isEqualTo(new Counts(2, 0, 0, 0, 0));
+        assertThat(graph.followsInterest(a, interest)).isFalse();
+        assertThat(graph.boardsOf(b, null, 10).items()).extracting(Edge::id).containsExactly(x2, x1);
+        assertThat(receivers(x1)).containsExactly(a);
+
+        GraphStore oneByOne = newStore();
+        try {
+            batch.forEach(oneByOne::apply);
+            GraphAssertions.assertSameGraph(oneByOne, graph, List.of(a, b, c), List.of(x1, x2), 2);
+        } finally {
+            oneByOne.close();
+        }
+    }
+
+    @Test
+    void aRefusedBoardClaimFailsItsCommandAloneAndABatchReplaysToTheSameGraph() {
+        long a = freshId(), b = freshId(), c = freshId(), x = freshId(), y = freshId();
+        List<GraphCommand> batch = List.of(createBoard(x, b, 1), followBoard(a, x, c, 2), followBoard(a, x, b, 3),
+                createBoard(y, c, 4), followUser(a, c, 5));
+
+        List<CommandOutcome> outcomes = graph.applyAll(batch);
+
+        assertThat(outcomes).extracting(CommandOutcome::isApplied).containsExactly(true, false, true, true, true);
+        assertThat(outcomes.get(1).isInvalid()).isTrue();
+        assertThat(outcomes.get(1).failure()).hasMessageContaining("belongs to " + b);
+        assertThat(graph.boardOwner(x)).hasValue(b);
+        assertThat(graph.followsBoard(a, x)).isTrue();
+        assertThat(graph.relation(a, b)).isEqualTo(UserRelation.IMPLICIT);
+        assertThat(graph.relation(a, c)).isEqualTo(UserRelation.EXPLICIT);
+        assertThat(graph.followsBoard(a, y)).isTrue();
+
+        GraphStore once = newStore();
+        try {
+            once.applyAll(batch);
+            assertThat(graph.applyAll(batch)).as("redelivered: the same outcomes")
+                    .extracting(CommandOutcome::isApplied).containsExactly(true, false, true, true, true);
+            GraphAssertions.assertSameGraph(once, graph, List.of(a, b, c), List.of(x, y), 2);
+        } finally {
+            once.close();
+        }
+    }
+
+    @Test
+    void anEmptyBatchDoesNothing() {
+        assertThat(graph.applyAll(List.of())).isEmpty();
+    }
+
     // ---------------------------------------------------------------- helpers
 
     protected void apply(GraphCommand... commands) {

@@ -50,7 +50,7 @@ public final class GraphProcessorMain {
     }
 
     public static BatchHandler handler(RedisGraphStore store, PinfeedConfig config, MeterRegistry meters) {
-        return ReplicationBarrier.beforeCommit(BatchHandler.perRecord(new GraphEventHandler(store)), store::unreplicated,
+        return ReplicationBarrier.beforeCommit(new GraphEventHandler(store), store::unreplicated,
                 Duration.ofMillis(config.getInt(REPLICA_WAIT_MS, 1_000)), meters, "graph_unreplicated_batches_total");
     }
 

@@ -12,12 +12,12 @@ import dev.pinfeed.eventsschema.AvroEventSerializer;
 import dev.pinfeed.eventsschema.DeadLetters;
 import dev.pinfeed.eventsschema.EventTopics;
 import dev.pinfeed.eventsschema.InMemorySchemaRegistryClient;
+import dev.pinfeed.followergraph.CommandOutcome;
 import dev.pinfeed.followergraph.Edge;
 import dev.pinfeed.followergraph.GraphCommand;
 import dev.pinfeed.followergraph.GraphStore;
 import dev.pinfeed.followergraph.UserRelation;
 import dev.pinfeed.followergraph.sharded.InMemoryGraphStore;
-import dev.pinfeed.processorruntime.BatchHandler;
 import dev.pinfeed.processorruntime.ConsumerLoop;
 import dev.pinfeed.processorruntime.DeadLetterWriter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -74,11 +74,12 @@ class GraphProcessorTest {
         });
         MockProducer<byte[], byte[]> producer = new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
         InMemoryGraphStore graph = new InMemoryGraphStore();
-        // One outage only: a second would park the first board claim behind the conflicting one (claims are first-come, see follower-graph).
+        // One outage only (the batch's first command, UserFollowed 7 → 8): a second could park a board claim behind the conflicting one
+        // (claims are first-come, see follower-graph).
         AtomicInteger failures = new AtomicInteger(1);
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         ConsumerLoop processor = new ConsumerLoop(consumer, new AvroEventDeserializer(registry),
-                BatchHandler.perRecord(new GraphEventHandler(failingFirst(graph, failures))),
+                new GraphEventHandler(failingFirst(graph, failures)),
                 new DeadLetterWriter(producer, DLQ, "group-1", GraphProcessorMain.NAME, meters),
                 ConsumerLoop.Settings.of(GraphProcessorMain.NAME, "group-1", List.of(FOLLOWS, BOARDS)), Clock.systemUTC(), meters);
         Thread runner = new Thread(processor);
@@ -130,12 +131,20 @@ class GraphProcessorTest {
         return new String(r.headers().lastHeader(name).value(), StandardCharsets.UTF_8);
     }
 
-    /** The store, except that its first {@code failures} applies throw as an unreachable Redis would. */
+    /**
+     * The store, except that in its first {@code failures} batches the first command meets an unreachable Redis (as
+     * {@code applyAll} answers an instance outage: that command unavailable, the others applied).
+     */
+    @SuppressWarnings("unchecked")
     static GraphStore failingFirst(GraphStore store, AtomicInteger failures) {
         return (GraphStore) Proxy.newProxyInstance(GraphStore.class.getClassLoader(), new Class<?>[] {GraphStore.class},
                 (proxy, method, args) -> {
-                    if (method.getName().equals("apply") && failures.getAndDecrement() > 0) {
-                        throw new StoreUnavailableException("redis001", "connection refused");
+                    if (method.getName().equals("applyAll") && !((List<GraphCommand>) args[0]).isEmpty() && failures.getAndDecrement() > 0) {
+                        List<GraphCommand> commands = (List<GraphCommand>) args[0];
+                        List<CommandOutcome> out = new ArrayList<>();
+                        out.add(new CommandOutcome(commands.get(0), new StoreUnavailableException("redis001", "connection refused")));
+                        out.addAll(store.applyAll(commands.subList(1, commands.size())));
+                        return out;
                     }
                     try {
                         return method.invoke(store, args);

@@ -1,7 +1,6 @@
 package dev.pinfeed.graphprocessor;
 
 import dev.pinfeed.followergraph.GraphStore;
-import dev.pinfeed.processorruntime.BatchHandler;
 import dev.pinfeed.processorruntime.ConsumerLoop;
 import dev.pinfeed.processorruntime.DeadLetterWriter;
 import dev.pinfeed.processorruntime.KafkaClients;
@@ -36,7 +35,7 @@ public final class RunningProcessor implements AutoCloseable {
                 new ByteArrayDeserializer(), new ByteArrayDeserializer());
         KafkaProducer<byte[], byte[]> dlq = new KafkaProducer<>(KafkaClients.producer(config, group + "-dlq"),
                 new ByteArraySerializer(), new ByteArraySerializer());
-        loop = new ConsumerLoop(consumer, kafka.decoder(), BatchHandler.perRecord(new GraphEventHandler(graph)),
+        loop = new ConsumerLoop(consumer, kafka.decoder(), new GraphEventHandler(graph),
                 new DeadLetterWriter(dlq, kafka.deadLetters, group, GraphProcessorMain.NAME, meters),
                 ConsumerLoop.Settings.of(GraphProcessorMain.NAME, group, java.util.List.of(kafka.follows, kafka.boards)),
                 Clock.systemUTC(), meters);

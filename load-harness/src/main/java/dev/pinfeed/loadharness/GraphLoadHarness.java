@@ -50,8 +50,10 @@ import redis.clients.jedis.resps.ScanResult;
  * <ol>
  *   <li>raw baseline: the two ZADDs a follow minimally needs (follower's following set, followee's
  *       followers set), pipelined 1000 at a time per Redis instance;</li>
- *   <li>follow events applied through {@code RedisGraphStore.apply} (what the graph processor does
- *       per record) on 1 and on N threads;</li>
+ *   <li>follow events applied through {@code RedisGraphStore.apply}, one command at a time, on 1 and on N threads;</li>
+ *   <li>fresh follow events applied through {@code RedisGraphStore.applyAll} in batches of {@code --batch} (500) commands,
+ *       what the graph processor does with a poll's records (the protocol's phases pipelined per instance), on 1 and on
+ *       N threads;</li>
  *   <li>the point query GET /v1/users/{a}/following/users/{b} through feed-service (in-process, HTTP
  *       over loopback): client latency, the service's own request-duration histogram, and the store
  *       call alone.</li>
@@ -68,6 +70,7 @@ public final class GraphLoadHarness {
         int threads = intArg(args, "--threads", 4);
         int clients = intArg(args, "--clients", 4);
         int seconds = intArg(args, "--duration-s", 15);
+        int batch = intArg(args, "--batch", 500);
         PinfeedConfig config = PinfeedConfig.load();
         String prefix = "bench:graph:" + Long.toString(System.currentTimeMillis(), 36) + ":";
         SplittableRandom random = new SplittableRandom(42);
@@ -98,6 +101,21 @@ public final class GraphLoadHarness {
             double multi = apply(store, pairs, oneThread, events, threads, 1_000_000);
             table.add(row("RedisGraphStore.apply, " + threads + " threads (" + (events - oneThread) + " follows)", multi, "follows/s",
                     ratio(multi, raw), "", ""));
+
+            long[][] fresh = new long[events][]; // other pairs than the phases above wrote (their registers would not change)
+            for (int i = 0; i < events; i++) {
+                long a = ids[random.nextInt(users)];
+                long b = ids[random.nextInt(users)];
+                while (b == a) b = ids[random.nextInt(users)];
+                fresh[i] = new long[] {a, b};
+            }
+            int half = events / 2;
+            double batchedOne = applyBatched(store, fresh, 0, half, batch, 1, 2_000_000);
+            table.add(row("RedisGraphStore.applyAll, batches of " + batch + ", 1 thread (" + half + " follows)", batchedOne, "follows/s",
+                    ratio(batchedOne, raw), "", ""));
+            double batchedMulti = applyBatched(store, fresh, half, events, batch, threads, 2_000_000);
+            table.add(row("RedisGraphStore.applyAll, batches of " + batch + ", " + threads + " threads (" + (events - half) + " follows)",
+                    batchedMulti, "follows/s", ratio(batchedMulti, raw), "", ""));
 
             Histogram direct = new Histogram(3);
             long deadline = System.nanoTime() + seconds * 1_000_000_000L / 3;
@@ -232,6 +250,33 @@ public final class GraphLoadHarness {
         }
         for (Thread w : workers) w.join();
         return (to - from) * 1e9 / (System.nanoTime() - t0);
+    }
+
+    /** Follows applied as the graph processor applies a poll: {@code applyAll} of {@code batch} commands; every one must apply. */
+    private static double applyBatched(GraphStore store, long[][] pairs, int from, int to, int batch, int threads, long eventBase)
+            throws InterruptedException {
+        AtomicLong next = new AtomicLong(from);
+        AtomicLong failed = new AtomicLong();
+        List<Thread> workers = new ArrayList<>();
+        long t0 = System.nanoTime();
+        for (int t = 0; t < threads; t++) {
+            Thread w = new Thread(() -> {
+                for (long start = next.getAndAdd(batch); start < to; start = next.getAndAdd(batch)) {
+                    List<GraphCommand> commands = new ArrayList<>(batch);
+                    for (long i = start; i < Math.min(to, start + batch); i++) {
+                        long[] p = pairs[(int) i];
+                        commands.add(new GraphCommand.FollowUser(eventBase + i + 1, 1_700_000_000_000L + i, p[0], p[1]));
+                    }
+                    failed.addAndGet(store.applyAll(commands).stream().filter(o -> !o.isApplied()).count());
+                }
+            });
+            workers.add(w);
+            w.start();
+        }
+        for (Thread w : workers) w.join();
+        double rate = (to - from) * 1e9 / (System.nanoTime() - t0);
+        if (failed.get() > 0) throw new IllegalStateException(failed.get() + " batched follows did not apply");
+        return rate;
     }
 
     /** p50 and p99 upper bucket bounds (seconds) and the fraction ≤ 1 ms, from the route's cumulative histogram. */

@@ -17,6 +17,7 @@ import java.util.function.Supplier;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.Response;
+import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
@@ -25,7 +26,8 @@ import redis.clients.jedis.resps.Tuple;
 /**
  * {@link GraphBackend} on Redis instances: the shard map (live from ZooKeeper) picks the instance per
  * virtual shard; writes are EVALSHA of {@link RedisScripts} (re-sent as EVAL after a restart emptied
- * the script cache); reads are pipelines. An instance that cannot be reached, times out, or is busy
+ * the script cache), a batch's as one pipeline per instance (calls answered NOSCRIPT sent again after
+ * SCRIPT LOAD); reads are pipelines. An instance that cannot be reached, times out, or is busy
  * or still loading its data makes the call throw {@link StoreUnavailableException} naming it (safe to
  * retry: every write is idempotent); other Redis errors are bugs and stay as they are.
  */
@@ -77,6 +79,39 @@ final class RedisBackend implements GraphBackend {
             return on(instance, () -> send(client, keys, args));
         }
 
+        /**
+         * A pipeline of calls on {@code instance}, writes of the virtual shards {@code written} (it pauses while a move
+         * fences one of them): the replies in order. Calls the server answers NOSCRIPT (a restart emptied its script cache)
+         * did not run: they go again, in order, after the script is loaded.
+         */
+        List<Object> pipelined(String instance, int[] written, List<Call> calls) {
+            return RedisCalls.write(shards, instance, written, () -> {
+                RedisClient client = client(instance);
+                Object[] replies = new Object[calls.size()];
+                List<Integer> pending = java.util.stream.IntStream.range(0, calls.size()).boxed().toList();
+                for (boolean loaded = false; ; loaded = true) {
+                    List<Response<Object>> responses = new ArrayList<>(pending.size());
+                    try (Pipeline p = client.pipelined()) {
+                        for (int i : pending) responses.add(p.evalsha(sha, calls.get(i).keys(), calls.get(i).args()));
+                        p.sync();
+                    }
+                    List<Integer> noScript = new ArrayList<>();
+                    for (int k = 0; k < pending.size(); k++) {
+                        try {
+                            replies[pending.get(k)] = responses.get(k).get();
+                        } catch (JedisDataException e) {
+                            if (!String.valueOf(e.getMessage()).startsWith("NOSCRIPT")) throw e;
+                            noScript.add(pending.get(k));
+                        }
+                    }
+                    if (noScript.isEmpty()) return java.util.Arrays.asList(replies);
+                    if (loaded) throw new IllegalStateException(instance + " forgot a script it was just sent");
+                    client.scriptLoad(body);
+                    pending = noScript;
+                }
+            });
+        }
+
         private Object send(RedisClient client, List<String> keys, List<String> args) {
             try {
                 return client.evalsha(sha, keys, args);
@@ -86,12 +121,39 @@ final class RedisBackend implements GraphBackend {
         }
     }
 
+    /** One script call of a pipeline. */
+    private record Call(List<String> keys, List<String> args) {}
+
     @Override
     public PairRead casRegister(int shard, CasRequest q) {
-        List<?> reply = (List<?>) cas.run(shard,
-                List.of(q.registerKey(), q.userRegisterKey(), q.boardRegisterKey(), q.seqKey()),
+        Call c = casCall(q);
+        return pairRead((List<?>) cas.run(shard, c.keys(), c.args()));
+    }
+
+    private static Call casCall(CasRequest q) {
+        return new Call(List.of(q.registerKey(), q.userRegisterKey(), q.boardRegisterKey(), q.seqKey()),
                 List.of(q.field(), q.value(), q.userField(), q.seqField()));
-        return pairRead(reply);
+    }
+
+    @Override
+    public List<PairRead> casRegisters(String instance, List<ShardCas> requests) {
+        List<Object> replies = cas.pipelined(instance, requests.stream().mapToInt(ShardCas::shard).distinct().toArray(),
+                requests.stream().map(r -> casCall(r.request())).toList());
+        return replies.stream().map(r -> pairRead((List<?>) r)).toList();
+    }
+
+    @Override
+    public List<Boolean> applyAll(String instance, List<Write> writes) {
+        List<Object> replies = apply.pipelined(instance, writes.stream().mapToInt(Write::shard).distinct().toArray(),
+                writes.stream().map(w -> applyCall(w.guard(), w.mutations())).toList());
+        return replies.stream().map(r -> r instanceof Long l && l == 1L).toList();
+    }
+
+    @Override
+    public List<Long> claimOwners(String instance, List<OwnerClaim> claims) {
+        List<Object> replies = claim.pipelined(instance, claims.stream().mapToInt(OwnerClaim::shard).distinct().toArray(),
+                claims.stream().map(c -> new Call(List.of(c.ownersKey()), List.of(Long.toString(c.board()), Long.toString(c.owner())))).toList());
+        return replies.stream().map(r -> Long.parseLong(text(r))).toList();
     }
 
     /** A script's {user register or '', {board field, value, ...}, sequence, ...} as a pair's registers. */
@@ -105,6 +167,12 @@ final class RedisBackend implements GraphBackend {
 
     @Override
     public boolean apply(int shard, Guard guard, List<Mutation> mutations) {
+        Call c = applyCall(guard, mutations);
+        Object reply = apply.run(shard, c.keys(), c.args());
+        return reply instanceof Long l && l == 1L;
+    }
+
+    private static Call applyCall(Guard guard, List<Mutation> mutations) {
         List<String> keys = new ArrayList<>();
         Map<String, Integer> index = new LinkedHashMap<>();
         keys.add(guard != null ? guard.key() : mutations.get(0).key());
@@ -121,8 +189,7 @@ final class RedisBackend implements GraphBackend {
             args.add(m.member());
             args.add(m.value() == null ? "" : m.value());
         }
-        Object reply = apply.run(shard, keys, args);
-        return reply instanceof Long l && l == 1L;
+        return new Call(keys, args);
     }
 
     @Override

@@ -38,6 +38,39 @@ public interface GraphBackend extends AutoCloseable {
     /** Atomically: the board's owner, claiming {@code owner} if none is recorded. */
     long claimOwner(int shard, String ownersKey, long board, long owner);
 
+    /**
+     * {@link #claimOwner} for each claim, in order, pipelined on {@code instance} (every claim's shard is
+     * on it): the recorded owner per claim. An instance that does not answer fails the whole call
+     * ({@link dev.pinfeed.config.StoreUnavailableException} naming it; any of the claims may have run).
+     * This default claims one at a time.
+     */
+    default List<Long> claimOwners(String instance, List<OwnerClaim> claims) {
+        List<Long> out = new java.util.ArrayList<>(claims.size());
+        for (OwnerClaim c : claims) out.add(claimOwner(c.shard(), c.ownersKey(), c.board(), c.owner()));
+        return out;
+    }
+
+    /**
+     * {@link #casRegister} for each request, in order, pipelined on {@code instance}: each reply is the
+     * pair as of just after its own compare-and-set (two requests of one pair: the later one sees both).
+     * Fails as a whole as {@link #claimOwners} does. This default runs one at a time.
+     */
+    default List<PairRead> casRegisters(String instance, List<ShardCas> requests) {
+        List<PairRead> out = new java.util.ArrayList<>(requests.size());
+        for (ShardCas r : requests) out.add(casRegister(r.shard(), r.request()));
+        return out;
+    }
+
+    /**
+     * {@link #apply} for each write, in order, pipelined on {@code instance}: whether each applied. Fails
+     * as a whole as {@link #claimOwners} does. This default runs one at a time.
+     */
+    default List<Boolean> applyAll(String instance, List<Write> writes) {
+        List<Boolean> out = new java.util.ArrayList<>(writes.size());
+        for (Write w : writes) out.add(apply(w.shard(), w.guard(), w.mutations()));
+        return out;
+    }
+
     /** Every instance this backend reaches, by name (an audit scans each, whatever the shard map says). */
     List<String> instances();
 
@@ -70,6 +103,15 @@ public interface GraphBackend extends AutoCloseable {
 
     record CasRequest(String registerKey, String field, String value, String userRegisterKey, String userField,
                       String boardRegisterKey, String seqKey, String seqField) {}
+
+    /** One {@link #claimOwner} of a batch. */
+    record OwnerClaim(int shard, String ownersKey, long board, long owner) {}
+
+    /** One {@link #casRegister} of a batch. */
+    record ShardCas(int shard, CasRequest request) {}
+
+    /** One {@link #apply} of a batch. */
+    record Write(int shard, Guard guard, List<Mutation> mutations) {}
 
     record PairRead(String userRegister, Map<String, String> boardRegisters, long seq) {}
 

@@ -11,7 +11,12 @@ import dev.pinfeed.followergraph.GraphCommand.UnfollowInterest;
 import dev.pinfeed.followergraph.GraphCommand.FollowUser;
 import dev.pinfeed.followergraph.GraphCommand.UnfollowBoard;
 import dev.pinfeed.followergraph.GraphCommand.UnfollowUser;
+import dev.pinfeed.followergraph.CommandOutcome;
 import dev.pinfeed.followergraph.InvalidCommandException;
+import dev.pinfeed.followergraph.sharded.GraphBackend.OwnerClaim;
+import dev.pinfeed.followergraph.sharded.GraphBackend.ShardCas;
+import dev.pinfeed.followergraph.sharded.GraphBackend.Write;
+import dev.pinfeed.followergraph.sharded.InstancePipelines.Batches;
 import dev.pinfeed.followergraph.sharded.GraphBackend.CasRequest;
 import dev.pinfeed.followergraph.sharded.GraphBackend.Guard;
 import dev.pinfeed.followergraph.sharded.GraphBackend.Mutation;
@@ -40,7 +45,8 @@ import java.util.TreeMap;
  * </ol>
  * Steps 3 and 4 always run, even when step 2 changed nothing, so replaying an event after a crash
  * between steps completes the half-written edge. Each side converges to the state of the highest
- * sequence, which is the state of the newest registers.
+ * sequence, which is the state of the newest registers. Steps 3 and 4 go to their instances in
+ * parallel. A batch runs each step for all its commands at once ({@link #applyAll}).
  *
  * <p>A repair ({@link #repair}) runs the same steps 3 and 4 after its own step 2: fix the registers that
  * still hold what the audit read, and move the sequence above every sequence either side has applied. So
@@ -52,86 +58,145 @@ final class GraphWrites {
     private final GraphBackend backend;
     private final GraphKeys keys;
 
+    private final InstancePipelines pipelined = new InstancePipelines();
+
     GraphWrites(GraphShards shards) {
         this.backend = shards.backend;
         this.keys = shards.keys;
     }
 
+    /** Stops the threads that run other instances' pipelines. */
+    void close() {
+        pipelined.close();
+    }
+
+    /** One command: {@link #applyAll} of one, its failure thrown. */
     void apply(GraphCommand command) {
-        if (command instanceof CreateBoard b) {
-            claim(b.boardId(), b.ownerId());
-            // ZADD LT: duplicates keep the earliest creation time, whatever their order.
-            backend.apply(shard(b.ownerId()), null,
-                    List.of(new Mutation(Op.ZADD_LT, keys.boardsOwned(b.ownerId()), str(b.boardId()), str(b.occurredAt()))));
-            return;
-        }
-        if (command instanceof FollowInterest f) {
-            interestEdge(f, f.followerId(), f.interestId(), true);
-            return;
-        }
-        if (command instanceof UnfollowInterest u) {
-            interestEdge(u, u.followerId(), u.interestId(), false);
-            return;
-        }
-        long follower;
-        long owner;
-        Long board = null;
-        boolean follow;
-        if (command instanceof FollowUser f) {
-            follower = f.followerId();
-            owner = f.followeeId();
-            follow = true;
-        } else if (command instanceof UnfollowUser u) {
-            follower = u.followerId();
-            owner = u.followeeId();
-            follow = false;
-        } else if (command instanceof FollowBoard f) {
-            follower = f.followerId();
-            owner = f.boardOwnerId();
-            board = f.boardId();
-            follow = true;
-        } else if (command instanceof UnfollowBoard u) {
-            follower = u.followerId();
-            owner = u.boardOwnerId();
-            board = u.boardId();
-            follow = false;
-        } else {
-            throw new IllegalArgumentException("unknown command " + command);
-        }
-        if (board != null) claim(board, owner);
-
-        String userRegisters = keys.userRegisters(follower);
-        String boardRegisters = keys.boardRegisters(follower, owner);
-        PairRead read = backend.casRegister(shard(follower), new CasRequest(
-                board == null ? userRegisters : boardRegisters, str(board == null ? owner : board),
-                new Register(follow, command.version()).encode(),
-                userRegisters, str(owner), boardRegisters, keys.pairVersions(follower), GraphKeys.registerSeqField(owner)));
-        PairState state = derive(read);
-
-        backend.apply(shard(follower), new Guard(keys.pairVersions(follower), GraphKeys.appliedSeqField(owner), read.seq()),
-                followerSide(follower, owner, state));
-        backend.apply(shard(owner), new Guard(keys.followeeVersions(owner), str(follower), read.seq()),
-                followeeSide(follower, owner, state));
+        RuntimeException failure = applyAll(List.of(command)).get(0).failure();
+        if (failure != null) throw failure;
     }
 
     /**
-     * An interest edge, by the same protocol as a user edge: last writer wins on the register (U's shard), the sequence bumped when it
-     * changed; then U's interests-followed set and the interest's followers set (the interest's shard) written from the winning
-     * register, each guarded by that sequence, so a replay or a stale writer never undoes a newer state.
+     * A batch of commands, in three phases, each one pipeline per Redis instance (instances in parallel),
+     * each pipeline in command order:
+     * <ol>
+     *   <li>the board-owner claims of the board commands (a conflicting owner refuses that command untouched);</li>
+     *   <li>the register compare-and-sets of the edge commands (user, board and interest edges), each
+     *       reading back its pair's registers and sequence as of just after itself;</li>
+     *   <li>both guarded sides of every edge command (and a board creation's entry), from its own read.</li>
+     * </ol>
+     * The same scripts, keys and guards as one command at a time, so the same proofs hold: per pair the
+     * registers are last-writer-wins whatever the order, and each side ends in the state of the highest
+     * sequence written to it, which is derived from the newest registers. Two commands of one pair in a
+     * batch: the later compare-and-set reads a sequence at least the earlier's and the registers of both,
+     * so whichever side write carries the higher sequence wins, as if applied one by one. An instance that
+     * does not answer in a phase fails the commands with a write queued on it there (the others go on);
+     * such a command may be half-written, which its retry completes as a replay does.
      */
-    private void interestEdge(GraphCommand command, long follower, long interest, boolean follow) {
-        String registers = keys.interestRegisters(follower);
-        PairRead read = backend.casRegister(shard(follower), new CasRequest(registers, str(interest),
-                new Register(follow, command.version()).encode(), registers, str(interest), registers,
-                keys.interestSequences(follower), GraphKeys.registerSeqField(interest)));
-        Register winner = Register.decode(read.userRegister());
-        Long at = winner != null && winner.follow() ? winner.at() : null;
-        List<Mutation> mine = new ArrayList<>();
-        zset(mine, keys.interestsFollowed(follower), interest, at);
-        List<Mutation> theirs = new ArrayList<>();
-        zset(theirs, keys.interestFollowers(interest), follower, at);
-        backend.apply(shard(follower), new Guard(keys.interestSequences(follower), GraphKeys.appliedSeqField(interest), read.seq()), mine);
-        backend.apply(shard(interest), new Guard(keys.interestFollowerSequences(interest), str(follower), read.seq()), theirs);
+    List<CommandOutcome> applyAll(List<GraphCommand> commands) {
+        int n = commands.size();
+        Step[] steps = new Step[n];
+        RuntimeException[] failed = new RuntimeException[n];
+        for (int i = 0; i < n; i++) steps[i] = Step.of(commands.get(i));
+
+        Batches<OwnerClaim> claims = new Batches<>();
+        for (int i = 0; i < n; i++) {
+            Step s = steps[i];
+            if (s.board() != null) {
+                int shard = shard(s.board());
+                claims.add(backend.instanceOf(shard), i, new OwnerClaim(shard, keys.boardOwners(s.board()), s.board(), s.owner()));
+            }
+        }
+        pipelined.run(claims, backend::claimOwners, failed, (i, known) -> {
+            Step s = steps[i];
+            if (known != s.owner()) failed[i] = new InvalidCommandException("board " + s.board() + " belongs to " + known + ", not " + s.owner());
+        });
+
+        PairRead[] reads = new PairRead[n];
+        Batches<ShardCas> registers = new Batches<>();
+        for (int i = 0; i < n; i++) {
+            Step s = steps[i];
+            if (failed[i] != null || s.kind() == Kind.CREATE_BOARD) continue;
+            int shard = shard(s.follower());
+            registers.add(backend.instanceOf(shard), i, new ShardCas(shard, casRequest(s, commands.get(i))));
+        }
+        pipelined.run(registers, backend::casRegisters, failed, (i, read) -> reads[i] = read);
+
+        Batches<Write> sides = new Batches<>();
+        for (int i = 0; i < n; i++) {
+            if (failed[i] != null) continue;
+            Step s = steps[i];
+            long a = s.follower();
+            long o = s.owner();
+            switch (s.kind()) {
+                // ZADD LT: duplicates keep the earliest creation time, whatever their order.
+                case CREATE_BOARD -> write(sides, i, o, null,
+                        List.of(new Mutation(Op.ZADD_LT, keys.boardsOwned(o), str(s.board()), str(commands.get(i).occurredAt()))));
+                case INTEREST -> {
+                    Register winner = Register.decode(reads[i].userRegister());
+                    Long at = winner != null && winner.follow() ? winner.at() : null;
+                    List<Mutation> mine = new ArrayList<>();
+                    zset(mine, keys.interestsFollowed(a), o, at);
+                    List<Mutation> theirs = new ArrayList<>();
+                    zset(theirs, keys.interestFollowers(o), a, at);
+                    write(sides, i, a, new Guard(keys.interestSequences(a), GraphKeys.appliedSeqField(o), reads[i].seq()), mine);
+                    write(sides, i, o, new Guard(keys.interestFollowerSequences(o), str(a), reads[i].seq()), theirs);
+                }
+                case EDGE -> {
+                    PairState state = derive(reads[i]);
+                    write(sides, i, a, new Guard(keys.pairVersions(a), GraphKeys.appliedSeqField(o), reads[i].seq()), followerSide(a, o, state));
+                    write(sides, i, o, new Guard(keys.followeeVersions(o), str(a), reads[i].seq()), followeeSide(a, o, state));
+                }
+            }
+        }
+        pipelined.run(sides, backend::applyAll, failed, (i, applied) -> {});
+
+        List<CommandOutcome> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) out.add(new CommandOutcome(commands.get(i), failed[i]));
+        return out;
+    }
+
+    private void write(Batches<Write> sides, int command, long id, Guard guard, List<Mutation> mutations) {
+        int shard = shard(id);
+        sides.add(backend.instanceOf(shard), command, new Write(shard, guard, mutations));
+    }
+
+    /**
+     * Last writer wins on the command's register on the follower's shard, the pair's sequence bumped on a change. A user or
+     * board edge's pair is (follower, owner): the user register and every board register of the owner's boards; an interest
+     * edge's pair is (follower, interest), its register alone.
+     */
+    private CasRequest casRequest(Step s, GraphCommand command) {
+        String value = new Register(s.follow(), command.version()).encode();
+        long a = s.follower();
+        long o = s.owner();
+        if (s.kind() == Kind.INTEREST) {
+            String registers = keys.interestRegisters(a);
+            return new CasRequest(registers, str(o), value, registers, str(o), registers, keys.interestSequences(a), GraphKeys.registerSeqField(o));
+        }
+        String userRegisters = keys.userRegisters(a);
+        String boardRegisters = keys.boardRegisters(a, o);
+        return new CasRequest(s.board() == null ? userRegisters : boardRegisters, str(s.board() == null ? o : s.board()), value,
+                userRegisters, str(o), boardRegisters, keys.pairVersions(a), GraphKeys.registerSeqField(o));
+    }
+
+    private enum Kind { CREATE_BOARD, EDGE, INTEREST }
+
+    /**
+     * A command as the protocol sees it: a board creation (owner, board), a user or board edge of {@code follower} on
+     * {@code owner} (the user followed, or the board's owner), or an interest edge ({@code owner} = the interest).
+     */
+    private record Step(Kind kind, long follower, long owner, Long board, boolean follow) {
+        static Step of(GraphCommand command) {
+            if (command instanceof CreateBoard b) return new Step(Kind.CREATE_BOARD, 0, b.ownerId(), b.boardId(), false);
+            if (command instanceof FollowInterest f) return new Step(Kind.INTEREST, f.followerId(), f.interestId(), null, true);
+            if (command instanceof UnfollowInterest u) return new Step(Kind.INTEREST, u.followerId(), u.interestId(), null, false);
+            if (command instanceof FollowUser f) return new Step(Kind.EDGE, f.followerId(), f.followeeId(), null, true);
+            if (command instanceof UnfollowUser u) return new Step(Kind.EDGE, u.followerId(), u.followeeId(), null, false);
+            if (command instanceof FollowBoard f) return new Step(Kind.EDGE, f.followerId(), f.boardOwnerId(), f.boardId(), true);
+            if (command instanceof UnfollowBoard u) return new Step(Kind.EDGE, u.followerId(), u.boardOwnerId(), u.boardId(), false);
+            throw new IllegalArgumentException("unknown command " + command);
+        }
     }
 
     private static PairState derive(PairRead read) {
@@ -170,11 +235,6 @@ final class GraphWrites {
 
     private static List<Long> strays(Set<Long> boards, PairState state) {
         return boards.stream().filter(b -> !state.boards().containsKey(b)).sorted().toList();
-    }
-
-    private void claim(long board, long owner) {
-        long known = backend.claimOwner(shard(board), keys.boardOwners(board), board, owner);
-        if (known != owner) throw new InvalidCommandException("board " + board + " belongs to " + known + ", not " + owner);
     }
 
     private List<Mutation> followerSide(long a, long o, PairState s) {

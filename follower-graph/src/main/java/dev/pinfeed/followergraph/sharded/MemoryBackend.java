@@ -73,6 +73,22 @@ public final class MemoryBackend implements GraphBackend {
         return true;
     }
 
+    /** A batch one call at a time, under the backend's lock. */
+    @Override
+    public synchronized List<Long> claimOwners(String instance, List<OwnerClaim> claims) {
+        return GraphBackend.super.claimOwners(instance, claims);
+    }
+
+    @Override
+    public synchronized List<PairRead> casRegisters(String instance, List<ShardCas> requests) {
+        return GraphBackend.super.casRegisters(instance, requests);
+    }
+
+    @Override
+    public synchronized List<Boolean> applyAll(String instance, List<Write> writes) {
+        return GraphBackend.super.applyAll(instance, writes);
+    }
+
     @Override
     public synchronized PairReset resetPair(int shard, PairResetRequest q) {
         int skipped = 0;

@@ -40,8 +40,9 @@ public record Register(boolean follow, Version version) {
      * {@link Version#MAX_OCCURRED_AT}), 20 of the event id flipped to unsigned so negative ids sort first.
      */
     static String versionKey(Version v) {
+        String at = Long.toString(v.occurredAt()); // 0 ≤ occurredAt ≤ MAX_OCCURRED_AT: at most 15 digits
         String id = Long.toUnsignedString(v.eventId() ^ Long.MIN_VALUE);
-        return String.format("%015d", v.occurredAt()) + "0".repeat(20 - id.length()) + id;
+        return "0".repeat(15 - at.length()) + at + "0".repeat(20 - id.length()) + id;
     }
 
     static Version ofVersionKey(String key) {

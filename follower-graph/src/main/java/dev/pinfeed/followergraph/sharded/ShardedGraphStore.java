@@ -1,5 +1,6 @@
 package dev.pinfeed.followergraph.sharded;
 
+import dev.pinfeed.followergraph.CommandOutcome;
 import dev.pinfeed.followergraph.Counts;
 import dev.pinfeed.followergraph.Edge;
 import dev.pinfeed.followergraph.GraphCommand;
@@ -8,6 +9,7 @@ import dev.pinfeed.followergraph.Page;
 import dev.pinfeed.followergraph.Receiver;
 import dev.pinfeed.followergraph.UserRelation;
 import java.util.Collection;
+import java.util.List;
 import java.util.OptionalLong;
 import java.util.Set;
 
@@ -50,6 +52,12 @@ public abstract class ShardedGraphStore implements GraphStore {
     @Override
     public void apply(GraphCommand command) {
         writes.apply(command);
+    }
+
+    /** Pipelined: three round trips per instance for the whole batch (see {@link GraphWrites#applyAll}). */
+    @Override
+    public List<CommandOutcome> applyAll(List<GraphCommand> commands) {
+        return writes.applyAll(commands);
     }
 
     @Override
@@ -154,6 +162,7 @@ public abstract class ShardedGraphStore implements GraphStore {
 
     @Override
     public void close() {
+        writes.close();
         backend.close();
     }
 }

@@ -14,7 +14,7 @@ import dev.pinfeed.followergraph.GraphScenarios;
 import dev.pinfeed.followergraph.GraphStore;
 import dev.pinfeed.followergraph.GraphStoreContract;
 import dev.pinfeed.followergraph.UserRelation;
-import dev.pinfeed.followergraph.sharded.CrashingBackend;
+import dev.pinfeed.followergraph.sharded.ForwardingBackend;
 import dev.pinfeed.followergraph.sharded.GraphBackend;
 import dev.pinfeed.followergraph.sharded.GraphKeys;
 import dev.pinfeed.followergraph.sharded.ShardedGraphStore;
@@ -103,7 +103,20 @@ class RedisGraphStoreIT extends GraphStoreContract {
         long a = idOn(names.get(0)), b = idOn(names.get(names.size() - 1));
         String prefix = stack.keyPrefix("graph-crash");
         GraphBackend redis = new RedisBackend(RedisGraphStore.clients(RedisMasterConfig.fixed(stack.config())), () -> shards);
-        try (ShardedGraphStore crashing = new ShardedGraphStore(new CrashingBackend(redis, 2), new GraphKeys(prefix)) {}) {
+        // The followee's instance refuses its first guarded write: a writer that stopped between the two sides (they are
+        // written in parallel, one pipeline per instance, so a crash is one instance's write missing).
+        String followees = shards.instanceOf(VirtualShards.of(b));
+        java.util.concurrent.atomic.AtomicBoolean crashed = new java.util.concurrent.atomic.AtomicBoolean();
+        GraphBackend crashingOnce = new ForwardingBackend(redis) {
+            @Override
+            public boolean apply(int shard, Guard guard, List<Mutation> mutations) {
+                if (guard != null && instanceOf(shard).equals(followees) && crashed.compareAndSet(false, true)) {
+                    throw new IllegalStateException("crash before the followee's side");
+                }
+                return super.apply(shard, guard, mutations);
+            }
+        };
+        try (ShardedGraphStore crashing = new ShardedGraphStore(crashingOnce, new GraphKeys(prefix)) {}) {
             FollowUser follow = new FollowUser(1, GraphScenarios.T0, a, b);
             assertThatThrownBy(() -> crashing.apply(follow)).hasMessageContaining("crash");
             assertThat(crashing.counts(b).explicitFollowers()).isZero();
