@@ -55,7 +55,8 @@ public final class MysqlObjectDirectory implements ObjectDirectory {
     public MysqlObjectDirectory(ShardDataSources sources) {
         this.sources = sources;
         this.registrations = new GroupCommitter<>(HOSTS, MAX_ROWS_PER_COMMIT, COMMITS_IN_FLIGHT_PER_HOST,
-                (host, entries) -> update(host, sql(entries, Entry::id, MysqlObjectDirectory::insertRows, ";").get(host), "registering objects"));
+                // Routed again by the map in force at commit time (normally all on the lane's host; a shard moved meanwhile goes to its new one).
+                (host, entries) -> sql(entries, Entry::id, MysqlObjectDirectory::insertRows, ";").forEach((h, sql) -> update(h, sql, "registering objects")));
     }
 
     /**
