@@ -3,6 +3,7 @@ package dev.pinfeed.ingestapi.mysql;
 import dev.pinfeed.config.StoreUnavailableException;
 import dev.pinfeed.httpkit.HealthCheck;
 import dev.pinfeed.idallocator.ShardedId;
+import dev.pinfeed.ingestapi.core.GroupCommitter;
 import dev.pinfeed.ingestapi.core.ObjectDirectory;
 import dev.pinfeed.mysqlshards.MysqlShardMap;
 import dev.pinfeed.mysqlshards.ShardDataSources;
@@ -25,6 +26,8 @@ import java.util.stream.Collectors;
  * does not know deletions ignores it. Both rows travel in one {@code IN} list. A batch costs one round
  * trip per shard host: the statements for every shard database on a host travel together
  * (the pool enables {@code allowMultiQueries}; all values are numbers, formatted here, never text).
+ * Registrations are group-committed ({@link GroupCommitter}): concurrent requests' new entries for a
+ * host share one transaction, at most two in flight per host.
  * A host that cannot be reached or refuses work for now is a {@link StoreUnavailableException}
  * naming the host; anything else (bad SQL, a missing table) is a bug.
  */
@@ -41,15 +44,40 @@ public final class MysqlObjectDirectory implements ObjectDirectory {
         return t;
     });
 
+    /** Most rows one group commit writes to a host (a statement of some 100 KB). */
+    static final int MAX_ROWS_PER_COMMIT = 4_000;
+    /** Group commits that may run at once on one host: a request that arrives during one starts the next. */
+    static final int COMMITS_IN_FLIGHT_PER_HOST = 2;
+
+    /** Registrations of concurrent requests, gathered per host into one transaction. */
+    private final GroupCommitter<String, Entry> registrations;
+
     public MysqlObjectDirectory(ShardDataSources sources) {
         this.sources = sources;
+        this.registrations = new GroupCommitter<>(HOSTS, MAX_ROWS_PER_COMMIT, COMMITS_IN_FLIGHT_PER_HOST,
+                // Routed again by the map in force at commit time (normally all on the lane's host; a shard moved meanwhile goes to its new one).
+                (host, entries) -> sql(entries, Entry::id, MysqlObjectDirectory::insertRows, ";").forEach((h, sql) -> update(h, sql, "registering objects")));
     }
 
+    /**
+     * Group commit: the entries go to their hosts' next commit, shared with every other request
+     * registering on that host meanwhile (one transaction per host, at most two in flight per host);
+     * returns once every host committed. A failed commit fails every request it held, each of which then
+     * undoes its own entries ({@code remove}); none of the failed commit's rows was written.
+     */
     @Override
     public void register(List<Entry> entries) {
-        perHost(entries, Entry::id, (db, rows) -> "INSERT IGNORE INTO " + db + ".object_directory (id, owner_id, parent_id) VALUES "
-                + rows.stream().map(e -> "(" + e.id() + "," + e.ownerId() + "," + e.parentId() + ")").collect(Collectors.joining(",")),
-                ";", (host, sql) -> update(host, sql, "registering objects"));
+        if (entries.isEmpty()) return;
+        Map<String, List<Entry>> byHost = entries.stream().collect(Collectors.groupingBy(e -> sources.hostOf(ShardedId.decode(e.id()).shard()),
+                TreeMap::new, Collectors.toList()));
+        List<java.util.concurrent.CompletableFuture<Void>> commits = new java.util.ArrayList<>();
+        byHost.forEach((host, rows) -> commits.add(registrations.submit(host, rows)));
+        await(commits);
+    }
+
+    private static String insertRows(String db, List<Entry> rows) {
+        return "INSERT IGNORE INTO " + db + ".object_directory (id, owner_id, parent_id) VALUES "
+                + rows.stream().map(e -> "(" + e.id() + "," + e.ownerId() + "," + e.parentId() + ")").collect(Collectors.joining(","));
     }
 
     @Override
@@ -97,9 +125,8 @@ public final class MysqlObjectDirectory implements ObjectDirectory {
         void run(String host, String sql);
     }
 
-    /** Groups rows by shard database and host, and runs one combined statement per host. */
-    private <T> void perHost(Collection<T> rows, Function<T, Long> idOf, PerDatabase<T> perDatabase, String joiner, PerHost run) {
-        if (rows.isEmpty()) return;
+    /** The combined statement of {@code rows} per host: each shard database's statement, joined. */
+    private <T> Map<String, String> sql(Collection<T> rows, Function<T, Long> idOf, PerDatabase<T> perDatabase, String joiner) {
         Map<Integer, List<T>> byShard = rows.stream().collect(Collectors.groupingBy(r -> ShardedId.decode(idOf.apply(r)).shard(),
                 TreeMap::new, Collectors.toList()));
         Map<String, StringBuilder> byHost = new TreeMap<>();
@@ -108,17 +135,33 @@ public final class MysqlObjectDirectory implements ObjectDirectory {
             if (sql.length() > 0) sql.append(joiner);
             sql.append(perDatabase.sql(MysqlShardMap.databaseName(shard), shardRows));
         });
+        Map<String, String> out = new TreeMap<>();
+        byHost.forEach((host, sql) -> out.put(host, sql.toString()));
+        return out;
+    }
+
+    /** Groups rows by shard database and host, and runs one combined statement per host. */
+    private <T> void perHost(Collection<T> rows, Function<T, Long> idOf, PerDatabase<T> perDatabase, String joiner, PerHost run) {
+        if (rows.isEmpty()) return;
+        Map<String, String> byHost = sql(rows, idOf, perDatabase, joiner);
         if (byHost.size() == 1) {
-            byHost.forEach((host, sql) -> run.run(host, sql.toString()));
+            byHost.forEach(run::run);
             return;
         }
         // Hosts are independent: one round trip each, concurrently.
         List<java.util.concurrent.CompletableFuture<Void>> calls = new java.util.ArrayList<>();
-        byHost.forEach((host, sql) -> calls.add(java.util.concurrent.CompletableFuture.runAsync(() -> run.run(host, sql.toString()), HOSTS)));
+        byHost.forEach((host, sql) -> calls.add(java.util.concurrent.CompletableFuture.runAsync(() -> run.run(host, sql), HOSTS)));
+        await(calls);
+    }
+
+    /** Waits for every call; the first failure passes on as it was thrown (an outage naming its host, or a bug). */
+    private static void await(List<java.util.concurrent.CompletableFuture<Void>> calls) {
         try {
             java.util.concurrent.CompletableFuture.allOf(calls.toArray(java.util.concurrent.CompletableFuture[]::new)).join();
         } catch (java.util.concurrent.CompletionException e) {
-            throw e.getCause() instanceof RuntimeException r ? r : e;
+            if (e.getCause() instanceof RuntimeException r) throw r;
+            if (e.getCause() instanceof Error err) throw err;
+            throw e;
         }
     }
 

@@ -88,6 +88,35 @@ public abstract class ObjectDirectoryContract {
     }
 
     @Test
+    void concurrentRegistrationsAreEachFoundOnceRegisterReturned() throws Exception {
+        // Concurrent callers may share a commit (MysqlObjectDirectory groups them); each must find its own entries.
+        int callers = 8;
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(callers);
+        try {
+            java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+            List<java.util.concurrent.Future<List<Long>>> calls = new java.util.ArrayList<>();
+            for (int c = 0; c < callers; c++) {
+                calls.add(pool.submit(() -> {
+                    long owner = id(17, ObjectType.USER);
+                    List<Entry> mine = List.of(new Entry(id(17, ObjectType.BOARD), owner, 0), new Entry(id(2100, ObjectType.BOARD), owner, 0),
+                            new Entry(id(3900, ObjectType.BOARD), owner, 0));
+                    start.await();
+                    directory().register(mine);
+                    List<Long> ids = mine.stream().map(Entry::id).toList();
+                    assertThat(directory().find(ids)).containsOnlyKeys(ids);
+                    return ids;
+                }));
+            }
+            start.countDown();
+            List<Long> all = new java.util.ArrayList<>();
+            for (var call : calls) all.addAll(call.get(60, java.util.concurrent.TimeUnit.SECONDS));
+            assertThat(directory().find(all)).hasSize(callers * 3);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void emptyInputsAreFine() {
         directory().register(List.of());
         directory().remove(List.of());
