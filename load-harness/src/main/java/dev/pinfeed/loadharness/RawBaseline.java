@@ -68,7 +68,7 @@ final class RawBaseline {
         long start = System.nanoTime() + 20_000_000L;
         long measureFrom = start + warmupNanos;
         long measureTo = measureFrom + measureNanos;
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(dev.pinfeed.processorruntime.KafkaClients.producer(config, "pinfeed-load-raw"),
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(rawSettings(config),
                 new StringSerializer(), new ByteArraySerializer())) {
             producer.partitionsFor(rawLikes);
             producer.partitionsFor(rawPins);
@@ -115,5 +115,12 @@ final class RawBaseline {
             return new Outcome(ackedTo - ackedFrom, cpuTo.wallNanos() - cpuFrom.wallNanos(), errors.get(), firstError.get(),
                     liked.length, created.length, cpuFrom, cpuTo);
         }
+    }
+
+    /** Ingest's own producer settings (durability, batching, compression) under the baseline's client id. */
+    private static java.util.Properties rawSettings(dev.pinfeed.config.PinfeedConfig config) {
+        java.util.Properties clientId = new java.util.Properties();
+        clientId.put(org.apache.kafka.clients.producer.ProducerConfig.CLIENT_ID_CONFIG, "pinfeed-load-raw");
+        return dev.pinfeed.ingestapi.kafka.KafkaEventPublisher.producerSettings(config, clientId);
     }
 }
