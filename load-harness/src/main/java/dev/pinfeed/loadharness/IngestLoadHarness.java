@@ -42,7 +42,7 @@ public final class IngestLoadHarness {
     static final int PINS = 200;
     static final int BODY_POOL = 256;
     static final double HALF_PEAK_GOAL_P99_MS = 20;
-    static final double RATIO_GOAL = 0.5;
+    static final double RATIO_GOAL = 0.25;
 
     private IngestLoadHarness() {}
 
