@@ -50,6 +50,14 @@ import org.apache.curator.framework.CuratorFramework;
  */
 public final class IngestComponents implements AutoCloseable {
 
+    /**
+     * Ingest's Kafka producer settings (durability, batching, compression), then {@code extra}: also the raw baseline's of
+     * the ingest benchmark, so that it compares like with like.
+     */
+    public static java.util.Properties producerSettings(PinfeedConfig config, java.util.Properties extra) {
+        return KafkaEventPublisher.producerSettings(config, extra);
+    }
+
     public static final String INSTANCE_SHARD = "ingest.instance-shard";
     public static final String PUBLISH_TIMEOUT_MS = "ingest.publish-timeout-ms";
     public static final String DIRECTORY_CACHE_ENTRIES = "ingest.directory-cache-entries";

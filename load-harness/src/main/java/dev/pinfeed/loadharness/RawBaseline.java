@@ -121,6 +121,6 @@ final class RawBaseline {
     private static java.util.Properties rawSettings(dev.pinfeed.config.PinfeedConfig config) {
         java.util.Properties clientId = new java.util.Properties();
         clientId.put(org.apache.kafka.clients.producer.ProducerConfig.CLIENT_ID_CONFIG, "pinfeed-load-raw");
-        return dev.pinfeed.ingestapi.kafka.KafkaEventPublisher.producerSettings(config, clientId);
+        return dev.pinfeed.ingestapi.IngestComponents.producerSettings(config, clientId);
     }
 }

@@ -59,10 +59,7 @@ public final class KafkaEventPublisher implements EventPublisher {
      */
     static final String COMPRESSION = "snappy";
 
-    /**
-     * {@link KafkaClients#producer}'s durable settings with ingest's compression, then {@code extra}: also the raw
-     * baseline's of the ingest benchmark, so that it compares like with like.
-     */
+    /** {@link KafkaClients#producer}'s durable settings with ingest's compression, then {@code extra}. */
     public static Properties producerSettings(PinfeedConfig config, Properties extra) {
         Properties p = KafkaClients.producer(config, CLIENT_ID);
         if (!configured(config, ProducerConfig.COMPRESSION_TYPE_CONFIG)) p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, COMPRESSION);
