@@ -152,7 +152,7 @@ final class RedisBackend implements GraphBackend {
     @Override
     public List<Long> claimOwners(String instance, List<OwnerClaim> claims) {
         List<Object> replies = claim.pipelined(instance, claims.stream().mapToInt(OwnerClaim::shard).distinct().toArray(),
-                claims.stream().map(c -> new Call(List.of(c.ownersKey()), List.of(Long.toString(c.board()), Long.toString(c.owner())))).toList());
+                claims.stream().map(c -> claimCall(c.ownersKey(), c.board(), c.owner())).toList());
         return replies.stream().map(r -> Long.parseLong(text(r))).toList();
     }
 
@@ -194,7 +194,12 @@ final class RedisBackend implements GraphBackend {
 
     @Override
     public long claimOwner(int shard, String ownersKey, long board, long owner) {
-        return Long.parseLong(text(claim.run(shard, List.of(ownersKey), List.of(Long.toString(board), Long.toString(owner)))));
+        Call c = claimCall(ownersKey, board, owner);
+        return Long.parseLong(text(claim.run(shard, c.keys(), c.args())));
+    }
+
+    private static Call claimCall(String ownersKey, long board, long owner) {
+        return new Call(List.of(ownersKey), List.of(Long.toString(board), Long.toString(owner)));
     }
 
     @Override
