@@ -30,7 +30,9 @@ import java.util.Set;
  * left out). The source is the one the fan-out would have given: {@code followed_user} when he follows the
  * author explicitly, {@code followed_board} otherwise. Scored by the worker's scorer (affinity 0 and likes 0,
  * as for a pin fanned out at creation without affinity), written with the pools' checked upsert: a pin he was
- * already shown is left out and a repeat pull replaces his entry, so pulling twice shows nothing twice. A
+ * already shown is left out and a repeat pull replaces his entry, so pulling twice shows nothing twice. A pull writes
+ * only what this process has not pulled for him already ({@link PulledPins}): the overlap, and every page of a reader
+ * who reads often, would otherwise write the same entries again on each first page. A
  * reader who follows no celebrity costs one graph call per {@link GraphStore#MAX_BATCH} celebrities; with the
  * set empty, nothing. A later unfollow or board unfollow purges the pulled entries as any (the worker), and
  * a deleted pin is out of the store (the fan-out) and, if already pulled, left out by hydration.
@@ -43,24 +45,28 @@ public final class CelebrityPull {
      *                   pins reach his followers at most this much later
      * @param poolMax    the worker's pool bound ({@code feed.pool-max})
      * @param poolTrimTo what a pool past it is cut back to ({@code feed.pool-trim-to})
+     * @param remembered pulled pins this process remembers, over all readers ({@code feed.celebrity.remembered-pins},
+     *                   100 000; 0: none, every pull writes everything again)
      */
-    public record Settings(Duration overlap, Duration setCache, int poolMax, int poolTrimTo) {
+    public record Settings(Duration overlap, Duration setCache, int poolMax, int poolTrimTo, int remembered) {
 
         public Settings {
             if (overlap.isNegative() || setCache.isNegative()) throw new IllegalArgumentException("feed.celebrity.* must be >= 0");
+            if (remembered < 0) throw new IllegalArgumentException("feed.celebrity.remembered-pins must be >= 0: " + remembered);
             PoolStore.checkBounds(poolMax, poolTrimTo);
         }
 
         public static Settings defaults() {
             RegenerationSettings r = RegenerationSettings.defaults();
-            return new Settings(Duration.ofMinutes(10), Duration.ofSeconds(10), r.poolMax(), r.poolTrimTo());
+            return new Settings(Duration.ofMinutes(10), Duration.ofSeconds(10), r.poolMax(), r.poolTrimTo(), 100_000);
         }
 
         public static Settings from(PinfeedConfig config) {
             Settings d = defaults();
             RegenerationSettings r = RegenerationSettings.from(config);
             return new Settings(Duration.ofMillis(config.getInt("feed.celebrity.pull-overlap-ms", (int) d.overlap().toMillis())),
-                    Duration.ofMillis(config.getInt("feed.celebrity.set-cache-ms", (int) d.setCache().toMillis())), r.poolMax(), r.poolTrimTo());
+                    Duration.ofMillis(config.getInt("feed.celebrity.set-cache-ms", (int) d.setCache().toMillis())), r.poolMax(), r.poolTrimTo(),
+                    config.getInt("feed.celebrity.remembered-pins", d.remembered()));
         }
     }
 
@@ -73,6 +79,7 @@ public final class CelebrityPull {
     private final Scorer scorer;
     private final Settings settings;
     private final Clock clock;
+    private final PulledPins pulled;
     private volatile Set<Long> celebrities;
     private volatile long celebritiesReadAt;
 
@@ -83,13 +90,23 @@ public final class CelebrityPull {
         this.scorer = scorer;
         this.settings = settings;
         this.clock = clock;
+        this.pulled = new PulledPins(settings.remembered());
     }
 
-    /** Pulls into {@code userId}'s pools the pins of the celebrities he follows; returns how many entries were written. */
+    /**
+     * Pulls into {@code userId}'s pools the pins of the celebrities he follows that this process has not pulled for him
+     * already (with the same source); returns how many entries were written.
+     */
     public int pull(long userId, long lastReadMillis) {
-        List<PoolEntry> entries = plan(userId, lastReadMillis);
+        long since = since(lastReadMillis);
+        List<PoolEntry> entries = pulled.notYet(userId, plan(userId, lastReadMillis));
         if (!entries.isEmpty()) pools.upsert(entries, settings.poolMax(), settings.poolTrimTo());
+        pulled.remember(userId, entries, since);
         return entries.size();
+    }
+
+    private long since(long lastReadMillis) {
+        return lastReadMillis <= 0 ? 0 : Math.max(0, lastReadMillis - settings.overlap().toMillis());
     }
 
     /** The entries {@link #pull} would write; nothing is written. */
@@ -103,8 +120,7 @@ public final class CelebrityPull {
             followed.addAll(graph.followedAmong(userId, known.subList(from, Math.min(known.size(), from + GraphStore.MAX_BATCH))));
         }
         if (followed.isEmpty()) return List.of();
-        long since = lastReadMillis <= 0 ? 0 : Math.max(0, lastReadMillis - settings.overlap().toMillis());
-        Map<Long, List<RecentPin>> recent = pins.recent(followed, since);
+        Map<Long, List<RecentPin>> recent = pins.recent(followed, since(lastReadMillis));
         if (recent.isEmpty()) return List.of();
         List<Long> boards = new ArrayList<>();
         recent.values().forEach(l -> l.forEach(p -> boards.add(p.boardId())));

@@ -24,8 +24,12 @@ class CelebrityPullTest {
     private final InMemoryCelebrityPins celebrityPins = new InMemoryCelebrityPins(200);
     private final MutableClock clock = new MutableClock(T0);
     private final WeightedScorer scorer = new WeightedScorer(WeightedScorer.Settings.defaults(), clock);
-    private final CelebrityPull pull = new CelebrityPull(w.graph, celebrityPins, pools,
-            scorer, new CelebrityPull.Settings(Duration.ofMinutes(10), Duration.ofSeconds(10), 500, 450), clock);
+    private final CelebrityPull pull = pull(100_000);
+
+    private CelebrityPull pull(int remembered) {
+        return new CelebrityPull(w.graph, celebrityPins, pools, scorer,
+                new CelebrityPull.Settings(Duration.ofMinutes(10), Duration.ofSeconds(10), 500, 450, remembered), clock);
+    }
 
     private long recorded(long board, long author, long createdAt) {
         long pin = w.pin(board, author, createdAt);
@@ -128,5 +132,43 @@ class CelebrityPullTest {
         assertThat(pull.plan(reader, 0)).isEmpty();
         clock.advance(Duration.ofSeconds(10));
         assertThat(pull.plan(reader, 0)).hasSize(1);
+    }
+
+    @Test
+    void aRepeatPullWritesOnlyWhatIsNewToTheReaderOrComesWithAnotherSource() {
+        long reader = w.user();
+        long star = w.user();
+        long board = w.board(star);
+        long first = recorded(board, star, T0 - 2_000);
+        w.followBoard(reader, board, star);
+        assertThat(pull.pull(reader, 0)).isEqualTo(1);
+        double scoredFirst = pools.all(reader).get(0).score();
+
+        clock.advance(Duration.ofMinutes(1));
+        long second = recorded(board, star, T0 - 1_000);
+        assertThat(pull.pull(reader, 0)).as("the second pin only").isEqualTo(1);
+        assertThat(pools.all(reader)).extracting(PoolEntry::pinId).containsExactlyInAnyOrder(first, second);
+        assertThat(pools.all(reader).stream().filter(e -> e.pinId() == first).findFirst().orElseThrow().score())
+                .as("not written again, so not re-scored").isEqualTo(scoredFirst);
+
+        w.follow(reader, star); // now explicit: both pins go to followed_user
+        assertThat(pull.pull(reader, 0)).isEqualTo(2);
+        assertThat(pools.all(reader)).extracting(PoolEntry::source).containsOnly(Source.FOLLOWED_USER);
+        assertThat(pull.pull(reader, 0)).isZero();
+    }
+
+    @Test
+    void withNothingRememberedEveryPullWritesEverythingAgain() {
+        CelebrityPull forgetful = pull(0);
+        long reader = w.user();
+        long star = w.user();
+        long board = w.board(star);
+        recorded(board, star, T0 - 2_000);
+        recorded(board, star, T0 - 1_000);
+        w.follow(reader, star);
+
+        assertThat(forgetful.pull(reader, 0)).isEqualTo(2);
+        assertThat(forgetful.pull(reader, 0)).isEqualTo(2);
+        assertThat(pools.all(reader)).hasSize(2);
     }
 }
