@@ -91,7 +91,12 @@ public final class HBaseClusters {
         }
     }
 
-    /** Client settings that fail fast (seconds, not HBase's default retry loop of minutes). */
+    /**
+     * Client settings that fail fast (seconds, not HBase's default retry loop of minutes), and let a process's threads
+     * write side by side: the client's defaults allow one batch in flight per region and two per region server, so
+     * every thread's buffered writes queued behind one another on a table of one region (a page's pool removals
+     * behind the fan-out's). Each flush's own mutations still go out in order: one request per server per flush.
+     */
     public static Configuration clientConfiguration(String zookeeperQuorum) {
         Configuration conf = HBaseConfiguration.create();
         String[] hostPort = zookeeperQuorum.split(",")[0].split(":");
@@ -102,6 +107,8 @@ public final class HBaseClusters {
         conf.setInt("hbase.rpc.timeout", 5_000);
         conf.setInt("hbase.client.operation.timeout", 10_000);
         conf.setInt("hbase.client.scanner.timeout.period", 10_000);
+        conf.setInt("hbase.client.max.perregion.tasks", 16);
+        conf.setInt("hbase.client.max.perserver.tasks", 16);
         conf.setInt("zookeeper.recovery.retry", 1);
         conf.setInt("zookeeper.session.timeout", 10_000);
         return conf;
