@@ -27,10 +27,13 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Seed 002's smart feed service: a user's home feed, new pins first, then the materialized feed.
@@ -44,7 +47,9 @@ import java.util.concurrent.TimeoutException;
  * leave the pools, it is materialized, the feed trimmed if it may have outgrown its maximum
  * ({@link GeneratorState#materializedItems}) and the state saved. A generator that fails or is late
  * costs this view its new pins: the materialized feed is served and the next chunk is larger; a late
- * chunk is still materialized when it is done, so the next view shows it.
+ * chunk is still materialized when it is done, so the next view shows it. A generation still running for the
+ * user in this process is joined, not repeated: a newer first page waits for it within its own deadline and shows its
+ * chunk if it comes in time, and otherwise leaves it to land as that late chunk.
  *
  * <p>A next page (cursor = position of the last item served): complete pending chunks (so the items
  * of a chunk being paged through exist), then read after the position; the usual case, nothing
@@ -76,6 +81,27 @@ public final class HomeFeed {
     private final Executor generation;
     private final Executor afterAnswer;
     private final HomeFeedListener listener;
+    /** Per user, the generation running in this process. */
+    private final Map<Long, Generation> generating = new ConcurrentHashMap<>();
+
+    /**
+     * One run of the content generator for a user, which every first page of his in this process joins while it runs: a
+     * reader who reloads before a slow generation is done waits for the same chunk instead of asking the pools for
+     * another (that would read them again and leave the first chunk to be dropped, its work lost).
+     */
+    private static final class Generation {
+        final CompletableFuture<ContentGenerator.Result> result = new CompletableFuture<>();
+        /** Set by whoever shows or materializes the chunk: a page that had it in time, or its late landing. */
+        final AtomicBoolean taken = new AtomicBoolean();
+        /** Set by the first page that found it late: that page schedules its landing. */
+        final AtomicBoolean landingScheduled = new AtomicBoolean();
+        /** The newest first page that joined it: a read newer than that (another process's) drops its late chunk. */
+        final AtomicLong newestReadAt;
+
+        Generation(long readAt) {
+            this.newestReadAt = new AtomicLong(readAt);
+        }
+    }
 
     /**
      * @param lastReads   where a first page records the read for the fan-out's active-receiver policy
@@ -162,11 +188,13 @@ public final class HomeFeed {
         int size = state.nextChunkSize() > 0 ? state.nextChunkSize() : settings.chunkSize();
         long started = System.nanoTime();
         // With a pending chunk still in the pools (its completion failed), a new chunk could repeat its pins: none this time.
-        CompletableFuture<ContentGenerator.Result> generated = pendingCompleted
-                ? CompletableFuture.supplyAsync(() -> timed(userId, size, state.lastReadMillis()), generation) : CompletableFuture.completedFuture(null);
+        Generation run = pendingCompleted ? generation(userId, size, state.lastReadMillis(), now) : null;
+        CompletableFuture<ContentGenerator.Result> generated = run == null ? CompletableFuture.completedFuture(null) : run.result;
         FeedPage materialized = feeds.read(userId, null, limit);
         ContentGenerator.Result result = pendingCompleted ? await(generated, started) : null;
-        // Late, not failed: still running, or done just after the deadline.
+        // A joined generation's chunk may have been shown by the page that started it: shown once, by whoever takes it.
+        if (result != null && !run.taken.compareAndSet(false, true)) result = null;
+        // Late, not failed: still running, or done just after the deadline (or taken by another page: nothing to land).
         boolean late = pendingCompleted && result == null && !generated.isCompletedExceptionally();
         long newestMaterialized = materialized.items().isEmpty() ? 0 : materialized.items().get(0).position().chunkId();
 
@@ -217,7 +245,7 @@ public final class HomeFeed {
             }
             if (late) {
                 saveRead(userId, now, state, nextChunkSize, feedItems);
-                keepLate(userId, generated, newestMaterialized, now);
+                if (run.landingScheduled.compareAndSet(false, true)) keepLate(userId, run, newestMaterialized);
             } else if (!unchanged(stored, nextChunkSize, feedItems, now)) {
                 saveRead(userId, now, state, nextChunkSize, feedItems);
             }
@@ -251,14 +279,15 @@ public final class HomeFeed {
      * Seed 002: a chunk that came too late is not shown now, but "eventually the user will see new
      * Pins": once the generation finishes, the chunk is journaled and materialized like one in time, so
      * the next view shows it (measured before this: on a loaded box every generation missed the 50 ms
-     * deadline and a user's feed stayed empty however often he read it). Unless a newer first page ran
-     * meanwhile: its generator may have picked the same pins, so this chunk is dropped and its pins,
-     * never removed, stay in the pools.
+     * deadline and a user's feed stayed empty however often he read it). Unless a page that joined it showed
+     * it, or a first page newer than every page that joined it ran meanwhile (in another process: here it would
+     * have joined): its generator may have picked the same pins, so this chunk is dropped and its pins, never
+     * removed, stay in the pools.
      */
-    private void keepLate(long userId, CompletableFuture<ContentGenerator.Result> generated, long newestMaterialized, long readAt) {
-        generated.thenAcceptAsync(r -> {
-            if (r.items().isEmpty()) return;
-            if (feeds.state(userId).map(s -> s.lastReadMillis() > readAt).orElse(false)) {
+    private void keepLate(long userId, Generation run, long newestMaterialized) {
+        run.result.thenAcceptAsync(r -> {
+            if (r.items().isEmpty() || !run.taken.compareAndSet(false, true)) return;
+            if (feeds.state(userId).map(s -> s.lastReadMillis() > run.newestReadAt.get()).orElse(false)) {
                 listener.lateChunk(false);
                 return;
             }
@@ -276,6 +305,31 @@ public final class HomeFeed {
     private boolean returning(GeneratorState state, long now) {
         return settings.activeDays() > 0 && state.lastReadMillis() > 0
                 && now - state.lastReadMillis() > TimeUnit.DAYS.toMillis(settings.activeDays());
+    }
+
+    /**
+     * The user's generation: the one running in this process, joined as of {@code readAt}, or a new one on the
+     * generation executor (gone from the map once done, so a later page starts its own).
+     */
+    private Generation generation(long userId, int size, long lastReadMillis, long readAt) {
+        Generation fresh = new Generation(readAt);
+        Generation run = generating.compute(userId, (user, running) -> {
+            if (running == null || running.result.isDone()) return fresh;
+            running.newestReadAt.accumulateAndGet(readAt, Math::max);
+            return running;
+        });
+        if (run != fresh) return run;
+        try {
+            CompletableFuture.supplyAsync(() -> timed(userId, size, lastReadMillis), generation).whenComplete((r, e) -> {
+                generating.remove(userId, fresh);
+                if (e != null) fresh.result.completeExceptionally(e);
+                else fresh.result.complete(r);
+            });
+        } catch (RuntimeException e) { // the executor refused it
+            generating.remove(userId, fresh);
+            fresh.result.completeExceptionally(e);
+        }
+        return fresh;
     }
 
     /** The celebrities' pins pulled into the pools (within the deadline: they are part of the chunk), then the generation. */

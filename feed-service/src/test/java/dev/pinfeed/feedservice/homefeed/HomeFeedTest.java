@@ -293,6 +293,56 @@ class HomeFeedTest {
     }
 
     @Test
+    void aFirstPageWhileTheUsersGenerationRunsJoinsItAndItsLateChunkLandsOnceNotDropped() {
+        LateCase c = lateCase();
+        HomeFeed feed = f.feed(p -> new Stuck(p, c.release()), HELD_BACK_DEADLINE);
+        try {
+            assertThat(pins(feed.read(c.user(), null, 25))).containsExactly(c.old());
+            f.later.runAll();
+            f.clock.advance(Duration.ofSeconds(1));
+            assertThat(pins(feed.read(c.user(), null, 25))).as("the same generation, still held back").containsExactly(c.old());
+            f.later.runAll(); // the newer view's state: its read is newer than the first view's
+        } finally {
+            c.release().countDown();
+        }
+        runLaterUntilTheLateChunkIs(true);
+        assertThat(f.counts.chunkSizes).as("one generation for both views").hasSize(1);
+        assertThat(feedPins(c.user())).containsExactly(c.pooled(), c.old());
+        assertThat(poolPins(c.user())).isEmpty();
+    }
+
+    @Test
+    void aPageThatJoinedAGenerationInTimeShowsItsChunkAndTheStarterDoesNotLandItAgain() throws Exception {
+        LateCase c = lateCase();
+        HomeFeed feed = f.feed(p -> new Stuck(p, c.release()), Duration.ofSeconds(30));
+        java.util.concurrent.ExecutorService readers = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            List<Thread> threads = java.util.Collections.synchronizedList(new ArrayList<>());
+            java.util.concurrent.Callable<List<Long>> read = () -> {
+                threads.add(Thread.currentThread());
+                return pins(feed.read(c.user(), null, 25));
+            };
+            java.util.concurrent.Future<List<Long>> first = readers.submit(read);
+            java.util.concurrent.Future<List<Long>> second = readers.submit(read);
+            // Both views wait for the one held-back generation before it is let go.
+            await().atMost(Duration.ofSeconds(30)).until(() -> threads.size() == 2
+                    && threads.stream().allMatch(t -> t.getState() == Thread.State.TIMED_WAITING));
+            c.release().countDown();
+            List<List<Long>> views = List.of(first.get(30, TimeUnit.SECONDS), second.get(30, TimeUnit.SECONDS));
+            assertThat(views).as("one view shows the chunk, the other the feed as it was")
+                    .containsExactlyInAnyOrder(List.of(c.pooled(), c.old()), List.of(c.old()));
+        } finally {
+            c.release().countDown();
+            readers.shutdownNow();
+        }
+        f.later.runAll();
+        assertThat(f.counts.chunkSizes).as("one generation").hasSize(1);
+        assertThat(f.counts.lateChunks()).as("nothing landed late: it was shown").isEmpty();
+        assertThat(feedPins(c.user())).containsExactly(c.pooled(), c.old());
+        assertThat(poolPins(c.user())).isEmpty();
+    }
+
+    @Test
     void aCrashBetweenJournalAndMaterializeNeitherLosesNorRepeatsAPin() {
         long u = f.user();
         long old = f.pin(), a = f.pin(), b = f.pin();
