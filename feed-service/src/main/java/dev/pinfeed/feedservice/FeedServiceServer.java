@@ -51,7 +51,7 @@ import org.apache.curator.framework.CuratorFramework;
  * and materialized feed on the primary cluster, {@link HomeFeed}), graph queries and the canonical
  * objects (MySQL shards behind the Redis caches). Home feed keys: {@link HomeFeedSettings}, the
  * content generator's {@link GeneratorSettings}, the worker's scorer ({@link WeightedScorer}) for
- * regenerated pools, {@code feed.after-answer-threads} (2). Other keys: {@code feed.handler-threads} (32),
+ * regenerated pools, {@code feed.after-answer-threads} (8). Other keys: {@code feed.handler-threads} (32),
  * {@code feed.mysql.pool-size} (16 per shard host), {@code feed.cache.ttl-seconds} (600),
  * {@code feed.cache.timeout-ms} (250), {@code feed.cache.board-pins} (ids kept per board and order, 1000).
  * Runs on {@link ProcessMain}: quiet logging, named start steps that fail with one line, and on

@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The home feed's threads: generations run beside the request thread, and their sources' pool reads
  * beside each other (as many threads as requests need, idle ones retire: nothing queues, so a
  * generation waiting on its reads cannot starve them); post-answer writes run on
- * {@code feed.after-answer-threads} (2) behind a bounded queue ({@code feed.after-answer-queue},
+ * {@code feed.after-answer-threads} (8: they wait on HBase round trips, and two fell behind a loaded box's pages) behind a bounded queue ({@code feed.after-answer-queue},
  * 10000). A full queue refuses the work (the journal, or the next view, redoes it). Closing drains
  * the queue for up to 10 s.
  */
@@ -33,7 +33,7 @@ public final class HomeFeedThreads implements AutoCloseable {
     }
 
     public static HomeFeedThreads from(PinfeedConfig config) {
-        return new HomeFeedThreads(config.getInt("feed.after-answer-threads", 2), config.getInt("feed.after-answer-queue", 10_000));
+        return new HomeFeedThreads(config.getInt("feed.after-answer-threads", 8), config.getInt("feed.after-answer-queue", 10_000));
     }
 
     /**
