@@ -3,6 +3,7 @@ package dev.pinfeed.httpkit;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.StreamWriteFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -24,6 +25,9 @@ final class Json {
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            // Doubles (a feed item's score) written by Schubfach, not Double.toString: the shortest form that reads back the
+            // same value, at a fraction of the cost (Double.toString was a third of a feed page's serialization).
+            .enable(StreamWriteFeature.USE_FAST_DOUBLE_WRITER)
             // java.time values as ISO-8601 strings without needing jackson-datatype-jsr310.
             .addModule(new SimpleModule("pinfeed-java-time")
                     .addSerializer(Instant.class, ToStringSerializer.instance)
