@@ -10,6 +10,8 @@ package dev.pinfeed.redisshards;
 public final class VirtualShards {
 
     public static final int COUNT = 8192;
+    /** Every shard's tag, made once: keys are built on every cache lookup (a feed page's pins), and so were their tags. */
+    private static final String[] TAGS = java.util.stream.IntStream.range(0, COUNT).mapToObj(s -> "{v" + s + "}").toArray(String[]::new);
 
     private VirtualShards() {}
 
@@ -31,7 +33,7 @@ public final class VirtualShards {
     /** The hash tag of every key of virtual shard {@code shard}. */
     public static String tagOfShard(int shard) {
         if (shard < 0 || shard >= COUNT) throw new IllegalArgumentException("no virtual shard " + shard);
-        return "{v" + shard + "}";
+        return TAGS[shard];
     }
 
     /**
