@@ -76,6 +76,7 @@ final class FanoutProcessor implements Processor<String, SourceEvent, Object, Ob
     private PageFetcher fetcher;
     /** The pin served last; the next turn starts after it. Not stored: after a restart the walk starts at the lowest id. */
     private Long position;
+    private final IdleTurns idle = new IdleTurns(IdleTurns.CHECK_EVERY);
 
     FanoutProcessor(FanoutStepper stepper, Executor fetchThreads, FanoutSettings settings, FanoutMetrics metrics, FanoutStatus status,
                     Clock clock) {
@@ -141,6 +142,7 @@ final class FanoutProcessor implements Processor<String, SourceEvent, Object, Ob
 
     /** One punctuation: round-robin steps over the pending jobs within the turn's budget. */
     void turn() {
+        if (!idle.scan(pending.get())) return;
         long started = clock.millis();
         int budget = settings.stepsPerTurn();
         while (budget > 0) {
