@@ -132,13 +132,18 @@ public final class HBaseMaterializedFeedStore implements MaterializedFeedStore {
         return out;
     }
 
+    /** One key-only scan of the user's item rows (in feed order: only their keys are needed), then one batch of deletes. */
     @Override
     public int trim(long userId, int maxItems) {
-        List<FeedPage.Positioned> items = all(userId);
+        byte[][] range = MaterializedKeys.itemRange(userId);
         List<Delete> deletes = new ArrayList<>();
-        for (int i = maxItems; i < items.size(); i++) deletes.add(new Delete(MaterializedKeys.itemRow(userId, items.get(i).position())));
+        int items = 0;
+        for (Result r : scan(new Scan().withStartRow(range[0]).withStopRow(range[1]).setFilter(new KeyOnlyFilter()).setCaching(1000),
+                "reading the materialized feed to trim it")) {
+            if (items++ >= maxItems) deletes.add(new Delete(r.getRow()));
+        }
         delete(deletes, "trimming the materialized feed");
-        return items.size() - deletes.size();
+        return items - deletes.size();
     }
 
     @Override
