@@ -5,12 +5,17 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.pinfeed.canonicalstore.CanonicalLayout.Json;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /** The objects' stored JSON ({@code data}, field names per {@link Json}) read into objects. */
 public final class CanonicalObjects {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final int PARSED_PINS_MAX = 50_000;
+    /** Pins by their exact JSON text, counts 0 (see {@link #pin(String, long, long, long)}). */
+    private static final Map<String, Optional<CanonicalPin>> PARSED_PINS = new ConcurrentHashMap<>();
 
     private CanonicalObjects() {}
 
@@ -30,15 +35,32 @@ public final class CanonicalObjects {
         return pin(json, likes, 0, 0);
     }
 
-    /** {@link #pin(String, long)} with the pin's comment and repin counts. */
+    /**
+     * {@link #pin(String, long)} with the pin's comment and repin counts. The pin as its JSON reads (its counts aside) is
+     * remembered by that exact text, up to {@value #PARSED_PINS_MAX} of them: a feed page hydrates 25 pins that the pages
+     * before it hydrated too, and parsing their JSON again was a fifth of feed-service's time per page. Text that
+     * changed is parsed anew, so nothing read differs from a parse.
+     */
     public static Optional<CanonicalPin> pin(String json, long likes, long comments, long repins) {
+        Optional<CanonicalPin> parsed = PARSED_PINS.get(json);
+        if (parsed == null) {
+            parsed = parsePin(json);
+            if (PARSED_PINS.size() >= PARSED_PINS_MAX) PARSED_PINS.clear();
+            PARSED_PINS.put(json, parsed);
+        }
+        return parsed.map(p -> new CanonicalPin(p.id(), p.boardId(), p.authorId(), p.details(), p.link(), p.imageUrl(), p.createdAt(), likes,
+                comments, p.parentPinId(), repins, p.interests()));
+    }
+
+    /** The pin its JSON describes, its counts 0. */
+    private static Optional<CanonicalPin> parsePin(String json) {
         JsonNode o = tree(json);
         if (!live(o)) return Optional.empty();
         Long parent = o.hasNonNull(Json.PARENT_PIN_ID) ? o.get(Json.PARENT_PIN_ID).asLong() : null;
         java.util.List<Long> interests = new java.util.ArrayList<>();
         o.path(Json.INTERESTS).forEach(i -> interests.add(i.asLong()));
         return Optional.of(new CanonicalPin(o.path(Json.ID).asLong(), o.path(Json.BOARD_ID).asLong(), o.path(Json.AUTHOR_ID).asLong(),
-                text(o, Json.DETAILS), text(o, Json.LINK), text(o, Json.IMAGE_URL), createdAt(o), likes, comments, parent, repins, interests));
+                text(o, Json.DETAILS), text(o, Json.LINK), text(o, Json.IMAGE_URL), createdAt(o), 0, 0, parent, 0, interests));
     }
 
     public static CanonicalInterest interest(String json) {
