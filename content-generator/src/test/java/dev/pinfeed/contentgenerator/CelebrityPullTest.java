@@ -37,6 +37,14 @@ class CelebrityPullTest {
         return pin;
     }
 
+    /** A reader, a celebrity and one board of the celebrity's. */
+    private record Cast(long reader, long star, long board) {}
+
+    private Cast cast() {
+        long star = w.user();
+        return new Cast(w.user(), star, w.board(star));
+    }
+
     private static List<Long> pins(List<PoolEntry> entries) {
         return entries.stream().map(PoolEntry::pinId).toList();
     }
@@ -136,22 +144,21 @@ class CelebrityPullTest {
 
     @Test
     void aRepeatPullWritesOnlyWhatIsNewToTheReaderOrComesWithAnotherSource() {
-        long reader = w.user();
-        long star = w.user();
-        long board = w.board(star);
-        long first = recorded(board, star, T0 - 2_000);
-        w.followBoard(reader, board, star);
+        Cast c = cast();
+        long reader = c.reader();
+        long first = recorded(c.board(), c.star(), T0 - 2_000);
+        w.followBoard(reader, c.board(), c.star());
         assertThat(pull.pull(reader, 0)).isEqualTo(1);
         double scoredFirst = pools.all(reader).get(0).score();
 
         clock.advance(Duration.ofMinutes(1));
-        long second = recorded(board, star, T0 - 1_000);
+        long second = recorded(c.board(), c.star(), T0 - 1_000);
         assertThat(pull.pull(reader, 0)).as("the second pin only").isEqualTo(1);
         assertThat(pools.all(reader)).extracting(PoolEntry::pinId).containsExactlyInAnyOrder(first, second);
         assertThat(pools.all(reader).stream().filter(e -> e.pinId() == first).findFirst().orElseThrow().score())
                 .as("not written again, so not re-scored").isEqualTo(scoredFirst);
 
-        w.follow(reader, star); // now explicit: both pins go to followed_user
+        w.follow(reader, c.star()); // now explicit: both pins go to followed_user
         assertThat(pull.pull(reader, 0)).isEqualTo(2);
         assertThat(pools.all(reader)).extracting(PoolEntry::source).containsOnly(Source.FOLLOWED_USER);
         assertThat(pull.pull(reader, 0)).isZero();
@@ -160,15 +167,13 @@ class CelebrityPullTest {
     @Test
     void withNothingRememberedEveryPullWritesEverythingAgain() {
         CelebrityPull forgetful = pull(0);
-        long reader = w.user();
-        long star = w.user();
-        long board = w.board(star);
-        recorded(board, star, T0 - 2_000);
-        recorded(board, star, T0 - 1_000);
-        w.follow(reader, star);
+        Cast c = cast();
+        recorded(c.board(), c.star(), T0 - 2_000);
+        recorded(c.board(), c.star(), T0 - 1_000);
+        w.follow(c.reader(), c.star());
 
-        assertThat(forgetful.pull(reader, 0)).isEqualTo(2);
-        assertThat(forgetful.pull(reader, 0)).isEqualTo(2);
-        assertThat(pools.all(reader)).hasSize(2);
+        assertThat(forgetful.pull(c.reader(), 0)).isEqualTo(2);
+        assertThat(forgetful.pull(c.reader(), 0)).isEqualTo(2);
+        assertThat(pools.all(c.reader())).hasSize(2);
     }
 }
