@@ -134,6 +134,12 @@ public final class PoolKeys {
         return new byte[][] {start, stop};
     }
 
+    /** Start (inclusive) and stop (exclusive) rows of the user's index rows, in pin order. */
+    static byte[][] indexRange(long user) {
+        return new byte[][] {ByteBuffer.allocate(9).putLong(user).put(INDEX_KIND).array(),
+                ByteBuffer.allocate(9).putLong(user).put((byte) (INDEX_KIND + 1)).array()};
+    }
+
     /** Start and stop rows of every pool of the user. */
     static byte[][] userRange(long user) {
         return new byte[][] {ByteBuffer.allocate(9).putLong(user).put(ENTRY_KIND).array(),
