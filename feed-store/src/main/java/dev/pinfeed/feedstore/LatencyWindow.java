@@ -32,17 +32,17 @@ final class LatencyWindow {
     /** The {@code q} quantile of the samples held (nearest rank: the smallest sample with at least q of them at or below it); -1 when empty. */
     long quantile(double q) {
         long[] held;
-        int n;
+        int rank;
         synchronized (this) {
-            n = (int) Math.min(count, ring.length);
+            int n = (int) Math.min(count, ring.length);
             if (n == 0) return -1;
-            int rank = Math.max(1, Math.min(n, (int) Math.ceil(q * n)));
+            rank = Math.max(1, Math.min(n, (int) Math.ceil(q * n)));
             int fromTop = n - rank + 1; // the answer is the fromTop-th largest
             if (fromTop <= HEAP_MAX) return largest(ring, n, fromTop);
             held = Arrays.copyOf(ring, n);
         }
         Arrays.sort(held);
-        return held[Math.max(1, Math.min(n, (int) Math.ceil(q * n))) - 1];
+        return held[rank - 1];
     }
 
     /** The k-th largest of {@code values[0, n)}, with a min-heap of the k largest seen. */

@@ -50,19 +50,19 @@ import org.apache.curator.framework.CuratorFramework;
  */
 public final class IngestComponents implements AutoCloseable {
 
-    /**
-     * Ingest's Kafka producer settings (durability, batching, compression), then {@code extra}: also the raw baseline's of
-     * the ingest benchmark, so that it compares like with like.
-     */
-    public static java.util.Properties producerSettings(PinfeedConfig config, java.util.Properties extra) {
-        return KafkaEventPublisher.producerSettings(config, extra);
-    }
-
     public static final String INSTANCE_SHARD = "ingest.instance-shard";
     public static final String PUBLISH_TIMEOUT_MS = "ingest.publish-timeout-ms";
     public static final String DIRECTORY_CACHE_ENTRIES = "ingest.directory-cache-entries";
     /** How long a cached live pin is trusted before it is read again (a delete through another instance is seen after it). */
     public static final String DIRECTORY_LIVE_TTL_MS = "ingest.directory-live-ttl-ms";
+
+    /**
+     * Ingest's Kafka producer settings (durability, batching, compression), then {@code extra}: also the raw baseline's of
+     * the ingest benchmark, so that it compares like with like.
+     */
+    public static Properties producerSettings(PinfeedConfig config, Properties extra) {
+        return KafkaEventPublisher.producerSettings(config, extra);
+    }
 
     private final CuratorFramework ownedZookeeper;
     private final MysqlShardConfig shards;

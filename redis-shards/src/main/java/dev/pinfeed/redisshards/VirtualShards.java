@@ -1,5 +1,7 @@
 package dev.pinfeed.redisshards;
 
+import java.util.stream.IntStream;
+
 /**
  * The one shard function of the keys on pinfeed's Redis instances (the follower graph, the canonical
  * caches, last reads, affinities): any user or object id → one of 8192 virtual shards, and the hash
@@ -11,7 +13,7 @@ public final class VirtualShards {
 
     public static final int COUNT = 8192;
     /** Every shard's tag, made once: keys are built on every cache lookup (a feed page's pins), and so were their tags. */
-    private static final String[] TAGS = java.util.stream.IntStream.range(0, COUNT).mapToObj(s -> "{v" + s + "}").toArray(String[]::new);
+    private static final String[] TAGS = IntStream.range(0, COUNT).mapToObj(s -> "{v" + s + "}").toArray(String[]::new);
 
     private VirtualShards() {}
 

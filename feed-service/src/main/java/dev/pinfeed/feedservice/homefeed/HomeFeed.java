@@ -188,7 +188,7 @@ public final class HomeFeed {
         int size = state.nextChunkSize() > 0 ? state.nextChunkSize() : settings.chunkSize();
         long started = System.nanoTime();
         // With a pending chunk still in the pools (its completion failed), a new chunk could repeat its pins: none this time.
-        Generation run = pendingCompleted ? generation(userId, size, state.lastReadMillis(), now) : null;
+        Generation run = pendingCompleted ? joinOrStart(userId, size, state.lastReadMillis(), now) : null;
         CompletableFuture<ContentGenerator.Result> generated = run == null ? CompletableFuture.completedFuture(null) : run.result;
         FeedPage materialized = feeds.read(userId, null, limit);
         ContentGenerator.Result result = pendingCompleted ? await(generated, started) : null;
@@ -311,7 +311,7 @@ public final class HomeFeed {
      * The user's generation: the one running in this process, joined as of {@code readAt}, or a new one on the
      * generation executor (gone from the map once done, so a later page starts its own).
      */
-    private Generation generation(long userId, int size, long lastReadMillis, long readAt) {
+    private Generation joinOrStart(long userId, int size, long lastReadMillis, long readAt) {
         Generation fresh = new Generation(readAt);
         Generation run = generating.compute(userId, (user, running) -> {
             if (running == null || running.result.isDone()) return fresh;
