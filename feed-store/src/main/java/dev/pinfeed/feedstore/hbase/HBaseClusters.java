@@ -95,8 +95,8 @@ public final class HBaseClusters {
      * Client settings that fail fast (seconds, not HBase's default retry loop of minutes), and let a process's threads
      * write side by side: the client's defaults allow one batch in flight per region and two per region server, so
      * every thread's buffered writes queued behind one another on a table of one region (a page's pool removals
-     * behind the fan-out's). Batches in flight side by side may apply in any order; the pool and feed stores never put and delete
-     * the same row in one flush, so none depends on it.
+     * behind the fan-out's). Batches in flight side by side may apply in any order; the pool and feed stores never
+     * put and delete the same row in one flush, so none depends on it.
      */
     public static Configuration clientConfiguration(String zookeeperQuorum) {
         Configuration conf = HBaseConfiguration.create();
