@@ -575,6 +575,41 @@ public abstract class GraphStoreContract {
         }
     }
 
+    /** Hundreds of commands of a few pairs: a store that splits a batch (Redis: 64 items per script call) must split it invisibly. */
+    @Test
+    void aLongBatchOfFewPairsEndsAsItsCommandsOneByOne() {
+        List<Long> users = java.util.stream.LongStream.range(0, 5).map(i -> freshId()).boxed().toList();
+        List<Long> boards = new java.util.ArrayList<>();
+        List<GraphCommand> batch = new java.util.ArrayList<>();
+        java.util.SplittableRandom random = new java.util.SplittableRandom(7);
+        for (long owner : users) {
+            long board = freshId();
+            boards.add(board);
+            batch.add(createBoard(board, owner, 1));
+        }
+        for (int i = 0; i < 400; i++) {
+            int a = random.nextInt(users.size()), o = random.nextInt(users.size() - 1);
+            if (o >= a) o++; // nobody follows himself
+            long at = 2 + random.nextInt(300); // versions repeat and go back: replays and reordering inside the batch
+            batch.add(switch (random.nextInt(4)) {
+                case 0 -> followUser(users.get(a), users.get(o), at);
+                case 1 -> unfollowUser(users.get(a), users.get(o), at);
+                case 2 -> followBoard(users.get(a), boards.get(o), users.get(o), at);
+                default -> unfollowBoard(users.get(a), boards.get(o), users.get(o), at);
+            });
+        }
+
+        assertThat(graph.applyAll(batch)).allMatch(CommandOutcome::isApplied);
+
+        GraphStore oneByOne = newStore();
+        try {
+            batch.forEach(oneByOne::apply);
+            GraphAssertions.assertSameGraph(oneByOne, graph, users, boards, 3);
+        } finally {
+            oneByOne.close();
+        }
+    }
+
     @Test
     void anEmptyBatchDoesNothing() {
         assertThat(graph.applyAll(List.of())).isEmpty();

@@ -16,17 +16,25 @@ final class RedisScripts {
      * KEYS: register hash, user-register hash, pair board-register hash, pair-sequence hash.
      * ARGV: register field, new value, user field, sequence field.
      * Last writer wins on the fixed-width version prefix; the sequence moves only on a change.
-     * Returns {user register or '', {board field, value, ...}, sequence}.
+     * Returns {user register or '', {board field, value, ...}, sequence}: no board registers when the board-register
+     * hash is the user-register hash (an interest edge). Reads back only what the write did not tell it.
      */
     static final String CAS_REGISTER = """
             local cur = redis.call('HGET', KEYS[1], ARGV[1])
             local width = %d
+            local seq
             if (not cur) or string.sub(cur, 1, width) < string.sub(ARGV[2], 1, width) then
               redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-              redis.call('HINCRBY', KEYS[4], ARGV[4], 1)
+              seq = redis.call('HINCRBY', KEYS[4], ARGV[4], 1)
+              cur = ARGV[2]
+            else
+              seq = redis.call('HGET', KEYS[4], ARGV[4]) or '0'
             end
-            return {redis.call('HGET', KEYS[2], ARGV[3]) or '', redis.call('HGETALL', KEYS[3]),
-                    redis.call('HGET', KEYS[4], ARGV[4]) or '0'}
+            local user = cur
+            if KEYS[2] ~= KEYS[1] or ARGV[3] ~= ARGV[1] then user = redis.call('HGET', KEYS[2], ARGV[3]) end
+            local boards = {}
+            if KEYS[3] ~= KEYS[2] then boards = redis.call('HGETALL', KEYS[3]) end
+            return {user or '', boards, seq}
             """.formatted(Register.VERSION_KEY_LENGTH);
 
     /**

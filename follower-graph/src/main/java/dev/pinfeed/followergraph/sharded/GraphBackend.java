@@ -25,7 +25,8 @@ public interface GraphBackend extends AutoCloseable {
     /**
      * Atomically: store {@code value} in {@code registerKey}/{@code field} if its version prefix (the
      * first {@link Register#VERSION_KEY_LENGTH} characters, compared as strings) is newer than the stored one (and then increment the pair sequence {@code seqKey}/{@code seqField});
-     * return the pair's user register, all its board registers and its sequence.
+     * return the pair's user register, all its board registers and its sequence. A pair without board registers (an
+     * interest edge) names its user-register hash as its board-register hash: then none are returned.
      */
     PairRead casRegister(int shard, CasRequest request);
 

@@ -144,8 +144,11 @@ final class GraphWrites {
                 }
                 case EDGE -> {
                     PairState state = derive(reads[i]);
-                    write(sides, i, a, new Guard(keys.pairVersions(a), GraphKeys.appliedSeqField(o), reads[i].seq()), followerSide(a, o, state));
-                    write(sides, i, o, new Guard(keys.followeeVersions(o), str(a), reads[i].seq()), followeeSide(a, o, state));
+                    // Board registers are never deleted: a pair with none was never followed implicitly, on either side.
+                    boolean everImplicit = !state.boards().isEmpty();
+                    write(sides, i, a, new Guard(keys.pairVersions(a), GraphKeys.appliedSeqField(o), reads[i].seq()),
+                            followerSide(a, o, state, everImplicit));
+                    write(sides, i, o, new Guard(keys.followeeVersions(o), str(a), reads[i].seq()), followeeSide(a, o, state, everImplicit));
                 }
             }
         }
@@ -164,7 +167,7 @@ final class GraphWrites {
     /**
      * Last writer wins on the command's register on the follower's shard, the pair's sequence bumped on a change. A user or
      * board edge's pair is (follower, owner): the user register and every board register of the owner's boards; an interest
-     * edge's pair is (follower, interest), its register alone.
+     * edge's pair is (follower, interest), its register alone (no board registers: the user-register hash again).
      */
     private CasRequest casRequest(Step s, GraphCommand command) {
         String value = new Register(s.follow(), command.version()).encode();
@@ -220,8 +223,9 @@ final class GraphWrites {
                 GraphKeys.appliedSeqField(owner), r.floor(), r.fixes()));
         long seq = reset.read().seq();
         PairState state = derive(reset.read());
-        List<Mutation> mine = followerSide(follower, owner, state);
-        List<Mutation> theirs = followeeSide(follower, owner, state);
+        // A repair also removes implicit entries no board register explains.
+        List<Mutation> mine = followerSide(follower, owner, state, true);
+        List<Mutation> theirs = followeeSide(follower, owner, state, true);
         for (long board : strays(r.strayBoards(), state)) {
             mine.add(new Mutation(Op.ZREM, keys.boardsFollowed(follower), str(board), null));
             mine.add(new Mutation(Op.SREM, keys.boardsUnfollowed(follower), str(board), null));
@@ -237,10 +241,11 @@ final class GraphWrites {
         return boards.stream().filter(b -> !state.boards().containsKey(b)).sorted().toList();
     }
 
-    private List<Mutation> followerSide(long a, long o, PairState s) {
+    /** {@code everImplicit} false: the implicit set is known not to hold the owner, so he is not removed from it (one command less). */
+    private List<Mutation> followerSide(long a, long o, PairState s, boolean everImplicit) {
         List<Mutation> m = new ArrayList<>();
         zset(m, keys.followingExplicit(a), o, s.explicitAt());
-        zset(m, keys.followingImplicit(a), o, s.implicitAt());
+        if (everImplicit) zset(m, keys.followingImplicit(a), o, s.implicitAt());
         for (Map.Entry<Long, BoardEdge> e : s.boards().entrySet()) {
             zset(m, keys.boardsFollowed(a), e.getKey(), e.getValue().followedAt());
             m.add(new Mutation(e.getValue().exception() ? Op.SADD : Op.SREM, keys.boardsUnfollowed(a), str(e.getKey()), null));
@@ -248,10 +253,10 @@ final class GraphWrites {
         return m;
     }
 
-    private List<Mutation> followeeSide(long a, long o, PairState s) {
+    private List<Mutation> followeeSide(long a, long o, PairState s, boolean everImplicit) {
         List<Mutation> m = new ArrayList<>();
         zset(m, keys.followersExplicit(o), a, s.explicitAt());
-        zset(m, keys.followersImplicit(o), a, s.implicitAt());
+        if (everImplicit) zset(m, keys.followersImplicit(o), a, s.implicitAt());
         for (Map.Entry<Long, BoardEdge> e : s.boards().entrySet()) {
             Long at = e.getValue().followedAt();
             m.add(at == null ? new Mutation(Op.HDEL, keys.boardFollowers(o, e.getKey()), str(a), null)

@@ -48,8 +48,9 @@ public final class MemoryBackend implements GraphBackend {
             hash(q.seqKey()).put(q.seqField(), Long.toString(seq == null ? 1 : Long.parseLong(seq) + 1));
         }
         String seq = hget(q.seqKey(), q.seqField());
-        return new PairRead(hget(q.userRegisterKey(), q.userField()),
-                Map.copyOf(hashes.getOrDefault(q.boardRegisterKey(), new TreeMap<>())), seq == null ? 0 : Long.parseLong(seq));
+        Map<String, String> boards = q.boardRegisterKey().equals(q.userRegisterKey()) ? Map.of()
+                : Map.copyOf(hashes.getOrDefault(q.boardRegisterKey(), new TreeMap<>()));
+        return new PairRead(hget(q.userRegisterKey(), q.userField()), boards, seq == null ? 0 : Long.parseLong(seq));
     }
 
     @Override
