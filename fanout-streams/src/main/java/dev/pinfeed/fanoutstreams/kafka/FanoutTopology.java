@@ -68,7 +68,8 @@ public final class FanoutTopology {
      * Exactly-once v2 (the chunks, the jobs' changelog and the input offsets commit in one transaction;
      * on one broker this needs transaction.state.log.replication.factor=1 and min.isr=1), pinfeed's
      * dead-letter handlers, static membership (a restarted instance takes its tasks back without
-     * waiting out the dead member's session), a new application reads the pins topic from the start; on
+     * waiting out the dead member's session), a new application reads the pins topic from the start, the
+     * process's RocksDB stores within one memory bound ({@link BoundedRocksDb}); on
      * the configured cluster with the configured client settings ({@link KafkaClients#streams}).
      */
     public static Properties properties(FanoutSettings settings, PinfeedConfig config, String instance, FanoutMetrics metrics, FanoutStatus status) {
@@ -84,6 +85,7 @@ public final class FanoutTopology {
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), "30000");
         p.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "lz4");
         p.putAll(DeadLetterHandlers.configs(settings, metrics, status));
+        BoundedRocksDb.applyTo(p, config);
         return KafkaClients.streams(config, p);
     }
 }

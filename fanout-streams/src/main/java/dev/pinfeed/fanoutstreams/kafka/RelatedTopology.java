@@ -80,7 +80,7 @@ public final class RelatedTopology {
         return b.build();
     }
 
-    /** As the fan-out's ({@link FanoutTopology#properties}): exactly-once v2, static membership, from the start, dead letters. */
+    /** As the fan-out's ({@link FanoutTopology#properties}): exactly-once v2, static membership, from the start, dead letters, bounded RocksDB. */
     public static Properties properties(RelatedSettings settings, PinfeedConfig config, String instance, RelatedMetrics metrics, FanoutStatus status) {
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, settings.applicationId());
@@ -92,6 +92,7 @@ public final class RelatedTopology {
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), "30000");
         p.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "lz4");
         p.putAll(DeadLetterHandlers.configs(settings.deadLetterTopic(), metrics, status));
+        BoundedRocksDb.applyTo(p, config);
         return KafkaClients.streams(config, p);
     }
 
