@@ -29,6 +29,7 @@ public final class FeedMetrics implements CacheListener, HomeFeedListener {
     private final Counter hydrationDropped;
     private final Counter afterAnswerFailures;
     private final Meter.MeterProvider<Counter> lateChunks;
+    private final Meter.MeterProvider<Counter> quietPools;
 
     public FeedMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -46,6 +47,10 @@ public final class FeedMetrics implements CacheListener, HomeFeedListener {
                 .description("Home feed items left out because their pin is deleted or unknown").register(registry);
         this.afterAnswerFailures = Counter.builder("feed_after_answer_failures_total")
                 .description("Post-answer home feed writes that failed (redone from the journal or on the next view)").register(registry);
+        this.quietPools = Counter.builder("feed_quiet_pools_total")
+                .description("First pages' generations and the quiet pools, by outcome (skipped: the pools were quiet, not read; "
+                        + "marked: a generation found nothing and marked them; error: the store failed a look, mark or notice)")
+                .withRegistry(registry);
         this.lateChunks = Counter.builder("feed_late_chunks_total")
                 .description("Chunks that missed the generator deadline, once done, by outcome (kept: materialized for the next view; "
                         + "dropped: a newer view generated meanwhile)").withRegistry(registry);
@@ -55,6 +60,11 @@ public final class FeedMetrics implements CacheListener, HomeFeedListener {
     public void generated(Duration took, int size) {
         generation.record(took);
         chunkSize.record(size);
+    }
+
+    @Override
+    public void quietPools(QuietPoolsOutcome outcome) {
+        quietPools.withTags("outcome", outcome.tag()).increment();
     }
 
     @Override

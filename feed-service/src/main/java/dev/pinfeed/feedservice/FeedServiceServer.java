@@ -9,8 +9,8 @@ import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.contentgenerator.CelebrityPull;
 import dev.pinfeed.contentgenerator.ContentGenerator;
 import dev.pinfeed.contentgenerator.GeneratorSettings;
-import dev.pinfeed.contentgenerator.RepinParents;
 import dev.pinfeed.contentgenerator.PoolRegenerator;
+import dev.pinfeed.contentgenerator.RepinParents;
 import dev.pinfeed.feedservice.homefeed.ChunkIds;
 import dev.pinfeed.feedservice.homefeed.HomeFeed;
 import dev.pinfeed.feedservice.homefeed.HomeFeedListener;
@@ -18,11 +18,14 @@ import dev.pinfeed.feedservice.homefeed.HomeFeedSettings;
 import dev.pinfeed.feedstore.CelebrityPins;
 import dev.pinfeed.feedstore.LastReadStore;
 import dev.pinfeed.feedstore.MaterializedFeedStore;
+import dev.pinfeed.feedstore.NoticingPoolStore;
 import dev.pinfeed.feedstore.PoolStore;
+import dev.pinfeed.feedstore.QuietPools;
 import dev.pinfeed.feedstore.hbase.HBaseLayout;
 import dev.pinfeed.feedstore.hbase.SpeculativeHBaseStores;
 import dev.pinfeed.feedstore.redis.RedisCelebrityPins;
 import dev.pinfeed.feedstore.redis.RedisLastReadStore;
+import dev.pinfeed.feedstore.redis.RedisQuietPools;
 import dev.pinfeed.feedstore.scoring.WeightedScorer;
 import dev.pinfeed.followergraph.GraphStore;
 import dev.pinfeed.followergraph.redis.GraphConnections;
@@ -120,6 +123,17 @@ public final class FeedServiceServer {
     public static HomeFeed homeFeed(PinfeedConfig config, HomeFeedSettings settings, PoolStore pools, MaterializedFeedStore feeds,
                                     LastReadStore lastReads, CanonicalReads reads, GraphStore graph, CelebrityPins celebrityPins,
                                     HomeFeedThreads threads, HomeFeedListener listener, Clock clock) {
+        return homeFeed(config, settings, pools, feeds, lastReads, reads, graph, celebrityPins, QuietPools.NONE, threads, listener, clock);
+    }
+
+    /**
+     * {@link #homeFeed}, pulling celebrities' pins from {@code celebrityPins}, and not reading the pools of readers
+     * {@code quietPools} knows are quiet; the pull's and the regeneration's pool writes are noticed there.
+     */
+    public static HomeFeed homeFeed(PinfeedConfig config, HomeFeedSettings settings, PoolStore readPools, MaterializedFeedStore feeds,
+                                    LastReadStore lastReads, CanonicalReads reads, GraphStore graph, CelebrityPins celebrityPins,
+                                    QuietPools quietPools, HomeFeedThreads threads, HomeFeedListener listener, Clock clock) {
+        PoolStore pools = NoticingPoolStore.over(readPools, quietPools, e -> listener.quietPools(HomeFeedListener.QuietPoolsOutcome.ERROR));
         WeightedScorer scorer = new WeightedScorer(WeightedScorer.Settings.from(config), clock);
         CelebrityPull pull = new CelebrityPull(graph, celebrityPins, pools, scorer, CelebrityPull.Settings.from(config), clock);
         PoolRegenerator regenerator = new PoolRegenerator(pools, feeds, reads, graph,
@@ -134,7 +148,7 @@ public final class FeedServiceServer {
             return out;
         };
         ContentGenerator generator = new ContentGenerator(pools, GeneratorSettings.from(config), threads.generation(), parents);
-        return new HomeFeed(pools, feeds, lastReads, reads, generator, regenerator, pull, settings, clock,
+        return new HomeFeed(pools, feeds, lastReads, reads, generator, regenerator, pull, quietPools, settings, clock,
                 new ChunkIds(clock, new SecureRandom()), threads.generation(), threads.afterAnswer(), listener);
     }
 
@@ -179,8 +193,9 @@ public final class FeedServiceServer {
             LastReadStore lastReads = ctx.closeOnExit(RedisLastReadStore.open(config, graph.redis(), graph.store().keys().prefix()));
             HomeFeedThreads threads = ctx.closeOnExit(HomeFeedThreads.from(config).bindTo(ctx.meters()));
             RedisCelebrityPins celebrityPins = ctx.closeOnExit(RedisCelebrityPins.open(config, graph.redis(), graph.store().keys().prefix()));
+            QuietPools quietPools = ctx.closeOnExit(RedisQuietPools.open(config, graph.redis(), graph.store().keys().prefix()));
             HomeFeed homeFeed = homeFeed(config, HomeFeedSettings.from(config), pools, feeds, lastReads, reads, graph.store(), celebrityPins,
-                    threads, metrics, Clock.systemUTC());
+                    quietPools, threads, metrics, Clock.systemUTC());
             // /metrics and what is failing are served on the admin address ({@code feed-service.admin.http}), not to readers.
             health.forEach(ctx::readiness);
             ctx.step("serving the admin endpoint", ctx::serveAdmin);

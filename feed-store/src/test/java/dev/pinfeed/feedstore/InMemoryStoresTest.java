@@ -13,6 +13,45 @@ class InMemoryStoresTest {
     private static final AtomicLong USERS = new AtomicLong(1);
 
     @Nested
+    class QuietPoolsInMemory extends QuietPoolsContract {
+        private final MutableClock clock = new MutableClock(1_767_225_600_000L);
+
+        @Override
+        protected QuietPools store(java.time.Duration maxAge) {
+            return new InMemoryQuietPools(clock, maxAge);
+        }
+
+        @Override
+        protected void pass(java.time.Duration d) {
+            clock.advance(d);
+        }
+
+        @Override
+        protected long freshUser() {
+            return USERS.incrementAndGet();
+        }
+    }
+
+    /** Every pool behaviour through the decorator that notices writes: it must pass each call on unchanged. */
+    @Nested
+    class NoticedPools extends PoolStoreContract {
+        private final PoolStore store = new NoticingPoolStore(new InMemoryPoolStore(),
+                new InMemoryQuietPools(new MutableClock(1_767_225_600_000L), java.time.Duration.ofMinutes(1)), e -> {
+                    throw e;
+                });
+
+        @Override
+        protected PoolStore store() {
+            return store;
+        }
+
+        @Override
+        protected long freshUser() {
+            return USERS.incrementAndGet();
+        }
+    }
+
+    @Nested
     class Pools extends PoolStoreContract {
         private final PoolStore store = new InMemoryPoolStore();
 

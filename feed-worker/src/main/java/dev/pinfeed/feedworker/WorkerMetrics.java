@@ -26,6 +26,7 @@ public final class WorkerMetrics {
     private final Map<Source, DistributionSummary> scores = new EnumMap<>(Source.class);
     private final Map<String, Counter> removes = new HashMap<>();
     private final Counter backfill;
+    private final Counter quietPoolsNoticeFailures;
 
     public WorkerMetrics(MeterRegistry registry) {
         for (Source s : Source.values()) {
@@ -41,6 +42,14 @@ public final class WorkerMetrics {
         }
         backfill = Counter.builder("feed.worker.backfill.pins").description("Pins a new follow brought into the follower's pools.")
                 .register(registry);
+        quietPoolsNoticeFailures = Counter.builder("feed.worker.quiet.pools.notice.failures")
+                .description("Pool writes whose notice to the quiet pools failed (a reader's quiet mark on them lapses within its maximum age).")
+                .register(registry);
+    }
+
+    /** A pool write's notice to the quiet pools failed. */
+    public void quietPoolsNoticeFailed(RuntimeException e) {
+        quietPoolsNoticeFailures.increment();
     }
 
     void written(Source source, double score) {

@@ -16,6 +16,7 @@ import dev.pinfeed.feedstore.LastReadStore;
 import dev.pinfeed.feedstore.MaterializedFeedStore;
 import dev.pinfeed.feedstore.PendingAndState;
 import dev.pinfeed.feedstore.PoolStore;
+import dev.pinfeed.feedstore.QuietPools;
 import dev.pinfeed.feedstore.Source;
 import java.time.Clock;
 import java.time.Duration;
@@ -75,6 +76,7 @@ public final class HomeFeed {
     private final ContentGenerator generator;
     private final PoolRegenerator regenerator;
     private final CelebrityPull celebrities;
+    private final QuietPools quietPools;
     private final HomeFeedSettings settings;
     private final Clock clock;
     private final ChunkIds chunkIds;
@@ -119,7 +121,20 @@ public final class HomeFeed {
     public HomeFeed(PoolStore pools, MaterializedFeedStore feeds, LastReadStore lastReads, CanonicalReads canonical, ContentGenerator generator,
                     PoolRegenerator regenerator, CelebrityPull celebrities, HomeFeedSettings settings, Clock clock, ChunkIds chunkIds,
                     Executor generation, Executor afterAnswer, HomeFeedListener listener) {
+        this(pools, feeds, lastReads, canonical, generator, regenerator, celebrities, QuietPools.NONE, settings, clock, chunkIds, generation,
+                afterAnswer, listener);
+    }
+
+    /**
+     * @param quietPools which readers' pools hold nothing to generate: their generation does not read them. Every writer
+     *                   of pool entries must notice its writes there ({@link dev.pinfeed.feedstore.NoticingPoolStore}),
+     *                   {@code pools}, the regenerator's and the pull's included
+     */
+    public HomeFeed(PoolStore pools, MaterializedFeedStore feeds, LastReadStore lastReads, CanonicalReads canonical, ContentGenerator generator,
+                    PoolRegenerator regenerator, CelebrityPull celebrities, QuietPools quietPools, HomeFeedSettings settings, Clock clock,
+                    ChunkIds chunkIds, Executor generation, Executor afterAnswer, HomeFeedListener listener) {
         this.celebrities = celebrities;
+        this.quietPools = quietPools;
         this.pools = pools;
         this.feeds = feeds;
         this.lastReads = lastReads;
@@ -332,7 +347,11 @@ public final class HomeFeed {
         return fresh;
     }
 
-    /** The celebrities' pins pulled into the pools (within the deadline: they are part of the chunk), then the generation. */
+    /**
+     * The celebrities' pins pulled into the pools (within the deadline: they are part of the chunk), then the generation,
+     * unless the pools are quiet (nothing written to them since a generation found nothing there, {@link QuietPools}): then
+     * the chunk is empty without reading them. A generation that found nothing marks them quiet.
+     */
     private ContentGenerator.Result timed(long userId, int size, long lastReadMillis) {
         long t0 = System.nanoTime();
         try {
@@ -340,8 +359,25 @@ public final class HomeFeed {
         } catch (RuntimeException e) {
             listener.afterAnswerFailed(e); // the pools' pins are still served; the next read pulls again
         }
+        QuietPools.Look look = QuietPools.Look.UNKNOWN;
+        try {
+            look = quietPools.look(userId);
+        } catch (RuntimeException e) {
+            listener.quietPools(HomeFeedListener.QuietPoolsOutcome.ERROR); // not known: the pools are read
+        }
+        if (look.quiet()) {
+            listener.quietPools(HomeFeedListener.QuietPoolsOutcome.SKIPPED);
+            return new ContentGenerator.Result(List.of(), List.of());
+        }
         ContentGenerator.Result r = generator.generate(userId, size);
         listener.generated(Duration.ofNanos(System.nanoTime() - t0), r.items().size());
+        if (r.items().isEmpty() && r.dropped().isEmpty() && look.ticket() != null) {
+            try {
+                if (quietPools.markQuiet(userId, look)) listener.quietPools(HomeFeedListener.QuietPoolsOutcome.MARKED);
+            } catch (RuntimeException e) {
+                listener.quietPools(HomeFeedListener.QuietPoolsOutcome.ERROR); // unmarked: the next generation reads them
+            }
+        }
         return r;
     }
 

@@ -21,6 +21,28 @@ public interface HomeFeedListener {
         }
     }
 
+    /** What a first page's generation learnt from, or did with, the quiet pools ({@link dev.pinfeed.feedstore.QuietPools}). */
+    enum QuietPoolsOutcome {
+        /** The pools were quiet: not read. */
+        SKIPPED("skipped"),
+        /** A generation found nothing and marked them quiet. */
+        MARKED("marked"),
+        /** The quiet pools' store failed a look, a mark or a writer's notice (the pools are read; a lost notice lapses). */
+        ERROR("error");
+
+        private final String tag;
+
+        QuietPoolsOutcome(String tag) {
+            this.tag = tag;
+        }
+
+        public String tag() {
+            return tag;
+        }
+    }
+
+    default void quietPools(QuietPoolsOutcome outcome) {}
+
     /** A generation that finished (in time or not). */
     default void generated(Duration took, int chunkSize) {}
 

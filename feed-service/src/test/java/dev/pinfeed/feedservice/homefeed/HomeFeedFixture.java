@@ -2,6 +2,7 @@ package dev.pinfeed.feedservice.homefeed;
 
 import dev.pinfeed.canonicalstore.reads.CanonicalReads;
 import dev.pinfeed.canonicalstore.reads.InMemoryCanonicalReads;
+import dev.pinfeed.contentgenerator.CelebrityPull;
 import dev.pinfeed.contentgenerator.ContentGenerator;
 import dev.pinfeed.contentgenerator.GeneratorSettings;
 import dev.pinfeed.contentgenerator.PoolRegenerator;
@@ -12,8 +13,10 @@ import dev.pinfeed.feedstore.InMemoryMaterializedFeedStore;
 import dev.pinfeed.feedstore.InMemoryPoolStore;
 import dev.pinfeed.feedstore.MaterializedFeedStore;
 import dev.pinfeed.feedstore.MutableClock;
+import dev.pinfeed.feedstore.NoticingPoolStore;
 import dev.pinfeed.feedstore.PoolEntry;
 import dev.pinfeed.feedstore.PoolStore;
+import dev.pinfeed.feedstore.QuietPools;
 import dev.pinfeed.feedstore.Source;
 import dev.pinfeed.feedstore.scoring.WeightedScorer;
 import dev.pinfeed.followergraph.sharded.InMemoryGraphStore;
@@ -97,6 +100,17 @@ public final class HomeFeedFixture implements AutoCloseable {
         public synchronized void afterAnswerFailed(RuntimeException e) {
             afterFailures++;
         }
+
+        final Map<QuietPoolsOutcome, Integer> quietPools = new EnumMap<>(QuietPoolsOutcome.class);
+
+        @Override
+        public synchronized void quietPools(QuietPoolsOutcome outcome) {
+            quietPools.merge(outcome, 1, Integer::sum);
+        }
+
+        synchronized int quiet(QuietPoolsOutcome outcome) {
+            return quietPools.getOrDefault(outcome, 0);
+        }
     }
 
     private static final AtomicLong LOCAL = new AtomicLong(1000);
@@ -165,6 +179,24 @@ public final class HomeFeedFixture implements AutoCloseable {
 
     public HomeFeed feed() {
         return feed(p -> p);
+    }
+
+    /**
+     * A home feed that does not read the pools {@code quiet} knows are quiet, whose generator reads them through
+     * {@code poolView}; its own pool writes (regeneration) are noticed there, as {@link #noticed} are.
+     */
+    public HomeFeed feed(QuietPools quiet, UnaryOperator<PoolStore> poolView) {
+        PoolStore noticed = noticed(quiet);
+        PoolRegenerator regenerator = new PoolRegenerator(noticed, feeds, canonical, graph,
+                new WeightedScorer(WeightedScorer.Settings.defaults(), clock), settings.regeneration());
+        return new HomeFeed(noticed, feeds, lastReads, canonical, new ContentGenerator(poolView.apply(pools), GeneratorSettings.defaults()),
+                regenerator, CelebrityPull.NONE, quiet, settings, clock, new ChunkIds(clock, new Random(chunkSeq.incrementAndGet())),
+                generation, later, counts);
+    }
+
+    /** The pools as every writer of pool entries sees them: each upsert noticed in {@code quiet}. */
+    public PoolStore noticed(QuietPools quiet) {
+        return NoticingPoolStore.over(pools, quiet, e -> counts.quietPools(HomeFeedListener.QuietPoolsOutcome.ERROR));
     }
 
     public long user() {

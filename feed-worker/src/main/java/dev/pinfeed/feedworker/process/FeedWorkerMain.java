@@ -6,11 +6,14 @@ import dev.pinfeed.canonicalstore.reads.CachedCanonicalReads;
 import dev.pinfeed.canonicalstore.redis.RedisCanonicalCache;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.eventsschema.EventTopics;
+import dev.pinfeed.feedstore.NoticingPoolStore;
+import dev.pinfeed.feedstore.QuietPools;
 import dev.pinfeed.feedstore.hbase.HBaseLayout;
-import dev.pinfeed.feedstore.hbase.HBaseStage;
-import dev.pinfeed.feedstore.hbase.HBaseStages;
 import dev.pinfeed.feedstore.hbase.HBaseMaterializedFeedStore;
 import dev.pinfeed.feedstore.hbase.HBasePoolStore;
+import dev.pinfeed.feedstore.hbase.HBaseStage;
+import dev.pinfeed.feedstore.hbase.HBaseStages;
+import dev.pinfeed.feedstore.redis.RedisQuietPools;
 import dev.pinfeed.feedstore.scoring.WeightedScorer;
 import dev.pinfeed.feedworker.FeedWorker;
 import dev.pinfeed.feedworker.WorkerMetrics;
@@ -93,8 +96,11 @@ public final class FeedWorkerMain {
         CanonicalReadsPins canonical = new CanonicalReadsPins(new CachedCanonicalReads(new MysqlCanonicalReads(db), cache,
                 CacheListener.NONE, CachedCanonicalReads.DEFAULT_LIST_SIZE));
 
-        FeedWorker worker = new FeedWorker(pools, feeds, graph.store(), canonical, affinity, new WeightedScorer(scoring, ctx.clock()),
-                settings, ctx.clock(), new WorkerMetrics(ctx.meters()));
+        // Every pool write noticed in the quiet pools, so a reader whose pools were quiet reads them again (feed-service).
+        QuietPools quietPools = ctx.closeOnExit(RedisQuietPools.open(config, graph.redis(), graph.store().keys().prefix()));
+        WorkerMetrics metrics = new WorkerMetrics(ctx.meters());
+        FeedWorker worker = new FeedWorker(NoticingPoolStore.over(pools, quietPools, metrics::quietPoolsNoticeFailed), feeds, graph.store(),
+                canonical, affinity, new WeightedScorer(scoring, ctx.clock()), settings, ctx.clock(), metrics);
         List<String> topics = topics(config);
         String group = group(config);
         // The handler dead-letters a record that waited settings.waitGrace(); the loop's own grace must never come first.

@@ -58,9 +58,9 @@ public final class FeedRebuildCommand implements Callable<Integer> {
         // Outermost: on Ctrl-C the JVM exits once this closes, so the summary is printed before.
         try (Interruption interruption = Interruption.install(spec.commandLine().getErr(), Duration.ofSeconds(30), this::resumeHint)) {
             try (HomeFeedStores stores = HomeFeedStores.open(config, !dryRun)) {
-                PoolRegenerator regenerator = new PoolRegenerator(stores.pools(), stores.feeds(), stores.canonical(), stores.graph(),
+                PoolRegenerator regenerator = new PoolRegenerator(stores.poolWrites(), stores.feeds(), stores.canonical(), stores.graph(),
                         new WeightedScorer(WeightedScorer.Settings.from(config), Clock.systemUTC()), RegenerationSettings.from(config));
-                FeedRebuilder rebuilder = new FeedRebuilder(stores.pools(), stores.pools(), stores.feeds(), regenerator, Clock.systemUTC());
+                FeedRebuilder rebuilder = new FeedRebuilder(stores.poolWrites(), stores.pools(), stores.feeds(), regenerator, Clock.systemUTC());
                 CanonicalUserIds everyone = new CanonicalUserIds(stores.db());
                 Deque<Long> queue = new ArrayDeque<>(all ? List.of() : new LinkedHashSet<>(users));
                 long total = !all ? queue.size() : after == null ? everyone.count() : -1; // resumed: how many are left is not known

@@ -5,8 +5,12 @@ import dev.pinfeed.canonicalstore.reads.CanonicalReads;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.config.zookeeper.CuratorClients;
 import dev.pinfeed.feedstore.MaterializedFeedStore;
+import dev.pinfeed.feedstore.NoticingPoolStore;
+import dev.pinfeed.feedstore.PoolStore;
+import dev.pinfeed.feedstore.QuietPools;
 import dev.pinfeed.feedstore.hbase.HBasePoolStore;
 import dev.pinfeed.feedstore.hbase.HBaseStages;
+import dev.pinfeed.feedstore.redis.RedisQuietPools;
 import dev.pinfeed.followergraph.GraphStore;
 import dev.pinfeed.followergraph.redis.GraphConnections;
 import dev.pinfeed.mysqlshards.MysqlShardConfig;
@@ -32,6 +36,7 @@ public final class HomeFeedStores implements AutoCloseable {
     private ShardedDb db;
     private CanonicalReads canonical;
     private HBasePoolStore pools;
+    private PoolStore poolWrites;
     private MaterializedFeedStore feeds;
 
     private HomeFeedStores() {}
@@ -41,13 +46,19 @@ public final class HomeFeedStores implements AutoCloseable {
         HomeFeedStores s = new HomeFeedStores();
         try {
             CuratorFramework zk = s.closing(CuratorClients.connected(config, 20));
-            s.graph = s.closing(GraphConnections.open(config, zk, RedisShards.keyPrefix(config))).store();
+            GraphConnections graph = s.closing(GraphConnections.open(config, zk, RedisShards.keyPrefix(config)));
+            s.graph = graph.store();
             MysqlShardConfig shardMap = s.closing(MysqlShardConfig.watch(zk, config));
             ShardDataSources sources = s.closing(ShardDataSources.from(config, shardMap, "pinfeed-operations", 4, Map.of()));
             s.db = s.closing(new ShardedDb(sources));
             s.canonical = new MysqlCanonicalReads(s.db);
             HBaseStages hbase = s.closing(HBaseStages.connect(config));
             s.pools = s.closing(writable ? hbase.pools() : hbase.readOnlyPools());
+            // Written entries noticed as feed-worker's are: a reader whose pools were quiet reads them again.
+            QuietPools quiet = writable ? s.closing(RedisQuietPools.open(config, graph.redis(), graph.store().keys().prefix())) : QuietPools.NONE;
+            s.poolWrites = NoticingPoolStore.over(s.pools, quiet, e -> {
+                throw e; // the entries are written: a rerun (idempotent) notices them
+            });
             s.feeds = hbase.materializedFeed();
             return s;
         } catch (Exception | Error e) {
@@ -76,6 +87,11 @@ public final class HomeFeedStores implements AutoCloseable {
     /** The pools, also as {@link dev.pinfeed.feedstore.PoolRows}. */
     public HBasePoolStore pools() {
         return pools;
+    }
+
+    /** The pools for commands that add entries: each write noticed in the quiet pools ({@link QuietPools}), as the services do. */
+    public PoolStore poolWrites() {
+        return poolWrites;
     }
 
     public MaterializedFeedStore feeds() {

@@ -74,7 +74,7 @@ public final class VerifyPoolsCommand implements Callable<Integer> {
                  Progress progress = Progress.start(progressOut, mode, repair ? "verify and repair pools" : "verify pools",
                          chosen == null ? -1 : chosen.size(), "users", Clock.systemUTC()).startTicker()) {
                 PoolVerifier verifier = new PoolVerifier(stores.feeds(), stores.canonical(), stores.graph(), settings, Clock.systemUTC());
-                PoolRepairer repairer = new PoolRepairer(stores.pools(), stores.pools(), settings);
+                PoolRepairer repairer = new PoolRepairer(stores.poolWrites(), stores.pools(), settings);
                 Iterator<PoolRows.UserRows> each = chosen == null ? new UsersInOrder(stores.pools(), deliveries.receivers(), start, PAGE)
                         : chosen.stream().map(stores.pools()::rows).iterator();
                 while (!interruption.requested() && each.hasNext()) {

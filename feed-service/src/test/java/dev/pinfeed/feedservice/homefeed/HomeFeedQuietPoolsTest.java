@@ -1,0 +1,176 @@
+package dev.pinfeed.feedservice.homefeed;
+
+import static dev.pinfeed.feedservice.homefeed.HomeFeedFixture.T0;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.pinfeed.config.StoreUnavailableException;
+import dev.pinfeed.feedservice.homefeed.HomeFeedListener.QuietPoolsOutcome;
+import dev.pinfeed.feedstore.InMemoryQuietPools;
+import dev.pinfeed.feedstore.PoolEntry;
+import dev.pinfeed.feedstore.PoolStore;
+import dev.pinfeed.feedstore.QuietPools;
+import dev.pinfeed.feedstore.Source;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** First pages of readers whose pools are quiet: the generation does not read them until a write is noticed. */
+class HomeFeedQuietPoolsTest {
+
+    private static final Duration MAX_AGE = Duration.ofMinutes(1);
+    private final HomeFeedFixture f = new HomeFeedFixture();
+    private final InMemoryQuietPools quiet = new InMemoryQuietPools(f.clock, MAX_AGE);
+    private final AtomicInteger poolReads = new AtomicInteger();
+
+    @AfterEach
+    void close() {
+        f.close();
+    }
+
+    private static List<Long> pins(HomeFeed.Page page) {
+        return page.items().stream().map(i -> i.pin().id()).toList();
+    }
+
+    /** The generator's view of the pools: counts its reads, and runs {@code duringRead} after each (a write meanwhile). */
+    private UnaryOperator<PoolStore> counted(Consumer<Long> duringRead) {
+        return pools -> new PoolStore() {
+            @Override
+            public void upsert(Collection<PoolEntry> entries) {
+                pools.upsert(entries);
+            }
+
+            @Override
+            public void remove(long userId, Collection<Long> pinIds) {
+                pools.remove(userId, pinIds);
+            }
+
+            @Override
+            public List<PoolEntry> best(long userId, Source source, int n) {
+                poolReads.incrementAndGet();
+                return pools.best(userId, source, n);
+            }
+
+            @Override
+            public Map<Source, List<PoolEntry>> bestOfEach(long userId, Set<Source> sources, int n, int rowsAtMost) {
+                poolReads.incrementAndGet();
+                Map<Source, List<PoolEntry>> read = pools.bestOfEach(userId, sources, n, rowsAtMost);
+                duringRead.accept(userId);
+                return read;
+            }
+
+            @Override
+            public List<PoolEntry> all(long userId) {
+                return pools.all(userId);
+            }
+
+            @Override
+            public int trim(long userId, int maxPerSource) {
+                return pools.trim(userId, maxPerSource);
+            }
+        };
+    }
+
+    private PoolEntry entry(long user, long pin) {
+        return new PoolEntry(user, Source.FOLLOWED_USER, 50.0, pin, 1, 2, f.clock.millis());
+    }
+
+    @Test
+    void aReaderWhoseGenerationFoundNothingIsNotReadAgainUntilAPoolWriteIsNoticed() {
+        long u = f.user();
+        long old = f.pin(), fresh = f.pin();
+        f.materialized(u, (T0 - 1_000_000) << 16, old);
+        HomeFeed feed = f.feed(quiet, counted(user -> {}));
+
+        assertThat(pins(feed.read(u, null, 10))).containsExactly(old);
+        f.later.runAll();
+        assertThat(poolReads.get()).isEqualTo(1);
+        assertThat(f.counts.quiet(QuietPoolsOutcome.MARKED)).isEqualTo(1);
+
+        for (int i = 0; i < 3; i++) {
+            assertThat(pins(feed.read(u, null, 10))).containsExactly(old);
+            f.later.runAll();
+        }
+        assertThat(poolReads.get()).as("quiet pools are not read").isEqualTo(1);
+        assertThat(f.counts.quiet(QuietPoolsOutcome.SKIPPED)).isEqualTo(3);
+
+        f.noticed(quiet).upsert(List.of(entry(u, fresh))); // the fan-out, as feed-worker writes
+        assertThat(pins(feed.read(u, null, 10))).containsExactly(fresh, old);
+        f.later.runAll();
+        assertThat(poolReads.get()).isEqualTo(2);
+        assertThat(f.pools.all(u)).as("shown: out of the pools").isEmpty();
+    }
+
+    /** The race the tickets are for: the generation's read missed a write that was noticed before its mark. */
+    @Test
+    void aWriteNoticedWhileTheGenerationReadThePoolsKeepsThemFromBeingMarkedQuiet() {
+        long u = f.user();
+        long old = f.pin(), fresh = f.pin();
+        f.materialized(u, (T0 - 1_000_000) << 16, old);
+        AtomicInteger writes = new AtomicInteger();
+        HomeFeed feed = f.feed(quiet, counted(user -> {
+            if (writes.getAndIncrement() == 0) f.noticed(quiet).upsert(List.of(entry(user, fresh)));
+        }));
+
+        assertThat(pins(feed.read(u, null, 10))).as("the read missed it").containsExactly(old);
+        f.later.runAll();
+        assertThat(f.counts.quiet(QuietPoolsOutcome.MARKED)).isZero();
+        assertThat(pins(feed.read(u, null, 10))).containsExactly(fresh, old);
+    }
+
+    /** A write whose notice was lost (its writer died after the write) reaches the reader once the mark lapses. */
+    @Test
+    void aWriteWhoseNoticeWasLostIsShownOnceTheMarkLapses() {
+        long u = f.user();
+        long old = f.pin(), fresh = f.pin();
+        f.materialized(u, (T0 - 1_000_000) << 16, old);
+        HomeFeed feed = f.feed(quiet, counted(user -> {}));
+        feed.read(u, null, 10);
+        f.later.runAll();
+
+        f.pools.upsert(List.of(entry(u, fresh))); // not noticed
+        assertThat(pins(feed.read(u, null, 10))).containsExactly(old);
+        f.later.runAll();
+        f.clock.advance(MAX_AGE.plusSeconds(1));
+        assertThat(pins(feed.read(u, null, 10))).containsExactly(fresh, old);
+    }
+
+    @Test
+    void aQuietPoolsStoreThatFailsCostsTheSkipNotThePage() {
+        long u = f.user();
+        long old = f.pin(), fresh = f.pin();
+        f.materialized(u, (T0 - 1_000_000) << 16, old);
+        StoreUnavailableException down = new StoreUnavailableException("redis-graph-0", "down", null);
+        QuietPools failing = new QuietPools() {
+            @Override
+            public Look look(long userId) {
+                throw down;
+            }
+
+            @Override
+            public boolean markQuiet(long userId, Look look) {
+                throw down;
+            }
+
+            @Override
+            public void written(Collection<Long> userIds) {
+                throw down;
+            }
+        };
+        HomeFeed feed = f.feed(failing, counted(user -> {}));
+        for (int i = 0; i < 2; i++) {
+            assertThat(pins(feed.read(u, null, 10))).containsExactly(old);
+            f.later.runAll();
+        }
+        assertThat(poolReads.get()).as("not known to be quiet: read").isEqualTo(2);
+        f.noticed(failing).upsert(List.of(entry(u, fresh))); // the write stands, its notice counted as failed
+        assertThat(pins(feed.read(u, null, 10))).containsExactly(fresh, old);
+        assertThat(f.counts.quiet(QuietPoolsOutcome.ERROR)).as("two looks, a notice, a look").isEqualTo(4);
+    }
+}
