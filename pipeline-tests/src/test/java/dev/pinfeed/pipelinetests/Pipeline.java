@@ -20,16 +20,18 @@ import dev.pinfeed.fanoutstreams.kafka.RelatedStreamsApp;
 import dev.pinfeed.fanoutstreams.related.RelatedSettings;
 import dev.pinfeed.feedservice.FeedMetrics;
 import dev.pinfeed.feedservice.FeedServiceServer;
-import dev.pinfeed.feedservice.ReaderAuth;
-import dev.pinfeed.httpkit.ReaderClaims;
 import dev.pinfeed.feedservice.HomeFeedThreads;
+import dev.pinfeed.feedservice.ReaderAuth;
 import dev.pinfeed.feedservice.homefeed.HomeFeed;
 import dev.pinfeed.feedservice.homefeed.HomeFeedSettings;
-import dev.pinfeed.feedstore.hbase.HBaseStages;
+import dev.pinfeed.feedstore.NoticingPoolStore;
+import dev.pinfeed.feedstore.QuietPools;
 import dev.pinfeed.feedstore.hbase.HBaseMaterializedFeedStore;
 import dev.pinfeed.feedstore.hbase.HBasePoolStore;
+import dev.pinfeed.feedstore.hbase.HBaseStages;
 import dev.pinfeed.feedstore.redis.RedisCelebrityPins;
 import dev.pinfeed.feedstore.redis.RedisLastReadStore;
+import dev.pinfeed.feedstore.redis.RedisQuietPools;
 import dev.pinfeed.feedstore.scoring.WeightedScorer;
 import dev.pinfeed.feedworker.FeedWorker;
 import dev.pinfeed.feedworker.WorkerMetrics;
@@ -41,14 +43,15 @@ import dev.pinfeed.feedworker.redis.RedisAffinityStore;
 import dev.pinfeed.followergraph.redis.GraphConnections;
 import dev.pinfeed.graphprocessor.GraphProcessorMain;
 import dev.pinfeed.httpkit.Meters;
+import dev.pinfeed.httpkit.ReaderClaims;
 import dev.pinfeed.httpkit.RunningHttpApp;
 import dev.pinfeed.infra.stacktestkit.TestStack;
 import dev.pinfeed.ingestapi.IngestApiServer;
 import dev.pinfeed.ingestapi.IngestComponents;
-import dev.pinfeed.ingestapi.http.TokenAuthenticator;
 import dev.pinfeed.ingestapi.client.EmbeddedIngest;
 import dev.pinfeed.ingestapi.core.IngestCommand;
 import dev.pinfeed.ingestapi.core.IngestService.Outcome;
+import dev.pinfeed.ingestapi.http.TokenAuthenticator;
 import dev.pinfeed.ingestapi.kafka.FreshTopics;
 import dev.pinfeed.materializer.EventPlanner;
 import dev.pinfeed.materializer.MaterializerHandler;
@@ -189,9 +192,12 @@ final class Pipeline implements AutoCloseable {
         WorkerSettings workerSettings = WorkerSettings.from(config);
         RedisAffinityStore affinity = closing(RedisAffinityStore.connect(config, graph.shards(),
                 stack.keyPrefix("e2e-affinity")));
-        FeedWorker worker = new FeedWorker(pools, feeds, graph.store(), new CanonicalReadsPins(reads), affinity,
-                new WeightedScorer(WeightedScorer.Settings.from(config), Clock.systemUTC()), workerSettings, Clock.systemUTC(),
-                new WorkerMetrics(new SimpleMeterRegistry()));
+        // Its pool writes noticed in the quiet pools feed-service skips, as the mains wire them.
+        QuietPools quietPools = closing(RedisQuietPools.open(config, graph.redis(), graph.store().keys().prefix()));
+        WorkerMetrics workerMetrics = new WorkerMetrics(new SimpleMeterRegistry());
+        FeedWorker worker = new FeedWorker(NoticingPoolStore.over(pools, quietPools, workerMetrics::quietPoolsNoticeFailed), feeds, graph.store(),
+                new CanonicalReadsPins(reads), affinity, new WeightedScorer(WeightedScorer.Settings.from(config), Clock.systemUTC()),
+                workerSettings, Clock.systemUTC(), workerMetrics);
         List<String> workerTopics = List.of(fanoutTopic, topic(EventTopics.FOLLOWS), topic(EventTopics.LIKES));
         workerGroup = consume(FeedWorkerMain.NAME, workerTopics, new FeedWorkerHandler(worker, Clock.systemUTC()),
                 workerSettings.waitGrace().multipliedBy(2).plusMinutes(1));
@@ -205,7 +211,7 @@ final class Pipeline implements AutoCloseable {
         // 30 s: a first page's pooled pins are asserted at once (no retry), so the generator must finish in time here.
         HomeFeed homeFeed = FeedServiceServer.homeFeed(config, HomeFeedSettings.from(config).withGeneratorDeadline(Duration.ofSeconds(30))
                 .withJournalDeadline(Duration.ofSeconds(30)),
-                pools, feeds, lastReads, reads, graph.store(), celebrityPins, threads, feedMetrics, Clock.systemUTC());
+                pools, feeds, lastReads, reads, graph.store(), celebrityPins, quietPools, threads, feedMetrics, Clock.systemUTC());
         readers = ReaderAuth.selfIssued(config, Clock.systemUTC());
         feedService = FeedServiceServer.app(config, readers.auth(), graph.store(), reads, homeFeed, meters, Map.of()).start("127.0.0.1", 0);
         open.add(feedService); // closed first (the list is closed in reverse), before the stores it reads
