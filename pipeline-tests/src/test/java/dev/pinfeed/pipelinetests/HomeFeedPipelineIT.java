@@ -85,6 +85,26 @@ class HomeFeedPipelineIT {
         assertThat(Pipeline.itemsById(p.feed(reader))).containsKey(pin);
     }
 
+    /** The quiet pools end to end: a reader's first pages stop reading his emptied pools, and the fan-out's next pin ends that. */
+    @Test
+    void aReaderWhosePoolsWereMarkedQuietGetsAFollowedUsersNextPinOnHisNextFirstPage() throws Exception {
+        long author = p.user("author");
+        long board = p.board(author, "Harbours");
+        long reader = p.user("reader");
+        long backfilled = p.pin(board, author, "backfilled");
+        follow(reader, author, backfilled);
+        assertThat(Pipeline.itemsById(p.feed(reader))).containsKey(backfilled);
+        drain();
+        assertThat(p.pooled(reader)).isEmpty();
+        Pipeline.itemsById(p.feed(reader)); // finds nothing new: marks his pools quiet
+        drain();
+        assertThat(p.quietPools.look(reader).quiet()).as("marked quiet by the empty generation").isTrue();
+
+        long pin = p.pin(board, author, "lighthouse");
+        awaitPooled(reader, pin);
+        assertThat(Pipeline.itemsById(p.feed(reader))).as("the worker's write ended the quiet").containsKeys(pin, backfilled);
+    }
+
     @Test
     void aFollowedBoardsPinsArriveAsFollowedBoardForAUserWhoFollowsOnlyTheBoard() throws Exception {
         long author = p.user("author");

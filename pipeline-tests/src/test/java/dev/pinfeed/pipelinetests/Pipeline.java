@@ -110,6 +110,8 @@ final class Pipeline implements AutoCloseable {
     final GraphConnections graph;
     final RedisLastReadStore lastReads;
     final RedisCelebrityPins celebrityPins;
+    /** Which readers' pools feed-service skips; the worker notices its pool writes here. */
+    final QuietPools quietPools;
     final CachedCanonicalReads reads;
     final HomeFeedThreads threads;
     /** The shard pools of the canonical store (for snapshots of its rows). */
@@ -193,7 +195,7 @@ final class Pipeline implements AutoCloseable {
         RedisAffinityStore affinity = closing(RedisAffinityStore.connect(config, graph.shards(),
                 stack.keyPrefix("e2e-affinity")));
         // Its pool writes noticed in the quiet pools feed-service skips, as the mains wire them.
-        QuietPools quietPools = closing(RedisQuietPools.open(config, graph.redis(), graph.store().keys().prefix()));
+        quietPools = closing(RedisQuietPools.open(config, graph.redis(), graph.store().keys().prefix()));
         WorkerMetrics workerMetrics = new WorkerMetrics(new SimpleMeterRegistry());
         FeedWorker worker = new FeedWorker(NoticingPoolStore.over(pools, quietPools, workerMetrics::quietPoolsNoticeFailed), feeds, graph.store(),
                 new CanonicalReadsPins(reads), affinity, new WeightedScorer(WeightedScorer.Settings.from(config), Clock.systemUTC()),
