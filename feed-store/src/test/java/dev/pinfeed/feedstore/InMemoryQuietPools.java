@@ -22,6 +22,26 @@ public final class InMemoryQuietPools implements QuietPools {
         this.maxAge = maxAge;
     }
 
+    /** A store that is down: every call throws {@code failure}. */
+    public static QuietPools failingWith(RuntimeException failure) {
+        return new QuietPools() {
+            @Override
+            public Look look(long userId) {
+                throw failure;
+            }
+
+            @Override
+            public boolean markQuiet(long userId, Look look) {
+                throw failure;
+            }
+
+            @Override
+            public void written(Collection<Long> userIds) {
+                throw failure;
+            }
+        };
+    }
+
     private String live(long userId) {
         Held h = held.get(userId);
         return h == null || h.expiresAt() <= clock.millis() ? null : h.value();

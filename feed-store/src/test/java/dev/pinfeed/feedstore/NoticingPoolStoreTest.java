@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.pinfeed.config.StoreUnavailableException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -48,22 +47,7 @@ class NoticingPoolStoreTest {
     @Test
     void aNoticeThatFailsIsReportedAndTheWriteStands() {
         StoreUnavailableException down = new StoreUnavailableException("redis-graph-0", "down", null);
-        QuietPools failing = new QuietPools() {
-            @Override
-            public Look look(long userId) {
-                throw down;
-            }
-
-            @Override
-            public boolean markQuiet(long userId, Look look) {
-                throw down;
-            }
-
-            @Override
-            public void written(Collection<Long> userIds) {
-                throw down;
-            }
-        };
+        QuietPools failing = InMemoryQuietPools.failingWith(down);
         new NoticingPoolStore(pools, failing, failures::add).upsert(List.of(entry(4, 40)));
         assertThat(pools.all(4)).extracting(PoolEntry::pinId).containsExactly(40L);
         assertThat(failures).containsExactly(down);

@@ -11,7 +11,6 @@ import dev.pinfeed.feedstore.PoolStore;
 import dev.pinfeed.feedstore.QuietPools;
 import dev.pinfeed.feedstore.Source;
 import java.time.Duration;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -38,43 +37,27 @@ class HomeFeedQuietPoolsTest {
         return page.items().stream().map(i -> i.pin().id()).toList();
     }
 
-    /** The generator's view of the pools: counts its reads, and runs {@code duringRead} after each (a write meanwhile). */
+    /** The generator's view of the pools: counts its reads of them all, and runs {@code duringRead} after each (a write meanwhile). */
     private UnaryOperator<PoolStore> counted(Consumer<Long> duringRead) {
-        return pools -> new PoolStore() {
-            @Override
-            public void upsert(Collection<PoolEntry> entries) {
-                pools.upsert(entries);
-            }
-
-            @Override
-            public void remove(long userId, Collection<Long> pinIds) {
-                pools.remove(userId, pinIds);
-            }
-
-            @Override
-            public List<PoolEntry> best(long userId, Source source, int n) {
-                poolReads.incrementAndGet();
-                return pools.best(userId, source, n);
-            }
-
+        return pools -> new DelegatingPoolStore(pools) {
             @Override
             public Map<Source, List<PoolEntry>> bestOfEach(long userId, Set<Source> sources, int n, int rowsAtMost) {
                 poolReads.incrementAndGet();
-                Map<Source, List<PoolEntry>> read = pools.bestOfEach(userId, sources, n, rowsAtMost);
+                Map<Source, List<PoolEntry>> read = super.bestOfEach(userId, sources, n, rowsAtMost);
                 duringRead.accept(userId);
                 return read;
             }
-
-            @Override
-            public List<PoolEntry> all(long userId) {
-                return pools.all(userId);
-            }
-
-            @Override
-            public int trim(long userId, int maxPerSource) {
-                return pools.trim(userId, maxPerSource);
-            }
         };
+    }
+
+    /** A reader with one pin in his materialized feed ({@code old}) and a pin to come ({@code fresh}). */
+    private record Reader(long user, long old, long fresh) {}
+
+    private Reader reader() {
+        long u = f.user();
+        long old = f.pin(), fresh = f.pin();
+        f.materialized(u, (T0 - 1_000_000) << 16, old);
+        return new Reader(u, old, fresh);
     }
 
     private PoolEntry entry(long user, long pin) {
@@ -83,9 +66,8 @@ class HomeFeedQuietPoolsTest {
 
     @Test
     void aReaderWhoseGenerationFoundNothingIsNotReadAgainUntilAPoolWriteIsNoticed() {
-        long u = f.user();
-        long old = f.pin(), fresh = f.pin();
-        f.materialized(u, (T0 - 1_000_000) << 16, old);
+        Reader r = reader();
+        long u = r.user(), old = r.old(), fresh = r.fresh();
         HomeFeed feed = f.feed(quiet, counted(user -> {}));
 
         assertThat(pins(feed.read(u, null, 10))).containsExactly(old);
@@ -110,9 +92,8 @@ class HomeFeedQuietPoolsTest {
     /** The race the tickets are for: the generation's read missed a write that was noticed before its mark. */
     @Test
     void aWriteNoticedWhileTheGenerationReadThePoolsKeepsThemFromBeingMarkedQuiet() {
-        long u = f.user();
-        long old = f.pin(), fresh = f.pin();
-        f.materialized(u, (T0 - 1_000_000) << 16, old);
+        Reader r = reader();
+        long u = r.user(), old = r.old(), fresh = r.fresh();
         AtomicInteger writes = new AtomicInteger();
         HomeFeed feed = f.feed(quiet, counted(user -> {
             if (writes.getAndIncrement() == 0) f.noticed(quiet).upsert(List.of(entry(user, fresh)));
@@ -127,9 +108,8 @@ class HomeFeedQuietPoolsTest {
     /** A write whose notice was lost (its writer died after the write) reaches the reader once the mark lapses. */
     @Test
     void aWriteWhoseNoticeWasLostIsShownOnceTheMarkLapses() {
-        long u = f.user();
-        long old = f.pin(), fresh = f.pin();
-        f.materialized(u, (T0 - 1_000_000) << 16, old);
+        Reader r = reader();
+        long u = r.user(), old = r.old(), fresh = r.fresh();
         HomeFeed feed = f.feed(quiet, counted(user -> {}));
         feed.read(u, null, 10);
         f.later.runAll();
@@ -143,26 +123,10 @@ class HomeFeedQuietPoolsTest {
 
     @Test
     void aQuietPoolsStoreThatFailsCostsTheSkipNotThePage() {
-        long u = f.user();
-        long old = f.pin(), fresh = f.pin();
-        f.materialized(u, (T0 - 1_000_000) << 16, old);
+        Reader r = reader();
+        long u = r.user(), old = r.old(), fresh = r.fresh();
         StoreUnavailableException down = new StoreUnavailableException("redis-graph-0", "down", null);
-        QuietPools failing = new QuietPools() {
-            @Override
-            public Look look(long userId) {
-                throw down;
-            }
-
-            @Override
-            public boolean markQuiet(long userId, Look look) {
-                throw down;
-            }
-
-            @Override
-            public void written(Collection<Long> userIds) {
-                throw down;
-            }
-        };
+        QuietPools failing = InMemoryQuietPools.failingWith(down);
         HomeFeed feed = f.feed(failing, counted(user -> {}));
         for (int i = 0; i < 2; i++) {
             assertThat(pins(feed.read(u, null, 10))).containsExactly(old);
