@@ -37,7 +37,8 @@ import java.util.function.LongSupplier;
  * <p>After {@link SpeculativeSettings#downAfter} primary calls in a row failed or missed the cutoff,
  * the primary counts as down: reads go to the standby at once, without waiting the cutoff, and one
  * read per {@link SpeculativeSettings#probeInterval} also goes to the primary (its answer may still
- * win); its first success counts it up again.
+ * win); its first success counts it up again. A read the standby has not answered within the cutoff, or
+ * that it failed, asks the primary after all: the roles swapped, not one cluster left alone.
  *
  * <p>Reads only: the standby is a replica, written by replication alone. Calls run on the injected
  * executors (one per cluster, so a hung primary that fills its pool cannot delay standby calls: a
@@ -233,7 +234,16 @@ public final class SpeculativeReads<S> {
                 if (!probe) primaryError = new StoreUnavailableException(primary.name(), "counted as down: its last "
                         + settings.downAfter() + " calls failed or missed the cutoff; not asked");
                 hedge(Reason.PRIMARY_DOWN);
-                if (probe) startPrimary();
+                if (probe) {
+                    startPrimary();
+                } else if (!result.isDone()) {
+                    // The standby first, and the primary after all when the standby has not answered within the cutoff: a
+                    // primary counted down only for being slow may be the one that answers, and a standby that hangs (a
+                    // cluster just killed) would otherwise hold the read until the deadline, as measured in
+                    // FeedReadsDuringHBaseOutageIT (one next page in 3 430 answered 503 after the other cluster's kill).
+                    Runnable timer = env.scheduler().schedule(this::askPrimaryAfterAll, cutoffNanos);
+                    result.whenComplete((v, e) -> timer.run());
+                }
                 return;
             }
             if (settings.warmPercent() > 0 && env.random().getAsDouble() * 100 < settings.warmPercent()) {
@@ -250,6 +260,16 @@ public final class SpeculativeReads<S> {
                 }, cutoff);
                 result.whenComplete((v, e) -> timer.run());
             }
+        }
+
+        /** Asks a primary that counts as down and was not asked in this read, unless the read is answered or it was asked meanwhile. */
+        void askPrimaryAfterAll() {
+            synchronized (this) { // with failIfBothFailed: the "not asked" error goes exactly when the primary is asked
+                if (result.isDone() || primaryAsked.get()) return;
+                primaryError = null;
+                primaryAsked.set(true);
+            }
+            startPrimary();
         }
 
         void startPrimary() {
@@ -328,16 +348,15 @@ public final class SpeculativeReads<S> {
             if (!served) reads.withTags("cluster", "standby", "outcome", "discarded").increment();
         }
 
-        void failIfBothFailed() {
+        synchronized void failIfBothFailed() {
             Throwable p = primaryError;
             Throwable s = standbyError;
             if (p == null || s == null || !standbySettled.get() || result.isDone()) return;
-            if (primaryAsked.compareAndSet(false, true)) {
+            if (!primaryAsked.get()) {
                 // The primary only counts as down (slow or failing lately) and was not asked; the standby failed
                 // too (measured: its caller pool full under overload, 27 of ~3 000 reads answered 503). Ask the
                 // primary after all, as a last resort, before answering that both clusters failed.
-                primaryError = null;
-                startPrimary();
+                askPrimaryAfterAll();
                 return;
             }
             RuntimeException failure;

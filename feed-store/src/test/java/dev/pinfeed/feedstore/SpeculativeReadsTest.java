@@ -404,4 +404,31 @@ class SpeculativeReadsTest {
         assertThat(primary.calls).as("asked once, as a last resort").hasValue(asked + 1);
         assertThat(reads.primaryDown()).as("its answer clears the strikes").isFalse();
     }
+
+    /** A cluster just killed can hang a call for the client's timeouts: the primary, though counted down, answers instead. */
+    @Test
+    void aPrimaryCountedDownIsAskedAfterAllWhenTheStandbyHasNotAnsweredWithinTheCutoff() throws Exception {
+        SpeculativeReads<Node> reads = pooled(settings(0, 2));
+        primary.behaviour = k -> {
+            throw new StoreUnavailableException("hbase-primary", "overloaded");
+        };
+        for (int i = 0; i < 3; i++) assertThat(get(reads, "k")).isEqualTo("standby:k"); // down after 2, then the failing probe
+        assertThat(reads.primaryDown()).isTrue();
+        int asked = primary.calls.get();
+
+        primary.behaviour = k -> "primary:" + k;
+        Gate hung = new Gate("standby");
+        standby.behaviour = hung;
+        CompletableFuture<String> answer = CompletableFuture.supplyAsync(() -> get(reads, "k"), callers);
+        hung.entered.await();
+        time.awaitScheduled(2); // the deadline and the cutoff
+        time.advance(199 * MS);
+        assertThat(answer).isNotDone();
+        assertThat(primary.calls).as("not asked before the cutoff").hasValue(asked);
+        time.advance(1 * MS);
+        assertThat(answer.get(10, TimeUnit.SECONDS)).as("served by the primary, not held until the deadline").isEqualTo("primary:k");
+        assertThat(primary.calls).hasValue(asked + 1);
+        assertThat(reads.primaryDown()).as("its answer clears the strikes").isFalse();
+        hung.released.countDown();
+    }
 }
