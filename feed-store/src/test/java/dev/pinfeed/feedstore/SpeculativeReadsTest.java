@@ -409,14 +409,18 @@ class SpeculativeReadsTest {
     @Test
     void aPrimaryCountedDownIsAskedAfterAllWhenTheStandbyHasNotAnsweredWithinTheCutoff() throws Exception {
         SpeculativeReads<Node> reads = pooled(settings(0, 2));
+        AtomicInteger failing = new AtomicInteger(3); // its first 3 calls fail, whenever they run: down after 2, then the probe
         primary.behaviour = k -> {
-            throw new StoreUnavailableException("hbase-primary", "overloaded");
+            if (failing.getAndDecrement() > 0) throw new StoreUnavailableException("hbase-primary", "overloaded");
+            return "primary:" + k;
         };
-        for (int i = 0; i < 3; i++) assertThat(get(reads, "k")).isEqualTo("standby:k"); // down after 2, then the failing probe
+        for (int i = 0; i < 3; i++) assertThat(get(reads, "k")).isEqualTo("standby:k");
+        long patience = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (primary.calls.get() < 3 && System.nanoTime() < patience) Thread.sleep(1); // the probe may run after its read was answered
+        assertThat(primary.calls).hasValue(3);
         assertThat(reads.primaryDown()).isTrue();
         int asked = primary.calls.get();
 
-        primary.behaviour = k -> "primary:" + k;
         Gate hung = new Gate("standby");
         standby.behaviour = hung;
         CompletableFuture<String> answer = CompletableFuture.supplyAsync(() -> get(reads, "k"), callers);
