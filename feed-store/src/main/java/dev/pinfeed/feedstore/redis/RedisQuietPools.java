@@ -84,17 +84,19 @@ public final class RedisQuietPools implements QuietPools {
     @Override
     public Look look(long userId) {
         String ticket = "t" + Long.toHexString(random.getAsLong());
-        Object reply = RedisCalls.write(shards, VirtualShards.of(userId), instance -> RedisCalls.client(clients, instance)
-                .eval(LOOK, List.of(keys.quietPools(userId)), List.of(ticket, Long.toString(maxAge.toMillis()))));
-        return "q".equals(reply) ? Look.QUIET : new Look(false, ticket);
+        return "q".equals(eval(LOOK, userId, ticket)) ? Look.QUIET : new Look(false, ticket);
     }
 
     @Override
     public boolean markQuiet(long userId, Look look) {
         if (look.ticket() == null) return false;
-        Object reply = RedisCalls.write(shards, VirtualShards.of(userId), instance -> RedisCalls.client(clients, instance)
-                .eval(MARK, List.of(keys.quietPools(userId)), List.of(look.ticket(), Long.toString(maxAge.toMillis()))));
-        return Long.valueOf(1).equals(reply);
+        return Long.valueOf(1).equals(eval(MARK, userId, look.ticket()));
+    }
+
+    /** {@code script} on the user's key with ARGV (ticket, maxAge ms), through the live map's fence. */
+    private Object eval(String script, long userId, String ticket) {
+        return RedisCalls.write(shards, VirtualShards.of(userId), instance -> RedisCalls.client(clients, instance)
+                .eval(script, List.of(keys.quietPools(userId)), List.of(ticket, Long.toString(maxAge.toMillis()))));
     }
 
     @Override
