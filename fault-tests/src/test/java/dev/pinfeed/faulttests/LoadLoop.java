@@ -17,6 +17,7 @@ final class LoadLoop implements AutoCloseable {
 
     private final Samples samples = new Samples();
     private final AtomicBoolean running = new AtomicBoolean(true);
+    private final AtomicBoolean paused = new AtomicBoolean();
     private final List<Thread> threads = new ArrayList<>();
 
     LoadLoop(String name, int threadCount, long pauseMs, Call call) {
@@ -24,6 +25,7 @@ final class LoadLoop implements AutoCloseable {
             int index = t;
             Thread thread = new Thread(() -> {
                 for (long i = 0; running.get(); i++) {
+                    while (paused.get() && running.get()) Outage.sleep(20);
                     long start = System.nanoTime();
                     try {
                         Samples.Result r = call.run(index, i);
@@ -38,6 +40,18 @@ final class LoadLoop implements AutoCloseable {
             threads.add(thread);
             thread.start();
         }
+    }
+
+    /**
+     * Holds every thread before its next call until {@link #resume()} (a call under way finishes). For a restart:
+     * a closed loop at full speed starves the restarting server of the box's two cores.
+     */
+    void pause() {
+        paused.set(true);
+    }
+
+    void resume() {
+        paused.set(false);
     }
 
     Samples samples() {

@@ -42,7 +42,8 @@ final class HBaseServerSpec implements ServerSpec {
     @Override public String name() { return name; }
     @Override public String role() { return role; }
     @Override public String endpoint() { return "zk 127.0.0.1:" + zkPort; }
-    @Override public Duration startTimeout() { return Duration.ofSeconds(180); }
+    /** A restart after kill -9 splits the WALs and reassigns every region: 80–120 s on a loaded 2-core box, 15–30 s on an idle one. */
+    @Override public Duration startTimeout() { return Duration.ofSeconds(300); }
     @Override public Duration stopGrace() { return Duration.ofSeconds(15); }
     @Override public Path logFile() { return layout.logFile(name + ".log"); }
 
