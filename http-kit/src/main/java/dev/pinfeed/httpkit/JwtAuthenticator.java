@@ -22,7 +22,10 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 /**
@@ -31,7 +34,9 @@ import java.util.stream.Collectors;
  * {@code exp} (required) and {@code nbf} with a small clock skew. The caller is a {@link Principal} named
  * by {@code sub} with the scopes of the {@code scope} claim. A key set read from a file is read again when
  * the file changes (checked at most once a second), so keys rotate without a restart. Every refusal is a
- * 401 whose detail says why, never echoing the token.
+ * 401 whose detail says why, never echoing the token. A token arriving on several requests at once is
+ * verified once: the others wait for that check (a new reader's first pages come in bursts, and an ES256
+ * check costs milliseconds).
  */
 public final class JwtAuthenticator implements Authenticator {
 
@@ -47,37 +52,63 @@ public final class JwtAuthenticator implements Authenticator {
     private final String issuer;
     private final String audience;
     private final Clock clock;
+    private final UnaryOperator<TokenCheck> around;
     private volatile Verifier verifier;
 
-    private JwtAuthenticator(KeySource keys, String issuer, String audience, Clock clock) {
+    private JwtAuthenticator(KeySource keys, String issuer, String audience, Clock clock, UnaryOperator<TokenCheck> around) {
         this.keys = keys;
         this.issuer = Objects.requireNonNull(issuer, "issuer");
         this.audience = Objects.requireNonNull(audience, "audience");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.around = around;
     }
 
     /** Over the key set in {@code jwksFile} (public keys), read again when it changes. */
     public static JwtAuthenticator fromFile(Path jwksFile, String issuer, String audience, Clock clock) {
-        return new JwtAuthenticator(new FileKeys(jwksFile, clock), issuer, audience, clock);
+        return new JwtAuthenticator(new FileKeys(jwksFile, clock), issuer, audience, clock, UnaryOperator.identity());
     }
 
     /** Over a fixed key set (its text). */
     public static JwtAuthenticator of(String jwks, String issuer, String audience, Clock clock) {
+        return of(jwks, issuer, audience, clock, UnaryOperator.identity());
+    }
+
+    /** {@link #of}, its signature checks made through {@code around} (tests count them). */
+    static JwtAuthenticator of(String jwks, String issuer, String audience, Clock clock, UnaryOperator<TokenCheck> around) {
         JWKSet set = JwtKeys.parse(jwks).toPublicJWKSet();
-        return new JwtAuthenticator(() -> set, issuer, audience, clock);
+        return new JwtAuthenticator(() -> set, issuer, audience, clock, around);
     }
 
     @Override
     public Principal authenticate(String bearerToken) {
         JWKSet set = keys.current();
         Verifier v = verifier;
-        if (v == null || v.keys() != set) verifier = v = new Verifier(set, processor(set), new ConcurrentHashMap<>());
-        long now = clock.millis();
+        if (v == null || v.keys() != set) {
+            DefaultJWTProcessor<SecurityContext> processor = processor(set);
+            verifier = v = new Verifier(set, around.apply(token -> processor.process(token, null)), new ConcurrentHashMap<>(), new ConcurrentHashMap<>());
+        }
         Accepted seen = v.accepted().get(bearerToken);
-        if (seen != null && now < seen.until()) return seen.principal();
+        if (seen != null && clock.millis() < seen.until()) return seen.principal();
+        CompletableFuture<Principal> mine = new CompletableFuture<>();
+        CompletableFuture<Principal> other = v.verifying().putIfAbsent(bearerToken, mine);
+        if (other != null) return outcomeOf(other);
+        try {
+            Principal principal = verify(v, bearerToken);
+            mine.complete(principal);
+            return principal;
+        } catch (RuntimeException e) {
+            mine.completeExceptionally(e);
+            throw e;
+        } finally {
+            v.verifying().remove(bearerToken, mine);
+        }
+    }
+
+    /** Checks the token's signature and claims, and remembers it as accepted. */
+    private Principal verify(Verifier v, String bearerToken) {
         JWTClaimsSet verified;
         try {
-            verified = v.processor().process(bearerToken, null);
+            verified = v.processor().check(bearerToken);
         } catch (ParseException e) {
             throw refused("the bearer token is not a JWT");
         } catch (BadJOSEException e) {
@@ -86,20 +117,38 @@ public final class JwtAuthenticator implements Authenticator {
             throw refused("the bearer token cannot be verified: " + Json.oneLine(e.getMessage(), 120));
         }
         Principal principal = new Principal(verified.getSubject(), scopes(verified));
+        long now = clock.millis();
         if (v.accepted().size() >= ACCEPTED_MAX) v.accepted().clear();
         v.accepted().put(bearerToken, new Accepted(principal, Math.min(verified.getExpirationTime().getTime(), now + ACCEPTED_FOR_MILLIS)));
         return principal;
+    }
+
+    /** Another request's check of the same token: its principal, or its refusal. */
+    private static Principal outcomeOf(CompletableFuture<Principal> check) {
+        try {
+            return check.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException refusal) throw refusal;
+            throw e;
+        }
     }
 
     /**
      * The processor for one key set (thread-safe once configured), and the tokens it accepted lately: a reader's
      * token comes with every page, and a signature check costs more than the page's own work on a small box. An
      * entry lasts a minute at most and never past the token's {@code exp}; a new key set starts with none, so a
-     * removed key's tokens are refused at once.
+     * removed key's tokens are refused at once. {@code verifying}: the checks under way, by token.
      */
-    private record Verifier(JWKSet keys, DefaultJWTProcessor<SecurityContext> processor, Map<String, Accepted> accepted) {}
+    private record Verifier(JWKSet keys, TokenCheck processor, Map<String, Accepted> accepted,
+                            Map<String, CompletableFuture<Principal>> verifying) {}
 
     private record Accepted(Principal principal, long until) {}
+
+    /** A token's signature and claims checked: its claims, or why not. */
+    @FunctionalInterface
+    interface TokenCheck {
+        JWTClaimsSet check(String token) throws ParseException, BadJOSEException, JOSEException;
+    }
 
     private DefaultJWTProcessor<SecurityContext> processor(JWKSet set) {
         DefaultJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();

@@ -10,7 +10,15 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,9 +27,11 @@ class JwtAuthenticatorTest {
 
     private static final String ISSUER = "pinfeed-test";
     private static final String AUDIENCE = "pinfeed-feed";
+    /** One RSA key for the class: generating one takes a while on a small box. */
+    private static final String KEYS = JwtKeys.newPrivateSet("k1");
 
     private final MutableClock clock = new MutableClock(Instant.parse("2026-11-28T12:00:00Z"));
-    private final String keys = JwtKeys.newPrivateSet("k1");
+    private final String keys = KEYS;
     private final JwtIssuer issuer = new JwtIssuer(keys, ISSUER, AUDIENCE, clock);
     private final JwtAuthenticator readers = JwtAuthenticator.of(JwtKeys.publicSet(keys), ISSUER, AUDIENCE, clock);
 
@@ -37,6 +47,60 @@ class JwtAuthenticatorTest {
         Principal p = readers.authenticate(issuer.sign("svc", Set.of("*", "feed:read"), Duration.ofMinutes(5)));
         assertThat(p.scopes()).containsExactly("feed:read");
         assertThat(p.allows("events:write")).isFalse();
+    }
+
+    @Test
+    void newKeysSignRs256AndAnEs256KeySetIsAcceptedToo() {
+        assertThat(JwtKeys.newestKind(keys)).isEqualTo(JwtKeys.Kind.RS256);
+        assertThat(header(issuer.sign("42", Set.of(), Duration.ofMinutes(5)))).contains("\"RS256\"");
+
+        String ecKeys = JwtKeys.newPrivateSet("e1", JwtKeys.Kind.ES256); // an identity provider's P-256 keys
+        String ecToken = new JwtIssuer(ecKeys, ISSUER, AUDIENCE, clock).sign("43", Set.of(), Duration.ofMinutes(5));
+        assertThat(header(ecToken)).contains("\"ES256\"");
+        assertThat(JwtAuthenticator.of(JwtKeys.publicSet(ecKeys), ISSUER, AUDIENCE, clock).authenticate(ecToken).name()).isEqualTo("43");
+        assertRefused(ecToken, ""); // not a key of this set
+    }
+
+    @Test
+    void aTokenArrivingOnSeveralRequestsAtOnceIsCheckedOnce() throws Exception {
+        AtomicInteger checks = new AtomicInteger();
+        CountDownLatch checking = new CountDownLatch(1);
+        CountDownLatch othersArrived = new CountDownLatch(1);
+        JwtAuthenticator counted = JwtAuthenticator.of(JwtKeys.publicSet(keys), ISSUER, AUDIENCE, clock, check -> token -> {
+            checks.incrementAndGet();
+            checking.countDown();
+            try {
+                othersArrived.await(10, TimeUnit.SECONDS); // the check lasts until every other request has arrived
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return check.check(token);
+        });
+        String token = issuer.sign("42", Set.of("feed:self"), Duration.ofMinutes(5));
+        String forged = token.substring(0, token.length() - 4) + (token.endsWith("AAAA") ? "BBBB" : "AAAA");
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            for (String t : List.of(token, forged)) {
+                checks.set(0);
+                Future<Principal> first = pool.submit(() -> counted.authenticate(t));
+                assertThat(checking.await(10, TimeUnit.SECONDS)).isTrue();
+                List<Future<Principal>> others = new ArrayList<>();
+                for (int i = 0; i < 7; i++) others.add(pool.submit(() -> counted.authenticate(t)));
+                Thread.sleep(200); // the others are waiting on the check under way
+                othersArrived.countDown();
+                others.add(first);
+                for (Future<Principal> f : others) {
+                    if (t.equals(token)) {
+                        assertThat(f.get(10, TimeUnit.SECONDS).name()).isEqualTo("42");
+                    } else {
+                        assertThatThrownBy(() -> f.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(ProblemException.class);
+                    }
+                }
+                assertThat(checks.get()).as("signature checks of " + (t.equals(token) ? "the token" : "the forged token")).isEqualTo(1);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     @Test
@@ -101,6 +165,10 @@ class JwtAuthenticatorTest {
         write(file, JwtKeys.publicSet(JwtKeys.newPrivateSet("k3")), 2);
         clock.advance(Duration.ofSeconds(2));
         assertRefused(fromFile, byK1);
+    }
+
+    private static String header(String token) {
+        return new String(java.util.Base64.getUrlDecoder().decode(token.substring(0, token.indexOf('.'))), java.nio.charset.StandardCharsets.UTF_8);
     }
 
     private static void write(Path file, String text, int generation) throws Exception {

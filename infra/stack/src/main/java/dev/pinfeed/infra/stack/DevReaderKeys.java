@@ -12,7 +12,7 @@ import java.time.Duration;
 import java.util.Map;
 
 /**
- * The dev stack's reader-token issuer: an ES256 key created on the first start and kept in
+ * The dev stack's reader-token issuer: an RS256 key created on the first start and kept in
  * {@code .pinfeed/run/reader-keys.private.json} (mode 600); feed-service is given only its public half,
  * {@code reader-keys.json}, as {@code feed.auth.jwks-file}. {@code ./pinfeed token --user|--service}
  * signs with it. A deployment has its own identity provider in its place.
@@ -33,10 +33,32 @@ final class DevReaderKeys {
         return layout.home().resolve("run").resolve("reader-keys.json");
     }
 
-    /** Creates the key on first use and (re)writes its public half; safe from several processes at once. */
+    /**
+     * Creates the key on first use and (re)writes its public half; safe from several processes at once. A set
+     * whose newest key is an ES256 one (created before the dev keys were RS256) gets an RS256 key appended, which
+     * signs from then on; tokens signed before stay valid.
+     */
     static void ensure(StackLayout layout) {
-        String keys = AtomicFiles.createPrivateIfAbsent(privateFile(layout), () -> JwtKeys.newPrivateSet("dev-1"));
+        Path file = privateFile(layout);
+        String keys = AtomicFiles.createPrivateIfAbsent(file, () -> JwtKeys.newPrivateSet("dev-rsa-1"));
+        if (JwtKeys.newestKind(keys) != JwtKeys.Kind.RS256) {
+            try (AtomicFiles.Lock lock = AtomicFiles.lock(layout.runFile("reader-keys.lock"))) {
+                keys = readPrivate(file);
+                if (JwtKeys.newestKind(keys) != JwtKeys.Kind.RS256) {
+                    keys = JwtKeys.withNewKey(keys, "dev-rsa-1");
+                    AtomicFiles.writePrivate(file, keys);
+                }
+            }
+        }
         AtomicFiles.writeIfChanged(publicFile(layout), JwtKeys.publicSet(keys) + "\n");
+    }
+
+    private static String readPrivate(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
+        }
     }
 
     /** feed-service's settings for these keys. */
@@ -54,10 +76,6 @@ final class DevReaderKeys {
 
     private static JwtIssuer issuer(StackLayout layout) {
         ensure(layout);
-        try {
-            return new JwtIssuer(Files.readString(privateFile(layout)), ISSUER, ReaderClaims.AUDIENCE, Clock.systemUTC());
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + privateFile(layout) + ": " + e.getMessage(), e);
-        }
+        return new JwtIssuer(readPrivate(privateFile(layout)), ISSUER, ReaderClaims.AUDIENCE, Clock.systemUTC());
     }
 }
