@@ -63,10 +63,28 @@ class JwtAuthenticatorTest {
 
     @Test
     void aTokenArrivingOnSeveralRequestsAtOnceIsCheckedOnce() throws Exception {
+        String token = issuer.sign("42", Set.of("feed:self"), Duration.ofMinutes(5));
+        String forged = token.substring(0, token.length() - 4) + (token.endsWith("AAAA") ? "BBBB" : "AAAA");
+
+        ConcurrentArrivals accepted = arriveAtOnce(token, 8);
+        assertThat(accepted.checks()).as("signature checks of the token").isEqualTo(1);
+        for (Future<Principal> f : accepted.answers()) assertThat(f.get(10, TimeUnit.SECONDS).name()).isEqualTo("42");
+
+        ConcurrentArrivals refused = arriveAtOnce(forged, 8);
+        assertThat(refused.checks()).as("signature checks of the forged token").isEqualTo(1);
+        for (Future<Principal> f : refused.answers()) {
+            assertThatThrownBy(() -> f.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(ProblemException.class);
+        }
+    }
+
+    private record ConcurrentArrivals(int checks, List<Future<Principal>> answers) {}
+
+    /** {@code requests} calls with {@code token} on a new authenticator, all of them made while the first one's check is under way. */
+    private ConcurrentArrivals arriveAtOnce(String token, int requests) throws Exception {
         AtomicInteger checks = new AtomicInteger();
         CountDownLatch checking = new CountDownLatch(1);
         CountDownLatch othersArrived = new CountDownLatch(1);
-        JwtAuthenticator counted = JwtAuthenticator.of(JwtKeys.publicSet(keys), ISSUER, AUDIENCE, clock, check -> token -> {
+        JwtAuthenticator counted = JwtAuthenticator.of(JwtKeys.publicSet(keys), ISSUER, AUDIENCE, clock, check -> t -> {
             checks.incrementAndGet();
             checking.countDown();
             try {
@@ -74,30 +92,31 @@ class JwtAuthenticatorTest {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            return check.check(token);
+            return check.check(t);
         });
-        String token = issuer.sign("42", Set.of("feed:self"), Duration.ofMinutes(5));
-        String forged = token.substring(0, token.length() - 4) + (token.endsWith("AAAA") ? "BBBB" : "AAAA");
-        ExecutorService pool = Executors.newFixedThreadPool(8);
+        ExecutorService pool = Executors.newFixedThreadPool(requests);
         try {
-            for (String t : List.of(token, forged)) {
-                checks.set(0);
-                Future<Principal> first = pool.submit(() -> counted.authenticate(t));
-                assertThat(checking.await(10, TimeUnit.SECONDS)).isTrue();
-                List<Future<Principal>> others = new ArrayList<>();
-                for (int i = 0; i < 7; i++) others.add(pool.submit(() -> counted.authenticate(t)));
-                Thread.sleep(200); // the others are waiting on the check under way
-                othersArrived.countDown();
-                others.add(first);
-                for (Future<Principal> f : others) {
-                    if (t.equals(token)) {
-                        assertThat(f.get(10, TimeUnit.SECONDS).name()).isEqualTo("42");
-                    } else {
-                        assertThatThrownBy(() -> f.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(ProblemException.class);
-                    }
-                }
-                assertThat(checks.get()).as("signature checks of " + (t.equals(token) ? "the token" : "the forged token")).isEqualTo(1);
+            List<Future<Principal>> answers = new ArrayList<>();
+            answers.add(pool.submit(() -> counted.authenticate(token)));
+            assertThat(checking.await(10, TimeUnit.SECONDS)).isTrue();
+            CountDownLatch calling = new CountDownLatch(requests - 1);
+            for (int i = 1; i < requests; i++) {
+                answers.add(pool.submit(() -> {
+                    calling.countDown();
+                    return counted.authenticate(token);
+                }));
             }
+            assertThat(calling.await(10, TimeUnit.SECONDS)).isTrue();
+            Thread.sleep(500); // from their call to the check under way: a few instructions, with a wide margin for a loaded box
+            othersArrived.countDown();
+            for (Future<Principal> f : answers) {
+                try {
+                    f.get(10, TimeUnit.SECONDS);
+                } catch (java.util.concurrent.ExecutionException refused) {
+                    // judged by the caller
+                }
+            }
+            return new ConcurrentArrivals(checks.get(), answers);
         } finally {
             pool.shutdownNow();
         }
