@@ -51,10 +51,20 @@ public final class JwtKeys {
 
     /** {@code privateSet} with a new RS256 key named {@code kid} appended: the issuer signs with it from now on. */
     public static String withNewKey(String privateSet, String kid) {
+        return withNewKey(privateSet, kid, Kind.RS256);
+    }
+
+    /** {@code privateSet} with a new key of {@code kind} named {@code kid} appended: the issuer signs with it from now on. */
+    public static String withNewKey(String privateSet, String kid, Kind kind) {
         List<JWK> keys = new ArrayList<>(parse(privateSet).getKeys());
         if (keys.stream().anyMatch(k -> kid.equals(k.getKeyID()))) throw new IllegalArgumentException("key id already in the set: " + kid);
-        keys.add(newKey(kid, Kind.RS256));
+        keys.add(newKey(kid, kind));
         return new JWKSet(keys).toString(false);
+    }
+
+    /** The key ids of the set, oldest first. */
+    public static List<String> keyIds(String set) {
+        return parse(set).getKeys().stream().map(JWK::getKeyID).toList();
     }
 
     /** The kind of the set's newest key: the one an issuer signs with. */

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -45,7 +46,10 @@ final class DevReaderKeys {
             try (AtomicFiles.Lock lock = AtomicFiles.lock(layout.runFile("reader-keys.lock"))) {
                 keys = readPrivate(file);
                 if (JwtKeys.newestKind(keys) != JwtKeys.Kind.RS256) {
-                    keys = JwtKeys.withNewKey(keys, "dev-rsa-1");
+                    List<String> ids = JwtKeys.keyIds(keys);
+                    int n = 1;
+                    while (ids.contains("dev-rsa-" + n)) n++;
+                    keys = JwtKeys.withNewKey(keys, "dev-rsa-" + n);
                     AtomicFiles.writePrivate(file, keys);
                 }
             }

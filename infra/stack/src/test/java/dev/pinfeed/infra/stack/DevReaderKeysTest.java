@@ -44,6 +44,19 @@ class DevReaderKeysTest {
         assertThat(verifier.authenticate(DevReaderKeys.userToken(layout, 8)).name()).isEqualTo("8");
     }
 
+    @Test
+    void anEs256KeyAddedAfterTheRs256OneIsFollowedByAnotherRs256Key(@TempDir Path tmp) throws Exception {
+        StackLayout layout = new StackLayout(tmp, tmp.resolve(".pinfeed"));
+        DevReaderKeys.ensure(layout);
+        String withEc = JwtKeys.withNewKey(Files.readString(DevReaderKeys.privateFile(layout)), "dev-2", JwtKeys.Kind.ES256);
+        Files.writeString(DevReaderKeys.privateFile(layout), withEc);
+
+        DevReaderKeys.ensure(layout);
+        String keys = Files.readString(DevReaderKeys.privateFile(layout));
+        assertThat(JwtKeys.keyIds(keys)).containsExactly("dev-rsa-1", "dev-2", "dev-rsa-2");
+        assertThat(JwtKeys.newestKind(keys)).isEqualTo(JwtKeys.Kind.RS256);
+    }
+
     private static JwtAuthenticator verifier(StackLayout layout) {
         return JwtAuthenticator.fromFile(DevReaderKeys.publicFile(layout), DevReaderKeys.ISSUER, ReaderClaims.AUDIENCE, Clock.systemUTC());
     }
