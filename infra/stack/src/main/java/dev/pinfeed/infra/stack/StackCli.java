@@ -9,6 +9,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -100,6 +101,8 @@ public final class StackCli implements Callable<Integer> {
     static final class Dev extends Sub {
         /** How often the watchdog looks; a dead process is started again after two looks (2-4 s). */
         private static final Duration WATCH_INTERVAL = Duration.ofSeconds(2);
+        /** How often a stack that was not all healthy at the end of its start is looked at again, until it is. */
+        private static final Duration HEALTH_LOOK_INTERVAL = Duration.ofSeconds(10);
 
         @Option(names = "--fresh", description = "Wipe all local data first.") boolean fresh;
         @Option(names = "--ready-timeout", description = "How long to wait for the apps to become ready (default: ${DEFAULT-VALUE}).",
@@ -154,16 +157,29 @@ public final class StackCli implements Callable<Integer> {
             say("producer token (./pinfeed token prints it again): " + stack.devToken());
             say("try: curl -H 'Authorization: Bearer " + stack.devToken() + "' -H 'Content-Type: application/json' "
                     + "-d '{\"username\":\"ana\"}' http://" + stack.config().hostPort("ingest.http") + "/v1/users");
-            if (problems.isEmpty()) {
+            boolean healthy = problems.isEmpty();
+            if (healthy) {
                 say("all healthy. A server or app that dies is started again. Ctrl-C (or ./pinfeed stop) stops everything.");
             } else {
                 // Keep running: what works stays usable, and the logs say why the rest does not.
                 problems.forEach(p -> say("NOT HEALTHY: " + p));
                 say("running, but not all healthy (./pinfeed status, ./pinfeed logs NAME). Ctrl-C (or ./pinfeed stop) stops everything.");
             }
+            long started = System.nanoTime();
+            long nextHealthLook = started + HEALTH_LOOK_INTERVAL.toNanos();
             while (!stopped.await(WATCH_INTERVAL.toMillis(), TimeUnit.MILLISECONDS)) {
                 try {
                     watchdog.check();
+                    // A process sick at the end of the start (most often a store slow under the demo's burst) usually
+                    // recovers by itself: say so once it has, so the last word on the screen is true.
+                    if (!healthy && System.nanoTime() >= nextHealthLook) {
+                        healthy = stack.status(true).stream().noneMatch(LocalStack.Row::failing);
+                        nextHealthLook = System.nanoTime() + HEALTH_LOOK_INTERVAL.toNanos();
+                        if (healthy) {
+                            say(String.format(Locale.ROOT, "all healthy now (%.0f s later). Ctrl-C (or ./pinfeed stop) stops everything.",
+                                    (System.nanoTime() - started) / 1e9));
+                        }
+                    }
                 } catch (RuntimeException e) { // e.g. an unreadable pid file: the next look tries again, the stack keeps running
                     say("watchdog: " + Cli.firstLine(e));
                 }
