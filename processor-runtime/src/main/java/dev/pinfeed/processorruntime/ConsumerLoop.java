@@ -19,11 +19,13 @@ import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RebalanceInProgressException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -241,7 +243,15 @@ public final class ConsumerLoop implements Runnable, AutoCloseable {
         if (settings.isBounded()) polled = withinBounds(polled);
         handle(polled, false);
         passControlRecords();
-        commit(partitions.keySet());
+        try {
+            commit(partitions.keySet());
+        } catch (CommitFailedException | RebalanceInProgressException e) {
+            // The group moved on without this member (it did not poll for longer than max.poll.interval.ms: a long pause,
+            // a frozen process) or is moving now. Not fatal: the next poll rejoins, the listener forgets the partitions
+            // taken away, and their new owner applies the uncommitted records again (every sink write is idempotent).
+            LOG.warn("{}: offset commit refused, the group rebalanced meanwhile (its records will be applied again): {}",
+                    settings.processor(), e.toString());
+        }
         if (settings.isBounded() && rangesSettled()) closing = true;
     }
 

@@ -79,8 +79,20 @@ class ConsumerLoopTest {
         }
     };
 
+    /** The next commit fails as Kafka's does for a member the group rebalanced without. */
+    private boolean commitRefused;
+
     private void start(int maxParked) {
-        consumer = new MockConsumer<>(OffsetResetStrategy.EARLIEST);
+        consumer = new MockConsumer<>(OffsetResetStrategy.EARLIEST) {
+            @Override
+            public synchronized void commitSync(Map<TopicPartition, org.apache.kafka.clients.consumer.OffsetAndMetadata> offsets) {
+                if (commitRefused) {
+                    commitRefused = false;
+                    throw new org.apache.kafka.clients.consumer.CommitFailedException();
+                }
+                super.commitSync(offsets);
+            }
+        };
         ConsumerLoop.Settings settings = ConsumerLoop.Settings.of("test", "g", List.of(TOPIC)).withMaxParked(maxParked)
                 .withRetry(Duration.ofSeconds(1), Duration.ofSeconds(8));
         loop = new ConsumerLoop(consumer, decoder, handler, new DeadLetterWriter(dlq, DeadLetters.TOPIC, "g", "test", meters),
@@ -269,6 +281,19 @@ class ConsumerLoopTest {
         iterate(1);
         assertThat(loop.parkedCount()).isZero();
         assertThat(committed(P0)).isEqualTo(2);
+    }
+
+    @Test
+    void aCommitRefusedBecauseTheGroupRebalancedMeanwhileDoesNotStopTheLoop() {
+        start(100);
+        add(P0, "ok:a", "ok:a");
+        commitRefused = true; // e.g. the process was frozen past max.poll.interval.ms
+        iterate(1);
+        assertThat(committed(P0)).isEqualTo(-1);
+        add(P0, "ok:a");
+        iterate(1);
+        assertThat(applied).containsExactly(0L, 1L, 2L);
+        assertThat(committed(P0)).isEqualTo(3);
     }
 
     @Test
