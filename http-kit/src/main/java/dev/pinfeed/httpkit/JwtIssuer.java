@@ -42,7 +42,7 @@ public final class JwtIssuer {
         }
         this.key = newest;
         try {
-            this.algorithm = newest instanceof RSAKey ? JWSAlgorithm.RS256 : JWSAlgorithm.ES256;
+            this.algorithm = JwtKeys.kindOf(newest).algorithm;
             this.signer = newest instanceof RSAKey rsa ? new RSASSASigner(rsa) : new ECDSASigner((ECKey) newest);
         } catch (JOSEException e) {
             throw new IllegalArgumentException("cannot sign with key " + newest.getKeyID() + ": " + e.getMessage(), e);

@@ -71,7 +71,12 @@ public final class JwtKeys {
     public static Kind newestKind(String privateSet) {
         List<JWK> keys = parse(privateSet).getKeys();
         if (keys.isEmpty()) throw new IllegalArgumentException("the key set holds no keys");
-        return keys.get(keys.size() - 1) instanceof RSAKey ? Kind.RS256 : Kind.ES256;
+        return kindOf(keys.get(keys.size() - 1));
+    }
+
+    /** The kind of {@code key}: RS256 for an RSA key, ES256 otherwise. */
+    static Kind kindOf(JWK key) {
+        return key instanceof RSAKey ? Kind.RS256 : Kind.ES256;
     }
 
     /** The public halves of {@code privateSet}: what verifiers are given. */
