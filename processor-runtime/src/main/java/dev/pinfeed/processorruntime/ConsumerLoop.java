@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
@@ -47,6 +48,12 @@ import org.slf4j.LoggerFactory;
  * partitions go on). Handlers therefore must not
  * depend on the order of two records of one key when the earlier one is parked; every pinfeed sink
  * is order-free per key (last writer wins by event version).
+ *
+ * <p>A record waiting for something it refers to ({@link Outcomes#waitFor}: a like before its pin) is
+ * dead-lettered only once its grace has run out <i>and</i> the loop has since read everything its
+ * partitions held when the grace ran out: a parent still unread in a backlog is not missing, however
+ * long the backlog takes. Retries take at most half the loop's time, so a large set of waiting records
+ * does not slow the reading of the records they wait for.
  *
  * <p>An unexpected exception is a bug, not an outage: the batch is split to find the record that
  * throws, that record is retried {@code bugAttempts} times and then dead-lettered as
@@ -143,6 +150,11 @@ public final class ConsumerLoop implements Runnable, AutoCloseable {
     private volatile Set<TopicPartition> assigned = Set.of();
     private long retryDelayMillis;
     private long nextRetryAtMillis;
+    /** The log ends of the partitions being read when {@link #horizonTakenAt} was taken; null when none is pending. */
+    private Map<TopicPartition, Long> horizon;
+    private long horizonTakenAt;
+    /** The latest time at which every record then in the partitions being read had been read. */
+    private long readAllUntil = Long.MIN_VALUE;
 
     public ConsumerLoop(Consumer<byte[], byte[]> consumer, Deserializer<SpecificRecord> decoder, BatchHandler handler,
                         DeadLetterWriter deadLetters, Settings settings, Clock clock, MeterRegistry meters) {
@@ -235,6 +247,7 @@ public final class ConsumerLoop implements Runnable, AutoCloseable {
 
     /** One turn: retry parked records if due, pause or resume, poll, apply, commit. */
     void pollOnce() {
+        advanceHorizon();
         retryParkedIfDue();
         applyBackpressure();
         List<ConsumerRecord<byte[], byte[]>> polled = new ArrayList<>();
@@ -265,12 +278,8 @@ public final class ConsumerLoop implements Runnable, AutoCloseable {
         for (Map.Entry<TopicPartition, PartitionState> e : partitions.entrySet()) {
             PartitionState s = e.getValue();
             if (!s.parked.isEmpty()) continue;
-            long at;
-            try {
-                at = consumer.position(e.getKey(), Duration.ZERO); // known after a poll: no I/O
-            } catch (TimeoutException | IllegalStateException notKnownYet) { // a wakeup goes on up: it stops the loop
-                continue;
-            }
+            long at = positionIfKnown(e.getKey()); // known after a poll: no I/O
+            if (at < 0) continue;
             if (settings.isBounded()) at = Math.min(at, settings.bounds().get(e.getKey()).to());
             s.position = Math.max(s.position, at);
         }
@@ -374,7 +383,8 @@ public final class ConsumerLoop implements Runnable, AutoCloseable {
             lastOutage = u.detail();
             park(state, raw, u.store(), attempts, since);
         } else if (fate instanceof Outcomes.Fate.Waiting w) {
-            if (clock.millis() - since >= settings.waitGrace().toMillis()) {
+            long graceEnd = since + settings.waitGrace().toMillis();
+            if (clock.millis() >= graceEnd && readAllUntil >= graceEnd) {
                 deadLetter(raw, w.reason(), w.detail() + " (still after " + settings.waitGrace().toSeconds() + " s)", state);
             } else {
                 park(state, raw, "(waiting: " + w.reason() + ")", attempts, since);
@@ -424,15 +434,77 @@ public final class ConsumerLoop implements Runnable, AutoCloseable {
         }
         int before = due.size();
         nextRetryAtMillis = 0;
+        long started = clock.millis();
         handle(due, true);
+        long took = clock.millis() - started;
         if (parkedCount < before) {
             retryDelayMillis = settings.retryMin().toMillis(); // progress: the store is back
         } else {
             retryDelayMillis = Math.min(retryDelayMillis * 2, settings.retryMax().toMillis());
-            LOG.warn("{}: {} records parked, a store is still down ({}); next retry in {} ms", settings.processor(), parkedCount,
-                    lastOutage, retryDelayMillis);
+            if (outageCount > 0) {
+                LOG.warn("{}: {} records parked, a store is still down ({}); next retry in {} ms", settings.processor(), parkedCount,
+                        lastOutage, retryDelayMillis);
+            } else {
+                LOG.debug("{}: {} records waiting for what they refer to; next retry in {} ms", settings.processor(), parkedCount,
+                        retryDelayMillis);
+            }
         }
-        if (parkedCount > 0) nextRetryAtMillis = clock.millis() + retryDelayMillis;
+        // At least as long as the round took: thousands of records waiting for their parents must not hold up the polls
+        // that bring those parents in (a round after every poll once cut a backlog's reading to a trickle).
+        if (parkedCount > 0) nextRetryAtMillis = clock.millis() + Math.max(retryDelayMillis, took);
+    }
+
+    /**
+     * Moves {@link #readAllUntil} on. A snapshot of the log ends of the partitions being read (assigned, not paused) is
+     * taken; once the consumer's positions reach it, everything in them at the snapshot's time has been read. Positions
+     * and lags are known locally after a poll (no I/O); until a partition's are known, no snapshot is taken. Paused
+     * partitions do not count: they hold parked records over the budget, and waiting for them would wait forever.
+     */
+    private void advanceHorizon() {
+        if (horizon != null && reached(horizon)) {
+            readAllUntil = horizonTakenAt;
+            horizon = null;
+        }
+        if (horizon != null) return;
+        long now = clock.millis();
+        Map<TopicPartition, Long> ends = new HashMap<>();
+        for (TopicPartition tp : beingRead()) {
+            OptionalLong lag = consumer.currentLag(tp);
+            long position = positionIfKnown(tp);
+            if (lag.isEmpty() || position < 0) return; // not fetched yet: try again next turn
+            long end = position + lag.getAsLong();
+            if (settings.isBounded()) end = Math.min(end, settings.bounds().get(tp).to());
+            ends.put(tp, end);
+        }
+        horizon = ends;
+        horizonTakenAt = now;
+        if (reached(horizon)) {
+            readAllUntil = now;
+            horizon = null;
+        }
+    }
+
+    private boolean reached(Map<TopicPartition, Long> ends) {
+        Set<TopicPartition> reading = beingRead();
+        for (Map.Entry<TopicPartition, Long> e : ends.entrySet()) {
+            if (reading.contains(e.getKey()) && positionIfKnown(e.getKey()) < e.getValue()) return false;
+        }
+        return true;
+    }
+
+    private Set<TopicPartition> beingRead() {
+        Set<TopicPartition> reading = new HashSet<>(consumer.assignment());
+        reading.removeAll(consumer.paused());
+        return reading;
+    }
+
+    /** The consumer's position in a partition, or -1 while it would take I/O to learn (a wakeup goes on up: it stops the loop). */
+    private long positionIfKnown(TopicPartition tp) {
+        try {
+            return consumer.position(tp, Duration.ZERO);
+        } catch (TimeoutException | IllegalStateException notKnownYet) {
+            return -1;
+        }
     }
 
     /**

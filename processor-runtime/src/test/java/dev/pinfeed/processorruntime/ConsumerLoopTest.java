@@ -268,6 +268,30 @@ class ConsumerLoopTest {
     }
 
     @Test
+    void aRecordWaitingForAParentIsNotDeadLetteredWhileRecordsThatWereThereWhenItsGraceRanOutAreStillUnread() {
+        start(100);
+        add(P0, "needs:x", "needs:y");
+        consumer.updateEndOffsets(Map.of(P0, 2L, P1, 3L)); // P1 holds three records the loop has not read yet
+        iterate(1);
+        clock.advance(Duration.ofSeconds(61));
+        iterate(1);
+        clock.advance(Duration.ofSeconds(10));
+        iterate(1);
+        assertThat(deadLetters()).as("past the grace, but the parent may be among P1's unread records").isEmpty();
+        assertThat(loop.parkedCount()).isEqualTo(2);
+
+        add(P1, "ok:a", "ok:x", "ok:b"); // the backlog is read: it holds x, not y
+        arrived.add("x");
+        iterate(1);
+        clock.advance(Duration.ofSeconds(10));
+        iterate(1);
+        assertThat(applied).contains(0L, 1000L, 1001L, 1002L);
+        assertThat(deadLetters()).hasSize(1);
+        assertThat(header(deadLetters().get(0), DeadLetters.HEADER_SOURCE_OFFSET)).isEqualTo("1");
+        assertThat(committed(P0)).isEqualTo(2);
+    }
+
+    @Test
     void aRegistryOutageWhileDecodingParksTheRecordInsteadOfDeadLetteringIt() {
         registryDown = true;
         start(100);
