@@ -41,6 +41,15 @@ public interface MaterializedFeedStore extends AutoCloseable {
         return new PendingAndState(pending(userId), state(userId));
     }
 
+    /**
+     * {@link #pendingAndState} and, when nothing is pending, the first page ({@code read(userId, null, limit)}): a first
+     * page's questions, which stores answer with one read where they can; this default makes two or three.
+     */
+    default FirstPageView firstPageView(long userId, int limit) {
+        PendingAndState v = pendingAndState(userId);
+        return new FirstPageView(v.pending(), v.state(), false, v.pending().isEmpty() ? Optional.of(read(userId, null, limit)) : Optional.empty());
+    }
+
     /** Removes these pins from the user's feed (unfollow, delete). Idempotent. */
     void removePins(long userId, Collection<Long> pinIds);
 

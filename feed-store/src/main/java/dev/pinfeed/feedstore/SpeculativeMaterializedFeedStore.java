@@ -57,6 +57,11 @@ public final class SpeculativeMaterializedFeedStore implements MaterializedFeedS
     }
 
     @Override
+    public FirstPageView firstPageView(long userId, int limit) {
+        return reads.read(s -> s.firstPageView(userId, limit));
+    }
+
+    @Override
     public void removePins(long userId, Collection<Long> pinIds) {
         reads.write(s -> {
             s.removePins(userId, pinIds);

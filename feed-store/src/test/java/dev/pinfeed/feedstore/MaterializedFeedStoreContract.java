@@ -13,11 +13,11 @@ public abstract class MaterializedFeedStoreContract {
 
     protected abstract long freshUser();
 
-    static FeedItem item(long pin) {
+    protected static FeedItem item(long pin) {
         return new FeedItem(pin, pin % 2 == 0 ? Source.FOLLOWED_USER : Source.FOLLOWED_BOARD, pin / 10.0, 1000 + pin, 2000 + pin);
     }
 
-    static Chunk chunk(long user, long chunkId, long... pins) {
+    protected static Chunk chunk(long user, long chunkId, long... pins) {
         return new Chunk(user, chunkId, java.util.Arrays.stream(pins).mapToObj(MaterializedFeedStoreContract::item).toList());
     }
 
@@ -138,6 +138,56 @@ public abstract class MaterializedFeedStoreContract {
         assertThat(store().pendingAndState(u)).isEqualTo(new PendingAndState(List.of(), Optional.of(new GeneratorState(50, 1_767_225_600_000L))));
         assertThat(store().pendingAndState(next)).isEqualTo(new PendingAndState(List.of(chunk(next, 500, 9)),
                 Optional.of(new GeneratorState(40, 1_767_225_600_000L))));
+    }
+
+    @Test
+    void aFirstPageViewIsTheStateAndTheNewestItemsOrThePendingChunksWithoutAPage() {
+        long u = freshUser();
+        long next = freshUser(); // usually u + 1: his rows sort right after u's
+        FirstPageView empty = store().firstPageView(u, 3);
+        assertThat(empty.pending()).isEmpty();
+        assertThat(empty.state()).isEmpty();
+        assertThat(empty.stateToResave()).isFalse();
+        assertThat(empty.page()).hasValueSatisfying(p -> assertThat(p).isEqualTo(new FeedPage(List.of(), false)));
+
+        store().materialize(chunk(u, 100, 1, 2, 3));
+        store().materialize(chunk(u, 200, 4, 5));
+        store().materialize(chunk(next, 100, 7));
+        store().journal(chunk(next, 300, 8));
+        store().saveState(next, new GeneratorState(40, 1_767_225_600_000L));
+        FirstPageView noState = store().firstPageView(u, 3);
+        assertThat(noState.state()).isEmpty();
+        assertThat(noState.page()).hasValueSatisfying(p -> {
+            assertThat(pins(p)).containsExactly(4L, 5L, 1L);
+            assertThat(p.more()).isTrue();
+            assertThat(p).isEqualTo(store().read(u, null, 3));
+        });
+
+        store().saveState(u, new GeneratorState(50, 1_767_225_600_000L, 5));
+        FirstPageView all = store().firstPageView(u, 5);
+        assertThat(all.state()).contains(new GeneratorState(50, 1_767_225_600_000L, 5));
+        assertThat(all.stateToResave()).isFalse();
+        assertThat(all.pending()).isEmpty();
+        assertThat(all.page()).hasValueSatisfying(p -> {
+            assertThat(pins(p)).containsExactly(4L, 5L, 1L, 2L, 3L);
+            assertThat(p.more()).isFalse();
+        });
+
+        Chunk older = chunk(u, 300, 6);
+        Chunk newer = chunk(u, 400, 9, 10);
+        store().journal(newer);
+        store().journal(older);
+        FirstPageView pending = store().firstPageView(u, 1); // fewer rows than the journal holds: it is still read whole
+        assertThat(pending.pending()).containsExactly(older, newer);
+        assertThat(pending.state()).contains(new GeneratorState(50, 1_767_225_600_000L, 5));
+        assertThat(pending.page()).isEmpty();
+
+        store().materialize(older);
+        store().materialize(newer);
+        assertThat(store().firstPageView(u, 2).page()).hasValueSatisfying(p -> assertThat(pins(p)).containsExactly(9L, 10L));
+        FirstPageView other = store().firstPageView(next, 5);
+        assertThat(other.pending()).containsExactly(chunk(next, 300, 8));
+        assertThat(other.state()).contains(new GeneratorState(40, 1_767_225_600_000L));
     }
 
     @Test

@@ -11,10 +11,10 @@ import dev.pinfeed.feedstore.Chunk;
 import dev.pinfeed.feedstore.FeedItem;
 import dev.pinfeed.feedstore.FeedPage;
 import dev.pinfeed.feedstore.FeedPosition;
+import dev.pinfeed.feedstore.FirstPageView;
 import dev.pinfeed.feedstore.GeneratorState;
 import dev.pinfeed.feedstore.LastReadStore;
 import dev.pinfeed.feedstore.MaterializedFeedStore;
-import dev.pinfeed.feedstore.PendingAndState;
 import dev.pinfeed.feedstore.PoolStore;
 import dev.pinfeed.feedstore.QuietPools;
 import dev.pinfeed.feedstore.Source;
@@ -165,13 +165,14 @@ public final class HomeFeed {
             completePending(feeds.pending(userId));
             return nextPage(userId, feeds.read(userId, after, limit), null);
         }
-        // The pending check and the state in one read: the generator needs the state's chunk size.
-        PendingAndState view = feeds.pendingAndState(userId);
+        // The pending check, the state (the generator needs its chunk size) and the materialized page in one read.
+        FirstPageView view = feeds.firstPageView(userId, limit);
         boolean completed = completePending(view.pending());
         int completedItems = completed ? view.pending().stream().mapToInt(c -> c.items().size()).sum() : 0;
-        // Completed chunks change the stored state (its item count), so it is written after this page whatever it shows.
-        Optional<GeneratorState> stored = completedItems > 0 ? Optional.empty() : view.state();
-        return firstPage(userId, limit, view.state().map(s -> s.plusItems(completedItems)), stored, completed);
+        // Completed chunks change the stored state (its item count), so it is written after this page whatever it shows;
+        // so is a state found where an older layout kept it.
+        Optional<GeneratorState> stored = completedItems > 0 || view.stateToResave() ? Optional.empty() : view.state();
+        return firstPage(userId, limit, view.state().map(s -> s.plusItems(completedItems)), stored, completed, view.page());
     }
 
     /**
@@ -195,8 +196,12 @@ public final class HomeFeed {
         return new Page(hydrated, page.more() ? FeedCursor.of(last) : null);
     }
 
-    /** {@code stored}: the state as stored, when {@code saved} is that state (nothing completed changed it), else empty. */
-    private Page firstPage(long userId, int limit, Optional<GeneratorState> saved, Optional<GeneratorState> stored, boolean pendingCompleted) {
+    /**
+     * {@code stored}: the state as stored, when {@code saved} is that state (nothing completed changed it), else empty;
+     * {@code read}: the materialized page when it was read with the state (nothing was pending), else empty.
+     */
+    private Page firstPage(long userId, int limit, Optional<GeneratorState> saved, Optional<GeneratorState> stored, boolean pendingCompleted,
+                           Optional<FeedPage> read) {
         long now = clock.millis();
         GeneratorState state = saved.orElse(GeneratorState.initial(settings.chunkSize()));
         if (returning(state, now)) regenerator.regenerate(userId);
@@ -205,7 +210,7 @@ public final class HomeFeed {
         // With a pending chunk still in the pools (its completion failed), a new chunk could repeat its pins: none this time.
         Generation run = pendingCompleted ? joinOrStart(userId, size, state.lastReadMillis(), now) : null;
         CompletableFuture<ContentGenerator.Result> generated = run == null ? CompletableFuture.completedFuture(null) : run.result;
-        FeedPage materialized = feeds.read(userId, null, limit);
+        FeedPage materialized = read.orElseGet(() -> feeds.read(userId, null, limit));
         ContentGenerator.Result result = pendingCompleted ? await(generated, started) : null;
         // A joined generation's chunk may have been shown by the page that started it: shown once, by whoever takes it.
         if (result != null && !run.taken.compareAndSet(false, true)) result = null;

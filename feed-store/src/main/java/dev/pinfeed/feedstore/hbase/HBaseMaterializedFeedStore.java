@@ -5,6 +5,7 @@ import dev.pinfeed.feedstore.Chunk;
 import dev.pinfeed.feedstore.FeedItem;
 import dev.pinfeed.feedstore.FeedPage;
 import dev.pinfeed.feedstore.FeedPosition;
+import dev.pinfeed.feedstore.FirstPageView;
 import dev.pinfeed.feedstore.GeneratorState;
 import dev.pinfeed.feedstore.MaterializedFeedStore;
 import dev.pinfeed.feedstore.PendingAndState;
@@ -64,16 +65,35 @@ public final class HBaseMaterializedFeedStore implements MaterializedFeedStore {
         return out;
     }
 
-    /** One scan: the journal rows, then the state row (the items between them skipped by the filter). */
+    /** One scan: the state row, then the journal rows (they sort together); the old state row only when there is no state row. */
     @Override
     public PendingAndState pendingAndState(long userId) {
         List<Chunk> pending = new ArrayList<>();
         Optional<GeneratorState> state = Optional.empty();
-        for (Result r : scan(MaterializedKeys.journalAndStateScan(userId), "reading the chunk journal and the feed state")) {
-            if (MaterializedKeys.isJournalRow(r.getRow())) pending.add(decode(r.getValue(MaterializedKeys.FAMILY, MaterializedKeys.JOURNAL)));
-            else state = Optional.of(stateOf(r));
+        for (Result r : scan(MaterializedKeys.stateAndJournalScan(userId), "reading the feed state and the chunk journal")) {
+            if (MaterializedKeys.isStateRow(r.getRow())) state = Optional.of(stateOf(r));
+            else pending.add(decode(r.getValue(MaterializedKeys.FAMILY, MaterializedKeys.JOURNAL)));
         }
-        return new PendingAndState(pending, state);
+        return new PendingAndState(pending, state.isPresent() ? state : oldState(userId));
+    }
+
+    /**
+     * One scan from the state row on: the state, the journal and the newest items. With a journal row among them the
+     * journal is read whole (it may run past the scan's limit) and no page is returned.
+     */
+    @Override
+    public FirstPageView firstPageView(long userId, int limit) {
+        Optional<GeneratorState> state = Optional.empty();
+        boolean pending = false;
+        List<Result> items = new ArrayList<>(limit + 1);
+        for (Result r : scan(MaterializedKeys.firstPageScan(userId, limit), "reading the feed state, the chunk journal and the first page")) {
+            if (MaterializedKeys.isStateRow(r.getRow())) state = Optional.of(stateOf(r));
+            else if (MaterializedKeys.isJournalRow(r.getRow())) pending = true;
+            else items.add(r);
+        }
+        Optional<GeneratorState> old = state.isPresent() ? Optional.empty() : oldState(userId);
+        return new FirstPageView(pending ? pending(userId) : List.of(), state.isPresent() ? state : old, old.isPresent(),
+                pending ? Optional.empty() : Optional.of(page(items, limit)));
     }
 
     @Override
@@ -148,8 +168,18 @@ public final class HBaseMaterializedFeedStore implements MaterializedFeedStore {
 
     @Override
     public Optional<GeneratorState> state(long userId) {
+        Optional<GeneratorState> state = get(MaterializedKeys.stateRow(userId));
+        return state.isPresent() ? state : oldState(userId);
+    }
+
+    /** The state where earlier versions kept it ({@link MaterializedKeys#oldStateRow}); the next save writes the state row. */
+    private Optional<GeneratorState> oldState(long userId) {
+        return get(MaterializedKeys.oldStateRow(userId));
+    }
+
+    private Optional<GeneratorState> get(byte[] stateRow) {
         try (Table t = connection.getTable(table)) {
-            Result r = t.get(new Get(MaterializedKeys.stateRow(userId)));
+            Result r = t.get(new Get(stateRow));
             return r.isEmpty() ? Optional.empty() : Optional.of(stateOf(r));
         } catch (IOException e) {
             throw unavailable("reading the feed state", e);

@@ -14,13 +14,16 @@ import org.apache.hadoop.hbase.filter.MultiRowRangeFilter;
  * these bytes.
  *
  * <pre>
+ * state    user(8) 0x00                        n = next chunk size(4), r = last read ms(8), c = items estimate(4; absent: unknown)
  * journal  user(8) 0x00 chunk(8)               j = the chunk (user, chunk id, items) as ChunkCodec writes it
  * item     user(8) 0x01 ~chunk(8) index(4)     i = pin(8) source(1) score(8, double) author(8) board(8)
- * state    user(8) 0x02                        n = next chunk size(4), r = last read ms(8), c = items estimate(4; absent: unknown)
+ * old state user(8) 0x02                       as state: where earlier versions kept it; read only when the state row is absent
  * "heartbeat" (9 bytes, 9th 't' = 0x74)       h = writer's wall clock ms(8), for the standby's replication lag
  * </pre>
  * {@code ~chunk} is {@code Long.MAX_VALUE - chunkId}: chunk ids grow with time, so a scan of the
- * user's items meets the newest chunk first, each chunk in the generator's order.
+ * user's items meets the newest chunk first, each chunk in the generator's order. The state row sorts
+ * first, then the journal, then the items: a first page's three questions (state, pending chunks, the
+ * newest items) are one scan from the state row on.
  */
 public final class MaterializedKeys {
 
@@ -33,19 +36,20 @@ public final class MaterializedKeys {
     static final byte[] HEARTBEAT = {'h'};
     /** Shaped like no user row: a user row's 9th byte is a kind (0..2), this one's is 't'. */
     static final byte[] HEARTBEAT_ROW = {'h', 'e', 'a', 'r', 't', 'b', 'e', 'a', 't'};
-    private static final byte JOURNAL_KIND = 0;
+    /** The state row's and the journal rows' kind: the state row (9 bytes) sorts before every journal row (17). */
+    private static final byte HEAD_KIND = 0;
     private static final byte ITEM_KIND = 1;
-    private static final byte STATE_KIND = 2;
+    private static final byte OLD_STATE_KIND = 2;
 
     private MaterializedKeys() {}
 
     static byte[] journalRow(long user, long chunkId) {
-        return ByteBuffer.allocate(17).putLong(user).put(JOURNAL_KIND).putLong(chunkId).array();
+        return ByteBuffer.allocate(17).putLong(user).put(HEAD_KIND).putLong(chunkId).array();
     }
 
+    /** The user's journal rows: right after his state row, up to his items. */
     static byte[][] journalRange(long user) {
-        return new byte[][] {ByteBuffer.allocate(9).putLong(user).put(JOURNAL_KIND).array(),
-                ByteBuffer.allocate(9).putLong(user).put(ITEM_KIND).array()};
+        return new byte[][] {after(stateRow(user)), ByteBuffer.allocate(9).putLong(user).put(ITEM_KIND).array()};
     }
 
     static byte[] itemRow(long user, FeedPosition p) {
@@ -54,7 +58,7 @@ public final class MaterializedKeys {
 
     static byte[][] itemRange(long user) {
         return new byte[][] {ByteBuffer.allocate(9).putLong(user).put(ITEM_KIND).array(),
-                ByteBuffer.allocate(9).putLong(user).put(STATE_KIND).array()};
+                ByteBuffer.allocate(9).putLong(user).put(OLD_STATE_KIND).array()};
     }
 
     /**
@@ -79,10 +83,19 @@ public final class MaterializedKeys {
         return journalAnd(user, page.getStartRow(), page.getStopRow()).setLimit(limit + 1).setCaching(Math.min(limit + 1, 1000));
     }
 
-    /** One scan of the user's journal rows and his state row (a filter skips the items between them). */
-    static Scan journalAndStateScan(long user) {
-        byte[] state = stateRow(user);
-        return journalAnd(user, state, after(state));
+    /** One scan of the user's state row and his journal rows (they sort together, before his items). */
+    static Scan stateAndJournalScan(long user) {
+        return new Scan().withStartRow(stateRow(user)).withStopRow(journalRange(user)[1]);
+    }
+
+    /**
+     * One scan for a first page: the user's state row, his journal rows, then his newest items, {@code limit + 2} rows
+     * in all (the state, the page, and one more to say more follow). A journal row among them means "pending": the page
+     * then waits for its completion, and the journal is read whole.
+     */
+    static Scan firstPageScan(long user, int limit) {
+        return new Scan().withStartRow(stateRow(user)).withStopRow(itemRange(user)[1]).setLimit(limit + 2)
+                .setCaching(Math.min(limit + 2, 1000));
     }
 
     /** The user's journal rows and the rows in [start, stop) (which sort after them) in one scan; a filter skips the rows between. */
@@ -95,12 +108,15 @@ public final class MaterializedKeys {
 
     /** Start (inclusive) and stop (exclusive) rows of everything held for the user: journal, items, state. */
     static byte[][] userRange(long user) {
-        return new byte[][] {ByteBuffer.allocate(9).putLong(user).put(JOURNAL_KIND).array(),
-                ByteBuffer.allocate(9).putLong(user).put((byte) (STATE_KIND + 1)).array()};
+        return new byte[][] {stateRow(user), ByteBuffer.allocate(9).putLong(user).put((byte) (OLD_STATE_KIND + 1)).array()};
     }
 
     static boolean isJournalRow(byte[] row) {
-        return row.length > 8 && row[8] == JOURNAL_KIND;
+        return row.length == 17 && row[8] == HEAD_KIND;
+    }
+
+    static boolean isStateRow(byte[] row) {
+        return row.length == 9 && row[8] == HEAD_KIND;
     }
 
     static FeedPosition positionOf(byte[] itemRow) {
@@ -125,7 +141,12 @@ public final class MaterializedKeys {
     }
 
     static byte[] stateRow(long user) {
-        return ByteBuffer.allocate(9).putLong(user).put(STATE_KIND).array();
+        return ByteBuffer.allocate(9).putLong(user).put(HEAD_KIND).array();
+    }
+
+    /** Where earlier versions kept the state (after the items): read only when {@link #stateRow} is absent. */
+    static byte[] oldStateRow(long user) {
+        return ByteBuffer.allocate(9).putLong(user).put(OLD_STATE_KIND).array();
     }
 
     /** The row right after {@code row} in sort order: a scan starting there excludes {@code row}. */

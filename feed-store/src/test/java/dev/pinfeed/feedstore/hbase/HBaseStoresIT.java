@@ -2,6 +2,8 @@ package dev.pinfeed.feedstore.hbase;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.pinfeed.feedstore.FirstPageView;
+import dev.pinfeed.feedstore.GeneratorState;
 import dev.pinfeed.feedstore.MaterializedFeedStore;
 import dev.pinfeed.feedstore.MaterializedFeedStoreContract;
 import dev.pinfeed.feedstore.PoolEntry;
@@ -258,6 +260,33 @@ class HBaseStoresIT {
         @Override
         protected long freshUser() {
             return stack.freshId();
+        }
+
+        /** A state saved where earlier versions kept it (after the items) is still read, and the next save moves it first. */
+        @Test
+        void aStateInTheOldLayoutIsReadUntilTheNextSaveMovesIt() throws Exception {
+            long u = freshUser();
+            store.materialize(chunk(u, 100, 1, 2));
+            try (Table t = connection.getTable(HBaseClusters.MATERIALIZED_FEED)) {
+                t.put(new Put(MaterializedKeys.oldStateRow(u))
+                        .addColumn(MaterializedKeys.FAMILY, MaterializedKeys.CHUNK_SIZE, java.nio.ByteBuffer.allocate(4).putInt(60).array())
+                        .addColumn(MaterializedKeys.FAMILY, MaterializedKeys.LAST_READ, java.nio.ByteBuffer.allocate(8).putLong(1_767_225_600_000L).array()));
+            }
+            GeneratorState old = new GeneratorState(60, 1_767_225_600_000L);
+            assertThat(store.state(u)).contains(old);
+            assertThat(store.pendingAndState(u).state()).contains(old);
+            FirstPageView view = store.firstPageView(u, 10);
+            assertThat(view.state()).contains(old);
+            assertThat(view.stateToResave()).isTrue();
+            assertThat(view.page()).hasValueSatisfying(p -> assertThat(p.items()).hasSize(2));
+
+            GeneratorState saved = new GeneratorState(70, 1_767_225_700_000L, 2);
+            store.saveState(u, saved);
+            assertThat(store.firstPageView(u, 10).state()).contains(saved);
+            assertThat(store.firstPageView(u, 10).stateToResave()).isFalse();
+            assertThat(store.state(u)).contains(saved);
+            store.reset(u);
+            assertThat(store.state(u)).as("reset removes the old row too").isEmpty();
         }
     }
 }
