@@ -8,17 +8,21 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The pipeline monitor's keys: {@code console.refresh-millis} (how often it samples, 2000),
+ * The pipeline monitor's keys: {@code console.refresh-millis} (how often it samples while someone looks, 2000),
+ * {@code console.idle-refresh-millis} (how often while nobody has looked for {@link #WATCHED}, 30000),
  * {@code console.probe-timeout-millis} (each probe's deadline, 1500), {@code console.processes} (the apps it probes,
  * default {@link #DEFAULT_PROCESSES}), each at {@code console.process.<name>.url} or else its
  * {@code <name>.admin.http} (a wildcard bind address read as the loopback), with the role
  * {@code console.process.<name>.role} (default: a short table of pinfeed's apps), and {@code console.lag.groups}
  * (the groups listed first under lag; default the processors' groups as their own keys name them).
  */
-public record PipelineSettings(Duration refresh, Duration probeTimeout, List<ProcessTarget> processes, ProcessTarget fanoutStreams,
+public record PipelineSettings(Duration refresh, Duration idleRefresh, Duration probeTimeout, List<ProcessTarget> processes, ProcessTarget fanoutStreams,
                                List<String> ownGroups, ServerAddresses addresses) {
 
     public static final String REFRESH_KEY = "console.refresh-millis";
+    public static final String IDLE_REFRESH_KEY = "console.idle-refresh-millis";
+    /** Someone is looking while the pipeline's state was asked for within this long. */
+    public static final Duration WATCHED = Duration.ofMinutes(1);
     public static final String PROBE_TIMEOUT_KEY = "console.probe-timeout-millis";
     public static final String PROCESSES_KEY = "console.processes";
     public static final String GROUPS_KEY = "console.lag.groups";
@@ -45,6 +49,9 @@ public record PipelineSettings(Duration refresh, Duration probeTimeout, List<Pro
 
     public PipelineSettings {
         if (refresh.isNegative() || refresh.isZero()) throw new IllegalStateException("configuration key '" + REFRESH_KEY + "' must be positive");
+        if (idleRefresh.compareTo(refresh) < 0) {
+            throw new IllegalStateException("configuration key '" + IDLE_REFRESH_KEY + "' must be at least '" + REFRESH_KEY + "'");
+        }
         if (probeTimeout.isNegative() || probeTimeout.isZero()) {
             throw new IllegalStateException("configuration key '" + PROBE_TIMEOUT_KEY + "' must be positive");
         }
@@ -58,7 +65,9 @@ public record PipelineSettings(Duration refresh, Duration probeTimeout, List<Pro
         List<String> groups = config.find(GROUPS_KEY).isPresent() ? config.list(GROUPS_KEY) : processorGroups(config);
         ServerAddresses addresses = new ServerAddresses(config.kafkaBootstrap(), config.schemaRegistryUrl(),
                 config.appZookeeper() + "/" + config.appZookeeperNamespace(), config.hbasePrimaryZookeeper(), config.hbaseStandbyZookeeper());
-        return new PipelineSettings(Duration.ofMillis(config.getInt(REFRESH_KEY, 2000)), Duration.ofMillis(config.getInt(PROBE_TIMEOUT_KEY, 1500)),
+        Duration refresh = Duration.ofMillis(config.getInt(REFRESH_KEY, 2000));
+        Duration idleRefresh = Duration.ofMillis(config.getInt(IDLE_REFRESH_KEY, (int) Math.max(30_000, refresh.toMillis())));
+        return new PipelineSettings(refresh, idleRefresh, Duration.ofMillis(config.getInt(PROBE_TIMEOUT_KEY, 1500)),
                 processes, target(config, "fanout-streams"), groups, addresses);
     }
 

@@ -37,7 +37,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The pipeline monitor: every {@code refresh} (later when a sample takes longer) it probes every source in parallel,
  * each under the probe deadline ({@link Probes}), and publishes the assembled {@link PipelineSnapshot};
- * {@link #snapshot()} answers the last complete one at once. The MySQL and Redis servers probed are those of the
+ * {@link #snapshot()} answers the last complete one at once. While nobody has asked for one within
+ * {@link PipelineSettings#WATCHED} it samples only every {@code idleRefresh}: a sample probes some twenty sources and
+ * parses fanout-streams' metrics, a tenth of a core every 2 s on a 2-core box, and the lag history needs no more than
+ * that while unwatched. The first question after a quiet spell gets a fresh sample within one {@code refresh}. The MySQL and Redis servers probed are those of the
  * live maps, read in the same sample (the last maps read when they cannot be read now).
  */
 public final class SampledPipelineMonitor implements PipelineMonitor {
@@ -63,6 +66,9 @@ public final class SampledPipelineMonitor implements PipelineMonitor {
     private List<MysqlShards> lastMysqlShards = List.of();
     private List<RedisMaster> lastRedisMasters = List.of();
     private boolean failedBefore;
+    /** When a snapshot was last asked for, and when the last sample started; -1: never. */
+    private volatile long askedAtMillis = -1;
+    private volatile long sampledAtMillis = -1;
 
     public SampledPipelineMonitor(PipelineSettings settings, PipelineSources sources, Clock clock) {
         this.settings = settings;
@@ -75,13 +81,21 @@ public final class SampledPipelineMonitor implements PipelineMonitor {
 
     /** Starts sampling in the background: the first sample at once. */
     public SampledPipelineMonitor start() {
-        schedule.scheduleAtFixedRate(this::sampleQuietly, 0, settings.refresh().toMillis(), TimeUnit.MILLISECONDS);
+        schedule.scheduleAtFixedRate(this::tick, 0, settings.refresh().toMillis(), TimeUnit.MILLISECONDS);
         return this;
     }
 
     @Override
     public PipelineSnapshot snapshot() {
+        askedAtMillis = clock.millis();
         return latest;
+    }
+
+    /** One turn of the schedule: a sample if someone is looking, or if the last one is {@code idleRefresh} old. */
+    void tick() {
+        long now = clock.millis();
+        boolean watched = askedAtMillis >= 0 && now - askedAtMillis < PipelineSettings.WATCHED.toMillis();
+        if (watched || sampledAtMillis < 0 || now - sampledAtMillis >= settings.idleRefresh().toMillis()) sampleQuietly();
     }
 
     private void sampleQuietly() {
@@ -98,6 +112,7 @@ public final class SampledPipelineMonitor implements PipelineMonitor {
     /** Takes one sample now and publishes it. */
     public synchronized PipelineSnapshot sample() {
         Instant at = clock.instant();
+        sampledAtMillis = at.toEpochMilli();
         Map<ProcessTarget, Pending<HealthAnswer>> live = new LinkedHashMap<>();
         Map<ProcessTarget, Pending<HealthAnswer>> ready = new LinkedHashMap<>();
         for (ProcessTarget p : settings.processes()) {

@@ -147,6 +147,45 @@ class SampledPipelineMonitorTest {
     }
 
     @Test
+    void unwatchedItSamplesEveryIdleRefreshAndEveryRefreshOnceSomeoneLooks() {
+        java.util.concurrent.atomic.AtomicInteger samples = new java.util.concurrent.atomic.AtomicInteger();
+        stubs.kafka = () -> {
+            samples.incrementAndGet();
+            return "1 broker";
+        };
+        monitor(PipelineSettings.IDLE_REFRESH_KEY, "30000");
+        long t = T0.toEpochMilli();
+        monitor.tick();
+        assertThat(samples).as("the first turn samples").hasValue(1);
+        clock.set(t += 2_000);
+        monitor.tick();
+        assertThat(samples).as("nobody looking: not before the idle refresh").hasValue(1);
+        clock.set(t += 28_000);
+        monitor.tick();
+        assertThat(samples).hasValue(2);
+
+        monitor.snapshot(); // someone looks
+        clock.set(t += 2_000);
+        monitor.tick();
+        clock.set(t += 2_000);
+        monitor.tick();
+        assertThat(samples).as("watched: every refresh").hasValue(4);
+
+        clock.set(t += PipelineSettings.WATCHED.toMillis());
+        monitor.tick();
+        assertThat(samples).as("the idle refresh since the last sample has passed").hasValue(5);
+        clock.set(t += 2_000);
+        monitor.tick();
+        assertThat(samples).as("nobody has looked for a minute: idle again").hasValue(5);
+    }
+
+    @Test
+    void anIdleRefreshShorterThanTheRefreshIsRefused() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> monitor(PipelineSettings.REFRESH_KEY, "5000", PipelineSettings.IDLE_REFRESH_KEY, "1000"))
+                .hasMessageContaining(PipelineSettings.IDLE_REFRESH_KEY);
+    }
+
+    @Test
     void beforeTheFirstSampleTheSnapshotIsThereAndEmpty() {
         PipelineSnapshot s = monitor().snapshot();
 
