@@ -461,14 +461,15 @@ public final class ConsumerLoop implements Runnable, AutoCloseable {
      * partitions do not count: they hold parked records over the budget, and waiting for them would wait forever.
      */
     private void advanceHorizon() {
-        if (horizon != null && reached(horizon)) {
+        Set<TopicPartition> reading = beingRead();
+        if (horizon != null && reached(horizon, reading)) {
             readAllUntil = horizonTakenAt;
             horizon = null;
         }
         if (horizon != null) return;
         long now = clock.millis();
         Map<TopicPartition, Long> ends = new HashMap<>();
-        for (TopicPartition tp : beingRead()) {
+        for (TopicPartition tp : reading) {
             OptionalLong lag = consumer.currentLag(tp);
             long position = positionIfKnown(tp);
             if (lag.isEmpty() || position < 0) return; // not fetched yet: try again next turn
@@ -478,14 +479,14 @@ public final class ConsumerLoop implements Runnable, AutoCloseable {
         }
         horizon = ends;
         horizonTakenAt = now;
-        if (reached(horizon)) {
+        if (reached(horizon, reading)) {
             readAllUntil = now;
             horizon = null;
         }
     }
 
-    private boolean reached(Map<TopicPartition, Long> ends) {
-        Set<TopicPartition> reading = beingRead();
+    /** Whether the consumer's positions in the partitions being read have passed {@code ends}. */
+    private boolean reached(Map<TopicPartition, Long> ends, Set<TopicPartition> reading) {
         for (Map.Entry<TopicPartition, Long> e : ends.entrySet()) {
             if (reading.contains(e.getKey()) && positionIfKnown(e.getKey()) < e.getValue()) return false;
         }

@@ -198,10 +198,10 @@ public final class HomeFeed {
 
     /**
      * {@code stored}: the state as stored, when {@code saved} is that state (nothing completed changed it), else empty;
-     * {@code read}: the materialized page when it was read with the state (nothing was pending), else empty.
+     * {@code materializedPage}: the materialized page when it was read with the state (nothing was pending), else empty.
      */
     private Page firstPage(long userId, int limit, Optional<GeneratorState> saved, Optional<GeneratorState> stored, boolean pendingCompleted,
-                           Optional<FeedPage> read) {
+                           Optional<FeedPage> materializedPage) {
         long now = clock.millis();
         GeneratorState state = saved.orElse(GeneratorState.initial(settings.chunkSize()));
         if (returning(state, now)) regenerator.regenerate(userId);
@@ -210,7 +210,7 @@ public final class HomeFeed {
         // With a pending chunk still in the pools (its completion failed), a new chunk could repeat its pins: none this time.
         Generation run = pendingCompleted ? joinOrStart(userId, size, state.lastReadMillis(), now) : null;
         CompletableFuture<ContentGenerator.Result> generated = run == null ? CompletableFuture.completedFuture(null) : run.result;
-        FeedPage materialized = read.orElseGet(() -> feeds.read(userId, null, limit));
+        FeedPage materialized = materializedPage.orElseGet(() -> feeds.read(userId, null, limit));
         ContentGenerator.Result result = pendingCompleted ? await(generated, started) : null;
         // A joined generation's chunk may have been shown by the page that started it: shown once, by whoever takes it.
         if (result != null && !run.taken.compareAndSet(false, true)) result = null;

@@ -74,7 +74,7 @@ public final class HBaseMaterializedFeedStore implements MaterializedFeedStore {
             if (MaterializedKeys.isStateRow(r.getRow())) state = Optional.of(stateOf(r));
             else pending.add(decode(r.getValue(MaterializedKeys.FAMILY, MaterializedKeys.JOURNAL)));
         }
-        return new PendingAndState(pending, state.isPresent() ? state : oldState(userId));
+        return new PendingAndState(pending, state.or(() -> oldState(userId)));
     }
 
     /**
@@ -92,7 +92,7 @@ public final class HBaseMaterializedFeedStore implements MaterializedFeedStore {
             else items.add(r);
         }
         Optional<GeneratorState> old = state.isPresent() ? Optional.empty() : oldState(userId);
-        return new FirstPageView(pending ? pending(userId) : List.of(), state.isPresent() ? state : old, old.isPresent(),
+        return new FirstPageView(pending ? pending(userId) : List.of(), state.or(() -> old), old.isPresent(),
                 pending ? Optional.empty() : Optional.of(page(items, limit)));
     }
 
@@ -168,8 +168,7 @@ public final class HBaseMaterializedFeedStore implements MaterializedFeedStore {
 
     @Override
     public Optional<GeneratorState> state(long userId) {
-        Optional<GeneratorState> state = get(MaterializedKeys.stateRow(userId));
-        return state.isPresent() ? state : oldState(userId);
+        return get(MaterializedKeys.stateRow(userId)).or(() -> oldState(userId));
     }
 
     /** The state where earlier versions kept it ({@link MaterializedKeys#oldStateRow}); the next save writes the state row. */
