@@ -2,7 +2,10 @@ package dev.pinfeed.feedservice;
 
 import dev.pinfeed.canonicalstore.mysql.MysqlCanonicalReads;
 import dev.pinfeed.canonicalstore.reads.CachedCanonicalReads;
+import dev.pinfeed.canonicalstore.reads.CacheListener;
 import dev.pinfeed.canonicalstore.reads.CanonicalReads;
+import dev.pinfeed.canonicalstore.reads.LivePins;
+import dev.pinfeed.canonicalstore.reads.RecentLivePins;
 import dev.pinfeed.canonicalstore.redis.RedisCanonicalCache;
 import dev.pinfeed.config.HostPort;
 import dev.pinfeed.config.PinfeedConfig;
@@ -123,15 +126,16 @@ public final class FeedServiceServer {
     public static HomeFeed homeFeed(PinfeedConfig config, HomeFeedSettings settings, PoolStore pools, MaterializedFeedStore feeds,
                                     LastReadStore lastReads, CanonicalReads reads, GraphStore graph, CelebrityPins celebrityPins,
                                     HomeFeedThreads threads, HomeFeedListener listener, Clock clock) {
-        return homeFeed(config, settings, pools, feeds, lastReads, reads, graph, celebrityPins, QuietPools.NONE, threads, listener, clock);
+        return homeFeed(config, settings, pools, feeds, lastReads, reads, reads, graph, celebrityPins, QuietPools.NONE, threads, listener, clock);
     }
 
     /**
      * {@link #homeFeed}, pulling celebrities' pins from {@code celebrityPins}, and not reading the pools of readers
-     * {@code quietPools} knows are quiet; the pull's and the regeneration's pool writes are noticed there.
+     * {@code quietPools} knows are quiet; the pull's and the regeneration's pool writes are noticed there. Pages and
+     * repin parents are hydrated through {@code pagePins} ({@link #recentPins}, or {@code reads} itself).
      */
     public static HomeFeed homeFeed(PinfeedConfig config, HomeFeedSettings settings, PoolStore readPools, MaterializedFeedStore feeds,
-                                    LastReadStore lastReads, CanonicalReads reads, GraphStore graph, CelebrityPins celebrityPins,
+                                    LastReadStore lastReads, CanonicalReads reads, LivePins pagePins, GraphStore graph, CelebrityPins celebrityPins,
                                     QuietPools quietPools, HomeFeedThreads threads, HomeFeedListener listener, Clock clock) {
         PoolStore pools = NoticingPoolStore.over(readPools, quietPools, e -> listener.quietPools(HomeFeedListener.QuietPoolsOutcome.ERROR));
         WeightedScorer scorer = new WeightedScorer(WeightedScorer.Settings.from(config), clock);
@@ -142,14 +146,28 @@ public final class FeedServiceServer {
         // A repin's parent, for the one-parent-per-feed rule: the repins' own pins, one batch (cached) per chunk with repins.
         RepinParents parents = pinIds -> {
             Map<Long, Long> out = new HashMap<>();
-            reads.livePins(List.copyOf(pinIds)).forEach((id, p) -> {
+            pagePins.livePins(List.copyOf(pinIds)).forEach((id, p) -> {
                 if (p.parentPinId() != null) out.put(id, p.parentPinId());
             });
             return out;
         };
         ContentGenerator generator = new ContentGenerator(pools, GeneratorSettings.from(config), threads.generation(), parents);
-        return new HomeFeed(pools, feeds, lastReads, reads, generator, regenerator, pull, quietPools, settings, clock,
+        return new HomeFeed(pools, feeds, lastReads, pagePins, generator, regenerator, pull, quietPools, settings, clock,
                 new ChunkIds(clock, new SecureRandom()), threads.generation(), threads.afterAnswer(), listener);
+    }
+
+    /** Page hydration's time to live of a pin in the process ({@link RecentLivePins}); 0 reads every page's pins from the caches. */
+    public static final String RECENT_PINS_TTL_MS = "feed.recent-pins.ttl-ms";
+    /** At most this many pins kept for page hydration. */
+    public static final String RECENT_PINS_MAX = "feed.recent-pins.max";
+
+    /** {@code reads}' live pins kept in the process for {@value #RECENT_PINS_TTL_MS} (1 000 ms), at most {@value #RECENT_PINS_MAX} (50 000). */
+    public static LivePins recentPins(PinfeedConfig config, CanonicalReads reads, CacheListener listener, Clock clock) {
+        int ttl = config.getInt(RECENT_PINS_TTL_MS, 1_000);
+        int max = config.getInt(RECENT_PINS_MAX, 50_000);
+        if (ttl < 0) throw new IllegalArgumentException(RECENT_PINS_TTL_MS + " must be >= 0 (0 = off): " + ttl);
+        if (max < 1) throw new IllegalArgumentException(RECENT_PINS_MAX + " must be >= 1: " + max);
+        return RecentLivePins.over(reads, Duration.ofMillis(ttl), max, clock, listener);
     }
 
     /** The canonical reads of a process: MySQL through the sharded query API, behind the Redis caches on the graph's shard map. */
@@ -194,8 +212,9 @@ public final class FeedServiceServer {
             HomeFeedThreads threads = ctx.closeOnExit(HomeFeedThreads.from(config).bindTo(ctx.meters()));
             RedisCelebrityPins celebrityPins = ctx.closeOnExit(RedisCelebrityPins.open(config, graph.redis(), graph.store().keys().prefix()));
             QuietPools quietPools = ctx.closeOnExit(RedisQuietPools.open(config, graph.redis(), graph.store().keys().prefix()));
-            HomeFeed homeFeed = homeFeed(config, HomeFeedSettings.from(config), pools, feeds, lastReads, reads, graph.store(), celebrityPins,
-                    quietPools, threads, metrics, Clock.systemUTC());
+            HomeFeed homeFeed = homeFeed(config, HomeFeedSettings.from(config), pools, feeds, lastReads, reads,
+                    recentPins(config, reads, metrics, Clock.systemUTC()), graph.store(), celebrityPins, quietPools, threads, metrics,
+                    Clock.systemUTC());
             // /metrics and what is failing are served on the admin address ({@code feed-service.admin.http}), not to readers.
             health.forEach(ctx::readiness);
             ctx.step("serving the admin endpoint", ctx::serveAdmin);

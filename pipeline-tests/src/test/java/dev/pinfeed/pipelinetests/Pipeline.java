@@ -213,7 +213,7 @@ final class Pipeline implements AutoCloseable {
         // 30 s: a first page's pooled pins are asserted at once (no retry), so the generator must finish in time here.
         HomeFeed homeFeed = FeedServiceServer.homeFeed(config, HomeFeedSettings.from(config).withGeneratorDeadline(Duration.ofSeconds(30))
                 .withJournalDeadline(Duration.ofSeconds(30)),
-                pools, feeds, lastReads, reads, graph.store(), celebrityPins, quietPools, threads, feedMetrics, Clock.systemUTC());
+                pools, feeds, lastReads, reads, reads, graph.store(), celebrityPins, quietPools, threads, feedMetrics, Clock.systemUTC());
         readers = ReaderAuth.selfIssued(config, Clock.systemUTC());
         feedService = FeedServiceServer.app(config, readers.auth(), graph.store(), reads, homeFeed, meters, Map.of()).start("127.0.0.1", 0);
         open.add(feedService); // closed first (the list is closed in reverse), before the stores it reads

@@ -15,7 +15,7 @@ import java.util.Optional;
  * <p>Failures: {@link BadCursorException} for a cursor not issued for that list;
  * {@link dev.pinfeed.config.StoreUnavailableException} naming the store that did not answer.
  */
-public interface CanonicalReads {
+public interface CanonicalReads extends LivePins {
 
     Optional<CanonicalUser> user(long userId);
 
@@ -31,6 +31,7 @@ public interface CanonicalReads {
      * The live pins among {@code pinIds}, by id (deleted and unknown ids are absent): hydration of a
      * feed page in one batch. This default asks {@link #pin} per id; stores override it with one batch.
      */
+    @Override
     default Map<Long, CanonicalPin> livePins(Collection<Long> pinIds) {
         Map<Long, CanonicalPin> out = new LinkedHashMap<>();
         for (Long id : pinIds) pin(id).ifPresent(p -> out.put(id, p));

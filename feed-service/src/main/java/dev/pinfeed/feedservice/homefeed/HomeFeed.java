@@ -1,7 +1,7 @@
 package dev.pinfeed.feedservice.homefeed;
 
 import dev.pinfeed.canonicalstore.reads.CanonicalPin;
-import dev.pinfeed.canonicalstore.reads.CanonicalReads;
+import dev.pinfeed.canonicalstore.reads.LivePins;
 import dev.pinfeed.config.Futures;
 import dev.pinfeed.config.StoreUnavailableException;
 import dev.pinfeed.contentgenerator.CelebrityPull;
@@ -58,7 +58,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Items are hydrated with their pins in one batch; a deleted or unknown pin is left out and taken
  * out of the user's feed after the answer. Every store is a port ({@link PoolStore},
- * {@link MaterializedFeedStore}, {@link CanonicalReads}), so a speculative primary/standby reader can
+ * {@link MaterializedFeedStore}, {@link LivePins}), so a speculative primary/standby reader can
  * sit behind them.
  */
 public final class HomeFeed {
@@ -72,7 +72,7 @@ public final class HomeFeed {
     private final PoolStore pools;
     private final MaterializedFeedStore feeds;
     private final LastReadStore lastReads;
-    private final CanonicalReads canonical;
+    private final LivePins canonical;
     private final ContentGenerator generator;
     private final PoolRegenerator regenerator;
     private final CelebrityPull celebrities;
@@ -110,7 +110,7 @@ public final class HomeFeed {
      * @param generation  runs the content generator beside the request thread's materialized read
      * @param afterAnswer runs the post-answer writes (materialize, pool removals, trim, state)
      */
-    public HomeFeed(PoolStore pools, MaterializedFeedStore feeds, LastReadStore lastReads, CanonicalReads canonical, ContentGenerator generator,
+    public HomeFeed(PoolStore pools, MaterializedFeedStore feeds, LastReadStore lastReads, LivePins canonical, ContentGenerator generator,
                     PoolRegenerator regenerator, HomeFeedSettings settings, Clock clock, ChunkIds chunkIds, Executor generation,
                     Executor afterAnswer, HomeFeedListener listener) {
         this(pools, feeds, lastReads, canonical, generator, regenerator, CelebrityPull.NONE, settings, clock, chunkIds, generation,
@@ -118,7 +118,7 @@ public final class HomeFeed {
     }
 
     /** @param celebrities pulls the pins of the celebrities the reader follows into his pools before each generation */
-    public HomeFeed(PoolStore pools, MaterializedFeedStore feeds, LastReadStore lastReads, CanonicalReads canonical, ContentGenerator generator,
+    public HomeFeed(PoolStore pools, MaterializedFeedStore feeds, LastReadStore lastReads, LivePins canonical, ContentGenerator generator,
                     PoolRegenerator regenerator, CelebrityPull celebrities, HomeFeedSettings settings, Clock clock, ChunkIds chunkIds,
                     Executor generation, Executor afterAnswer, HomeFeedListener listener) {
         this(pools, feeds, lastReads, canonical, generator, regenerator, celebrities, QuietPools.NONE, settings, clock, chunkIds, generation,
@@ -130,7 +130,7 @@ public final class HomeFeed {
      *                   of pool entries must notice its writes there ({@link dev.pinfeed.feedstore.NoticingPoolStore}),
      *                   {@code pools}, the regenerator's and the pull's included
      */
-    public HomeFeed(PoolStore pools, MaterializedFeedStore feeds, LastReadStore lastReads, CanonicalReads canonical, ContentGenerator generator,
+    public HomeFeed(PoolStore pools, MaterializedFeedStore feeds, LastReadStore lastReads, LivePins canonical, ContentGenerator generator,
                     PoolRegenerator regenerator, CelebrityPull celebrities, QuietPools quietPools, HomeFeedSettings settings, Clock clock,
                     ChunkIds chunkIds, Executor generation, Executor afterAnswer, HomeFeedListener listener) {
         this.celebrities = celebrities;
