@@ -1,7 +1,7 @@
 package dev.pinfeed.canonicalstore.reads;
 
-import java.time.Clock;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -26,12 +26,12 @@ public final class RecentLivePins implements LivePins {
     private final LivePins store;
     private final long ttlMillis;
     private final int max;
-    private final Clock clock;
+    private final InstantSource clock;
     private final Map<Long, Kept> kept = new ConcurrentHashMap<>();
     private final CacheListener listener;
 
     /** {@code listener} hears of the pins answered from here (hits) and asked of the store (misses), as cache {@value #CACHE}. */
-    public RecentLivePins(LivePins store, Duration ttl, int max, Clock clock, CacheListener listener) {
+    public RecentLivePins(LivePins store, Duration ttl, int max, InstantSource clock, CacheListener listener) {
         if (ttl.isNegative() || ttl.isZero()) throw new IllegalArgumentException("ttl must be > 0: " + ttl);
         if (max < 1) throw new IllegalArgumentException("max must be >= 1: " + max);
         this.store = store;
@@ -42,7 +42,7 @@ public final class RecentLivePins implements LivePins {
     }
 
     /** {@code store} itself when {@code ttl} is zero (kept nowhere), else the pins it read kept for {@code ttl}. */
-    public static LivePins over(LivePins store, Duration ttl, int max, Clock clock, CacheListener listener) {
+    public static LivePins over(LivePins store, Duration ttl, int max, InstantSource clock, CacheListener listener) {
         return ttl.isZero() ? store : new RecentLivePins(store, ttl, max, clock, listener);
     }
 

@@ -3,15 +3,15 @@ package dev.pinfeed.canonicalstore.reads;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class RecentLivePinsTest {
@@ -25,7 +25,8 @@ class RecentLivePinsTest {
         for (Long id : ids) if (stored.containsKey(id)) out.put(id, stored.get(id));
         return out;
     };
-    private final StepClock clock = new StepClock();
+    private final AtomicLong now = new AtomicLong(1_000_000);
+    private final InstantSource clock = () -> Instant.ofEpochMilli(now.get());
     private final Map<String, Integer> reported = new HashMap<>();
     private final CacheListener listener = new CacheListener() {
         @Override
@@ -47,11 +48,11 @@ class RecentLivePinsTest {
 
         assertThat(pins.livePins(List.of(1L, 2L))).containsExactly(Map.entry(1L, pin(1, 0)), Map.entry(2L, pin(2, 0)));
         stored.put(1L, pin(1, 5)); // liked meanwhile
-        clock.advance(999);
+        now.addAndGet(999);
         assertThat(pins.livePins(List.of(1L, 2L))).containsEntry(1L, pin(1, 0));
         assertThat(asked).hasSize(1);
 
-        clock.advance(1);
+        now.addAndGet(1);
         assertThat(pins.livePins(List.of(1L, 2L))).containsEntry(1L, pin(1, 5));
         assertThat(asked).hasSize(2);
         assertThat(reported).containsEntry("recent_pin hits", 2).containsEntry("recent_pin misses", 4);
@@ -81,7 +82,7 @@ class RecentLivePinsTest {
         RecentLivePins pins = new RecentLivePins(store, Duration.ofSeconds(1), 3, clock, listener);
         for (long id = 1; id <= 6; id++) stored.put(id, pin(id, 0));
         pins.livePins(List.of(1L, 2L));
-        clock.advance(1_000);
+        now.addAndGet(1_000);
         pins.livePins(List.of(3L, 4L)); // 1 and 2 expired: they go, 3 and 4 stay
         asked.clear();
         assertThat(pins.livePins(List.of(3L, 4L))).hasSize(2);
@@ -102,33 +103,5 @@ class RecentLivePinsTest {
 
     private static CanonicalPin pin(long id, long likes) {
         return new CanonicalPin(id, 100, 200, "pin " + id, null, null, Instant.EPOCH, likes, 0, null, 0, List.of());
-    }
-
-    private static final class StepClock extends Clock {
-        private long millis = 1_000_000;
-
-        void advance(long ms) {
-            millis += ms;
-        }
-
-        @Override
-        public long millis() {
-            return millis;
-        }
-
-        @Override
-        public Instant instant() {
-            return Instant.ofEpochMilli(millis);
-        }
-
-        @Override
-        public ZoneOffset getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
     }
 }
