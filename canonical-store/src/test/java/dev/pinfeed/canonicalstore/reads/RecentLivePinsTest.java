@@ -64,7 +64,7 @@ class RecentLivePinsTest {
         for (long id = 1; id <= 4; id++) stored.put(id, pin(id, 0));
         pins.livePins(List.of(2L, 4L));
 
-        assertThat(pins.livePins(List.of(1L, 2L, 3L, 4L)).keySet()).containsExactly(1L, 2L, 3L, 4L);
+        assertThat(pins.livePins(List.of(1L, 2L, 3L, 1L, 4L)).keySet()).containsExactly(1L, 2L, 3L, 4L);
         assertThat(asked.get(1)).containsExactly(1L, 3L);
     }
 
