@@ -28,6 +28,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -40,7 +41,13 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(StackExtension.class)
 class ReplayCanonicalIT {
 
-    @TempDir(cleanup = org.junit.jupiter.api.io.CleanupMode.ON_SUCCESS) Path home;
+    /** No fewer differences for this long: nothing is being applied any more. */
+    private static final Duration STALL = Duration.ofSeconds(120);
+    /** A bound on the whole wait, far above what a backlog of this size takes on CI's box. */
+    private static final Duration AT_MOST = Duration.ofMinutes(10);
+
+    /** Kept when the test fails: the materializer's logs are there. */
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS) Path home;
 
     @Test
     void aReplayFromTheBeginningWhileProducersWriteAndTheProcessorIsKilledLosesAndDuplicatesNothing(TestStack stack) throws Exception {
@@ -111,11 +118,7 @@ class ReplayCanonicalIT {
         }
     }
 
-    /** Every published history's rows are exactly its expected rows (nothing lost, nothing extra, nothing twice). */
-    private static boolean allApplied(Fixture f, List<History> published) {
-        return differences(f, published).isEmpty();
-    }
-
+    /** What the published histories' rows still lack or have wrong (nothing lost, nothing extra, nothing twice). */
     private static List<ComparableRows.Difference> differences(Fixture f, List<History> published) {
         List<Long> ids = new ArrayList<>();
         ComparableRows expected = new ComparableRows();
@@ -153,9 +156,4 @@ class ReplayCanonicalIT {
             ReplayDrill.sleep(1_000);
         }
     }
-
-    /** No fewer differences for this long: nothing is being applied any more. */
-    private static final Duration STALL = Duration.ofSeconds(120);
-    /** A bound on the whole wait, far above what a backlog of this size takes on CI's box. */
-    private static final Duration AT_MOST = Duration.ofMinutes(10);
 }
