@@ -89,7 +89,7 @@ public final class FeedServiceServer {
                                                 PrometheusMeterRegistry meters, Map<String, HealthCheck> health) {
         KnownObjects known = knownObjects(reads);
         HttpApp.Builder app = routes(config, auth, graph, reads, known, meters, health);
-        new HomeFeedHttpApi(homeFeed, known, auth).routes(app);
+        new HomeFeedHttpApi(homeFeed, known, auth, new PinFragments(recentPinsMax(config))).routes(app);
         return app;
     }
 
@@ -158,16 +158,20 @@ public final class FeedServiceServer {
 
     /** Page hydration's time to live of a pin in the process ({@link RecentLivePins}); 0 reads every page's pins from the caches. */
     public static final String RECENT_PINS_TTL_MS = "feed.recent-pins.ttl-ms";
-    /** At most this many pins kept for page hydration. */
+    /** At most this many pins kept for page hydration, and as many pins' JSON kept for pages ({@link PinFragments}). */
     public static final String RECENT_PINS_MAX = "feed.recent-pins.max";
 
     /** {@code reads}' live pins kept in the process for {@value #RECENT_PINS_TTL_MS} (1 000 ms), at most {@value #RECENT_PINS_MAX} (50 000). */
     public static LivePins recentPins(PinfeedConfig config, CanonicalReads reads, CacheListener listener, Clock clock) {
         int ttl = config.getInt(RECENT_PINS_TTL_MS, 1_000);
-        int max = config.getInt(RECENT_PINS_MAX, 50_000);
         if (ttl < 0) throw new IllegalArgumentException(RECENT_PINS_TTL_MS + " must be >= 0 (0 = off): " + ttl);
+        return RecentLivePins.over(reads, Duration.ofMillis(ttl), recentPinsMax(config), clock, listener);
+    }
+
+    private static int recentPinsMax(PinfeedConfig config) {
+        int max = config.getInt(RECENT_PINS_MAX, 50_000);
         if (max < 1) throw new IllegalArgumentException(RECENT_PINS_MAX + " must be >= 1: " + max);
-        return RecentLivePins.over(reads, Duration.ofMillis(ttl), max, clock, listener);
+        return max;
     }
 
     /** The canonical reads of a process: MySQL through the sharded query API, behind the Redis caches on the graph's shard map. */

@@ -3,6 +3,7 @@ package dev.pinfeed.feedservice;
 import dev.pinfeed.feedservice.homefeed.FeedCursor;
 import dev.pinfeed.feedservice.homefeed.HomeFeed;
 import dev.pinfeed.httpkit.HttpApp;
+import dev.pinfeed.httpkit.JsonFragment;
 import dev.pinfeed.httpkit.Problem;
 import dev.pinfeed.httpkit.ProblemException;
 import dev.pinfeed.httpkit.Request;
@@ -20,11 +21,13 @@ public final class HomeFeedHttpApi {
     private final HomeFeed feed;
     private final KnownObjects known;
     private final ReaderAuth auth;
+    private final PinFragments pins;
 
-    HomeFeedHttpApi(HomeFeed feed, KnownObjects known, ReaderAuth auth) {
+    HomeFeedHttpApi(HomeFeed feed, KnownObjects known, ReaderAuth auth, PinFragments pins) {
         this.feed = feed;
         this.known = known;
         this.auth = auth;
+        this.pins = pins;
     }
 
     public HttpApp.Builder routes(HttpApp.Builder app) {
@@ -43,15 +46,16 @@ public final class HomeFeedHttpApi {
         } catch (FeedCursor.BadCursorException e) {
             throw new ProblemException(Problem.badRequest("cursor", e.getMessage()));
         }
-        return Response.json(200, new PageJson(page.items().stream().map(HomeFeedHttpApi::item).toList(), page.cursor()));
+        return Response.json(200, new PageJson(page.items().stream().map(this::item).toList(), page.cursor()));
     }
 
-    private static ItemJson item(HomeFeed.Item i) {
-        return new ItemJson(CanonicalHttpApi.pin(i.pin()), i.source().wireName(), i.score());
+    ItemJson item(HomeFeed.Item i) {
+        return new ItemJson(pins.of(i.pin()), i.source().wireName(), i.score());
     }
 
     /** The contract's page and item, members in this order (records: see {@link CanonicalHttpApi.PinJson}). */
     record PageJson(List<ItemJson> items, String cursor) {}
 
-    record ItemJson(CanonicalHttpApi.PinJson pin, String source, double score) {}
+    /** {@code pin}: the contract's pin ({@link CanonicalHttpApi.PinJson}), serialized once per version of the pin. */
+    record ItemJson(JsonFragment pin, String source, double score) {}
 }

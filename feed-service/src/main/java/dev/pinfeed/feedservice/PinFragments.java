@@ -1,0 +1,40 @@
+package dev.pinfeed.feedservice;
+
+import dev.pinfeed.canonicalstore.reads.CanonicalPin;
+import dev.pinfeed.httpkit.JsonFragment;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Each pin's contract JSON, made once per version of the pin and reused by every feed page that shows it: pages of
+ * different readers share most of their pins, and writing a page's 25 pins was the largest part of its serialization.
+ * Keyed by pin id and checked against the whole pin, so a pin whose counts or text changed is serialized again: a
+ * fragment never says anything its pin does not. At most {@code max} pins; past it, all of them go.
+ */
+final class PinFragments {
+
+    private record Made(CanonicalPin pin, JsonFragment json) {}
+
+    private final Map<Long, Made> made = new ConcurrentHashMap<>();
+    private final int max;
+
+    PinFragments(int max) {
+        if (max < 1) throw new IllegalArgumentException("max must be >= 1: " + max);
+        this.max = max;
+    }
+
+    /** The pin as the contract writes it ({@link CanonicalHttpApi#pin}). */
+    JsonFragment of(CanonicalPin pin) {
+        Made m = made.get(pin.id());
+        // The same instance (kept by RecentLivePins) is the usual hit; an equal pin read again is one too.
+        if (m != null && (m.pin() == pin || m.pin().equals(pin))) return m.json();
+        JsonFragment json = JsonFragment.of(CanonicalHttpApi.pin(pin));
+        if (made.size() >= max) made.clear();
+        made.put(pin.id(), new Made(pin, json));
+        return json;
+    }
+
+    int size() {
+        return made.size();
+    }
+}

@@ -1,0 +1,66 @@
+package dev.pinfeed.feedservice;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.pinfeed.canonicalstore.reads.CanonicalPin;
+import dev.pinfeed.feedservice.homefeed.HomeFeed;
+import dev.pinfeed.feedstore.Source;
+import dev.pinfeed.httpkit.Response;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class PinFragmentsTest {
+
+    private static CanonicalPin pin(long id, long likes) {
+        return new CanonicalPin(id, 7, 9, "a \"quoted\" détail\n", null, "https://img/" + id, Instant.parse("2026-11-30T01:02:03.456Z"),
+                likes, 2, id == 1 ? null : 1L, 3, List.of(11L, 12L));
+    }
+
+    private static String json(Object body) {
+        return new String(Response.json(200, body).bodyBytes(), StandardCharsets.UTF_8);
+    }
+
+    /** The page as it was written before fragments: the contract's pin record in each item. */
+    private record PlainItem(CanonicalHttpApi.PinJson pin, String source, double score) {}
+
+    private record PlainPage(List<PlainItem> items, String cursor) {}
+
+    @Test
+    void aPageWithFragmentsIsByteForByteThePageWithThePinsWrittenInPlace() {
+        PinFragments fragments = new PinFragments(100);
+        List<HomeFeed.Item> items = List.of(new HomeFeed.Item(pin(1, 5), Source.INTERESTS, 0.25),
+                new HomeFeed.Item(pin(2, 0), Source.RELATED, 1e-7));
+        HomeFeedHttpApi api = new HomeFeedHttpApi(null, null, null, fragments);
+
+        String withFragments = json(new HomeFeedHttpApi.PageJson(items.stream().map(api::item).toList(), "c"));
+        String plain = json(new PlainPage(items.stream()
+                .map(i -> new PlainItem(CanonicalHttpApi.pin(i.pin()), i.source().wireName(), i.score())).toList(), "c"));
+
+        assertThat(withFragments).isEqualTo(plain).contains("\"likes\":5").contains("\"parentPinId\":null");
+    }
+
+    @Test
+    void aPinIsSerializedOncePerVersion() {
+        PinFragments fragments = new PinFragments(100);
+        CanonicalPin first = pin(1, 5);
+
+        assertThat(fragments.of(first)).isSameAs(fragments.of(first)).isSameAs(fragments.of(pin(1, 5)));
+        var liked = fragments.of(pin(1, 6));
+        assertThat(liked.json()).contains("\"likes\":6");
+        assertThat(fragments.of(pin(1, 6))).isSameAs(liked);
+        assertThat(fragments.of(first).json()).contains("\"likes\":5");
+    }
+
+    @Test
+    void pastItsBoundItKeepsNoMoreThanItsMax() {
+        PinFragments fragments = new PinFragments(2);
+        for (long id = 1; id <= 5; id++) {
+            fragments.of(pin(id, 0));
+            assertThat(fragments.size()).isBetween(1, 2);
+        }
+        assertThatThrownBy(() -> new PinFragments(0)).hasMessageContaining("max");
+    }
+}
