@@ -127,19 +127,24 @@ final class RedisBackend implements GraphBackend {
     @Override
     public PairRead casRegister(int shard, CasRequest q) {
         Call c = casCall(q);
-        return pairRead((List<?>) cas.run(shard, c.keys(), c.args()));
+        return casRead((List<?>) cas.run(shard, c.keys(), c.args()));
     }
 
     private static Call casCall(CasRequest q) {
-        return new Call(List.of(q.registerKey(), q.userRegisterKey(), q.boardRegisterKey(), q.seqKey()),
-                List.of(q.field(), q.value(), q.userField(), q.seqField()));
+        FollowerSide side = q.followerSide();
+        if (side == null) {
+            return new Call(List.of(q.registerKey(), q.userRegisterKey(), q.boardRegisterKey(), q.seqKey()),
+                    List.of(q.field(), q.value(), q.userField(), q.seqField()));
+        }
+        return new Call(List.of(q.registerKey(), q.userRegisterKey(), q.boardRegisterKey(), q.seqKey(), side.key()),
+                List.of(q.field(), q.value(), q.userField(), q.seqField(), side.member(), side.appliedField()));
     }
 
     @Override
     public List<PairRead> casRegisters(String instance, List<ShardCas> requests) {
         List<Object> replies = cas.pipelined(instance, requests.stream().mapToInt(ShardCas::shard).distinct().toArray(),
                 requests.stream().map(r -> casCall(r.request())).toList());
-        return replies.stream().map(r -> pairRead((List<?>) r)).toList();
+        return replies.stream().map(r -> casRead((List<?>) r)).toList();
     }
 
     @Override
@@ -163,6 +168,13 @@ final class RedisBackend implements GraphBackend {
         Map<String, String> boards = new LinkedHashMap<>();
         for (int i = 0; i + 1 < flat.size(); i += 2) boards.put(text(flat.get(i)), text(flat.get(i + 1)));
         return new PairRead(user.isEmpty() ? null : user, boards, Long.parseLong(text(reply.get(2))));
+    }
+
+    /** {@link RedisScripts#CAS_REGISTER}'s reply: the pair's registers, and whether it wrote the follower side. */
+    private static PairRead casRead(List<?> reply) {
+        PairRead read = pairRead(reply);
+        boolean sideWritten = reply.get(3) instanceof Long w && w == 1L;
+        return new PairRead(read.userRegister(), read.boardRegisters(), read.seq(), sideWritten);
     }
 
     @Override

@@ -13,11 +13,14 @@ final class RedisScripts {
     private RedisScripts() {}
 
     /**
-     * KEYS: register hash, user-register hash, pair board-register hash, pair-sequence hash.
-     * ARGV: register field, new value, user field, sequence field.
-     * Last writer wins on the fixed-width version prefix; the sequence moves only on a change.
-     * Returns {user register or '', {board field, value, ...}, sequence}: no board registers when the board-register
-     * hash is the user-register hash (an interest edge). Reads back only what the write did not tell it.
+     * KEYS: register hash, user-register hash, pair board-register hash, pair-sequence hash, and optionally the follower
+     * side's sorted set. ARGV: register field, new value, user field, sequence field, and with that set its member and the
+     * applied-sequence field.
+     * Last writer wins on the fixed-width version prefix; the sequence moves only on a change. With the follower side given
+     * and no board registers, that side is written from the user register ({@link GraphBackend#casRegister}).
+     * Returns {user register or '', {board field, value, ...}, sequence, 1 if the follower side was written else 0}: no
+     * board registers when the board-register hash is the user-register hash (an interest edge). Reads back only what the
+     * write did not tell it.
      */
     static final String CAS_REGISTER = """
             local cur = redis.call('HGET', KEYS[1], ARGV[1])
@@ -34,8 +37,18 @@ final class RedisScripts {
             if KEYS[2] ~= KEYS[1] or ARGV[3] ~= ARGV[1] then user = redis.call('HGET', KEYS[2], ARGV[3]) end
             local boards = {}
             if KEYS[3] ~= KEYS[2] then boards = redis.call('HGETALL', KEYS[3]) end
-            return {user or '', boards, seq}
-            """.formatted(Register.VERSION_KEY_LENGTH);
+            local written = 0
+            if KEYS[5] and #boards == 0 and user then
+              redis.call('HSET', KEYS[4], ARGV[6], seq)
+              if string.sub(user, width + 1, width + 1) == '%s' then
+                redis.call('ZADD', KEYS[5], string.sub(user, 1, %d), ARGV[5])
+              else
+                redis.call('ZREM', KEYS[5], ARGV[5])
+              end
+              written = 1
+            end
+            return {user or '', boards, seq, written}
+            """.formatted(Register.VERSION_KEY_LENGTH, Register.FOLLOW, Register.AT_LENGTH);
 
     /**
      * KEYS[1]: guard hash; KEYS[2..]: keys the mutations name by index.

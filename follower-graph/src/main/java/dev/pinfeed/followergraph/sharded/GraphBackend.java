@@ -27,6 +27,12 @@ public interface GraphBackend extends AutoCloseable {
      * first {@link Register#VERSION_KEY_LENGTH} characters, compared as strings) is newer than the stored one (and then increment the pair sequence {@code seqKey}/{@code seqField});
      * return the pair's user register, all its board registers and its sequence. A pair without board registers (an
      * interest edge) names its user-register hash as its board-register hash: then none are returned.
+     *
+     * <p>With {@code request.followerSide()} set, a pair that has no board registers after the compare-and-set also gets its
+     * follower side written in the same atomic step ({@link PairRead#followerSideWritten}): the applied sequence
+     * {@code seqKey}/{@code appliedField} set to the pair's sequence, and {@code member} in the sorted set {@code key} at
+     * the user register's time if it is a follow, removed from it if not. That is the state {@code PairRules} derives from
+     * a user register alone, and no older writer of the side can land after it (its sequence is not above).
      */
     PairRead casRegister(int shard, CasRequest request);
 
@@ -103,7 +109,21 @@ public interface GraphBackend extends AutoCloseable {
     void close();
 
     record CasRequest(String registerKey, String field, String value, String userRegisterKey, String userField,
-                      String boardRegisterKey, String seqKey, String seqField) {}
+                      String boardRegisterKey, String seqKey, String seqField, FollowerSide followerSide) {
+
+        /** Without the follower side: the compare-and-set alone. */
+        public CasRequest(String registerKey, String field, String value, String userRegisterKey, String userField,
+                          String boardRegisterKey, String seqKey, String seqField) {
+            this(registerKey, field, value, userRegisterKey, userField, boardRegisterKey, seqKey, seqField, null);
+        }
+    }
+
+    /**
+     * The follower side of a pair without board registers, written with its compare-and-set ({@link #casRegister}): the
+     * sorted set {@code key} that holds {@code member} while the user register says follow, and the applied-sequence field
+     * in the request's {@code seqKey}. Keys of the follower's shard, like the request's.
+     */
+    record FollowerSide(String key, String member, String appliedField) {}
 
     /** One {@link #claimOwner} of a batch. */
     record OwnerClaim(int shard, String ownersKey, long board, long owner) {}
@@ -114,7 +134,13 @@ public interface GraphBackend extends AutoCloseable {
     /** One {@link #apply} of a batch. */
     record Write(int shard, Guard guard, List<Mutation> mutations) {}
 
-    record PairRead(String userRegister, Map<String, String> boardRegisters, long seq) {}
+    /** {@code followerSideWritten}: the compare-and-set also wrote the request's {@link FollowerSide}. */
+    record PairRead(String userRegister, Map<String, String> boardRegisters, long seq, boolean followerSideWritten) {
+
+        public PairRead(String userRegister, Map<String, String> boardRegisters, long seq) {
+            this(userRegister, boardRegisters, seq, false);
+        }
+    }
 
     record Guard(String key, String field, long seq) {}
 

@@ -18,6 +18,7 @@ import dev.pinfeed.followergraph.sharded.GraphBackend.ShardCas;
 import dev.pinfeed.followergraph.sharded.GraphBackend.Write;
 import dev.pinfeed.followergraph.sharded.InstancePipelines.Batches;
 import dev.pinfeed.followergraph.sharded.GraphBackend.CasRequest;
+import dev.pinfeed.followergraph.sharded.GraphBackend.FollowerSide;
 import dev.pinfeed.followergraph.sharded.GraphBackend.Guard;
 import dev.pinfeed.followergraph.sharded.GraphBackend.Mutation;
 import dev.pinfeed.followergraph.sharded.GraphBackend.Op;
@@ -46,7 +47,10 @@ import java.util.TreeMap;
  * Steps 3 and 4 always run, even when step 2 changed nothing, so replaying an event after a crash
  * between steps completes the half-written edge. Each side converges to the state of the highest
  * sequence, which is the state of the newest registers. Steps 3 and 4 go to their instances in
- * parallel. A batch runs each step for all its commands at once ({@link #applyAll}).
+ * parallel. A batch runs each step for all its commands at once ({@link #applyAll}). A user or interest edge whose pair
+ * has no board registers (the usual follow) has step 3 done inside step 2's script: its follower side is one sorted set
+ * derived from the register alone, written with the pair's sequence as its applied sequence, so the same guard orders it
+ * against every other writer of that side.
  *
  * <p>A repair ({@link #repair}) runs the same steps 3 and 4 after its own step 2: fix the registers that
  * still hold what the audit read, and move the sequence above every sequence either side has applied. So
@@ -139,15 +143,19 @@ final class GraphWrites {
                     zset(mine, keys.interestsFollowed(a), o, at);
                     List<Mutation> theirs = new ArrayList<>();
                     zset(theirs, keys.interestFollowers(o), a, at);
-                    write(sides, i, a, new Guard(keys.interestSequences(a), GraphKeys.appliedSeqField(o), reads[i].seq()), mine);
+                    if (!reads[i].followerSideWritten()) {
+                        write(sides, i, a, new Guard(keys.interestSequences(a), GraphKeys.appliedSeqField(o), reads[i].seq()), mine);
+                    }
                     write(sides, i, o, new Guard(keys.interestFollowerSequences(o), str(a), reads[i].seq()), theirs);
                 }
                 case EDGE -> {
                     PairState state = derive(reads[i]);
                     // Board registers are never deleted: a pair with none was never followed implicitly, on either side.
                     boolean everImplicit = !state.boards().isEmpty();
-                    write(sides, i, a, new Guard(keys.pairVersions(a), GraphKeys.appliedSeqField(o), reads[i].seq()),
-                            followerSide(a, o, state, everImplicit));
+                    if (!reads[i].followerSideWritten()) {
+                        write(sides, i, a, new Guard(keys.pairVersions(a), GraphKeys.appliedSeqField(o), reads[i].seq()),
+                                followerSide(a, o, state, everImplicit));
+                    }
                     write(sides, i, o, new Guard(keys.followeeVersions(o), str(a), reads[i].seq()), followeeSide(a, o, state, everImplicit));
                 }
             }
@@ -175,12 +183,15 @@ final class GraphWrites {
         long o = s.owner();
         if (s.kind() == Kind.INTEREST) {
             String registers = keys.interestRegisters(a);
-            return new CasRequest(registers, str(o), value, registers, str(o), registers, keys.interestSequences(a), GraphKeys.registerSeqField(o));
+            return new CasRequest(registers, str(o), value, registers, str(o), registers, keys.interestSequences(a), GraphKeys.registerSeqField(o),
+                    new FollowerSide(keys.interestsFollowed(a), str(o), GraphKeys.appliedSeqField(o)));
         }
         String userRegisters = keys.userRegisters(a);
         String boardRegisters = keys.boardRegisters(a, o);
+        // A user edge's pair without board registers has one follower-side set, written with the register (one script less).
+        FollowerSide side = s.board() == null ? new FollowerSide(keys.followingExplicit(a), str(o), GraphKeys.appliedSeqField(o)) : null;
         return new CasRequest(s.board() == null ? userRegisters : boardRegisters, str(s.board() == null ? o : s.board()), value,
-                userRegisters, str(o), boardRegisters, keys.pairVersions(a), GraphKeys.registerSeqField(o));
+                userRegisters, str(o), boardRegisters, keys.pairVersions(a), GraphKeys.registerSeqField(o), side);
     }
 
     private enum Kind { CREATE_BOARD, EDGE, INTEREST }

@@ -50,7 +50,16 @@ public final class MemoryBackend implements GraphBackend {
         String seq = hget(q.seqKey(), q.seqField());
         Map<String, String> boards = q.boardRegisterKey().equals(q.userRegisterKey()) ? Map.of()
                 : Map.copyOf(hashes.getOrDefault(q.boardRegisterKey(), new TreeMap<>()));
-        return new PairRead(hget(q.userRegisterKey(), q.userField()), boards, seq == null ? 0 : Long.parseLong(seq));
+        String user = hget(q.userRegisterKey(), q.userField());
+        FollowerSide side = q.followerSide();
+        boolean sideWritten = side != null && boards.isEmpty() && user != null;
+        if (sideWritten) {
+            hash(q.seqKey()).put(side.appliedField(), seq == null ? "0" : seq);
+            Register winner = Register.decode(user);
+            if (winner.follow()) zsets.computeIfAbsent(side.key(), k -> new HashMap<>()).put(side.member(), winner.at());
+            else remove(zsets, side.key(), z -> z.remove(side.member()), Map::isEmpty);
+        }
+        return new PairRead(user, boards, seq == null ? 0 : Long.parseLong(seq), sideWritten);
     }
 
     @Override

@@ -15,16 +15,22 @@ public record Register(boolean follow, Version version) {
      */
     public static final int VERSION_KEY_LENGTH = 35;
 
+    /** Length of the version key's first part: the register's time ({@link #at}) in decimal, zero-padded. */
+    public static final int AT_LENGTH = 15;
+
+    /** The character after the version key of a register that says follow. */
+    public static final char FOLLOW = 'F';
+
     /** {@code <35-digit version key><F|U>}. */
     String encode() {
-        return versionKey(version) + (follow ? 'F' : 'U');
+        return versionKey(version) + (follow ? FOLLOW : 'U');
     }
 
     static Register decode(String s) {
         if (s == null || s.isEmpty()) return null;
         char state = s.charAt(VERSION_KEY_LENGTH);
-        if (state != 'F' && state != 'U') throw new IllegalStateException("corrupt edge register: " + s);
-        return new Register(state == 'F', ofVersionKey(s));
+        if (state != FOLLOW && state != 'U') throw new IllegalStateException("corrupt edge register: " + s);
+        return new Register(state == FOLLOW, ofVersionKey(s));
     }
 
     boolean newerThan(Register other) {
@@ -40,14 +46,14 @@ public record Register(boolean follow, Version version) {
      * {@link Version#MAX_OCCURRED_AT}), 20 of the event id flipped to unsigned so negative ids sort first.
      */
     static String versionKey(Version v) {
-        String at = Long.toString(v.occurredAt()); // 0 ≤ occurredAt ≤ MAX_OCCURRED_AT: at most 15 digits
+        String at = Long.toString(v.occurredAt()); // 0 ≤ occurredAt ≤ MAX_OCCURRED_AT: at most AT_LENGTH digits
         String id = Long.toUnsignedString(v.eventId() ^ Long.MIN_VALUE);
-        return "0".repeat(15 - at.length()) + at + "0".repeat(20 - id.length()) + id;
+        return "0".repeat(AT_LENGTH - at.length()) + at + "0".repeat(VERSION_KEY_LENGTH - AT_LENGTH - id.length()) + id;
     }
 
     static Version ofVersionKey(String key) {
         if (key.length() < VERSION_KEY_LENGTH) throw new IllegalArgumentException("not a version: " + key);
-        return new Version(Long.parseLong(key.substring(0, 15)),
-                Long.parseUnsignedLong(key.substring(15, VERSION_KEY_LENGTH)) ^ Long.MIN_VALUE);
+        return new Version(Long.parseLong(key.substring(0, AT_LENGTH)),
+                Long.parseUnsignedLong(key.substring(AT_LENGTH, VERSION_KEY_LENGTH)) ^ Long.MIN_VALUE);
     }
 }

@@ -20,7 +20,8 @@ class WriteProtocolTest {
 
     @Test
     void aReplayCompletesAnEdgeWrittenOnlyOnTheFollowersSide() {
-        ShardedGraphStore graph = new ShardedGraphStore(new CrashingBackend(new MemoryBackend(), 2), new GraphKeys("")) {};
+        // The follower's side goes with the register (no board registers): the first guarded write is the followee's side.
+        ShardedGraphStore graph = new ShardedGraphStore(new CrashingBackend(new MemoryBackend(), 1), new GraphKeys("")) {};
         FollowUser follow = new FollowUser(1, 100, 7, 8);
 
         assertThatThrownBy(() -> graph.apply(follow)).hasMessageContaining("crash");
@@ -57,6 +58,47 @@ class WriteProtocolTest {
         List<GraphBackend.Mutation> follow = List.of(new GraphBackend.Mutation(GraphBackend.Op.ZADD, keys.followersExplicit(8), "7", "100"));
         assertThat(memory.apply(0, new GraphBackend.Guard(keys.followeeVersions(8), "7", 1), follow)).isFalse();
         assertThat(graph.counts(8).explicitFollowers()).isZero();
+        assertThat(graph.relation(7, 8)).isEqualTo(UserRelation.NONE);
+    }
+
+    @Test
+    void aFollowWithoutBoardRegistersWritesItsFollowersSideWithItsRegisterAndOthersAsBefore() {
+        MemoryBackend memory = new MemoryBackend();
+        GraphKeys keys = new GraphKeys("");
+        java.util.concurrent.atomic.AtomicInteger guarded = new java.util.concurrent.atomic.AtomicInteger();
+        ShardedGraphStore graph = new ShardedGraphStore(new ForwardingBackend(memory) {
+            @Override
+            public boolean apply(int shard, GraphBackend.Guard guard, List<GraphBackend.Mutation> mutations) {
+                if (guard != null) guarded.incrementAndGet();
+                return super.apply(shard, guard, mutations);
+            }
+        }, keys) {};
+
+        graph.apply(new FollowUser(1, 100, 7, 8));
+        assertThat(guarded.get()).as("the followee's side only").isEqualTo(1);
+        assertThat(graph.relation(7, 8)).isEqualTo(UserRelation.EXPLICIT);
+        GraphBackend.Reads reads = memory.reads(memory.instanceOf(0));
+        var applied = reads.hmget(keys.pairVersions(7), List.of(GraphKeys.appliedSeqField(8)));
+        reads.execute();
+        assertThat(applied.get()).as("applied as the pair's sequence").containsExactly("1");
+
+        graph.apply(new FollowBoard(2, 200, 7, 70, 8)); // a board register: both sides guarded again
+        assertThat(guarded.get()).isEqualTo(3);
+        graph.apply(new UnfollowUser(3, 300, 7, 8)); // the pair has a board register now: derived from all of them
+        assertThat(guarded.get()).isEqualTo(5);
+        assertThat(graph.relation(7, 8)).isEqualTo(UserRelation.IMPLICIT);
+    }
+
+    @Test
+    void aStaleFollowersSideArrivingAfterOneWrittenWithItsRegisterIsIgnored() {
+        MemoryBackend memory = new MemoryBackend();
+        GraphKeys keys = new GraphKeys("");
+        ShardedGraphStore graph = new ShardedGraphStore(memory, keys) {};
+        graph.apply(new FollowUser(1, 100, 7, 8));
+        graph.apply(new UnfollowUser(2, 200, 7, 8)); // both written with their registers: applied sequence 2
+
+        List<GraphBackend.Mutation> follow = List.of(new GraphBackend.Mutation(GraphBackend.Op.ZADD, keys.followingExplicit(7), "8", "100"));
+        assertThat(memory.apply(0, new GraphBackend.Guard(keys.pairVersions(7), GraphKeys.appliedSeqField(8), 1), follow)).isFalse();
         assertThat(graph.relation(7, 8)).isEqualTo(UserRelation.NONE);
     }
 
