@@ -26,9 +26,10 @@ final class PinFragments {
     /** The pin as the contract writes it ({@link CanonicalHttpApi#pin}). */
     JsonFragment of(CanonicalPin pin) {
         Made m = made.get(pin.id());
-        // The same instance (kept by RecentLivePins) is the usual hit; an equal pin read again is one too.
-        if (m != null && (m.pin() == pin || m.pin().equals(pin))) return m.json();
-        JsonFragment json = JsonFragment.of(CanonicalHttpApi.pin(pin));
+        // The same instance (kept by RecentLivePins) is the usual hit, found without comparing fields.
+        if (m != null && m.pin() == pin) return m.json();
+        // An equal pin read again: its fragment kept under this instance, which the next pages bring.
+        JsonFragment json = m != null && m.pin().equals(pin) ? m.json() : JsonFragment.of(CanonicalHttpApi.pin(pin));
         if (made.size() >= max) made.clear();
         made.put(pin.id(), new Made(pin, json));
         return json;
