@@ -2,6 +2,7 @@ package dev.pinfeed.feedservice;
 
 import dev.pinfeed.canonicalstore.reads.CanonicalPin;
 import dev.pinfeed.httpkit.JsonFragment;
+import dev.pinfeed.idallocator.ShardedId;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -15,6 +16,7 @@ final class PinFragments {
 
     private record Made(CanonicalPin pin, JsonFragment json) {}
 
+    /** By {@link ShardedId#hashKey} of the pin's id. */
     private final Map<Long, Made> made = new ConcurrentHashMap<>();
     private final int max;
 
@@ -25,13 +27,14 @@ final class PinFragments {
 
     /** The pin as the contract writes it ({@link CanonicalHttpApi#pin}). */
     JsonFragment of(CanonicalPin pin) {
-        Made m = made.get(pin.id());
+        long key = ShardedId.hashKey(pin.id());
+        Made m = made.get(key);
         // The same instance (kept by RecentLivePins) is the usual hit, found without comparing fields.
         if (m != null && m.pin() == pin) return m.json();
         // An equal pin read again: its fragment kept under this instance, which the next pages bring.
         JsonFragment json = m != null && m.pin().equals(pin) ? m.json() : JsonFragment.of(CanonicalHttpApi.pin(pin));
         if (made.size() >= max) made.clear();
-        made.put(pin.id(), new Made(pin, json));
+        made.put(key, new Made(pin, json));
         return json;
     }
 

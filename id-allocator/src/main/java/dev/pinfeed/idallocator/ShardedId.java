@@ -74,6 +74,22 @@ public record ShardedId(int shard, ObjectType type, long localId) {
         return type.typeName();
     }
 
+    /**
+     * The id scrambled one-to-one (MurmurHash3's 64-bit finalizer), for keying hash tables of ids. {@code Long.hashCode}
+     * of an id folds its shard onto the bits of its local id, and local ids are small, so ids crowd into a quarter or
+     * less of a table's bins, eight to a bin (measured: {@code ConcurrentHashMap.get} 7 % of feed-service's sampled time
+     * under feed pages). Distinct ids keep distinct keys; keep the id itself in the value.
+     */
+    public static long hashKey(long id) {
+        long k = id;
+        k ^= k >>> 33;
+        k *= 0xff51afd7ed558ccdL;
+        k ^= k >>> 33;
+        k *= 0xc4ceb9fe1a85ec53L;
+        k ^= k >>> 33;
+        return k;
+    }
+
     /** Packs fields the caller has already validated (the allocator's hot path). */
     static long pack(int shard, int typeId, long localId) {
         return ((long) shard << SHARD_SHIFT) | ((long) typeId << TYPE_SHIFT) | localId;

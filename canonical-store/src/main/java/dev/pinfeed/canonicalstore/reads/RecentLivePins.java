@@ -1,5 +1,6 @@
 package dev.pinfeed.canonicalstore.reads;
 
+import dev.pinfeed.idallocator.ShardedId;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Collection;
@@ -27,6 +28,7 @@ public final class RecentLivePins implements LivePins {
     private final long ttlMillis;
     private final int max;
     private final InstantSource clock;
+    /** By {@link ShardedId#hashKey} of the pin's id. */
     private final Map<Long, Kept> kept = new ConcurrentHashMap<>();
     private final CacheListener listener;
 
@@ -52,7 +54,7 @@ public final class RecentLivePins implements LivePins {
         Map<Long, CanonicalPin> out = new LinkedHashMap<>();
         Set<Long> missing = new LinkedHashSet<>();
         for (Long id : pinIds) {
-            Kept k = kept.get(id);
+            Kept k = kept.get(ShardedId.hashKey(id));
             if (k != null && now < k.until()) out.put(id, k.pin());
             else missing.add(id);
         }
@@ -62,7 +64,7 @@ public final class RecentLivePins implements LivePins {
         Map<Long, CanonicalPin> read = store.livePins(missing);
         if (kept.size() + read.size() > max) makeRoom(read.size(), now);
         long until = now + ttlMillis;
-        read.forEach((id, pin) -> kept.put(id, new Kept(pin, until)));
+        read.forEach((id, pin) -> kept.put(ShardedId.hashKey(id), new Kept(pin, until)));
         // In the order asked, as the store answers.
         Map<Long, CanonicalPin> ordered = new LinkedHashMap<>();
         for (Long id : pinIds) {
