@@ -1,5 +1,6 @@
 package dev.pinfeed.feedservice;
 
+import dev.pinfeed.canonicalstore.reads.CacheListener;
 import dev.pinfeed.canonicalstore.reads.CanonicalPin;
 import dev.pinfeed.feedservice.homefeed.HomeFeed;
 import dev.pinfeed.feedstore.Source;
@@ -47,7 +48,7 @@ public class FeedPageJsonBenchmark {
                     i / 2, List.of(101L, 102L + i));
             items.add(new HomeFeed.Item(pin, Source.values()[i % Source.values().length], 1.0 / (i + 3)));
         }
-        api = new HomeFeedHttpApi(null, null, null, new PinFragments(1_000));
+        api = new HomeFeedHttpApi(null, null, null, new PinFragments(1_000, CacheListener.NONE));
         body = pinFragments();
         if (!Arrays.equals(body, pinsWrittenInPlace())) throw new IllegalStateException("the two bodies differ");
     }
@@ -60,7 +61,7 @@ public class FeedPageJsonBenchmark {
 
     @Benchmark
     public byte[] pinFragments() {
-        return Response.json(200, new HomeFeedHttpApi.PageJson(items.stream().map(api::item).toList(), "AQAAAAAAAAAqAAAAGA")).bodyBytes();
+        return Response.json(200, api.pageJson(new HomeFeed.Page(items, "AQAAAAAAAAAqAAAAGA"))).bodyBytes();
     }
 
     @Benchmark

@@ -34,7 +34,7 @@ public final class FeedMetrics implements CacheListener, HomeFeedListener {
     public FeedMetrics(MeterRegistry registry) {
         this.registry = registry;
         this.lookups = Counter.builder("feed_cache_lookups_total")
-                .description("Canonical cache lookups, by cache (user, board, pin, comment, board_pins; recent_pin: pins kept in the process) and result (hit, miss)").withRegistry(registry);
+                .description("Canonical cache lookups, by cache (user, board, pin, comment, board_pins; recent_pin: pins kept in the process; pin_json: their JSON kept for pages) and result (hit, miss)").withRegistry(registry);
         this.errors = Counter.builder("feed_cache_errors_total")
                 .description("Canonical cache calls that failed (the read went to MySQL), by Redis instance").withRegistry(registry);
         this.generation = Timer.builder("feed_generation_seconds")

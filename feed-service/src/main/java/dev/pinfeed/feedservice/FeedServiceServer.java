@@ -89,7 +89,7 @@ public final class FeedServiceServer {
                                                 PrometheusMeterRegistry meters, Map<String, HealthCheck> health) {
         KnownObjects known = knownObjects(reads);
         HttpApp.Builder app = routes(config, auth, graph, reads, known, meters, health);
-        new HomeFeedHttpApi(homeFeed, known, auth, new PinFragments(recentPinsMax(config))).routes(app);
+        new HomeFeedHttpApi(homeFeed, known, auth, new PinFragments(recentPinsMax(config), new FeedMetrics(meters))).routes(app);
         return app;
     }
 

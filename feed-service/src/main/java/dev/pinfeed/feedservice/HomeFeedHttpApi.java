@@ -8,6 +8,7 @@ import dev.pinfeed.httpkit.Problem;
 import dev.pinfeed.httpkit.ProblemException;
 import dev.pinfeed.httpkit.Request;
 import dev.pinfeed.httpkit.Response;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -46,11 +47,17 @@ public final class HomeFeedHttpApi {
         } catch (FeedCursor.BadCursorException e) {
             throw new ProblemException(Problem.badRequest("cursor", e.getMessage()));
         }
-        return Response.json(200, new PageJson(page.items().stream().map(this::item).toList(), page.cursor()));
+        return Response.json(200, pageJson(page));
     }
 
-    ItemJson item(HomeFeed.Item i) {
-        return new ItemJson(pins.of(i.pin()), i.source().wireName(), i.score());
+    PageJson pageJson(HomeFeed.Page page) {
+        List<JsonFragment> json = pins.of(page.items().stream().map(HomeFeed.Item::pin).toList());
+        List<ItemJson> items = new ArrayList<>(json.size());
+        for (int k = 0; k < json.size(); k++) {
+            HomeFeed.Item i = page.items().get(k);
+            items.add(new ItemJson(json.get(k), i.source().wireName(), i.score()));
+        }
+        return new PageJson(items, page.cursor());
     }
 
     /** The contract's page and item, members in this order (records: see {@link CanonicalHttpApi.PinJson}). */

@@ -3,13 +3,17 @@ package dev.pinfeed.feedservice;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.pinfeed.canonicalstore.reads.CacheListener;
 import dev.pinfeed.canonicalstore.reads.CanonicalPin;
 import dev.pinfeed.feedservice.homefeed.HomeFeed;
 import dev.pinfeed.feedstore.Source;
+import dev.pinfeed.httpkit.JsonFragment;
 import dev.pinfeed.httpkit.Response;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 class PinFragmentsTest {
@@ -30,37 +34,56 @@ class PinFragmentsTest {
 
     @Test
     void aPageWithFragmentsIsByteForByteThePageWithThePinsWrittenInPlace() {
-        PinFragments fragments = new PinFragments(100);
+        PinFragments fragments = new PinFragments(100, CacheListener.NONE);
         List<HomeFeed.Item> items = List.of(new HomeFeed.Item(pin(1, 5), Source.INTERESTS, 0.25),
                 new HomeFeed.Item(pin(2, 0), Source.RELATED, 1e-7));
         HomeFeedHttpApi api = new HomeFeedHttpApi(null, null, null, fragments);
 
-        String withFragments = json(new HomeFeedHttpApi.PageJson(items.stream().map(api::item).toList(), "c"));
+        String withFragments = json(api.pageJson(new HomeFeed.Page(items, "c")));
         String plain = json(new PlainPage(items.stream()
                 .map(i -> new PlainItem(CanonicalHttpApi.pin(i.pin()), i.source().wireName(), i.score())).toList(), "c"));
 
         assertThat(withFragments).isEqualTo(plain).contains("\"likes\":5").contains("\"parentPinId\":null");
     }
 
+    /** Hits and misses as the listener heard them. */
+    private final Map<String, Integer> heard = new TreeMap<>();
+    private final CacheListener listener = new CacheListener() {
+        @Override
+        public void hits(String cache, int n) {
+            heard.merge(cache + " hits", n, Integer::sum);
+        }
+
+        @Override
+        public void misses(String cache, int n) {
+            heard.merge(cache + " misses", n, Integer::sum);
+        }
+    };
+
+    private static JsonFragment one(PinFragments fragments, CanonicalPin pin) {
+        return fragments.of(List.of(pin)).get(0);
+    }
+
     @Test
     void aPinIsSerializedOncePerVersion() {
-        PinFragments fragments = new PinFragments(100);
+        PinFragments fragments = new PinFragments(100, listener);
         CanonicalPin first = pin(1, 5);
 
-        assertThat(fragments.of(first)).isSameAs(fragments.of(first)).isSameAs(fragments.of(pin(1, 5)));
-        var liked = fragments.of(pin(1, 6));
+        assertThat(one(fragments, first)).isSameAs(one(fragments, first)).isSameAs(one(fragments, pin(1, 5)));
+        JsonFragment liked = one(fragments, pin(1, 6));
         assertThat(liked.json()).contains("\"likes\":6");
-        assertThat(fragments.of(pin(1, 6))).isSameAs(liked);
-        assertThat(fragments.of(first).json()).contains("\"likes\":5");
+        assertThat(one(fragments, pin(1, 6))).isSameAs(liked);
+        assertThat(one(fragments, first).json()).contains("\"likes\":5");
+        assertThat(heard).containsEntry("pin_json hits", 3).containsEntry("pin_json misses", 3);
     }
 
     @Test
     void pastItsBoundItKeepsNoMoreThanItsMax() {
-        PinFragments fragments = new PinFragments(2);
+        PinFragments fragments = new PinFragments(2, listener);
         for (long id = 1; id <= 5; id++) {
-            fragments.of(pin(id, 0));
+            one(fragments, pin(id, 0));
             assertThat(fragments.size()).isBetween(1, 2);
         }
-        assertThatThrownBy(() -> new PinFragments(0)).hasMessageContaining("max");
+        assertThatThrownBy(() -> new PinFragments(0, listener)).hasMessageContaining("max");
     }
 }
