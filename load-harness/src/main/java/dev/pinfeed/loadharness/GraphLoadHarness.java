@@ -114,9 +114,14 @@ public final class GraphLoadHarness {
             double multi = apply(store, pairs, oneThread, events, threads, 1_000_000);
             table.add(row("RedisGraphStore.apply, " + threads + " threads (" + (events - oneThread) + " follows)", multi, "follows/s",
                     ratio(multi, raw), "", ""));
+            RedisCounters before = RedisCounters.of(instances.values());
             double batchedOne = applyBatched(store, freshPairs(random, ids, events / 2), batch, 1, 2_000_000);
+            RedisCounters spent = RedisCounters.of(instances.values()).minus(before);
             table.add(row("RedisGraphStore.applyAll, batches of " + batch + ", 1 thread (" + events / 2 + " follows)", batchedOne,
                     "follows/s", ratio(batchedOne, raw), "", ""));
+            // What a follow costs Redis, counted in the same phase (both masters; other clients of the stack count too).
+            System.out.printf(Locale.ROOT, "applyAll, 1 thread, per follow on the masters: %.2f commands (%s), main threads' CPU %.1f µs%n",
+                    (double) spent.total() / (events / 2), spent.perFollow(events / 2), spent.cpuSeconds() * 1e6 / (events / 2));
 
             Histogram direct = new Histogram(3);
             long deadline = System.nanoTime() + seconds * 1_000_000_000L / 3;
@@ -327,6 +332,47 @@ public final class GraphLoadHarness {
             cursor = page.getCursor();
         } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
         return deleted;
+    }
+
+    /** The masters' command calls by command ({@code INFO commandstats}, scripts' inner commands included) and main-thread CPU seconds. */
+    record RedisCounters(Map<String, Long> calls, double cpuSeconds) {
+
+        private static final java.util.regex.Pattern CALLS = java.util.regex.Pattern.compile("^cmdstat_([^:]+):calls=(\\d+)", java.util.regex.Pattern.MULTILINE);
+        private static final java.util.regex.Pattern CPU = java.util.regex.Pattern.compile("^used_cpu_(?:sys|user)_main_thread:([0-9.]+)", java.util.regex.Pattern.MULTILINE);
+
+        static RedisCounters of(java.util.Collection<RedisClient> masters) {
+            Map<String, Long> calls = new java.util.TreeMap<>();
+            double cpu = 0;
+            for (RedisClient c : masters) {
+                java.util.regex.Matcher m = CALLS.matcher(c.info("commandstats"));
+                while (m.find()) calls.merge(m.group(1), Long.parseLong(m.group(2)), Long::sum);
+                java.util.regex.Matcher t = CPU.matcher(c.info("cpu"));
+                while (t.find()) cpu += Double.parseDouble(t.group(1));
+            }
+            return new RedisCounters(calls, cpu);
+        }
+
+        /** What was spent since {@code earlier}, without the INFO calls that measured it. */
+        RedisCounters minus(RedisCounters earlier) {
+            Map<String, Long> d = new java.util.TreeMap<>();
+            calls.forEach((k, v) -> {
+                long n = v - earlier.calls.getOrDefault(k, 0L);
+                if (n > 0 && !k.equals("info")) d.put(k, n);
+            });
+            return new RedisCounters(d, cpuSeconds - earlier.cpuSeconds);
+        }
+
+        long total() {
+            return calls.values().stream().mapToLong(Long::longValue).sum();
+        }
+
+        String perFollow(int follows) {
+            StringBuilder out = new StringBuilder();
+            calls.forEach((k, v) -> {
+                if (v * 100L >= follows) out.append(out.isEmpty() ? "" : ", ").append(k).append(' ').append(String.format(Locale.ROOT, "%.2f", (double) v / follows));
+            });
+            return out.toString();
+        }
     }
 
     private static String row(String name, double rate, String unit, String ratio, String p50, String p99) {
