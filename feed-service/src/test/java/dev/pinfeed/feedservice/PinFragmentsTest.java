@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.pinfeed.canonicalstore.reads.CacheListener;
 import dev.pinfeed.canonicalstore.reads.CanonicalPin;
+import dev.pinfeed.canonicalstore.reads.CountingCacheListener;
 import dev.pinfeed.feedservice.homefeed.HomeFeed;
 import dev.pinfeed.feedstore.Source;
 import dev.pinfeed.httpkit.JsonFragment;
@@ -12,8 +13,6 @@ import dev.pinfeed.httpkit.Response;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 class PinFragmentsTest {
@@ -46,19 +45,7 @@ class PinFragmentsTest {
         assertThat(withFragments).isEqualTo(plain).contains("\"likes\":5").contains("\"parentPinId\":null");
     }
 
-    /** Hits and misses as the listener heard them. */
-    private final Map<String, Integer> heard = new TreeMap<>();
-    private final CacheListener listener = new CacheListener() {
-        @Override
-        public void hits(String cache, int n) {
-            heard.merge(cache + " hits", n, Integer::sum);
-        }
-
-        @Override
-        public void misses(String cache, int n) {
-            heard.merge(cache + " misses", n, Integer::sum);
-        }
-    };
+    private final CountingCacheListener listener = new CountingCacheListener();
 
     private static JsonFragment one(PinFragments fragments, CanonicalPin pin) {
         return fragments.of(List.of(pin)).get(0);
@@ -74,7 +61,7 @@ class PinFragmentsTest {
         assertThat(liked.json()).contains("\"likes\":6");
         assertThat(one(fragments, pin(1, 6))).isSameAs(liked);
         assertThat(one(fragments, first).json()).contains("\"likes\":5");
-        assertThat(heard).containsEntry("pin_json hits", 3).containsEntry("pin_json misses", 3);
+        assertThat(listener.counts()).containsEntry("pin_json hits", 3).containsEntry("pin_json misses", 3);
     }
 
     @Test

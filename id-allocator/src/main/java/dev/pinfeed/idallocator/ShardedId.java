@@ -1,5 +1,7 @@
 package dev.pinfeed.idallocator;
 
+import dev.pinfeed.config.Mix64;
+
 /**
  * The Pinterest layout: where an object lives, packed into a positive 64-bit ID.
  *
@@ -75,19 +77,13 @@ public record ShardedId(int shard, ObjectType type, long localId) {
     }
 
     /**
-     * The id scrambled one-to-one (MurmurHash3's 64-bit finalizer), for keying hash tables of ids. {@code Long.hashCode}
+     * The id scrambled one-to-one ({@link Mix64}), for keying hash tables of ids. {@code Long.hashCode}
      * of an id folds its shard onto the bits of its local id, and local ids are small, so ids crowd into a quarter or
      * less of a table's bins, up to eight to a bin (a profile of feed pages found the kept pins' bins turned into trees).
      * Distinct ids keep distinct keys; keep the id itself in the value.
      */
     public static long hashKey(long id) {
-        long k = id;
-        k ^= k >>> 33;
-        k *= 0xff51afd7ed558ccdL;
-        k ^= k >>> 33;
-        k *= 0xc4ceb9fe1a85ec53L;
-        k ^= k >>> 33;
-        return k;
+        return Mix64.of(id);
     }
 
     /** Packs fields the caller has already validated (the allocator's hot path). */

@@ -1,5 +1,6 @@
 package dev.pinfeed.redisshards;
 
+import dev.pinfeed.config.Mix64;
 import java.util.stream.IntStream;
 
 /**
@@ -18,13 +19,7 @@ public final class VirtualShards {
     private VirtualShards() {}
 
     public static int of(long id) {
-        long h = id;
-        h ^= h >>> 33;
-        h *= 0xff51afd7ed558ccdL;
-        h ^= h >>> 33;
-        h *= 0xc4ceb9fe1a85ec53L;
-        h ^= h >>> 33;
-        return (int) (h & (COUNT - 1));
+        return (int) (Mix64.of(id) & (COUNT - 1));
     }
 
     /** The hash tag of {@code id}'s keys: {@code {v<shard>}}; nothing else formats it. */

@@ -27,18 +27,7 @@ class RecentLivePinsTest {
     };
     private final AtomicLong now = new AtomicLong(1_000_000);
     private final InstantSource clock = () -> Instant.ofEpochMilli(now.get());
-    private final Map<String, Integer> reported = new HashMap<>();
-    private final CacheListener listener = new CacheListener() {
-        @Override
-        public void hits(String cache, int n) {
-            reported.merge(cache + " hits", n, Integer::sum);
-        }
-
-        @Override
-        public void misses(String cache, int n) {
-            reported.merge(cache + " misses", n, Integer::sum);
-        }
-    };
+    private final CountingCacheListener listener = new CountingCacheListener();
 
     @Test
     void aPinReadIsAnsweredFromTheProcessUntilItsTimeToLiveRanOutThenReadAgainWithItsChanges() {
@@ -55,7 +44,7 @@ class RecentLivePinsTest {
         now.addAndGet(1);
         assertThat(pins.livePins(List.of(1L, 2L))).containsEntry(1L, pin(1, 5));
         assertThat(asked).hasSize(2);
-        assertThat(reported).containsEntry("recent_pin hits", 2).containsEntry("recent_pin misses", 4);
+        assertThat(listener.counts()).containsEntry("recent_pin hits", 2).containsEntry("recent_pin misses", 4);
     }
 
     @Test
