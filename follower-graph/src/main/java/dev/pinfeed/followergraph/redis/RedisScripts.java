@@ -17,7 +17,8 @@ final class RedisScripts {
      * side's sorted set. ARGV: register field, new value, user field, sequence field, and with that set its member and the
      * applied-sequence field.
      * Last writer wins on the fixed-width version prefix; the sequence moves only on a change. With the follower side given
-     * and no board registers, that side is written from the user register ({@link GraphBackend#casRegister}).
+     * and no board registers, that side is written from the user register unless its applied sequence is already the
+     * pair's, as {@link #APPLY} would ({@link GraphBackend#casRegister}).
      * Returns {user register or '', {board field, value, ...}, sequence, 1 if the follower side was written else 0}: no
      * board registers when the board-register hash is the user-register hash (an interest edge). Reads back only what the
      * write did not tell it.
@@ -39,11 +40,14 @@ final class RedisScripts {
             if KEYS[3] ~= KEYS[2] then boards = redis.call('HGETALL', KEYS[3]) end
             local written = 0
             if KEYS[5] and #boards == 0 and user then
-              redis.call('HSET', KEYS[4], ARGV[6], seq)
-              if string.sub(user, width + 1, width + 1) == '%s' then
-                redis.call('ZADD', KEYS[5], string.sub(user, 1, %d), ARGV[5])
-              else
-                redis.call('ZREM', KEYS[5], ARGV[5])
+              -- The guard of APPLY: a side already at this sequence (a replay) is left as it is.
+              if tonumber(redis.call('HGET', KEYS[4], ARGV[6]) or '0') < tonumber(seq) then
+                redis.call('HSET', KEYS[4], ARGV[6], seq)
+                if string.sub(user, width + 1, width + 1) == '%s' then
+                  redis.call('ZADD', KEYS[5], string.sub(user, 1, %d), ARGV[5])
+                else
+                  redis.call('ZREM', KEYS[5], ARGV[5])
+                end
               end
               written = 1
             end

@@ -29,10 +29,11 @@ public interface GraphBackend extends AutoCloseable {
      * interest edge) names its user-register hash as its board-register hash: then none are returned.
      *
      * <p>With {@code request.followerSide()} set, a pair that has no board registers after the compare-and-set also gets its
-     * follower side written in the same atomic step ({@link PairRead#followerSideWritten}): the applied sequence
-     * {@code seqKey}/{@code appliedField} set to the pair's sequence, and {@code member} in the sorted set {@code key} at
-     * the user register's time if it is a follow, removed from it if not. That is the state {@code PairRules} derives from
-     * a user register alone, and no older writer of the side can land after it (its sequence is not above).
+     * follower side handled in the same atomic step ({@link PairRead#followerSideWritten}): unless the applied sequence
+     * {@code seqKey}/{@code appliedField} is already the pair's sequence (a replay: {@link #apply}'s guard would skip it
+     * too), that sequence is recorded there, and {@code member} put in the sorted set {@code key} at the user register's
+     * time if it is a follow, removed from it if not. That is the state {@code PairRules} derives from a user register
+     * alone, and no older writer of the side can land after it (its sequence is not above).
      */
     PairRead casRegister(int shard, CasRequest request);
 

@@ -53,13 +53,15 @@ public final class MemoryBackend implements GraphBackend {
         String user = hget(q.userRegisterKey(), q.userField());
         FollowerSide side = q.followerSide();
         boolean sideWritten = side != null && boards.isEmpty() && user != null;
-        if (sideWritten) {
-            hash(q.seqKey()).put(side.appliedField(), seq == null ? "0" : seq);
+        String applied = hget(q.seqKey(), side == null ? "" : side.appliedField());
+        long pairSeq = seq == null ? 0 : Long.parseLong(seq);
+        if (sideWritten && (applied == null || Long.parseLong(applied) < pairSeq)) {
+            hash(q.seqKey()).put(side.appliedField(), Long.toString(pairSeq));
             Register winner = Register.decode(user);
             if (winner.follow()) zsets.computeIfAbsent(side.key(), k -> new HashMap<>()).put(side.member(), winner.at());
             else remove(zsets, side.key(), z -> z.remove(side.member()), Map::isEmpty);
         }
-        return new PairRead(user, boards, seq == null ? 0 : Long.parseLong(seq), sideWritten);
+        return new PairRead(user, boards, pairSeq, sideWritten);
     }
 
     @Override

@@ -103,6 +103,21 @@ class WriteProtocolTest {
     }
 
     @Test
+    void aReplayLeavesAFollowersSideAlreadyAtItsSequenceAlone() {
+        MemoryBackend memory = new MemoryBackend();
+        GraphKeys keys = new GraphKeys("");
+        ShardedGraphStore graph = new ShardedGraphStore(memory, keys) {};
+        FollowUser follow = new FollowUser(1, 100, 7, 8);
+        graph.apply(follow);
+        // Damage the side behind the protocol's back: a replay does not undo it, as the guarded write never did.
+        memory.apply(0, null, List.of(new GraphBackend.Mutation(GraphBackend.Op.ZREM, keys.followingExplicit(7), "8", null)));
+
+        graph.apply(follow);
+        assertThat(graph.relation(7, 8)).isEqualTo(UserRelation.NONE);
+        assertThat(graph.counts(8).explicitFollowers()).isEqualTo(1);
+    }
+
+    @Test
     void invalidCommandsAreRefusedAtConstruction() {
         assertThatThrownBy(() -> new FollowUser(1, 100, 7, 7)).isInstanceOf(InvalidCommandException.class);
         assertThatThrownBy(() -> new FollowBoard(1, 100, 7, 70, 7)).isInstanceOf(InvalidCommandException.class);
