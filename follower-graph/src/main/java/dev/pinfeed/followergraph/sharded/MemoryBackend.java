@@ -53,8 +53,8 @@ public final class MemoryBackend implements GraphBackend {
         String user = hget(q.userRegisterKey(), q.userField());
         FollowerSide side = q.followerSide();
         boolean sideWritten = side != null && boards.isEmpty() && user != null;
-        String applied = hget(q.seqKey(), side == null ? "" : side.appliedField());
         long pairSeq = seq == null ? 0 : Long.parseLong(seq);
+        String applied = sideWritten ? hget(q.seqKey(), side.appliedField()) : null;
         if (sideWritten && (applied == null || Long.parseLong(applied) < pairSeq)) {
             hash(q.seqKey()).put(side.appliedField(), Long.toString(pairSeq));
             Register winner = Register.decode(user);
