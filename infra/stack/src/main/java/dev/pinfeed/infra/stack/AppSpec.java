@@ -16,7 +16,6 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -55,14 +54,9 @@ final class AppSpec implements ServerSpec {
         this.properties = Map.copyOf(properties);
     }
 
-    private static final Pattern HEAP_SIZE = Pattern.compile("[1-9][0-9]*[kKmMgG]?");
-
     /** The app's heap, {@code <name>.heap} (default 256m): the feed-service, which allocates per page read, gets more. */
     private static String heap(PinfeedConfig config, String name) {
-        String heap = config.get(name + ".heap", "256m");
-        // Refused here, naming the key: the JVM would only say "Invalid initial heap size" in the app's console log.
-        if (!HEAP_SIZE.matcher(heap).matches()) throw new IllegalArgumentException(name + ".heap must be a heap size like 256m or 1g: '" + heap + "'");
-        return heap;
+        return JavaCommand.heapSize(config, name + ".heap", "256m");
     }
 
     /** An HTTP service on its main address (config key {@code httpKey}); health and metrics on {@code <name>.admin.http}. */

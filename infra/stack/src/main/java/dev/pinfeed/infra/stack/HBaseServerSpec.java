@@ -18,8 +18,12 @@ import org.apache.hadoop.hbase.client.ConnectionFactory;
  */
 final class HBaseServerSpec implements ServerSpec {
 
-    /** Master, region server and ZooKeeper in one JVM (see {@link #writeFiles} for how it is shared). */
-    static final String HEAP = "1536m";
+    /**
+     * Master, region server and ZooKeeper in one JVM (see {@link #writeFiles} for how it is shared): {@value #HEAP_KEY},
+     * by default {@value #DEFAULT_HEAP}, the size the load tests were measured with.
+     */
+    static final String HEAP_KEY = "stack.hbase.heap";
+    static final String DEFAULT_HEAP = "1536m";
 
     private final StackLayout layout;
     private final String name;
@@ -28,8 +32,10 @@ final class HBaseServerSpec implements ServerSpec {
     private final int masterPort;
     private final int regionServerPort;
     private final Path dir;
+    private final String heap;
 
-    HBaseServerSpec(StackLayout layout, String name, String role, int zkPort, int masterPort, int regionServerPort) {
+    HBaseServerSpec(StackLayout layout, String name, String role, int zkPort, int masterPort, int regionServerPort, String heap) {
+        this.heap = heap;
         this.layout = layout;
         this.name = name;
         this.role = role;
@@ -40,6 +46,8 @@ final class HBaseServerSpec implements ServerSpec {
     }
 
     @Override public String name() { return name; }
+    /** Its {@code -Xmx}. */
+    String heap() { return heap; }
     @Override public String role() { return role; }
     @Override public String endpoint() { return "zk 127.0.0.1:" + zkPort; }
     /** A restart after kill -9 splits the WALs and reassigns every region: 80–120 s on a loaded 2-core box, 15–30 s on an idle one. */
@@ -79,7 +87,8 @@ final class HBaseServerSpec implements ServerSpec {
         site.put("hbase.ipc.server.callqueue.scan.ratio", "0.5");
         // Memstores and block cache default to 0.4 of the heap each, leaving a 512 MB server 100 MB to work
         // in: under the benchmarks its old generation sat at 99.9 % with a full GC every ~2 s (30 % of the
-        // time in GC, 0.2 s stalls). HEAP with 0.3 each leaves ~600 MB of working room.
+        // time in GC, 0.2 s stalls). 1536 MB with 0.3 each leaves ~600 MB of working room,
+        // 768 MB (the dev stack's) ~300 MB.
         site.put("hbase.regionserver.global.memstore.size", "0.3");
         site.put("hfile.block.cache.size", "0.3");
         // ZooKeeper runs inside this process and the master's shutdown hook stops it before the region
@@ -108,7 +117,7 @@ final class HBaseServerSpec implements ServerSpec {
 
     @Override
     public List<String> command() {
-        return JavaCommand.withHeap(HEAP).flags(JavaCommand.HBASE_OPENS)
+        return JavaCommand.withHeap(heap).flags(JavaCommand.HBASE_OPENS)
                 .logTo(logFile(), "WARN", Log4jConfig.SERVERS.file(layout))
                 .property("hbase.log.dir", logFile().getParent())
                 .run(confDir() + ":" + layout.classpathOf("infra/hbase-server"), "org.apache.hadoop.hbase.master.HMaster", "start");

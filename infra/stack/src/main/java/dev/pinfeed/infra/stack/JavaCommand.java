@@ -1,8 +1,10 @@
 package dev.pinfeed.infra.stack;
 
+import dev.pinfeed.config.PinfeedConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /** A child JVM command line: same JDK as ours, bounded heap, a module's built classpath. */
 final class JavaCommand {
@@ -32,6 +34,15 @@ final class JavaCommand {
         args.add("-XX:+UseG1GC");
         args.add("-XX:+ExitOnOutOfMemoryError");
         args.add("-Djava.net.preferIPv4Stack=true");
+    }
+
+    private static final Pattern HEAP_SIZE = Pattern.compile("[1-9][0-9]*[kKmMgG]?");
+
+    /** A heap size from configuration key {@code key}, refused here naming the key: the JVM would only say "Invalid maximum heap size" in its log. */
+    static String heapSize(PinfeedConfig config, String key, String fallback) {
+        String heap = config.get(key, fallback);
+        if (!HEAP_SIZE.matcher(heap).matches()) throw new IllegalArgumentException(key + " must be a heap size like 256m or 1g: '" + heap + "'");
+        return heap;
     }
 
     static JavaCommand withHeap(String heap) {

@@ -81,10 +81,11 @@ public final class LocalStack {
                 .orElseGet(() -> new KafkaServerSpec(layout, kafka, controllerPort));
         add(broker);
         add(new SchemaRegistrySpec(layout, config, broker.internalBootstrap()));
+        String hbaseHeap = JavaCommand.heapSize(config, HBaseServerSpec.HEAP_KEY, HBaseServerSpec.DEFAULT_HEAP);
         add(new HBaseServerSpec(layout, "hbase-primary", "HBase primary (+ app ZooKeeper)", zkPort(config.hbasePrimaryZookeeper()),
-                config.getInt("stack.hbase.primary.master.port", 16000), config.getInt("stack.hbase.primary.regionserver.port", 16020)));
+                config.getInt("stack.hbase.primary.master.port", 16000), config.getInt("stack.hbase.primary.regionserver.port", 16020), hbaseHeap));
         add(new HBaseServerSpec(layout, "hbase-standby", "HBase standby (replica of primary)", zkPort(config.hbaseStandbyZookeeper()),
-                config.getInt("stack.hbase.standby.master.port", 16100), config.getInt("stack.hbase.standby.regionserver.port", 16120)));
+                config.getInt("stack.hbase.standby.master.port", 16100), config.getInt("stack.hbase.standby.regionserver.port", 16120), hbaseHeap));
         int serverId = 1;
         for (PinfeedConfig.ReplicatedHost h : config.mysqlHosts()) {
             add(new MariaDbServerSpec(layout, h.name() + "-master", h.master(), serverId++, false));
@@ -133,9 +134,28 @@ public final class LocalStack {
 
     /** The local stack of this checkout; its credentials are generated first ({@link DevSecrets}), so the configuration has them. */
     public static LocalStack fromEnvironment(Consumer<String> progress) {
+        return fromEnvironment(progress, false);
+    }
+
+    /** {@link #fromEnvironment(Consumer)}, sized for {@code ./pinfeed dev} when {@code dev} ({@link #devSized}). */
+    static LocalStack fromEnvironment(Consumer<String> progress, boolean dev) {
         StackLayout layout = StackLayout.discover();
         DevSecrets.ensure(layout);
-        return new LocalStack(layout, PinfeedConfig.load(), progress);
+        PinfeedConfig config = PinfeedConfig.load();
+        return new LocalStack(layout, dev ? devSized(config) : config, progress);
+    }
+
+    /** The prefix of the keys that size the stack {@code ./pinfeed dev} runs: {@code dev.<key>} wins over {@code <key>} there. */
+    static final String DEV_PREFIX = "dev.";
+
+    /**
+     * {@code config} as {@code ./pinfeed dev} runs it: every server and app on one box, with the demo dataset, so smaller
+     * heaps ({@code dev.<key>}, e.g. {@code dev.stack.hbase.heap}) than the test stack's, whose load tests were measured
+     * with the larger ones.
+     */
+    static PinfeedConfig devSized(PinfeedConfig config) {
+        Map<String, String> dev = config.withPrefix(DEV_PREFIX);
+        return dev.isEmpty() ? config : config.withOverrides(dev);
     }
 
     private void add(ServerSpec spec) {

@@ -57,8 +57,18 @@ public final class StackCli implements Callable<Integer> {
         return Cli.USAGE;
     }
 
+    /** Set by {@code dev} before it asks for the stack: the stack is then sized for {@code ./pinfeed dev}. */
+    private boolean devRuns;
+
+    /**
+     * The stack, sized for {@code ./pinfeed dev} ({@link LocalStack#devSized}) when this is that command or one runs: a
+     * server started or restarted from another shell then gets the same size as the dev supervisor's.
+     */
     LocalStack stack() {
-        if (stack == null) stack = LocalStack.fromEnvironment(line -> say(spec.commandLine().getOut(), line));
+        if (stack == null) {
+            boolean dev = devRuns || new Supervisor(StackLayout.discover()).other().isPresent();
+            stack = LocalStack.fromEnvironment(line -> say(spec.commandLine().getOut(), line), dev);
+        }
         return stack;
     }
 
@@ -110,6 +120,7 @@ public final class StackCli implements Callable<Integer> {
 
         @Override
         public Integer call() throws Exception {
+            parent.devRuns = true;
             LocalStack stack = stack();
             Supervisor supervisor = new Supervisor(stack.layout());
             if (supervisor.other().isPresent()) {

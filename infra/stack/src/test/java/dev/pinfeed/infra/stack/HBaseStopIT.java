@@ -38,7 +38,8 @@ class HBaseStopIT {
         StackLayout layout = new StackLayout(StackLayout.discover().root(), home);
         LocalStack stack = new LocalStack(layout, PinfeedConfig.bundledLocal(), line -> {});
         int zk = freePort();
-        HBaseServerSpec spec = new HBaseServerSpec(layout, "hbase-stop-it", "HBase stop test", zk, freePort(), freePort());
+        HBaseServerSpec spec = new HBaseServerSpec(layout, "hbase-stop-it", "HBase stop test", zk, freePort(), freePort(),
+                HBaseServerSpec.DEFAULT_HEAP);
         ManagedProcess process = new ManagedProcess(spec.name(), layout);
         TableName table = TableName.valueOf("stop_it");
         byte[] row = Bytes.toBytes("written-before-stop");
