@@ -35,7 +35,6 @@ final class HBaseServerSpec implements ServerSpec {
     private final String heap;
 
     HBaseServerSpec(StackLayout layout, String name, String role, int zkPort, int masterPort, int regionServerPort, String heap) {
-        this.heap = heap;
         this.layout = layout;
         this.name = name;
         this.role = role;
@@ -43,6 +42,7 @@ final class HBaseServerSpec implements ServerSpec {
         this.masterPort = masterPort;
         this.regionServerPort = regionServerPort;
         this.dir = layout.dataPath(name);
+        this.heap = heap;
     }
 
     @Override public String name() { return name; }
