@@ -36,13 +36,18 @@ final class JavaCommand {
         args.add("-Djava.net.preferIPv4Stack=true");
     }
 
-    private static final Pattern HEAP_SIZE = Pattern.compile("[1-9][0-9]*[kKmMgG]?");
+    private static final Pattern MEMORY_SIZE = Pattern.compile("[1-9][0-9]*[kKmMgG]?");
 
     /** A heap size from configuration key {@code key}, refused here naming the key: the JVM would only say "Invalid maximum heap size" in its log. */
     static String heapSize(PinfeedConfig config, String key, String fallback) {
-        String heap = config.get(key, fallback);
-        if (!HEAP_SIZE.matcher(heap).matches()) throw new IllegalArgumentException(key + " must be a heap size like 256m or 1g: '" + heap + "'");
-        return heap;
+        return memorySize(config, key, fallback, "a heap size");
+    }
+
+    /** A memory size (digits and k, m or g) from configuration key {@code key}, refused naming the key and {@code what} it is. */
+    static String memorySize(PinfeedConfig config, String key, String fallback, String what) {
+        String size = config.get(key, fallback);
+        if (!MEMORY_SIZE.matcher(size).matches()) throw new IllegalArgumentException(key + " must be " + what + " like 256m or 1g: '" + size + "'");
+        return size;
     }
 
     static JavaCommand withHeap(String heap) {

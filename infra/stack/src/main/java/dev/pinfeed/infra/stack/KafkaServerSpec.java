@@ -65,6 +65,11 @@ final class KafkaServerSpec implements ServerSpec {
     /** The stack's internal plain listener's port; 0: none. */
     private final int internalPort;
     private final Path dir;
+    /** The broker's {@code -Xmx}: {@value #HEAP_KEY} for the stack's broker, {@value #DEFAULT_HEAP} otherwise. */
+    private String heap = DEFAULT_HEAP;
+
+    static final String HEAP_KEY = "stack.kafka.heap";
+    static final String DEFAULT_HEAP = "512m";
 
     /** A broker whose clients connect in plain text. */
     KafkaServerSpec(StackLayout layout, HostPort broker, int controllerPort) {
@@ -91,6 +96,16 @@ final class KafkaServerSpec implements ServerSpec {
     /** The stack's broker: clients authenticate with {@code clients}' account; the stack itself uses {@code internalPort}. */
     static KafkaServerSpec stack(StackLayout layout, HostPort broker, int controllerPort, int internalPort, ScramAccount clients) {
         return new KafkaServerSpec(layout, "kafka", broker, controllerPort, null, clients, internalPort);
+    }
+
+    /** This broker with a heap of {@code heap} (a size like 512m). */
+    KafkaServerSpec withHeap(String heap) {
+        this.heap = heap;
+        return this;
+    }
+
+    String heap() {
+        return heap;
     }
 
     /** Where the stack itself (launcher, dev registry, Kafka's tools) reaches the broker: the internal listener when there is one. */
@@ -199,7 +214,7 @@ final class KafkaServerSpec implements ServerSpec {
 
     @Override
     public List<String> command() {
-        return JavaCommand.withHeap("512m")
+        return JavaCommand.withHeap(heap)
                 .logTo(logFile(), "INFO", Log4jConfig.SERVERS.file(layout))
                 .run(layout.classpathOf("infra/kafka-server"), "kafka.Kafka", properties().toString());
     }

@@ -78,7 +78,8 @@ public final class LocalStack {
         KafkaServerSpec broker = config.find(DevSecrets.KAFKA_PASSWORD)
                 .map(pw -> KafkaServerSpec.stack(layout, kafka, controllerPort, config.getInt("stack.kafka.internal.port", kafka.port() + 2),
                         new KafkaServerSpec.ScramAccount(config.require(DevSecrets.KAFKA_USER), pw)))
-                .orElseGet(() -> new KafkaServerSpec(layout, kafka, controllerPort));
+                .orElseGet(() -> new KafkaServerSpec(layout, kafka, controllerPort))
+                .withHeap(JavaCommand.heapSize(config, KafkaServerSpec.HEAP_KEY, KafkaServerSpec.DEFAULT_HEAP));
         add(broker);
         add(new SchemaRegistrySpec(layout, config, broker.internalBootstrap()));
         String hbaseHeap = JavaCommand.heapSize(config, HBaseServerSpec.HEAP_KEY, HBaseServerSpec.DEFAULT_HEAP);
@@ -87,9 +88,10 @@ public final class LocalStack {
         add(new HBaseServerSpec(layout, "hbase-standby", "HBase standby (replica of primary)", zkPort(config.hbaseStandbyZookeeper()),
                 config.getInt("stack.hbase.standby.master.port", 16100), config.getInt("stack.hbase.standby.regionserver.port", 16120), hbaseHeap));
         int serverId = 1;
+        MariaDbServerSpec.Sizes mysqlSizes = MariaDbServerSpec.Sizes.of(config);
         for (PinfeedConfig.ReplicatedHost h : config.mysqlHosts()) {
-            add(new MariaDbServerSpec(layout, h.name() + "-master", h.master(), serverId++, false));
-            if (h.replica() != null) add(new MariaDbServerSpec(layout, h.name() + "-replica", h.replica(), serverId++, true));
+            add(new MariaDbServerSpec(layout, h.name() + "-master", h.master(), serverId++, false).sized(mysqlSizes));
+            if (h.replica() != null) add(new MariaDbServerSpec(layout, h.name() + "-replica", h.replica(), serverId++, true).sized(mysqlSizes));
         }
         for (PinfeedConfig.ReplicatedHost h : config.redisInstances()) {
             String password = config.find("redis.password").orElse(null);

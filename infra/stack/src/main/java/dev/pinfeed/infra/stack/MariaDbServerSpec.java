@@ -1,6 +1,7 @@
 package dev.pinfeed.infra.stack;
 
 import dev.pinfeed.config.HostPort;
+import dev.pinfeed.config.PinfeedConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,6 +27,30 @@ final class MariaDbServerSpec implements ServerSpec {
     private final boolean replica;
     private final Path dir;
     private final Installer installer;
+    private Sizes sizes = Sizes.DEFAULT;
+
+    /**
+     * What a server holds in memory: InnoDB's buffer pool and the caches of open tables and table definitions (a host
+     * has ~25k shard tables, and each cached one costs ~20 KB of the server's heap). Keys {@value #BUFFER_POOL_KEY} and
+     * {@value #TABLE_CACHE_KEY}.
+     */
+    record Sizes(String bufferPool, int tableCache) {
+        static final String BUFFER_POOL_KEY = "stack.mysql.buffer-pool";
+        static final String TABLE_CACHE_KEY = "stack.mysql.table-cache";
+        /** MariaDB's smallest table definition cache; the largest that keeps both caches under the open-files limit. */
+        static final int MIN_TABLE_CACHE = 400;
+        static final int MAX_TABLE_CACHE = 8000;
+        static final Sizes DEFAULT = new Sizes("64m", 4000);
+
+        static Sizes of(PinfeedConfig config) {
+            String pool = JavaCommand.memorySize(config, BUFFER_POOL_KEY, DEFAULT.bufferPool, "a buffer pool size");
+            int tables = config.getInt(TABLE_CACHE_KEY, DEFAULT.tableCache);
+            if (tables < MIN_TABLE_CACHE || tables > MAX_TABLE_CACHE) {
+                throw new IllegalArgumentException(TABLE_CACHE_KEY + " must be from " + MIN_TABLE_CACHE + " to " + MAX_TABLE_CACHE + ": " + tables);
+            }
+            return new Sizes(pool, tables);
+        }
+    }
 
     /** Creates the system tables in an empty data directory (mariadb-install-db). */
     @FunctionalInterface
@@ -46,6 +71,16 @@ final class MariaDbServerSpec implements ServerSpec {
         this.replica = replica;
         this.dir = layout.dataPath(name);
         this.installer = installer;
+    }
+
+    /** This server with the given memory sizes. */
+    MariaDbServerSpec sized(Sizes sizes) {
+        this.sizes = sizes;
+        return this;
+    }
+
+    Sizes sizes() {
+        return sizes;
     }
 
     @Override public String name() { return name; }
@@ -127,6 +162,12 @@ final class MariaDbServerSpec implements ServerSpec {
         }
     }
 
+    /** The buffer pool and the table caches ({@link Sizes}). */
+    List<String> memoryFlags() {
+        return List.of("--innodb-buffer-pool-size=" + sizes.bufferPool(),
+                "--table-open-cache=" + sizes.tableCache(), "--table-definition-cache=" + sizes.tableCache());
+    }
+
     @Override
     public List<String> command() {
         List<String> cmd = new ArrayList<>(List.of(Binaries.find("mariadbd"), "--no-defaults", "--user=" + OS_USER,
@@ -134,14 +175,15 @@ final class MariaDbServerSpec implements ServerSpec {
                 "--socket=" + socket(), "--pid-file=" + dir.resolve("mariadbd.pid"),
                 "--log-error=" + logFile(),
                 "--server-id=" + serverId, "--skip-name-resolve", "--gtid-strict-mode=ON",
-                "--innodb-buffer-pool-size=64M", "--max-connections=300",
+                "--max-connections=300",
                 // ~25k shard tables per host: in the system tablespace, creating them costs no file and no fsync each
                 // (6 s instead of 21-44 s per 3k tables, measured here). Log flushed to the OS at every commit, synced
                 // once a second: a killed mariadbd loses nothing (only a machine crash could lose the last second).
                 "--innodb-file-per-table=OFF", "--innodb-flush-log-at-trx-commit=2",
-                // Thousands of shard databases per host: keep the table caches under the 20k open-files cap.
-                "--table-open-cache=4000", "--table-definition-cache=4000", "--open-files-limit=16000",
+                // Thousands of shard databases per host: the table caches (Sizes) stay under this cap.
+                "--open-files-limit=16000",
                 "--character-set-server=utf8mb4", "--collation-server=utf8mb4_unicode_ci"));
+        cmd.addAll(memoryFlags());
         // Semi-synchronous replication, AFTER_SYNC: a commit is acknowledged to the client only once the replica
         // has it, so a failover to the replica loses nothing acknowledged. A replica that does not answer within
         // the timeout turns the master asynchronous until it is back (writes never stall on a dead replica).

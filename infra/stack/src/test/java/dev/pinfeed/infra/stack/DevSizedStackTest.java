@@ -14,10 +14,34 @@ class DevSizedStackTest {
 
     @TempDir Path tmp;
 
-    private String hbaseHeap(PinfeedConfig config) {
+    private <S extends ServerSpec> S spec(PinfeedConfig config, String name, Class<S> type) {
         LocalStack stack = new LocalStack(new StackLayout(tmp, tmp.resolve(".pinfeed")), config, line -> {});
-        return stack.specs().stream().filter(s -> s.name().equals("hbase-primary")).map(s -> ((HBaseServerSpec) s).heap())
-                .findFirst().orElseThrow();
+        return stack.specs().stream().filter(s -> s.name().equals(name)).map(type::cast).findFirst().orElseThrow();
+    }
+
+    private String hbaseHeap(PinfeedConfig config) {
+        return spec(config, "hbase-primary", HBaseServerSpec.class).heap();
+    }
+
+    @Test
+    void theDevStacksMariaDbAndKafkaServersAreSmallerThanTheTestStacks() {
+        PinfeedConfig bundled = PinfeedConfig.bundledLocal();
+        PinfeedConfig dev = LocalStack.devSized(bundled);
+
+        assertThat(spec(bundled, "mysql001-replica", MariaDbServerSpec.class).sizes()).isEqualTo(MariaDbServerSpec.Sizes.DEFAULT);
+        assertThat(spec(dev, "mysql001-replica", MariaDbServerSpec.class).sizes()).isEqualTo(new MariaDbServerSpec.Sizes("32m", 1000));
+        assertThat(spec(dev, "mysql001-replica", MariaDbServerSpec.class).memoryFlags())
+                .containsExactly("--innodb-buffer-pool-size=32m", "--table-open-cache=1000", "--table-definition-cache=1000");
+        assertThat(spec(bundled, "kafka", KafkaServerSpec.class).heap()).isEqualTo(KafkaServerSpec.DEFAULT_HEAP);
+        assertThat(spec(dev, "kafka", KafkaServerSpec.class).heap()).isEqualTo("384m");
+    }
+
+    @Test
+    void aTableCacheOutsideMariaDbsRangeIsRefusedNamingItsKey() {
+        PinfeedConfig config = PinfeedConfig.bundledLocal().withOverrides(Map.of("stack.mysql.table-cache", "100"));
+
+        assertThatThrownBy(() -> spec(config, "mysql001-master", MariaDbServerSpec.class)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("stack.mysql.table-cache must be from 400 to 8000: 100");
     }
 
     @Test
@@ -30,11 +54,11 @@ class DevSizedStackTest {
 
     @Test
     void aKeyWithoutADevSizeKeepsItsValueUnderDev() {
-        PinfeedConfig config = PinfeedConfig.bundledLocal().withOverrides(Map.of("stack.hbase.heap", "1g", "feed-service.heap", "2g"));
+        PinfeedConfig config = PinfeedConfig.bundledLocal().withOverrides(Map.of("stack.hbase.heap", "1g", "materializer.heap", "2g"));
 
         PinfeedConfig dev = LocalStack.devSized(config);
 
-        assertThat(dev.require("feed-service.heap")).isEqualTo("2g");
+        assertThat(dev.require("materializer.heap")).isEqualTo("2g");
         assertThat(dev.require("stack.hbase.heap")).as("dev.stack.hbase.heap wins over the key").isEqualTo("768m");
     }
 
