@@ -66,23 +66,23 @@ final class KafkaServerSpec implements ServerSpec {
     private final int internalPort;
     private final Path dir;
     /** The broker's {@code -Xmx}: {@value #HEAP_KEY} for the stack's broker, {@value #DEFAULT_HEAP} otherwise. */
-    private String heap = DEFAULT_HEAP;
+    private final String heap;
 
     static final String HEAP_KEY = "stack.kafka.heap";
     static final String DEFAULT_HEAP = "512m";
 
     /** A broker whose clients connect in plain text. */
     KafkaServerSpec(StackLayout layout, HostPort broker, int controllerPort) {
-        this(layout, "kafka", broker, controllerPort, null, null, 0);
+        this(layout, "kafka", broker, controllerPort, null, null, 0, DEFAULT_HEAP);
     }
 
     /** A spare broker whose one listener requires {@code scram}'s account. */
     KafkaServerSpec(StackLayout layout, String name, HostPort broker, int controllerPort, ScramAccount scram) {
-        this(layout, name, broker, controllerPort, scram, null, 0);
+        this(layout, name, broker, controllerPort, scram, null, 0, DEFAULT_HEAP);
     }
 
     private KafkaServerSpec(StackLayout layout, String name, HostPort broker, int controllerPort, ScramAccount scram, ScramAccount clients,
-                            int internalPort) {
+                            int internalPort, String heap) {
         this.layout = layout;
         this.name = name;
         this.broker = broker;
@@ -91,17 +91,17 @@ final class KafkaServerSpec implements ServerSpec {
         this.clients = clients;
         this.internalPort = internalPort;
         this.dir = layout.dataPath(name);
+        this.heap = heap;
     }
 
     /** The stack's broker: clients authenticate with {@code clients}' account; the stack itself uses {@code internalPort}. */
     static KafkaServerSpec stack(StackLayout layout, HostPort broker, int controllerPort, int internalPort, ScramAccount clients) {
-        return new KafkaServerSpec(layout, "kafka", broker, controllerPort, null, clients, internalPort);
+        return new KafkaServerSpec(layout, "kafka", broker, controllerPort, null, clients, internalPort, DEFAULT_HEAP);
     }
 
-    /** This broker with a heap of {@code heap} (a size like 512m). */
+    /** The same broker with a heap of {@code heap} (a size like 512m). */
     KafkaServerSpec withHeap(String heap) {
-        this.heap = heap;
-        return this;
+        return new KafkaServerSpec(layout, name, broker, controllerPort, scram, clients, internalPort, heap);
     }
 
     String heap() {

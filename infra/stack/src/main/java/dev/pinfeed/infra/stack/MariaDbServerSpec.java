@@ -27,18 +27,19 @@ final class MariaDbServerSpec implements ServerSpec {
     private final boolean replica;
     private final Path dir;
     private final Installer installer;
-    private Sizes sizes = Sizes.DEFAULT;
+    private final Sizes sizes;
 
     /**
      * What a server holds in memory: InnoDB's buffer pool and the caches of open tables and table definitions (a host
-     * has ~25k shard tables, and each cached one costs ~20 KB of the server's heap). Keys {@value #BUFFER_POOL_KEY} and
+     * has ~25k shard tables, and each cached one costs ~30 KB of the server's memory). Keys {@value #BUFFER_POOL_KEY} and
      * {@value #TABLE_CACHE_KEY}.
      */
     record Sizes(String bufferPool, int tableCache) {
         static final String BUFFER_POOL_KEY = "stack.mysql.buffer-pool";
         static final String TABLE_CACHE_KEY = "stack.mysql.table-cache";
-        /** MariaDB's smallest table definition cache; the largest that keeps both caches under the open-files limit. */
+        /** MariaDB's smallest table definition cache. */
         static final int MIN_TABLE_CACHE = 400;
+        /** The largest that keeps both caches under the open-files limit. */
         static final int MAX_TABLE_CACHE = 8000;
         static final Sizes DEFAULT = new Sizes("64m", 4000);
 
@@ -64,6 +65,11 @@ final class MariaDbServerSpec implements ServerSpec {
     }
 
     MariaDbServerSpec(StackLayout layout, String name, HostPort address, int serverId, boolean replica, Installer installer) {
+        this(layout, name, address, serverId, replica, installer, Sizes.DEFAULT);
+    }
+
+    private MariaDbServerSpec(StackLayout layout, String name, HostPort address, int serverId, boolean replica, Installer installer,
+                              Sizes sizes) {
         this.layout = layout;
         this.name = name;
         this.address = address;
@@ -71,12 +77,12 @@ final class MariaDbServerSpec implements ServerSpec {
         this.replica = replica;
         this.dir = layout.dataPath(name);
         this.installer = installer;
+        this.sizes = sizes;
     }
 
-    /** This server with the given memory sizes. */
+    /** The same server with the given memory sizes. */
     MariaDbServerSpec sized(Sizes sizes) {
-        this.sizes = sizes;
-        return this;
+        return new MariaDbServerSpec(layout, name, address, serverId, replica, installer, sizes);
     }
 
     Sizes sizes() {
