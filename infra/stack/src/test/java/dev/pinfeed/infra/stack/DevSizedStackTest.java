@@ -45,6 +45,14 @@ class DevSizedStackTest {
     }
 
     @Test
+    void aBufferPoolThatIsNoSizeIsRefusedNamingItsKey() {
+        PinfeedConfig config = PinfeedConfig.bundledLocal().withOverrides(Map.of("stack.mysql.buffer-pool", "64 MB"));
+
+        assertThatThrownBy(() -> spec(config, "mysql001-master", MariaDbServerSpec.class)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("stack.mysql.buffer-pool must be a buffer pool size like 256m or 1g: '64 MB'");
+    }
+
+    @Test
     void theDevStacksHBaseServersGetTheDevHeapAndTheTestStacksTheirOwn() {
         PinfeedConfig bundled = PinfeedConfig.bundledLocal();
 
