@@ -1,12 +1,15 @@
 package dev.pinfeed.fanoutstreams.kafka;
 
 import dev.pinfeed.processorruntime.DeadLetterWriter;
+import dev.pinfeed.fanoutstreams.related.ActionBudget;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
  * The related-pins application's meters: {@code related_actions_total} (likes and saves of a known pin, each asking its
- * boards), {@code related_chunks_total} (related pins sent, one receiver each), and the shared
+ * boards), {@code related_actions_shed_total} (likes and saves past their user's budget, asking nothing: {@link ActionBudget}),
+ * {@code related_chunks_total} (related pins sent, one receiver each), and the shared
  * {@code pinfeed_dead_letters_total{processor="related-pins", reason}}. Counted when a record joins the transaction: an
  * aborted transaction (crash) makes them count its records twice.
  */
@@ -27,6 +30,13 @@ public final class RelatedMetrics implements DeadLetterHandlers.Counter {
                 .register(registry);
         memberships = Counter.builder("related.memberships")
                 .description("Pins put on a board's list (a pin's creation on its board, a save onto another), repeats included.")
+                .register(registry);
+    }
+
+    /** Counts what the budget sheds (the budget keeps the count: it is read at scrape time). */
+    void watch(ActionBudget budget) {
+        FunctionCounter.builder("related.actions.shed", budget, ActionBudget::shed)
+                .description("Likes and saves past their user's related.max-actions-per-minute: they asked for no related pins.")
                 .register(registry);
     }
 

@@ -59,6 +59,7 @@ public final class RelatedTopology {
 
     public static Topology build(RelatedSettings settings, SchemaRegistryClient registry, RelatedMetrics metrics) {
         RelatedPins core = new RelatedPins(settings);
+        metrics.watch(core.budget());
         StreamsBuilder b = new StreamsBuilder();
         b.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PIN_STORE), RelatedCodec.KEY_SERDE, RelatedCodec.PIN_BOARDS_SERDE));
         b.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(BOARD_STORE), RelatedCodec.KEY_SERDE,

@@ -29,15 +29,24 @@ import org.apache.avro.specific.SpecificRecord;
  * its parent stands for it there). related(P) for user U = the newest pins on P's boards, other than P (and P's parent
  * when P is a repin), not authored by U, at most {@code related.max-per-pin}: the newest {@code max-per-pin} boards of
  * P are asked for {@code max-per-pin / boards} pins each. A save asks every board of P except the one it saved onto (the
- * user's own). An unlike retracts nothing. Every output is a function of the input and the state: its chunk carries the
- * action's eventId, chunk index 0, so a replay sends the same chunks, which the worker's checked path makes idempotent.
+ * user's own). An unlike retracts nothing. A user's actions past {@code related.max-actions-per-minute} ask nothing
+ * ({@link ActionBudget}; a save still puts the pin on the board). Every other output is a function of the input and the
+ * state: its chunk carries the action's eventId, chunk index 0, so a replay sends the same chunks, which the worker's
+ * checked path makes idempotent.
  */
 public final class RelatedPins {
 
     private final RelatedSettings settings;
+    private final ActionBudget budget;
 
     public RelatedPins(RelatedSettings settings) {
         this.settings = settings;
+        this.budget = new ActionBudget(settings.maxActionsPerMinute());
+    }
+
+    /** The per-user bound on actions that ask, shared by every task of this process. */
+    public ActionBudget budget() {
+        return budget;
     }
 
     /** Stage 1: what a pins- or likes-topic event says, keyed by the pin it is about; an unlike says nothing. */
@@ -94,11 +103,14 @@ public final class RelatedPins {
         return out;
     }
 
-    /** One ask per board of the pin (except {@code skipBoard}), the newest max-per-pin boards, sharing max-per-pin between them. */
+    /**
+     * One ask per board of the pin (except {@code skipBoard}), the newest max-per-pin boards, sharing max-per-pin between them;
+     * none when the user is past his budget.
+     */
     private void ask(List<RelatedMessage> out, long pinId, PinBoards p, long user, long eventId, long at, long skipBoard) {
         List<Long> boards = new ArrayList<>();
         for (long b : p.boards()) if (b != skipBoard && boards.size() < settings.maxPerPin()) boards.add(b);
-        if (boards.isEmpty()) return;
+        if (boards.isEmpty() || !budget.tryTake(user, at)) return;
         int each = settings.maxPerPin() / boards.size();
         for (long b : boards) out.add(new RelatedMessage.Asked(b, pinId, p.parentPinId(), user, eventId, at, each));
     }

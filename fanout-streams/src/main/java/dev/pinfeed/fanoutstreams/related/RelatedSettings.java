@@ -19,13 +19,16 @@ import java.nio.file.Path;
  * @param boardPins     the newest pins kept per board ({@code related.board-pins}, 50)
  * @param pinBoards     the newest boards kept per pin ({@code related.pin-boards}, 20)
  * @param maxPerPin     related pins one action sends at most ({@code related.max-per-pin}, 10)
+ * @param maxActionsPerMinute a user's likes and saves per minute that ask for related pins at most
+ *                      ({@code related.max-actions-per-minute}, 60; {@link ActionBudget})
  * @param threads       Kafka Streams threads ({@code related.threads}, 1)
  * @param stateDir      Kafka Streams' state directory ({@code related.state-dir}; default {@code fanout.state-dir}: each
  *                      application keeps its own sub-directory there)
  * @param decodeLimits  what one input event may make the decoder allocate ({@code events.decode.*})
  */
 public record RelatedSettings(boolean enabled, String applicationId, String pinsTopic, String likesTopic, String outputTopic,
-                              String deadLetterTopic, int boardPins, int pinBoards, int maxPerPin, int threads, Path stateDir,
+                              String deadLetterTopic, int boardPins, int pinBoards, int maxPerPin, int maxActionsPerMinute, int threads,
+                              Path stateDir,
                               DecodeLimits decodeLimits) {
 
     public static final String APPLICATION_ID = "pinfeed-related";
@@ -34,11 +37,14 @@ public record RelatedSettings(boolean enabled, String applicationId, String pins
         if (boardPins < 2) throw new IllegalArgumentException("related.board-pins must be at least 2: " + boardPins);
         if (pinBoards < 1) throw new IllegalArgumentException("related.pin-boards must be at least 1: " + pinBoards);
         if (maxPerPin < 1) throw new IllegalArgumentException("related.max-per-pin must be at least 1: " + maxPerPin);
+        if (maxActionsPerMinute < 1) {
+            throw new IllegalArgumentException("related.max-actions-per-minute must be at least 1: " + maxActionsPerMinute);
+        }
         if (threads < 1) throw new IllegalArgumentException("related.threads must be at least 1: " + threads);
     }
 
     public static RelatedSettings defaults() {
-        return new RelatedSettings(true, APPLICATION_ID, EventTopics.PINS, EventTopics.LIKES, EventTopics.FANOUT, DeadLetters.TOPIC, 50, 20, 10, 1,
+        return new RelatedSettings(true, APPLICATION_ID, EventTopics.PINS, EventTopics.LIKES, EventTopics.FANOUT, DeadLetters.TOPIC, 50, 20, 10, 60, 1,
                 Path.of(System.getProperty("java.io.tmpdir"), "pinfeed-fanout-streams"), DecodeLimits.DEFAULTS);
     }
 
@@ -54,6 +60,7 @@ public record RelatedSettings(boolean enabled, String applicationId, String pins
                 config.getInt("related.board-pins", d.boardPins()),
                 config.getInt("related.pin-boards", d.pinBoards()),
                 config.getInt("related.max-per-pin", d.maxPerPin()),
+                config.getInt("related.max-actions-per-minute", d.maxActionsPerMinute()),
                 config.getInt("related.threads", d.threads()),
                 Path.of(config.get("related.state-dir", config.get("fanout.state-dir", d.stateDir().toString()))),
                 DecodeLimits.from(config));
@@ -61,17 +68,22 @@ public record RelatedSettings(boolean enabled, String applicationId, String pins
 
     /** The same settings on other topics and application id (tests run on fresh names). */
     public RelatedSettings withTopics(String applicationId, String pins, String likes, String output, String deadLetters) {
-        return new RelatedSettings(enabled, applicationId, pins, likes, output, deadLetters, boardPins, pinBoards, maxPerPin, threads, stateDir,
-                decodeLimits);
+        return new RelatedSettings(enabled, applicationId, pins, likes, output, deadLetters, boardPins, pinBoards, maxPerPin, maxActionsPerMinute,
+                threads, stateDir, decodeLimits);
     }
 
     public RelatedSettings withStateDir(Path dir) {
         return new RelatedSettings(enabled, applicationId, pinsTopic, likesTopic, outputTopic, deadLetterTopic, boardPins, pinBoards, maxPerPin,
-                threads, dir, decodeLimits);
+                maxActionsPerMinute, threads, dir, decodeLimits);
     }
 
     public RelatedSettings withCaps(int boardPins, int pinBoards, int maxPerPin) {
         return new RelatedSettings(enabled, applicationId, pinsTopic, likesTopic, outputTopic, deadLetterTopic, boardPins, pinBoards, maxPerPin,
-                threads, stateDir, decodeLimits);
+                maxActionsPerMinute, threads, stateDir, decodeLimits);
+    }
+
+    public RelatedSettings withMaxActionsPerMinute(int perMinute) {
+        return new RelatedSettings(enabled, applicationId, pinsTopic, likesTopic, outputTopic, deadLetterTopic, boardPins, pinBoards, maxPerPin,
+                perMinute, threads, stateDir, decodeLimits);
     }
 }

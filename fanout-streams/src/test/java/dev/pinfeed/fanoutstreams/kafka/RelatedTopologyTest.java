@@ -148,6 +148,18 @@ class RelatedTopologyTest {
                 .counter().count()).isEqualTo(1);
     }
 
+    @Test
+    void aUsersLikesPastSixtyInAMinuteAskNothingAndAreCounted() {
+        pin(1, 100, 10, null);
+        pin(2, 100, 10, null);
+        for (int i = 0; i < settings.maxActionsPerMinute() + 5; i++) like(20, 1); // all at T0 + 100 ms
+        assertThat(sent()).hasSize(settings.maxActionsPerMinute());
+        assertThat(meters.get("related.actions.shed").functionCounter().count()).isEqualTo(5);
+        assertThat(meters.get("related.actions").counter().count()).isEqualTo(settings.maxActionsPerMinute());
+        like(30, 1);
+        assertThat(sent()).as("another user").hasSize(1);
+    }
+
     /** The internal topics operators see (docs/operations.md): two repartitions and two stores' changelogs. */
     @Test
     void itsInternalTopicsAreNamedAfterItsStagesAndStores() {

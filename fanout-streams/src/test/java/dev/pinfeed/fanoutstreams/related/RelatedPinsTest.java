@@ -178,6 +178,23 @@ class RelatedPinsTest {
     }
 
     @Test
+    void aUsersActionsPastHisBudgetAskNothingButASaveStillJoinsTheBoard() {
+        core = new RelatedPins(RelatedSettings.defaults().withMaxActionsPerMinute(2));
+        pin(1, B, A);
+        pin(2, B, A);
+        pin(3, C, A);
+        assertThat(pinsOf(run(like(U, 1)))).containsExactly(2L);
+        assertThat(pinsOf(run(like(U, 2)))).containsExactly(1L);
+        assertThat(run(like(U, 1))).as("his third action in the minute").isEmpty();
+        assertThat(pinsOf(run(like(V, 1)))).as("another user's budget is his own").containsExactly(2L);
+        assertThat(repin(4, 3, B, U)).as("a save past the budget asks nothing").isEmpty();
+        assertThat(boards.get(B).pins()).extracting(RelatedMessage.Member::pinId).as("but puts the pin on the board").contains(3L);
+        assertThat(core.budget().shed()).isEqualTo(2);
+        assertThat(pinsOf(run(new PinLiked(eventIds++, Instant.ofEpochMilli(T0 + 65_000), U, U, 1L))))
+                .as("the next minute of his own time").containsExactly(3L, 2L);
+    }
+
+    @Test
     void anythingButAPinOrALikeEventIsPoison() {
         assertThatThrownBy(() -> RelatedPins.route(new UserFollowed(1L, Instant.ofEpochMilli(T0), U, U, A)))
                 .isInstanceOf(PoisonEventException.class)
