@@ -71,6 +71,9 @@ class GraphProcessorTest {
             consumer.rebalance(List.of(follows, boards));
             consumer.updateBeginningOffsets(Map.of(follows, 0L, boards, 0L));
             records.forEach(consumer::addRecord);
+            Map<TopicPartition, Long> ends = new java.util.HashMap<>(Map.of(follows, 0L, boards, 0L));
+            records.forEach(r -> ends.merge(new TopicPartition(r.topic(), r.partition()), r.offset() + 1, Math::max));
+            consumer.updateEndOffsets(ends);
         });
         MockProducer<byte[], byte[]> producer = new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
         InMemoryGraphStore graph = new InMemoryGraphStore();

@@ -155,6 +155,9 @@ public final class ConsumerLoop implements Runnable, AutoCloseable {
     private long horizonTakenAt;
     /** The latest time at which every record then in the partitions being read had been read. */
     private long readAllUntil = Long.MIN_VALUE;
+    /** Least time between two snapshots of the log ends, and how long one may take. */
+    static final long HORIZON_EVERY_MS = 1_000;
+    static final Duration HORIZON_TIMEOUT = Duration.ofSeconds(5);
 
     public ConsumerLoop(Consumer<byte[], byte[]> consumer, Deserializer<SpecificRecord> decoder, BatchHandler handler,
                         DeadLetterWriter deadLetters, Settings settings, Clock clock, MeterRegistry meters) {
@@ -456,9 +459,14 @@ public final class ConsumerLoop implements Runnable, AutoCloseable {
 
     /**
      * Moves {@link #readAllUntil} on. A snapshot of the log ends of the partitions being read (assigned, not paused) is
-     * taken; once the consumer's positions reach it, everything in them at the snapshot's time has been read. Positions
-     * and lags are known locally after a poll (no I/O); until a partition's are known, no snapshot is taken. Paused
-     * partitions do not count: they hold parked records over the budget, and waiting for them would wait forever.
+     * taken; once the consumer's positions reach it, everything in them at the snapshot's time has been read. The ends
+     * are asked of the broker ({@code endOffsets}: the last stable offsets for a read_committed consumer), not taken
+     * from the consumer's lag: that comes from the partition's last fetch, and a partition whose fetched records are
+     * still buffered is not fetched again, so its lag can be minutes old and miss what was written since (a backlog of
+     * pins behind a slow batch; their likes were dead-lettered while the pins sat unread). A snapshot is taken only
+     * while records wait (nothing else reads the horizon) and at most once per {@link #HORIZON_EVERY_MS}; a broker that
+     * does not answer within {@link #HORIZON_TIMEOUT} leaves it for the next turn. Paused partitions do not count: they
+     * hold parked records over the budget, and waiting for them would wait forever.
      */
     private void advanceHorizon() {
         Set<TopicPartition> reading = beingRead();
@@ -466,16 +474,16 @@ public final class ConsumerLoop implements Runnable, AutoCloseable {
             readAllUntil = horizonTakenAt;
             horizon = null;
         }
-        if (horizon != null) return;
         long now = clock.millis();
+        if (horizon != null || parkedCount == 0 || now - horizonTakenAt < HORIZON_EVERY_MS) return;
         Map<TopicPartition, Long> ends = new HashMap<>();
-        for (TopicPartition tp : reading) {
-            OptionalLong lag = consumer.currentLag(tp);
-            long position = positionIfKnown(tp);
-            if (lag.isEmpty() || position < 0) return; // not fetched yet: try again next turn
-            long end = position + lag.getAsLong();
-            if (settings.isBounded()) end = Math.min(end, settings.bounds().get(tp).to());
-            ends.put(tp, end);
+        if (!reading.isEmpty()) {
+            try {
+                consumer.endOffsets(reading, HORIZON_TIMEOUT).forEach((tp, end) -> ends.put(tp,
+                        settings.isBounded() ? Math.min(end, settings.bounds().get(tp).to()) : end));
+            } catch (TimeoutException brokerSlow) {
+                return;
+            }
         }
         horizon = ends;
         horizonTakenAt = now;

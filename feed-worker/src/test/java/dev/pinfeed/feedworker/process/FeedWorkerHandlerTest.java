@@ -88,6 +88,7 @@ class FeedWorkerHandlerTest {
                 settings, clock, meters);
         LoopDriver.subscribe(loop);
         consumer.updateBeginningOffsets(Map.of(FANOUT, 0L, FOLLOWS, 0L, LIKES, 0L));
+        consumer.updateEndOffsets(Map.of(FANOUT, 0L, FOLLOWS, 0L, LIKES, 0L));
         consumer.rebalance(List.of(FANOUT, FOLLOWS, LIKES));
     }
 
@@ -96,6 +97,7 @@ class FeedWorkerHandlerTest {
         sent.add(event);
         consumer.addRecord(new ConsumerRecord<>(tp.topic(), tp.partition(), offset, EventTopics.partitionKey(event).getBytes(StandardCharsets.UTF_8),
                 Integer.toString(sent.size() - 1).getBytes(StandardCharsets.UTF_8)));
+        consumer.updateEndOffsets(Map.of(tp, offset + 1));
     }
 
     private void poll() {
