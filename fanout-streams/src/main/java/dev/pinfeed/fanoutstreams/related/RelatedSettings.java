@@ -20,7 +20,7 @@ import java.nio.file.Path;
  * @param pinBoards     the newest boards kept per pin ({@code related.pin-boards}, 20)
  * @param maxPerPin     related pins one action sends at most ({@code related.max-per-pin}, 10)
  * @param maxActionsPerMinute a user's likes and saves per minute that ask for related pins at most
- *                      ({@code related.max-actions-per-minute}, 60; {@link ActionBudget})
+ *                      ({@code related.max-actions-per-minute}, 20; {@link ActionBudget})
  * @param threads       Kafka Streams threads ({@code related.threads}, 1)
  * @param stateDir      Kafka Streams' state directory ({@code related.state-dir}; default {@code fanout.state-dir}: each
  *                      application keeps its own sub-directory there)
@@ -44,7 +44,7 @@ public record RelatedSettings(boolean enabled, String applicationId, String pins
     }
 
     public static RelatedSettings defaults() {
-        return new RelatedSettings(true, APPLICATION_ID, EventTopics.PINS, EventTopics.LIKES, EventTopics.FANOUT, DeadLetters.TOPIC, 50, 20, 10, 60, 1,
+        return new RelatedSettings(true, APPLICATION_ID, EventTopics.PINS, EventTopics.LIKES, EventTopics.FANOUT, DeadLetters.TOPIC, 50, 20, 10, 20, 1,
                 Path.of(System.getProperty("java.io.tmpdir"), "pinfeed-fanout-streams"), DecodeLimits.DEFAULTS);
     }
 

@@ -149,7 +149,7 @@ class RelatedTopologyTest {
     }
 
     @Test
-    void aUsersLikesPastSixtyInAMinuteAskNothingAndAreCounted() {
+    void aUsersLikesPastHisBudgetInAMinuteAskNothingAndAreCounted() {
         pin(1, 100, 10, null);
         pin(2, 100, 10, null);
         for (int i = 0; i < settings.maxActionsPerMinute() + 5; i++) like(20, 1); // all at T0 + 100 ms
