@@ -28,6 +28,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -71,7 +72,7 @@ class GraphProcessorTest {
             consumer.rebalance(List.of(follows, boards));
             consumer.updateBeginningOffsets(Map.of(follows, 0L, boards, 0L));
             records.forEach(consumer::addRecord);
-            Map<TopicPartition, Long> ends = new java.util.HashMap<>(Map.of(follows, 0L, boards, 0L));
+            Map<TopicPartition, Long> ends = new HashMap<>(Map.of(follows, 0L, boards, 0L));
             records.forEach(r -> ends.merge(new TopicPartition(r.topic(), r.partition()), r.offset() + 1, Math::max));
             consumer.updateEndOffsets(ends);
         });

@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -95,8 +96,8 @@ class ConsumerLoopTest {
 
             /** As a real consumer's can be: from the partition's last fetch, which a buffered one leaves unrefreshed. */
             @Override
-            public synchronized java.util.OptionalLong currentLag(TopicPartition tp) {
-                return java.util.OptionalLong.of(0);
+            public synchronized OptionalLong currentLag(TopicPartition tp) {
+                return OptionalLong.of(0);
             }
         };
         ConsumerLoop.Settings settings = ConsumerLoop.Settings.of("test", "g", List.of(TOPIC)).withMaxParked(maxParked)

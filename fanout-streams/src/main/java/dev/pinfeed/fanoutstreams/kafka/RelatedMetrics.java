@@ -1,7 +1,7 @@
 package dev.pinfeed.fanoutstreams.kafka;
 
-import dev.pinfeed.processorruntime.DeadLetterWriter;
 import dev.pinfeed.fanoutstreams.related.ActionBudget;
+import dev.pinfeed.processorruntime.DeadLetterWriter;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
