@@ -48,7 +48,7 @@ public class FeedPageJsonBenchmark {
                     i / 2, List.of(101L, 102L + i));
             items.add(new HomeFeed.Item(pin, Source.values()[i % Source.values().length], 1.0 / (i + 3)));
         }
-        api = new HomeFeedHttpApi(null, null, null, new PinFragments(1_000, CacheListener.NONE), null);
+        api = new HomeFeedHttpApi(null, null, null, new PinFragments(1_000, CacheListener.NONE));
         body = pinFragments();
         if (!Arrays.equals(body, pinsWrittenInPlace())) throw new IllegalStateException("the two bodies differ");
     }

@@ -24,13 +24,11 @@ import dev.pinfeed.feedstore.MaterializedFeedStore;
 import dev.pinfeed.feedstore.NoticingPoolStore;
 import dev.pinfeed.feedstore.PoolStore;
 import dev.pinfeed.feedstore.QuietPools;
-import dev.pinfeed.feedstore.ReadPressure;
 import dev.pinfeed.feedstore.hbase.HBaseLayout;
 import dev.pinfeed.feedstore.hbase.SpeculativeHBaseStores;
 import dev.pinfeed.feedstore.redis.RedisCelebrityPins;
 import dev.pinfeed.feedstore.redis.RedisLastReadStore;
 import dev.pinfeed.feedstore.redis.RedisQuietPools;
-import dev.pinfeed.feedstore.redis.RedisReadPressure;
 import dev.pinfeed.feedstore.scoring.WeightedScorer;
 import dev.pinfeed.followergraph.GraphStore;
 import dev.pinfeed.followergraph.redis.GraphConnections;
@@ -84,16 +82,14 @@ public final class FeedServiceServer {
     /** {@link #app}, with the home feed route over {@code homeFeed}. */
     public static HttpApp app(PinfeedConfig config, ReaderAuth auth, GraphStore graph, CanonicalReads reads, HomeFeed homeFeed,
                               PrometheusMeterRegistry meters, Map<String, HealthCheck> health) {
-        return withHomeFeed(config, auth, graph, reads, homeFeed, ReadPressure.NONE, meters, health).build();
+        return withHomeFeed(config, auth, graph, reads, homeFeed, meters, health).build();
     }
 
-    /** The routes with the home feed's; its slow pages raise {@code pressure} ({@link SlowPages}). */
     private static HttpApp.Builder withHomeFeed(PinfeedConfig config, ReaderAuth auth, GraphStore graph, CanonicalReads reads, HomeFeed homeFeed,
-                                                ReadPressure pressure, PrometheusMeterRegistry meters, Map<String, HealthCheck> health) {
+                                                PrometheusMeterRegistry meters, Map<String, HealthCheck> health) {
         KnownObjects known = knownObjects(reads);
         HttpApp.Builder app = routes(config, auth, graph, reads, known, meters, health);
-        new HomeFeedHttpApi(homeFeed, known, auth, new PinFragments(recentPinsMax(config), new FeedMetrics(meters)),
-                SlowPages.from(config, pressure, meters)).routes(app);
+        new HomeFeedHttpApi(homeFeed, known, auth, new PinFragments(recentPinsMax(config), new FeedMetrics(meters))).routes(app);
         return app;
     }
 
@@ -220,8 +216,6 @@ public final class FeedServiceServer {
             HomeFeedThreads threads = ctx.closeOnExit(HomeFeedThreads.from(config).bindTo(ctx.meters()));
             RedisCelebrityPins celebrityPins = ctx.closeOnExit(RedisCelebrityPins.open(config, graph.redis(), graph.store().keys().prefix()));
             QuietPools quietPools = ctx.closeOnExit(RedisQuietPools.open(config, graph.redis(), graph.store().keys().prefix()));
-            // Slow pages ask the feed worker to yield (SlowPages, ReadYield in feed-worker).
-            ReadPressure pressure = ctx.closeOnExit(RedisReadPressure.open(graph.redis(), graph.store().keys().prefix()));
             HomeFeed homeFeed = homeFeed(config, HomeFeedSettings.from(config), pools, feeds, lastReads, reads,
                     recentPins(config, reads, metrics, Clock.systemUTC()), graph.store(), celebrityPins, quietPools, threads, metrics,
                     Clock.systemUTC());
@@ -230,7 +224,7 @@ public final class FeedServiceServer {
             ctx.step("serving the admin endpoint", ctx::serveAdmin);
             // Registered last, so it closes first: no request runs on closed stores (then the post-answer writes drain).
             RunningHttpApp running = ctx.closeOnExit(ctx.step("serving HTTP on " + http,
-                    () -> withHomeFeed(config, auth, graph.store(), reads, homeFeed, pressure, ctx.meters(), health).adminSeparately().build()
+                    () -> withHomeFeed(config, auth, graph.store(), reads, homeFeed, ctx.meters(), health).adminSeparately().build()
                             .start(http.host(), http.port())));
             ctx.describe("http " + running.baseUri());
         });

@@ -15,8 +15,7 @@ import java.util.List;
  * {@code GET /v1/users/{userId}/feed?limit&cursor}: the home feed ({@link HomeFeed}) as the contract
  * has it, {@code {"items": [{"pin", "source", "score"}], "cursor"}}; 404 for an unknown user, 400
  * naming {@code userId}, {@code limit} or {@code cursor}; a store outage is 503 naming the store.
- * The owner's token reads it with its side effects, a service's token without ({@link ReaderAuth}). How long each page
- * took goes to {@link SlowPages}, which asks the feed worker to yield while pages are slow.
+ * The owner's token reads it with its side effects, a service's token without ({@link ReaderAuth}).
  */
 public final class HomeFeedHttpApi {
 
@@ -24,14 +23,12 @@ public final class HomeFeedHttpApi {
     private final KnownObjects known;
     private final ReaderAuth auth;
     private final PinFragments pins;
-    private final SlowPages slowPages;
 
-    HomeFeedHttpApi(HomeFeed feed, KnownObjects known, ReaderAuth auth, PinFragments pins, SlowPages slowPages) {
+    HomeFeedHttpApi(HomeFeed feed, KnownObjects known, ReaderAuth auth, PinFragments pins) {
         this.feed = feed;
         this.known = known;
         this.auth = auth;
         this.pins = pins;
-        this.slowPages = slowPages;
     }
 
     public HttpApp.Builder routes(HttpApp.Builder app) {
@@ -42,20 +39,15 @@ public final class HomeFeedHttpApi {
     private Response read(Request r) {
         ReaderAuth.Reader reader = ReaderAuth.reader(r, known);
         int limit = Params.limit(r);
-        long start = slowPages.start();
+        HomeFeed.Page page;
         try {
-            HomeFeed.Page page;
-            try {
-                // Only the owner's own reads journal, record his read and mark him active; a service only looks.
-                page = reader.access() == ReaderAuth.Access.OWNER ? feed.read(reader.userId(), Params.cursor(r), limit)
-                        : feed.peek(reader.userId(), Params.cursor(r), limit);
-            } catch (FeedCursor.BadCursorException e) {
-                throw new ProblemException(Problem.badRequest("cursor", e.getMessage()));
-            }
-            return Response.json(200, pageJson(page));
-        } finally {
-            slowPages.served(start); // a page that failed slowly (a store that did not answer) was slow for its reader too
+            // Only the owner's own reads journal, record his read and mark him active; a service only looks.
+            page = reader.access() == ReaderAuth.Access.OWNER ? feed.read(reader.userId(), Params.cursor(r), limit)
+                    : feed.peek(reader.userId(), Params.cursor(r), limit);
+        } catch (FeedCursor.BadCursorException e) {
+            throw new ProblemException(Problem.badRequest("cursor", e.getMessage()));
         }
+        return Response.json(200, pageJson(page));
     }
 
     PageJson pageJson(HomeFeed.Page page) {

@@ -36,7 +36,7 @@ class PinFragmentsTest {
         PinFragments fragments = new PinFragments(100, CacheListener.NONE);
         List<HomeFeed.Item> items = List.of(new HomeFeed.Item(pin(1, 5), Source.INTERESTS, 0.25),
                 new HomeFeed.Item(pin(2, 0), Source.RELATED, 1e-7));
-        HomeFeedHttpApi api = new HomeFeedHttpApi(null, null, null, fragments, null);
+        HomeFeedHttpApi api = new HomeFeedHttpApi(null, null, null, fragments);
 
         String withFragments = json(api.pageJson(new HomeFeed.Page(items, "c")));
         String plain = json(new PlainPage(items.stream()

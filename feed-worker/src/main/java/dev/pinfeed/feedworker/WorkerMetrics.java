@@ -3,20 +3,16 @@ package dev.pinfeed.feedworker;
 import dev.pinfeed.feedstore.Source;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The worker's own meters (Prometheus names): {@code feed_worker_pool_writes_total{source}},
  * {@code feed_worker_pool_removes_total{reason}} ({@value #DELETE}, {@value #UNFOLLOW_USER},
- * {@value #UNFOLLOW_BOARD}, {@value #UNFOLLOW_INTEREST}, {@value #TRIM}), {@code feed_worker_backfill_pins_total}, the
- * summary {@code feed_worker_score{source}} (count, sum, max of the scores written), and how it yields to readers
- * ({@link ReadYield}): {@code feed_worker_read_yield_ratio}, {@code feed_worker_read_yield_pause_seconds_total},
- * {@code feed_worker_read_pressure_look_failures_total}.
+ * {@value #UNFOLLOW_BOARD}, {@value #UNFOLLOW_INTEREST}, {@value #TRIM}), {@code feed_worker_backfill_pins_total} and the
+ * summary {@code feed_worker_score{source}} (count, sum, max of the scores written).
  */
 public final class WorkerMetrics {
 
@@ -31,9 +27,6 @@ public final class WorkerMetrics {
     private final Map<String, Counter> removes = new HashMap<>();
     private final Counter backfill;
     private final Counter quietPoolsNoticeFailures;
-    private final Counter yieldPause;
-    private final Counter readPressureLookFailures;
-    private final AtomicLong yieldRatioMillis = new AtomicLong();
 
     public WorkerMetrics(MeterRegistry registry) {
         for (Source s : Source.values()) {
@@ -52,26 +45,6 @@ public final class WorkerMetrics {
         quietPoolsNoticeFailures = Counter.builder("feed.worker.quiet.pools.notice.failures")
                 .description("Pool writes whose notice to the quiet pools failed (a reader's quiet mark on them lapses within its maximum age).")
                 .register(registry);
-        yieldPause = Counter.builder("feed.worker.read.yield.pause.seconds")
-                .description("Time the worker paused after its batches because readers waited (ReadYield).").register(registry);
-        readPressureLookFailures = Counter.builder("feed.worker.read.pressure.look.failures")
-                .description("Looks at the read pressure that failed (taken as not raised).").register(registry);
-        Gauge.builder("feed.worker.read.yield.ratio", yieldRatioMillis, r -> r.get() / 1000.0)
-                .description("Time paused per unit of time worked while readers wait (0: full pace).").register(registry);
-    }
-
-    /** The worker paused {@code millis} for readers. */
-    void yielded(long millis) {
-        yieldPause.increment(millis / 1000.0);
-    }
-
-    /** The yield ratio now in force. */
-    void yieldRatio(double ratio) {
-        yieldRatioMillis.set(Math.round(ratio * 1000));
-    }
-
-    void readPressureLookFailed() {
-        readPressureLookFailures.increment();
     }
 
     /** A pool write's notice to the quiet pools failed. */

@@ -8,17 +8,14 @@ import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.eventsschema.EventTopics;
 import dev.pinfeed.feedstore.NoticingPoolStore;
 import dev.pinfeed.feedstore.QuietPools;
-import dev.pinfeed.feedstore.ReadPressure;
 import dev.pinfeed.feedstore.hbase.HBaseLayout;
 import dev.pinfeed.feedstore.hbase.HBaseMaterializedFeedStore;
 import dev.pinfeed.feedstore.hbase.HBasePoolStore;
 import dev.pinfeed.feedstore.hbase.HBaseStage;
 import dev.pinfeed.feedstore.hbase.HBaseStages;
 import dev.pinfeed.feedstore.redis.RedisQuietPools;
-import dev.pinfeed.feedstore.redis.RedisReadPressure;
 import dev.pinfeed.feedstore.scoring.WeightedScorer;
 import dev.pinfeed.feedworker.FeedWorker;
-import dev.pinfeed.feedworker.ReadYield;
 import dev.pinfeed.feedworker.WorkerMetrics;
 import dev.pinfeed.feedworker.WorkerSettings;
 import dev.pinfeed.feedworker.canonical.CanonicalReadsPins;
@@ -32,7 +29,6 @@ import dev.pinfeed.processorruntime.ConsumerLoop;
 import dev.pinfeed.processorruntime.ProcessContext;
 import dev.pinfeed.processorruntime.ProcessMain;
 import dev.pinfeed.processorruntime.ReplicationBarrier;
-import dev.pinfeed.processorruntime.Sleeper;
 import dev.pinfeed.redismasters.RedisMasterClients;
 import dev.pinfeed.redisshards.RedisShards;
 import java.time.Duration;
@@ -105,20 +101,15 @@ public final class FeedWorkerMain {
         WorkerMetrics metrics = new WorkerMetrics(ctx.meters());
         FeedWorker worker = new FeedWorker(NoticingPoolStore.over(pools, quietPools, metrics::quietPoolsNoticeFailed), feeds, graph.store(),
                 canonical, affinity, new WeightedScorer(scoring, ctx.clock()), settings, ctx.clock(), metrics);
-        // Readers first: while the feed service's pages are slow, the worker paces its writes (ReadYield).
-        ReadYield.Settings yieldSettings = ReadYield.Settings.from(config);
-        ReadPressure pressure = yieldSettings.off() ? ReadPressure.NONE
-                : ctx.closeOnExit(RedisReadPressure.open(graph.redis(), graph.store().keys().prefix()));
-        ReadYield yield = new ReadYield(pressure, yieldSettings, ctx.clock(), metrics);
         List<String> topics = topics(config);
         String group = group(config);
         // The handler dead-letters a record that waited settings.waitGrace(); the loop's own grace must never come first.
         Duration loopGrace = settings.waitGrace().multipliedBy(2).plusMinutes(1);
         ctx.consume(ConsumerLoop.Settings.of(NAME, group, topics).withWaitGrace(loopGrace),
-                handler(worker, affinity, yield, config, ctx), consumerOverrides(config));
+                handler(worker, affinity, config, ctx), consumerOverrides(config));
         // The bulk lane in a loop of its own: a big fan-out's later chunks never hold up other pins' first chunks.
         ctx.consume(ConsumerLoop.Settings.of(NAME, bulkGroup(group), List.of(bulkLane(topics))).withWaitGrace(loopGrace),
-                handler(worker, affinity, yield, config, ctx), bulkConsumerOverrides(config));
+                handler(worker, affinity, config, ctx), bulkConsumerOverrides(config));
     }
 
     /** How long a batch that changed likes waits for each changed instance's replica before its offsets are committed anyway. */
@@ -127,13 +118,11 @@ public final class FeedWorkerMain {
     /**
      * A loop's handler: the worker, then a replication barrier for the like changes the batch made
      * ({@link ReplicationBarrier}, {@code feed_worker_unreplicated_batches_total{instance}}), so a
-     * Redis failover loses no committed like. A batch without likes waits for nothing. After each batch the loop
-     * pauses while readers wait ({@link ReadYield}).
+     * Redis failover loses no committed like. A batch without likes waits for nothing.
      */
-    static BatchHandler handler(FeedWorker worker, RedisAffinityStore affinity, ReadYield yield, PinfeedConfig config, ProcessContext ctx) {
-        BatchHandler barrier = ReplicationBarrier.beforeCommit(new FeedWorkerHandler(worker, ctx.clock()), affinity::unreplicated,
+    static BatchHandler handler(FeedWorker worker, RedisAffinityStore affinity, PinfeedConfig config, ProcessContext ctx) {
+        return ReplicationBarrier.beforeCommit(new FeedWorkerHandler(worker, ctx.clock()), affinity::unreplicated,
                 Duration.ofMillis(config.getInt(REPLICA_WAIT_MS, 1_000)), ctx.meters(), "feed_worker_unreplicated_batches_total");
-        return new YieldingHandler(barrier, yield, ctx.clock(), Sleeper.SYSTEM);
     }
 
     /** The bulk lane of the fan-out chunk topic, the first of the worker's topics (EventTopics.bulkLaneOf). */
