@@ -64,7 +64,7 @@ public final class CanonicalReadsLoadHarness {
         int missPins = intArg(args, "--miss-pins", 40_000);
         int hitBoards = 20;
         int pinsPerHitBoard = 100;
-        PinfeedConfig config = PinfeedConfig.load();
+        PinfeedConfig config = StackConfig.load();
         String loadBefore = CpuMeter.loadAverage();
         long base = BenchSeed.freshLocalBase();
         AtomicInteger next = new AtomicInteger();

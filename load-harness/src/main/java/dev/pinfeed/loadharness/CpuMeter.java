@@ -94,7 +94,7 @@ final class CpuMeter {
     }
 
     private static List<Long> stackPids() {
-        Path run = Path.of(System.getProperty("pinfeed.root", System.getProperty("user.dir")), ".pinfeed", "run");
+        Path run = StackConfig.runDirectory();
         List<Long> pids = new ArrayList<>();
         if (!Files.isDirectory(run)) return pids;
         try (DirectoryStream<Path> files = Files.newDirectoryStream(run, "*.pid")) {

@@ -203,7 +203,7 @@ public final class FanoutLoadHarness {
         long needed = followers + (long) smallAuthors * (smallFollowers + 2) + 10L * burst + 100_000L;
         if (needed > BenchSeed.FRESH_IDS) throw new IllegalArgumentException("--followers too large for one run's fresh ids: " + followers);
 
-        PinfeedConfig config = PinfeedConfig.load();
+        PinfeedConfig config = StackConfig.load();
         String run = Long.toString(System.currentTimeMillis(), 36);
         String pins = "bench-fanout-pins-" + run;
         String chunks = "bench-fanout-chunks-" + run;

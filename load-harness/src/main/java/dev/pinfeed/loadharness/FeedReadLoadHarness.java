@@ -153,7 +153,7 @@ public final class FeedReadLoadHarness {
         Path readerKeys = Path.of(stringArg(args, "--reader-keys", ".pinfeed/run/reader-keys.private.json"));
         String readerIssuer = stringArg(args, "--reader-issuer", "pinfeed-dev");
         if (feedItems < 2 * limit) throw new IllegalArgumentException("--feed-items must be at least 2 x --limit (the cursor reads the second page)");
-        PinfeedConfig config = PinfeedConfig.load();
+        PinfeedConfig config = StackConfig.load();
         String loadBefore = CpuMeter.loadAverage();
         AtomicLong next = new AtomicLong(BenchSeed.freshLocalBase());
         IntFunction<Long> userId = i -> {

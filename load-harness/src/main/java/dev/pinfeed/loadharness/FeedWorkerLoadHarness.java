@@ -70,7 +70,7 @@ public final class FeedWorkerLoadHarness {
         int users = intArg(args, "--users", 5_000);
         int partitions = intArg(args, "--partitions", 3);
         int maxPoll = intArg(args, "--max-poll", 500);
-        PinfeedConfig config = PinfeedConfig.load();
+        PinfeedConfig config = StackConfig.load();
         String run = Long.toString(System.currentTimeMillis(), 36);
         long base = (System.currentTimeMillis() / 1000 % (1L << 22)) << 14; // fresh local ids per run
         long author = ShardedId.compose(7, ObjectType.USER, base);

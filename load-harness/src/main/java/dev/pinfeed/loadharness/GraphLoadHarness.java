@@ -72,7 +72,7 @@ public final class GraphLoadHarness {
         int seconds = intArg(args, "--duration-s", 15);
         int batch = intArg(args, "--batch", 500);
         int rounds = intArg(args, "--rounds", 3);
-        PinfeedConfig config = PinfeedConfig.load();
+        PinfeedConfig config = StackConfig.load();
         String prefix = "bench:graph:" + Long.toString(System.currentTimeMillis(), 36) + ":";
         SplittableRandom random = new SplittableRandom(42);
         long[] ids = new long[users];

@@ -51,7 +51,7 @@ public final class IngestLoadHarness {
     }
 
     static int run(Options o) throws Exception {
-        PinfeedConfig config = PinfeedConfig.load();
+        PinfeedConfig config = StackConfig.load();
         String runId = "lh" + Long.toString(System.currentTimeMillis(), 36);
         Instant startedAt = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         log("run " + runId + " (pid " + ProcessHandle.current().pid() + "), config " + config.source() + ", " + o);

@@ -74,7 +74,7 @@ public final class MaterializerLoadHarness {
                 }
             }
         }
-        PinfeedConfig config = PinfeedConfig.load();
+        PinfeedConfig config = StackConfig.load();
         MaterializerTopics topics = MaterializerTopics.defaults();
         RedisShardMap shards = RedisShards.defaultShardMap(config); // once: the invalidator asks for it per key
         try (ShardDataSources sources = ShardDataSources.from(config, "canonical-bench", 4);
