@@ -16,19 +16,27 @@ final class StackConfig {
     private StackConfig() {}
 
     static PinfeedConfig load() {
-        rootFor(PinfeedConfig.localRunDirectory(), Path.of(System.getProperty("user.dir")))
-                .ifPresent(root -> System.setProperty("pinfeed.root", root.toString()));
+        rootFor(PinfeedConfig.localRunDirectory(), workingDirectory()).ifPresent(root -> System.setProperty("pinfeed.root", root.toString()));
         return PinfeedConfig.load();
     }
 
-    /** The stack's run directory: the one configuration names, else the working directory's {@code .pinfeed/run}. */
+    /** The stack's run directory: the one configuration names, else the working directory's. */
     static Path runDirectory() {
-        return PinfeedConfig.localRunDirectory().orElse(Path.of(System.getProperty("user.dir"), ".pinfeed", "run"));
+        return PinfeedConfig.localRunDirectory().orElse(runDirectoryOf(workingDirectory()));
     }
 
     /** The root to assume: the working directory, when nothing names a run directory and it holds a stack's. */
     static Optional<Path> rootFor(Optional<Path> named, Path workingDirectory) {
         if (named.isPresent()) return Optional.empty();
-        return Files.isDirectory(workingDirectory.resolve(".pinfeed").resolve("run")) ? Optional.of(workingDirectory) : Optional.empty();
+        return Files.isDirectory(runDirectoryOf(workingDirectory)) ? Optional.of(workingDirectory) : Optional.empty();
+    }
+
+    private static Path workingDirectory() {
+        return Path.of(System.getProperty("user.dir"));
+    }
+
+    /** A checkout's stack run directory, as {@link PinfeedConfig#localRunDirectory} resolves it from a root. */
+    private static Path runDirectoryOf(Path root) {
+        return root.resolve(".pinfeed").resolve("run");
     }
 }

@@ -154,7 +154,7 @@ class DeadLetterRedriveIT {
             Run redrive = ok("dlq", "redrive", "--reason", DeadLetters.MISSING_REFERENCE, "--processor", group);
             assertThat(redrive.out()).contains("redriven 2 dead letters");
             // A committed transaction's markers reach the partitions just after the commit returns: the last stable
-            // offset a fresh reader sees may trail by a moment (CI read 2 here once).
+            // offset a fresh reader sees may trail by a moment.
             await().atMost(KAFKA_WAIT).untilAsserted(() -> assertThat(committed(likes)).isEqualTo(4));
             await().atMost(KAFKA_WAIT).untilAsserted(() -> assertThat(committed(redrives)).isEqualTo(2));
 
