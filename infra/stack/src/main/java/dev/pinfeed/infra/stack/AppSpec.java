@@ -40,10 +40,11 @@ final class AppSpec implements ServerSpec {
     /** Where its health is probed: its admin address (the details of what fails are served only there). */
     private final URI adminUrl;
     private final String heap;
+    private final JvmCollector collector;
     private final Map<String, String> properties;
 
     AppSpec(StackLayout layout, String name, String role, String module, URI baseUrl, URI adminUrl, String heap,
-            Map<String, String> properties) {
+            JvmCollector collector, Map<String, String> properties) {
         this.layout = layout;
         this.name = name;
         this.role = role;
@@ -51,8 +52,10 @@ final class AppSpec implements ServerSpec {
         this.baseUrl = baseUrl;
         this.adminUrl = adminUrl;
         this.heap = heap;
+        this.collector = collector;
         this.properties = Map.copyOf(properties);
     }
+
 
     /** The app's heap, {@code <name>.heap} (default 256m): the feed-service, which allocates per page read, gets more. */
     private static String heap(PinfeedConfig config, String name) {
@@ -63,7 +66,7 @@ final class AppSpec implements ServerSpec {
     static AppSpec httpService(StackLayout layout, PinfeedConfig config, String name, String role, String module,
                                String httpKey, Map<String, String> properties) {
         return new AppSpec(layout, name, role, module, URI.create("http://" + config.hostPort(httpKey) + "/"), adminUrl(config, name),
-                heap(config, name), properties);
+                heap(config, name), JvmCollector.ofApp(config, name), properties);
     }
 
     private static URI adminUrl(PinfeedConfig config, String name) {
@@ -79,15 +82,17 @@ final class AppSpec implements ServerSpec {
     static AppSpec processor(StackLayout layout, PinfeedConfig config, String name, String role, String module,
                              Map<String, String> properties) {
         URI admin = adminUrl(config, name);
-        return new AppSpec(layout, name, role, module, admin, admin, heap(config, name), properties);
+        return new AppSpec(layout, name, role, module, admin, admin, heap(config, name), JvmCollector.ofApp(config, name), properties);
     }
 
     /** The same app with {@code more} system properties (winning over its own). */
     AppSpec withProperties(Map<String, String> more) {
         Map<String, String> all = new LinkedHashMap<>(properties);
         all.putAll(more);
-        return new AppSpec(layout, name, role, module, baseUrl, adminUrl, heap, all);
+        return new AppSpec(layout, name, role, module, baseUrl, adminUrl, heap, collector, all);
     }
+
+    JvmCollector collector() { return collector; }
 
     @Override public String name() { return name; }
     @Override public String role() { return role; }
@@ -111,6 +116,7 @@ final class AppSpec implements ServerSpec {
     public List<String> command() {
         List<String> options = new ArrayList<>(JavaCommand.FOOTPRINT);
         options.add("-Xmx" + heap);
+        options.addAll(collector.overDistributionDefault());
         options.addAll(JavaCommand.logOptions(logFile(), "INFO", Log4jConfig.APPS.file(layout)));
         options.add("-Dpinfeed.root=" + layout.root());
         properties.forEach((k, v) -> options.add("-D" + k + "=" + v));

@@ -36,6 +36,11 @@ class AppSpecTest {
                 bin.resolve("feed-service").toString());
         assertThat(Files.readAllLines(options)).contains("\"-Xms64m\"", "\"-XX:G1PeriodicGCInterval=60000\"", "\"-Xmx1g\"", "\"-Dpinfeed.root=" + root + "\"",
                 "\"-Dfeed.auth.issuer=a b \\\"quoted\\\"\"");
+        assertThat(Files.readAllLines(options)).as("G1, as the distribution's own options select").doesNotContain("\"-XX:+UseSerialGC\"");
+        values.setProperty("stack.collector", "serial");
+        AppSpec.httpService(layout, PinfeedConfig.of(values), "feed-service", "Feed service", "feed-service", "feed.http", Map.of()).command();
+        List<String> serial = Files.readAllLines(options);
+        assertThat(serial).as("after the distribution's -XX:+UseG1GC, which JAVA_OPTS follows").containsSubsequence("\"-XX:-UseG1GC\"", "\"-XX:+UseSerialGC\"");
         AppSpec materializer = AppSpec.processor(layout, PinfeedConfig.of(values), "materializer", "Canonical store", "materializer");
         assertThatThrownBy(materializer::command).hasMessageContaining("materializer").hasMessageContaining("build first");
         assertThat(feedService.endpoint()).as("the public address is shown; health is probed on the admin one").isEqualTo("http://127.0.0.1:8081/");
