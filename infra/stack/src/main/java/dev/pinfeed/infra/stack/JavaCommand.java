@@ -22,16 +22,16 @@ final class JavaCommand {
     /**
      * Flags that keep a long-running JVM's resident memory to what it uses (the dev stack runs 19 processes on one box):
      * the heap starts small and grows under load up to its maximum instead of being committed whole at start, and a
-     * periodic collection while idle gives unused heap back to the OS (G1's; the serial collector gives it back at its full
-     * collections). Throughput under load is the same: the heap grows as the collector needs.
+     * periodic collection while idle gives unused heap back to the OS. Throughput under load is the same: the heap
+     * grows as the collector needs.
      */
     static final List<String> FOOTPRINT = List.of("-Xms64m", "-XX:G1PeriodicGCInterval=60000");
 
-    private JavaCommand(String heap, JvmCollector collector) {
+    private JavaCommand(String heap) {
         args.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         args.addAll(FOOTPRINT);
         args.add("-Xmx" + heap);
-        args.add(collector.flag());
+        args.add("-XX:+UseG1GC");
         args.add("-XX:+ExitOnOutOfMemoryError");
         args.add("-Djava.net.preferIPv4Stack=true");
     }
@@ -51,11 +51,7 @@ final class JavaCommand {
     }
 
     static JavaCommand withHeap(String heap) {
-        return withHeap(heap, JvmCollector.G1);
-    }
-
-    static JavaCommand withHeap(String heap, JvmCollector collector) {
-        return new JavaCommand(heap, collector);
+        return new JavaCommand(heap);
     }
 
     /**

@@ -67,23 +67,22 @@ final class KafkaServerSpec implements ServerSpec {
     private final Path dir;
     /** The broker's {@code -Xmx}: {@value #HEAP_KEY} for the stack's broker, {@value #DEFAULT_HEAP} otherwise. */
     private final String heap;
-    private final JvmCollector collector;
 
     static final String HEAP_KEY = "stack.kafka.heap";
     static final String DEFAULT_HEAP = "512m";
 
     /** A broker whose clients connect in plain text. */
     KafkaServerSpec(StackLayout layout, HostPort broker, int controllerPort) {
-        this(layout, "kafka", broker, controllerPort, null, null, 0, DEFAULT_HEAP, JvmCollector.G1);
+        this(layout, "kafka", broker, controllerPort, null, null, 0, DEFAULT_HEAP);
     }
 
     /** A spare broker whose one listener requires {@code scram}'s account. */
     KafkaServerSpec(StackLayout layout, String name, HostPort broker, int controllerPort, ScramAccount scram) {
-        this(layout, name, broker, controllerPort, scram, null, 0, DEFAULT_HEAP, JvmCollector.G1);
+        this(layout, name, broker, controllerPort, scram, null, 0, DEFAULT_HEAP);
     }
 
     private KafkaServerSpec(StackLayout layout, String name, HostPort broker, int controllerPort, ScramAccount scram, ScramAccount clients,
-                            int internalPort, String heap, JvmCollector collector) {
+                            int internalPort, String heap) {
         this.layout = layout;
         this.name = name;
         this.broker = broker;
@@ -93,30 +92,20 @@ final class KafkaServerSpec implements ServerSpec {
         this.internalPort = internalPort;
         this.dir = layout.dataPath(name);
         this.heap = heap;
-        this.collector = collector;
     }
 
     /** The stack's broker: clients authenticate with {@code clients}' account; the stack itself uses {@code internalPort}. */
     static KafkaServerSpec stack(StackLayout layout, HostPort broker, int controllerPort, int internalPort, ScramAccount clients) {
-        return new KafkaServerSpec(layout, "kafka", broker, controllerPort, null, clients, internalPort, DEFAULT_HEAP, JvmCollector.G1);
+        return new KafkaServerSpec(layout, "kafka", broker, controllerPort, null, clients, internalPort, DEFAULT_HEAP);
     }
 
     /** The same broker with a heap of {@code heap} (a size like 512m). */
     KafkaServerSpec withHeap(String heap) {
-        return new KafkaServerSpec(layout, name, broker, controllerPort, scram, clients, internalPort, heap, collector);
-    }
-
-    /** The same broker collected by {@code collector}. */
-    KafkaServerSpec withCollector(JvmCollector collector) {
-        return new KafkaServerSpec(layout, name, broker, controllerPort, scram, clients, internalPort, heap, collector);
+        return new KafkaServerSpec(layout, name, broker, controllerPort, scram, clients, internalPort, heap);
     }
 
     String heap() {
         return heap;
-    }
-
-    JvmCollector collector() {
-        return collector;
     }
 
     /** Where the stack itself (launcher, dev registry, Kafka's tools) reaches the broker: the internal listener when there is one. */
@@ -225,7 +214,7 @@ final class KafkaServerSpec implements ServerSpec {
 
     @Override
     public List<String> command() {
-        return JavaCommand.withHeap(heap, collector)
+        return JavaCommand.withHeap(heap)
                 .logTo(logFile(), "INFO", Log4jConfig.SERVERS.file(layout))
                 .run(layout.classpathOf("infra/kafka-server"), "kafka.Kafka", properties().toString());
     }

@@ -79,8 +79,7 @@ public final class LocalStack {
                 .map(pw -> KafkaServerSpec.stack(layout, kafka, controllerPort, config.getInt("stack.kafka.internal.port", kafka.port() + 2),
                         new KafkaServerSpec.ScramAccount(config.require(DevSecrets.KAFKA_USER), pw)))
                 .orElseGet(() -> new KafkaServerSpec(layout, kafka, controllerPort))
-                .withHeap(JavaCommand.heapSize(config, KafkaServerSpec.HEAP_KEY, KafkaServerSpec.DEFAULT_HEAP))
-                .withCollector(JvmCollector.of(config));
+                .withHeap(JavaCommand.heapSize(config, KafkaServerSpec.HEAP_KEY, KafkaServerSpec.DEFAULT_HEAP));
         add(broker);
         add(new SchemaRegistrySpec(layout, config, broker.internalBootstrap()));
         String hbaseHeap = JavaCommand.heapSize(config, HBaseServerSpec.HEAP_KEY, HBaseServerSpec.DEFAULT_HEAP);

@@ -27,7 +27,6 @@ final class SchemaRegistrySpec implements ServerSpec {
     private final String kafkaBootstrap;
     /** {@code user:password}, or null for a registry open to anyone. */
     private final String basicAuth;
-    private final JvmCollector collector;
 
     /** {@code kafkaBootstrap}: the broker's listener the registry keeps its schemas through. */
     SchemaRegistrySpec(StackLayout layout, PinfeedConfig config, String kafkaBootstrap) {
@@ -37,11 +36,6 @@ final class SchemaRegistrySpec implements ServerSpec {
         this.kafkaBootstrap = kafkaBootstrap;
         Optional<String> user = config.find("schema.registry.basic-auth.user");
         this.basicAuth = user.map(name -> name + ":" + config.require("schema.registry.basic-auth.password")).orElse(null);
-        this.collector = JvmCollector.of(config);
-    }
-
-    JvmCollector collector() {
-        return collector;
     }
 
     private Path usersFile() {
@@ -64,7 +58,7 @@ final class SchemaRegistrySpec implements ServerSpec {
     public List<String> command() {
         List<String> args = new ArrayList<>(List.of("--host", url.getHost(), "--port", String.valueOf(url.getPort()), "--bootstrap", kafkaBootstrap));
         if (basicAuth != null) args.addAll(List.of("--basic-auth-file", usersFile().toString()));
-        return JavaCommand.withHeap("128m", collector)
+        return JavaCommand.withHeap("128m")
                 .run(layout.classpathOf("infra/schema-registry"), "dev.pinfeed.infra.schemaregistry.SchemaRegistryServer", args.toArray(String[]::new));
     }
 

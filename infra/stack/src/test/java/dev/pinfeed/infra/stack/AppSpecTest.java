@@ -37,7 +37,7 @@ class AppSpecTest {
         assertThat(Files.readAllLines(options)).contains("\"-Xms64m\"", "\"-XX:G1PeriodicGCInterval=60000\"", "\"-Xmx1g\"", "\"-Dpinfeed.root=" + root + "\"",
                 "\"-Dfeed.auth.issuer=a b \\\"quoted\\\"\"");
         assertThat(Files.readAllLines(options)).as("G1, as the distribution's own options select").doesNotContain("\"-XX:+UseSerialGC\"");
-        values.setProperty("stack.collector", "serial");
+        values.setProperty("stack.apps.collector", "serial");
         AppSpec.httpService(layout, PinfeedConfig.of(values), "feed-service", "Feed service", "feed-service", "feed.http", Map.of()).command();
         List<String> serial = Files.readAllLines(options);
         assertThat(serial).as("after the distribution's -XX:+UseG1GC, which JAVA_OPTS follows").containsSubsequence("\"-XX:-UseG1GC\"", "\"-XX:+UseSerialGC\"");
