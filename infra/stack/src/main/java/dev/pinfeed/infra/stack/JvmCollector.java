@@ -7,9 +7,9 @@ import java.util.List;
  * An app's garbage collector: {@code <app>.collector}, else {@value #KEY}, else {@code g1} (what the distributions ship).
  * The serial collector's own structures take about 1 MB where G1's take 40-50 MB of a 256 MB heap's JVM, and it keeps
  * the heap committed near what is live where G1 lets it grow to its maximum: under {@code ./pinfeed dev}, with 19
- * processes on one box, the feed-service held 438 MB after the soak on it against 736 MB on G1 (docs/benchmarks.md,
- * "the serial collector"). feed-worker and fanout-streams stay on G1 there: their heaps fill under a backlog either
- * way, and feed-worker's full collections then took 0.4 s each.
+ * processes on one box, the feed-service held 438 MB after the soak on it against 736 MB on G1
+ * (docs/benchmarks.md, "the apps on the serial collector"). feed-worker and fanout-streams stay on G1 there: their
+ * heaps fill under a backlog either way, and feed-worker's full collections then took 0.4 s each.
  */
 enum JvmCollector {
     G1("g1"),
