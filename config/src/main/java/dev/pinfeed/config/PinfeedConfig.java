@@ -91,8 +91,13 @@ public final class PinfeedConfig {
         String home = System.getenv("PINFEED_HOME");
         if (home != null && !home.isBlank()) return Optional.of(Path.of(home).toAbsolutePath().resolve("run"));
         String root = System.getProperty("pinfeed.root", System.getenv("PINFEED_ROOT"));
-        if (root != null && !root.isBlank()) return Optional.of(Path.of(root).toAbsolutePath().resolve(".pinfeed").resolve("run"));
+        if (root != null && !root.isBlank()) return Optional.of(runDirectoryUnder(Path.of(root).toAbsolutePath()));
         return Optional.empty();
+    }
+
+    /** The local stack's run directory of the checkout at {@code root}. */
+    public static Path runDirectoryUnder(Path root) {
+        return root.resolve(".pinfeed").resolve("run");
     }
 
     public static PinfeedConfig fromFile(Path path) {

@@ -22,21 +22,16 @@ final class StackConfig {
 
     /** The stack's run directory: the one configuration names, else the working directory's. */
     static Path runDirectory() {
-        return PinfeedConfig.localRunDirectory().orElse(runDirectoryOf(workingDirectory()));
+        return PinfeedConfig.localRunDirectory().orElse(PinfeedConfig.runDirectoryUnder(workingDirectory()));
     }
 
     /** The root to assume: the working directory, when nothing names a run directory and it holds a stack's. */
     static Optional<Path> rootFor(Optional<Path> named, Path workingDirectory) {
         if (named.isPresent()) return Optional.empty();
-        return Files.isDirectory(runDirectoryOf(workingDirectory)) ? Optional.of(workingDirectory) : Optional.empty();
+        return Files.isDirectory(PinfeedConfig.runDirectoryUnder(workingDirectory)) ? Optional.of(workingDirectory) : Optional.empty();
     }
 
     private static Path workingDirectory() {
         return Path.of(System.getProperty("user.dir"));
-    }
-
-    /** A checkout's stack run directory, as {@link PinfeedConfig#localRunDirectory} resolves it from a root. */
-    private static Path runDirectoryOf(Path root) {
-        return root.resolve(".pinfeed").resolve("run");
     }
 }

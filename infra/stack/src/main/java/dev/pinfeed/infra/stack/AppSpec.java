@@ -56,7 +56,6 @@ final class AppSpec implements ServerSpec {
         this.properties = Map.copyOf(properties);
     }
 
-
     /** The app's heap, {@code <name>.heap} (default 256m): the feed-service, which allocates per page read, gets more. */
     private static String heap(PinfeedConfig config, String name) {
         return JavaCommand.heapSize(config, name + ".heap", "256m");
