@@ -24,6 +24,7 @@ import dev.pinfeed.feedstore.MaterializedFeedStore;
 import dev.pinfeed.feedstore.NoticingPoolStore;
 import dev.pinfeed.feedstore.PoolStore;
 import dev.pinfeed.feedstore.QuietPools;
+import dev.pinfeed.feedstore.ReadAheadFeedStore;
 import dev.pinfeed.feedstore.hbase.HBaseLayout;
 import dev.pinfeed.feedstore.hbase.SpeculativeHBaseStores;
 import dev.pinfeed.feedstore.redis.RedisCelebrityPins;
@@ -168,6 +169,33 @@ public final class FeedServiceServer {
         return RecentLivePins.over(reads, Duration.ofMillis(ttl), recentPinsMax(config), clock, listener);
     }
 
+    /** How long a next page's read-ahead is kept ({@link ReadAheadFeedStore}); 0 reads every next page from HBase. */
+    public static final String READ_AHEAD_TTL_MS = "feed.read-ahead.ttl-ms";
+    /** How many pages a next page's read brings, itself included. */
+    public static final String READ_AHEAD_PAGES = "feed.read-ahead.pages";
+    /** At most this many readers' read-aheads are kept. */
+    public static final String READ_AHEAD_MAX_USERS = "feed.read-ahead.max-users";
+
+    /**
+     * {@code feeds} reading {@value #READ_AHEAD_PAGES} (4) pages at each next page and keeping them for
+     * {@value #READ_AHEAD_TTL_MS} (5 000 ms) for at most {@value #READ_AHEAD_MAX_USERS} (2 000) readers.
+     */
+    public static MaterializedFeedStore readAhead(PinfeedConfig config, MaterializedFeedStore feeds, CacheListener listener, Clock clock) {
+        int ttl = config.getInt(READ_AHEAD_TTL_MS, 5_000);
+        if (ttl < 0) throw new IllegalArgumentException(READ_AHEAD_TTL_MS + " must be >= 0 (0 = off): " + ttl);
+        int pages = config.getInt(READ_AHEAD_PAGES, 4);
+        if (pages < 2) throw new IllegalArgumentException(READ_AHEAD_PAGES + " must be >= 2: " + pages);
+        int maxUsers = config.getInt(READ_AHEAD_MAX_USERS, 2_000);
+        if (maxUsers < 1) throw new IllegalArgumentException(READ_AHEAD_MAX_USERS + " must be >= 1: " + maxUsers);
+        return ReadAheadFeedStore.over(feeds, pages, Duration.ofMillis(ttl), maxUsers, clock, hit -> {
+            if (hit) listener.hits(READ_AHEAD_CACHE, 1);
+            else listener.misses(READ_AHEAD_CACHE, 1);
+        });
+    }
+
+    /** The name read-ahead hits and misses are counted under ({@code feed_cache_lookups_total{cache}}). */
+    public static final String READ_AHEAD_CACHE = "read_ahead";
+
     private static int recentPinsMax(PinfeedConfig config) {
         int max = config.getInt(RECENT_PINS_MAX, 50_000);
         if (max < 1) throw new IllegalArgumentException(RECENT_PINS_MAX + " must be >= 1: " + max);
@@ -211,7 +239,7 @@ public final class FeedServiceServer {
                     () -> SpeculativeHBaseStores.connect(config, ctx.meters())));
             health.put("hbase", hbase::pingEither);
             PoolStore pools = hbase.pools();
-            MaterializedFeedStore feeds = hbase.materializedFeed();
+            MaterializedFeedStore feeds = readAhead(config, hbase.materializedFeed(), metrics, Clock.systemUTC());
             LastReadStore lastReads = ctx.closeOnExit(RedisLastReadStore.open(config, graph.redis(), graph.store().keys().prefix()));
             HomeFeedThreads threads = ctx.closeOnExit(HomeFeedThreads.from(config).bindTo(ctx.meters()));
             RedisCelebrityPins celebrityPins = ctx.closeOnExit(RedisCelebrityPins.open(config, graph.redis(), graph.store().keys().prefix()));

@@ -15,6 +15,7 @@ import dev.pinfeed.feedservice.homefeed.HomeFeed;
 import dev.pinfeed.feedservice.homefeed.HomeFeedSettings;
 import dev.pinfeed.feedstore.Chunk;
 import dev.pinfeed.feedstore.FeedItem;
+import dev.pinfeed.feedstore.MaterializedFeedStore;
 import dev.pinfeed.feedstore.PoolEntry;
 import dev.pinfeed.feedstore.PoolStore;
 import dev.pinfeed.feedstore.Source;
@@ -70,6 +71,8 @@ class HomeFeedHttpIT {
     private final FeedMetrics metrics = new FeedMetrics(meters);
     private final HBasePoolStore pools = hbase.pools();
     private final HBaseMaterializedFeedStore feeds = hbase.materializedFeed();
+    /** What the app reads and writes the materialized feed through, as feed-service wires it: next pages read ahead. */
+    private final MaterializedFeedStore servedFeeds = FeedServiceServer.readAhead(stack.config(), feeds, metrics, Clock.systemUTC());
     private final CanonicalReads reads = new CachedCanonicalReads(new MysqlCanonicalReads(db),
             new RedisCanonicalCache(redis, () -> RedisShards.defaultShardMap(stack.config()), Duration.ofMinutes(10)), metrics,
             CachedCanonicalReads.DEFAULT_LIST_SIZE);
@@ -126,7 +129,7 @@ class HomeFeedHttpIT {
     private FeedAppClient app(UnaryOperator<PoolStore> generatorView, Duration generatorDeadline, GraphStore graph, Clock clock) {
         HomeFeedSettings settings = HomeFeedSettings.from(stack.config()).withGeneratorDeadline(generatorDeadline)
                 .withJournalDeadline(Duration.ofSeconds(30)); // a loaded box may take long to journal: not what these tests are about
-        HomeFeed feed = FeedServiceServer.homeFeed(stack.config(), settings, generatorView.apply(pools), feeds, lastReads, reads, graph, threads,
+        HomeFeed feed = FeedServiceServer.homeFeed(stack.config(), settings, generatorView.apply(pools), servedFeeds, lastReads, reads, graph, threads,
                 metrics, clock);
         FeedAppClient app = new FeedAppClient(
                 auth -> FeedServiceServer.app(stack.config(), auth, graph, reads, feed, meters, Map.of()));
@@ -231,6 +234,30 @@ class HomeFeedHttpIT {
             assertThat(poolPins(away)).as("served, so out of the pools").isEmpty();
             assertThat(feedPins(away)).containsExactlyInAnyOrderElementsOf(missed);
         }
+    }
+
+    @Test
+    void aReaderPagingForwardGetsMostNextPagesFromItsReadAhead() throws Exception {
+        long u = user();
+        List<Long> old = pins(20);
+        materialized(u, old);
+        FeedAppClient app = app(p -> p);
+        JsonNode page = app.get("/v1/users/" + u + "/feed?limit=3", 200);
+        // The first view's writes (its state, a trim) land before the next pages: a write drops what was read ahead.
+        assertThat(threads.drain(DRAINED_WITHIN_MS)).isTrue();
+        List<Long> served = new ArrayList<>(ids(page));
+        for (int i = 0; i < 6; i++) {
+            page = app.get("/v1/users/" + u + "/feed?limit=3&cursor=" + page.path("cursor").asText(), 200);
+            served.addAll(ids(page));
+        }
+        assertThat(served).as("seven pages in feed order").containsExactlyElementsOf(old);
+        assertThat(page.path("cursor").isNull()).as("the seventh page ends the feed").isTrue();
+        // Each read ahead brings four pages (feed.read-ahead.pages): pages 2-5, then 6-7.
+        assertThat(metrics.lookups(FeedServiceServer.READ_AHEAD_CACHE, "miss")).as("pages 2 and 6 read HBase").isEqualTo(2);
+        assertThat(metrics.lookups(FeedServiceServer.READ_AHEAD_CACHE, "hit")).as("pages 3, 4, 5 and 7 did not").isEqualTo(4);
+        String second = app.get("/v1/users/" + u + "/feed?limit=3", 200).path("cursor").asText();
+        assertThat(ids(app.get("/v1/users/" + u + "/feed?limit=3&cursor=" + second, 200))).as("the second page again")
+                .containsExactlyElementsOf(old.subList(3, 6));
     }
 
     @Test

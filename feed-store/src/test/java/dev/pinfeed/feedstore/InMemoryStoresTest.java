@@ -1,6 +1,7 @@
 package dev.pinfeed.feedstore;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Nested;
 
@@ -121,6 +122,22 @@ class InMemoryStoresTest {
     class SpeculativeMaterialized extends MaterializedFeedStoreContract {
         private final MaterializedFeedStore store = new SpeculativeMaterializedFeedStore(SpeculativeFixtures.inline(
                 new InMemoryMaterializedFeedStore(), new InMemoryMaterializedFeedStore(), 100, new SimpleMeterRegistry()));
+
+        @Override
+        protected MaterializedFeedStore store() {
+            return store;
+        }
+
+        @Override
+        protected long freshUser() {
+            return USERS.incrementAndGet();
+        }
+    }
+
+    @Nested
+    class ReadAhead extends MaterializedFeedStoreContract {
+        private final MaterializedFeedStore store = new ReadAheadFeedStore(new InMemoryMaterializedFeedStore(), 2, Duration.ofMinutes(1),
+                100, new MutableClock(1_767_225_600_000L), ReadAheadFeedStore.Listener.NONE);
 
         @Override
         protected MaterializedFeedStore store() {

@@ -11,9 +11,12 @@ import dev.pinfeed.feedstore.PoolRows;
 import dev.pinfeed.feedstore.PoolRowsContract;
 import dev.pinfeed.feedstore.PoolStore;
 import dev.pinfeed.feedstore.PoolStoreContract;
+import dev.pinfeed.feedstore.ReadAheadFeedStore;
 import dev.pinfeed.feedstore.Source;
 import dev.pinfeed.infra.stacktestkit.StackExtension;
 import dev.pinfeed.infra.stacktestkit.TestStack;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -239,6 +242,23 @@ class HBaseStoresIT {
 
         @Override
         protected PoolRows rows() {
+            return store;
+        }
+
+        @Override
+        protected long freshUser() {
+            return stack.freshId();
+        }
+    }
+
+    /** The read-ahead over HBase: within one process its answers are the store's. */
+    @Nested
+    class ReadAhead extends MaterializedFeedStoreContract {
+        private final MaterializedFeedStore store = new ReadAheadFeedStore(new HBaseMaterializedFeedStore(connection, HBaseClusters.PRIMARY), 2,
+                Duration.ofMinutes(1), 100, Clock.systemUTC(), ReadAheadFeedStore.Listener.NONE);
+
+        @Override
+        protected MaterializedFeedStore store() {
             return store;
         }
 

@@ -1,0 +1,229 @@
+package dev.pinfeed.feedstore;
+
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * A {@link MaterializedFeedStore} that reads a next page's following pages with it and keeps them in the process for
+ * {@code ttl}: a page after a cursor (a position of the feed) is read {@code pages} pages long, and the pages after any
+ * position in what it read are answered from memory until then. A reader paging forward costs one store read per
+ * {@code pages} pages, and a repeated page none.
+ *
+ * <p>Why it is sound: items after a position change only by removal (new chunks sort ahead of every position), and
+ * this process's own writes to a user's feed (journal, materialize, removals, trim, reset) drop what it kept of him,
+ * so within one process every answer is the store's. Removals by other processes (another feed-service's trim, the
+ * feed-worker's purge after an unfollow or a delete, an operator's rebuild) reach a kept page at most {@code ttl}
+ * later, on top of the pipeline's own lag; a deleted pin is left out of a page all the same, by its hydration. A
+ * user's pending check ({@link #readUnlessPending}) is answered from memory with the pages: a chunk journaled by
+ * another process sorts ahead of every kept position, and its own first page completes it. First pages are never
+ * kept (new pins arrive at their head).
+ *
+ * <p>Bounded: at most {@code maxUsers} users' pages; past it, the expired ones go, and a user who does not fit is
+ * not kept.
+ */
+public final class ReadAheadFeedStore implements MaterializedFeedStore {
+
+    /** Hears of each page asked after a position: answered from memory (hit) or read from the store (miss). */
+    public interface Listener {
+        Listener NONE = hit -> {};
+
+        void lookup(boolean hit);
+    }
+
+    /** What a user's last read-ahead found after {@code from}: {@code items} in feed order, {@code more} when the store had more. */
+    private record Kept(FeedPosition from, List<FeedPage.Positioned> items, boolean more, long until) {}
+
+    private final MaterializedFeedStore store;
+    private final int pages;
+    private final long ttlMillis;
+    private final int maxUsers;
+    private final InstantSource clock;
+    private final Listener listener;
+    private final Map<Long, Kept> kept = new ConcurrentHashMap<>();
+    /**
+     * This process's writes, counted per bucket of users: a read-ahead is kept only if its user's bucket saw no write
+     * while it read. Both sides change a user's entry inside {@code kept.compute}, so one of them sees the other.
+     */
+    private final AtomicLongArray writes = new AtomicLongArray(4096);
+
+    /** @param pages how many pages a next page's read brings (at least 2: one is the page itself) */
+    public ReadAheadFeedStore(MaterializedFeedStore store, int pages, Duration ttl, int maxUsers, InstantSource clock, Listener listener) {
+        if (pages < 2) throw new IllegalArgumentException("pages must be >= 2: " + pages);
+        if (ttl.isNegative() || ttl.isZero()) throw new IllegalArgumentException("ttl must be > 0: " + ttl);
+        if (maxUsers < 1) throw new IllegalArgumentException("maxUsers must be >= 1: " + maxUsers);
+        this.store = store;
+        this.pages = pages;
+        this.ttlMillis = ttl.toMillis();
+        this.maxUsers = maxUsers;
+        this.clock = clock;
+        this.listener = listener;
+    }
+
+    /** {@code store} itself when {@code ttl} is zero (nothing read ahead), else the store reading ahead. */
+    public static MaterializedFeedStore over(MaterializedFeedStore store, int pages, Duration ttl, int maxUsers, InstantSource clock,
+                                             Listener listener) {
+        return ttl.isZero() ? store : new ReadAheadFeedStore(store, pages, ttl, maxUsers, clock, listener);
+    }
+
+    @Override
+    public FeedPage read(long userId, FeedPosition after, int limit) {
+        if (after == null) return store.read(userId, null, limit);
+        Optional<FeedPage> kept = keptPage(userId, after, limit);
+        if (kept.isPresent()) return kept.get();
+        long writesBefore = writes.get(bucket(userId));
+        FeedPage ahead = store.read(userId, after, readAheadLimit(limit));
+        return keep(userId, after, ahead, limit, writesBefore);
+    }
+
+    @Override
+    public Optional<FeedPage> readUnlessPending(long userId, FeedPosition after, int limit) {
+        if (after == null) return store.readUnlessPending(userId, null, limit);
+        Optional<FeedPage> kept = keptPage(userId, after, limit);
+        if (kept.isPresent()) return kept;
+        long writesBefore = writes.get(bucket(userId));
+        return store.readUnlessPending(userId, after, readAheadLimit(limit)).map(ahead -> keep(userId, after, ahead, limit, writesBefore));
+    }
+
+    private int readAheadLimit(int limit) {
+        return (int) Math.min(Integer.MAX_VALUE, (long) limit * pages);
+    }
+
+    /** The page after {@code after} from what was read ahead, when that holds it whole. */
+    private Optional<FeedPage> keptPage(long userId, FeedPosition after, int limit) {
+        Kept k = kept.get(userId);
+        if (k == null || clock.millis() >= k.until()) {
+            listener.lookup(false);
+            return Optional.empty();
+        }
+        int start = -1;
+        if (after.equals(k.from())) {
+            start = 0;
+        } else {
+            for (int i = 0; i < k.items().size(); i++) {
+                if (after.equals(k.items().get(i).position())) {
+                    start = i + 1;
+                    break;
+                }
+            }
+        }
+        int available = start < 0 ? 0 : k.items().size() - start;
+        // Fewer items than asked for are the whole page only when the store had nothing after them.
+        if (start < 0 || (available < limit && k.more())) {
+            listener.lookup(false);
+            return Optional.empty();
+        }
+        listener.lookup(true);
+        int end = start + Math.min(limit, available);
+        return Optional.of(new FeedPage(k.items().subList(start, end), available > limit || k.more()));
+    }
+
+    /** Keeps what was read ahead (unless this process wrote the user's feed meanwhile); answers its first page. */
+    private FeedPage keep(long userId, FeedPosition after, FeedPage ahead, int limit, long writesBefore) {
+        long now = clock.millis();
+        List<FeedPage.Positioned> items = List.copyOf(ahead.items());
+        if (kept.size() >= maxUsers && !kept.containsKey(userId)) kept.values().removeIf(k -> now >= k.until());
+        if (kept.size() < maxUsers || kept.containsKey(userId)) {
+            Kept fresh = new Kept(after, items, ahead.more(), now + ttlMillis);
+            kept.compute(userId, (u, cur) -> writes.get(bucket(userId)) == writesBefore ? fresh : cur);
+        }
+        return new FeedPage(items.subList(0, Math.min(limit, items.size())), items.size() > limit || ahead.more());
+    }
+
+    /** This process wrote the user's feed (or tried to): what was kept of him goes, and a read-ahead under way is not kept. */
+    private void invalidate(long userId) {
+        kept.compute(userId, (u, cur) -> {
+            writes.incrementAndGet(bucket(userId));
+            return null;
+        });
+    }
+
+    private static int bucket(long userId) {
+        return (int) ((userId * 0x9E3779B97F4A7C15L) >>> 52);
+    }
+
+    @Override
+    public void journal(Chunk chunk) {
+        try {
+            store.journal(chunk);
+        } finally {
+            invalidate(chunk.userId());
+        }
+    }
+
+    @Override
+    public List<Chunk> pending(long userId) {
+        return store.pending(userId);
+    }
+
+    @Override
+    public void materialize(Chunk chunk) {
+        try {
+            store.materialize(chunk);
+        } finally {
+            invalidate(chunk.userId());
+        }
+    }
+
+    @Override
+    public PendingAndState pendingAndState(long userId) {
+        return store.pendingAndState(userId);
+    }
+
+    @Override
+    public FirstPageView firstPageView(long userId, int limit) {
+        return store.firstPageView(userId, limit);
+    }
+
+    @Override
+    public void removePins(long userId, Collection<Long> pinIds) {
+        try {
+            store.removePins(userId, pinIds);
+        } finally {
+            invalidate(userId);
+        }
+    }
+
+    @Override
+    public List<FeedPage.Positioned> all(long userId) {
+        return store.all(userId);
+    }
+
+    @Override
+    public int trim(long userId, int maxItems) {
+        try {
+            return store.trim(userId, maxItems);
+        } finally {
+            invalidate(userId);
+        }
+    }
+
+    @Override
+    public Optional<GeneratorState> state(long userId) {
+        return store.state(userId);
+    }
+
+    @Override
+    public void reset(long userId) {
+        try {
+            store.reset(userId);
+        } finally {
+            invalidate(userId);
+        }
+    }
+
+    @Override
+    public void saveState(long userId, GeneratorState state) {
+        store.saveState(userId, state);
+    }
+
+    @Override
+    public void close() {
+        store.close();
+    }
+}
