@@ -11,6 +11,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * feed-service's own meters, registered here and nowhere else (on the app's registry, which
@@ -21,6 +24,12 @@ public final class FeedMetrics implements CacheListener, HomeFeedListener {
 
     private final MeterRegistry registry;
     private final Meter.MeterProvider<Counter> lookups;
+    /**
+     * The lookups' counters by cache, hit then miss, and the served items' by source: counted several times per page, so
+     * looked up once (a {@code withTags} builds its tags and searches the registry on every call).
+     */
+    private final Map<String, Counter[]> lookupCounters = new ConcurrentHashMap<>();
+    private final Map<Source, Counter> servedCounters = new EnumMap<>(Source.class);
     private final Meter.MeterProvider<Counter> errors;
     private final Timer generation;
     private final Meter.MeterProvider<Counter> fallbacks;
@@ -43,6 +52,7 @@ public final class FeedMetrics implements CacheListener, HomeFeedListener {
                 .description("First pages served from the materialized feed alone, by reason (error, deadline)").withRegistry(registry);
         this.chunkSize = DistributionSummary.builder("feed_chunk_size").description("Pins per generated chunk").register(registry);
         this.served = Counter.builder("feed_items_served_total").description("Home feed items served, by source").withRegistry(registry);
+        for (Source source : Source.values()) servedCounters.put(source, served.withTags("source", source.wireName()));
         this.hydrationDropped = Counter.builder("feed_hydration_dropped_total")
                 .description("Home feed items left out because their pin is deleted or unknown").register(registry);
         this.afterAnswerFailures = Counter.builder("feed_after_answer_failures_total")
@@ -79,7 +89,7 @@ public final class FeedMetrics implements CacheListener, HomeFeedListener {
 
     @Override
     public void served(Source source, int n) {
-        served.withTags("source", source.wireName()).increment(n);
+        servedCounters.get(source).increment(n);
     }
 
     @Override
@@ -98,12 +108,17 @@ public final class FeedMetrics implements CacheListener, HomeFeedListener {
 
     @Override
     public void hits(String cache, int n) {
-        if (n > 0) lookups.withTags("cache", cache, "result", "hit").increment(n);
+        if (n > 0) lookupCounters(cache)[0].increment(n);
     }
 
     @Override
     public void misses(String cache, int n) {
-        if (n > 0) lookups.withTags("cache", cache, "result", "miss").increment(n);
+        if (n > 0) lookupCounters(cache)[1].increment(n);
+    }
+
+    private Counter[] lookupCounters(String cache) {
+        return lookupCounters.computeIfAbsent(cache, c -> new Counter[] {
+                lookups.withTags("cache", c, "result", "hit"), lookups.withTags("cache", c, "result", "miss")});
     }
 
     @Override

@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * A {@link MaterializedFeedStore} that reads a next page's following pages with it and keeps them in the process for
- * {@code ttl}: a page after a cursor (a position of the feed) is read {@code pages} pages long, and the pages after any
+ * up to {@code ttl} (at least half of it, spread by user): a page after a cursor (a position of the feed) is read {@code pages} pages long, and the pages after any
  * position in what it read are answered from memory until then. A reader paging forward costs one store read per
  * {@code pages} pages, and a repeated page none.
  *
@@ -129,7 +129,7 @@ public final class ReadAheadFeedStore implements MaterializedFeedStore {
         List<FeedPage.Positioned> items = List.copyOf(ahead.items());
         if (kept.size() >= maxUsers && !kept.containsKey(userId)) kept.values().removeIf(k -> now >= k.until());
         if (kept.size() < maxUsers || kept.containsKey(userId)) {
-            Kept fresh = new Kept(after, items, ahead.more(), now + ttlMillis);
+            Kept fresh = new Kept(after, items, ahead.more(), now + keptFor(userId));
             kept.compute(userId, (u, cur) -> writes.get(bucket(userId)) == writesBefore ? fresh : cur);
         }
         return new FeedPage(items.subList(0, Math.min(limit, items.size())), items.size() > limit || ahead.more());
@@ -141,6 +141,15 @@ public final class ReadAheadFeedStore implements MaterializedFeedStore {
             writes.incrementAndGet(bucket(userId));
             return null;
         });
+    }
+
+    /**
+     * Between half the time to live and all of it, by the user's id: readers who paged at the same moment (a burst, a
+     * benchmark's start) then do not all read the store again at the same moment.
+     */
+    private long keptFor(long userId) {
+        long half = ttlMillis / 2;
+        return ttlMillis - Math.floorMod(userId * 0x9E3779B97F4A7C15L >>> 17, half + 1);
     }
 
     private static int bucket(long userId) {

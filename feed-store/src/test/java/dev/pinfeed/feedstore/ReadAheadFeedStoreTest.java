@@ -106,11 +106,32 @@ class ReadAheadFeedStoreTest {
         feed.read(USER, at(1), 2);
         store.removePins(USER, List.of(3L)); // not through this process
         assertThat(pins(feed.read(USER, at(1), 2))).as("kept").containsExactly(3L, 4L);
-        clock.advance(Duration.ofMillis(4_999));
-        assertThat(pins(feed.read(USER, at(1), 2))).as("kept").containsExactly(3L, 4L);
-        clock.advance(Duration.ofMillis(1));
-        assertThat(pins(feed.read(USER, at(1), 2))).containsExactly(4L, 5L);
+        clock.advance(Duration.ofMillis(2_499));
+        assertThat(pins(feed.read(USER, at(1), 2))).as("kept at least half the time to live").containsExactly(3L, 4L);
+        clock.advance(Duration.ofMillis(2_501));
+        assertThat(pins(feed.read(USER, at(1), 2))).as("kept at most the time to live").containsExactly(4L, 5L);
         assertThat(lookups).containsExactly(false, true, true, false);
+    }
+
+    @Test
+    void readersWhoPagedTogetherDoNotAllReadAgainTogether() {
+        for (long u = 1; u <= 200; u++) store.materialize(chunk(u, 100, 1, 2, 3, 4, 5, 6));
+        long start = clock.millis();
+        int[] keptAfterQuarters = new int[5];
+        for (int quarters = 0; quarters < 5; quarters++) {
+            clock.set(start);
+            ReadAheadFeedStore feed = readAhead(store, 4, 1_000);
+            for (long u = 1; u <= 200; u++) feed.read(u, at(1), 2);
+            clock.advance(Duration.ofMillis(1_250L * quarters));
+            lookups.clear();
+            for (long u = 1; u <= 200; u++) feed.read(u, at(1), 2);
+            keptAfterQuarters[quarters] = (int) lookups.stream().filter(hit -> hit).count();
+        }
+        assertThat(keptAfterQuarters[0]).isEqualTo(200);
+        assertThat(keptAfterQuarters[1]).as("a quarter of the time to live").isEqualTo(200);
+        assertThat(keptAfterQuarters[2]).as("half: a few expired").isBetween(190, 200);
+        assertThat(keptAfterQuarters[3]).as("three quarters: about half").isBetween(60, 140);
+        assertThat(keptAfterQuarters[4]).as("the time to live: none").isZero();
     }
 
     @Test

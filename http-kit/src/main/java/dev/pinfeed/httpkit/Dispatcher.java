@@ -1,8 +1,11 @@
 package dev.pinfeed.httpkit;
 
 import dev.pinfeed.config.StoreUnavailableException;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Timer;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -29,6 +32,12 @@ final class Dispatcher extends Handler.Abstract {
     private final AtomicInteger inFlight = new AtomicInteger();
     /** Set when the app is closing: interrupted handlers are expected then. */
     private volatile boolean stopping;
+    /** Each route's meters, found once per route, method and status ({@code withTags} builds tags and searches the registry). */
+    private final Map<RouteKey, RouteMeters> routeMeters = new ConcurrentHashMap<>();
+
+    private record RouteKey(String route, String method, int status) {}
+
+    private record RouteMeters(Counter requests, Timer duration) {}
 
     Dispatcher(HttpApp app, ExecutorService handlers, Scheduler scheduler) {
         super(InvocationType.BLOCKING);
@@ -76,9 +85,11 @@ final class Dispatcher extends Handler.Abstract {
     /** Records {@code http_requests_total} and {@code http_request_duration_seconds}. */
     void record(String route, String method, int status, long startedNanos) {
         String methodLabel = KNOWN_METHODS.contains(method) ? method : "other";
-        app.requestsTotal.withTags("route", route, "method", methodLabel, "status", Integer.toString(status)).increment();
-        app.requestDuration.withTags("route", route, "method", methodLabel)
-                .record(System.nanoTime() - startedNanos, TimeUnit.NANOSECONDS);
+        RouteMeters meters = routeMeters.computeIfAbsent(new RouteKey(route, methodLabel, status), k -> new RouteMeters(
+                app.requestsTotal.withTags("route", k.route(), "method", k.method(), "status", Integer.toString(k.status())),
+                app.requestDuration.withTags("route", k.route(), "method", k.method())));
+        meters.requests().increment();
+        meters.duration().record(System.nanoTime() - startedNanos, TimeUnit.NANOSECONDS);
     }
 
     /**
