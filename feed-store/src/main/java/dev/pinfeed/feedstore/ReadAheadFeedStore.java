@@ -135,6 +135,15 @@ public final class ReadAheadFeedStore implements MaterializedFeedStore {
         return new FeedPage(items.subList(0, Math.min(limit, items.size())), items.size() > limit || ahead.more());
     }
 
+    /** Runs a write of the user's feed, then (whether it succeeded or not) forgets what was kept of him. */
+    private void writing(long userId, Runnable write) {
+        try {
+            write.run();
+        } finally {
+            invalidate(userId);
+        }
+    }
+
     /** This process wrote the user's feed (or tried to): what was kept of him goes, and a read-ahead under way is not kept. */
     private void invalidate(long userId) {
         kept.compute(userId, (u, cur) -> {
@@ -158,11 +167,7 @@ public final class ReadAheadFeedStore implements MaterializedFeedStore {
 
     @Override
     public void journal(Chunk chunk) {
-        try {
-            store.journal(chunk);
-        } finally {
-            invalidate(chunk.userId());
-        }
+        writing(chunk.userId(), () -> store.journal(chunk));
     }
 
     @Override
@@ -172,11 +177,7 @@ public final class ReadAheadFeedStore implements MaterializedFeedStore {
 
     @Override
     public void materialize(Chunk chunk) {
-        try {
-            store.materialize(chunk);
-        } finally {
-            invalidate(chunk.userId());
-        }
+        writing(chunk.userId(), () -> store.materialize(chunk));
     }
 
     @Override
@@ -191,11 +192,7 @@ public final class ReadAheadFeedStore implements MaterializedFeedStore {
 
     @Override
     public void removePins(long userId, Collection<Long> pinIds) {
-        try {
-            store.removePins(userId, pinIds);
-        } finally {
-            invalidate(userId);
-        }
+        writing(userId, () -> store.removePins(userId, pinIds));
     }
 
     @Override
@@ -205,11 +202,9 @@ public final class ReadAheadFeedStore implements MaterializedFeedStore {
 
     @Override
     public int trim(long userId, int maxItems) {
-        try {
-            return store.trim(userId, maxItems);
-        } finally {
-            invalidate(userId);
-        }
+        int[] left = new int[1];
+        writing(userId, () -> left[0] = store.trim(userId, maxItems));
+        return left[0];
     }
 
     @Override
@@ -219,11 +214,7 @@ public final class ReadAheadFeedStore implements MaterializedFeedStore {
 
     @Override
     public void reset(long userId) {
-        try {
-            store.reset(userId);
-        } finally {
-            invalidate(userId);
-        }
+        writing(userId, () -> store.reset(userId));
     }
 
     @Override

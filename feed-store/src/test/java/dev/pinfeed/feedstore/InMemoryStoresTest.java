@@ -134,19 +134,15 @@ class InMemoryStoresTest {
         }
     }
 
+    /** The in-memory store read through a read-ahead: within one process its answers are the store's. */
     @Nested
-    class ReadAhead extends MaterializedFeedStoreContract {
-        private final MaterializedFeedStore store = new ReadAheadFeedStore(new InMemoryMaterializedFeedStore(), 2, Duration.ofMinutes(1),
-                100, new MutableClock(1_767_225_600_000L), ReadAheadFeedStore.Listener.NONE);
+    class ReadAhead extends Materialized {
+        private final MaterializedFeedStore readAhead = new ReadAheadFeedStore(super.store(), 2, Duration.ofMinutes(1), 100,
+                new MutableClock(1_767_225_600_000L), ReadAheadFeedStore.Listener.NONE);
 
         @Override
         protected MaterializedFeedStore store() {
-            return store;
-        }
-
-        @Override
-        protected long freshUser() {
-            return USERS.incrementAndGet();
+            return readAhead;
         }
     }
 

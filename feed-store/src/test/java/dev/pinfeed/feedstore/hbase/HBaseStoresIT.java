@@ -251,23 +251,6 @@ class HBaseStoresIT {
         }
     }
 
-    /** The read-ahead over HBase: within one process its answers are the store's. */
-    @Nested
-    class ReadAhead extends MaterializedFeedStoreContract {
-        private final MaterializedFeedStore store = new ReadAheadFeedStore(new HBaseMaterializedFeedStore(connection, HBaseClusters.PRIMARY), 2,
-                Duration.ofMinutes(1), 100, Clock.systemUTC(), ReadAheadFeedStore.Listener.NONE);
-
-        @Override
-        protected MaterializedFeedStore store() {
-            return store;
-        }
-
-        @Override
-        protected long freshUser() {
-            return stack.freshId();
-        }
-    }
-
     @Nested
     class Materialized extends MaterializedFeedStoreContract {
         private final MaterializedFeedStore store = new HBaseMaterializedFeedStore(connection, HBaseClusters.PRIMARY);
@@ -307,6 +290,18 @@ class HBaseStoresIT {
             assertThat(store.state(u)).contains(saved);
             store.reset(u);
             assertThat(store.state(u)).as("reset removes the old row too").isEmpty();
+        }
+    }
+
+    /** HBase read through a read-ahead: within one process its answers are the store's. */
+    @Nested
+    class ReadAhead extends Materialized {
+        private final MaterializedFeedStore readAhead = new ReadAheadFeedStore(super.store(), 2, Duration.ofMinutes(1), 100, Clock.systemUTC(),
+                ReadAheadFeedStore.Listener.NONE);
+
+        @Override
+        protected MaterializedFeedStore store() {
+            return readAhead;
         }
     }
 }
