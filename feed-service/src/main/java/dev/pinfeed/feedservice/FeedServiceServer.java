@@ -175,6 +175,8 @@ public final class FeedServiceServer {
     public static final String READ_AHEAD_PAGES = "feed.read-ahead.pages";
     /** At most this many readers' read-aheads are kept. */
     public static final String READ_AHEAD_MAX_USERS = "feed.read-ahead.max-users";
+    /** The name read-ahead hits and misses are counted under ({@code feed_cache_lookups_total{cache}}). */
+    public static final String READ_AHEAD_CACHE = "read_ahead";
 
     /**
      * {@code feeds} reading {@value #READ_AHEAD_PAGES} (4) pages at each next page and keeping them for
@@ -192,9 +194,6 @@ public final class FeedServiceServer {
             else listener.misses(READ_AHEAD_CACHE, 1);
         });
     }
-
-    /** The name read-ahead hits and misses are counted under ({@code feed_cache_lookups_total{cache}}). */
-    public static final String READ_AHEAD_CACHE = "read_ahead";
 
     private static int recentPinsMax(PinfeedConfig config) {
         int max = config.getInt(RECENT_PINS_MAX, 50_000);

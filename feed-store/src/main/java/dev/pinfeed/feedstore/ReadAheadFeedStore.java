@@ -1,5 +1,6 @@
 package dev.pinfeed.feedstore;
 
+import dev.pinfeed.config.Mix64;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Collection;
@@ -11,9 +12,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * A {@link MaterializedFeedStore} that reads a next page's following pages with it and keeps them in the process for
- * up to {@code ttl} (at least half of it, spread by user): a page after a cursor (a position of the feed) is read {@code pages} pages long, and the pages after any
- * position in what it read are answered from memory until then. A reader paging forward costs one store read per
- * {@code pages} pages, and a repeated page none.
+ * up to {@code ttl} (at least half of it, spread by user): a page after a cursor (a position of the feed) is read
+ * {@code pages} pages long, and the pages after any position in what it read are answered from memory until then. A
+ * reader paging forward costs one store read per {@code pages} pages, and a repeated page none.
  *
  * <p>Why it is sound: items after a position change only by removal (new chunks sort ahead of every position), and
  * this process's own writes to a user's feed (journal, materialize, removals, trim, reset) drop what it kept of him,
@@ -158,11 +159,11 @@ public final class ReadAheadFeedStore implements MaterializedFeedStore {
      */
     private long keptFor(long userId) {
         long half = ttlMillis / 2;
-        return ttlMillis - Math.floorMod(userId * 0x9E3779B97F4A7C15L >>> 17, half + 1);
+        return ttlMillis - Math.floorMod(Mix64.of(userId), half + 1);
     }
 
     private static int bucket(long userId) {
-        return (int) ((userId * 0x9E3779B97F4A7C15L) >>> 52);
+        return (int) (Mix64.of(userId) >>> 52);
     }
 
     @Override
