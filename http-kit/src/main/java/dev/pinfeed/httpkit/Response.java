@@ -148,7 +148,7 @@ public final class Response {
         byte[] bytes = serialized;
         if (bytes == null) {
             try {
-                bytes = Json.MAPPER.writeValueAsBytes(jsonBody);
+                bytes = Json.bytes(jsonBody);
             } catch (JsonProcessingException e) {
                 throw new UncheckedIOException("cannot serialize response body", e);
             }

@@ -30,6 +30,9 @@ public final class HBaseClusters {
     public static final TableName POOLS = TableName.valueOf("pinfeed", "pools");
     public static final TableName MATERIALIZED_FEED = TableName.valueOf("pinfeed", "materialized_feed");
 
+    /** The threads of a connection's batch pool: two region servers' worth of tasks in flight at once. */
+    static final int BATCH_THREADS = 32;
+
     private HBaseClusters() {}
 
     public static Connection connect(PinfeedConfig config, String cluster) {
@@ -97,6 +100,10 @@ public final class HBaseClusters {
      * every thread's buffered writes queued behind one another on a table of one region (a page's pool removals
      * behind the fan-out's). Batches in flight side by side may apply in any order; the pool and feed stores never
      * put and delete the same row in one flush, so none depends on it.
+     *
+     * <p>The connection's batch pool gets {@value #BATCH_THREADS} threads: by default it grows to 256 (a new thread per task
+     * until that many, each kept while the pool is busy), which in the feed-service were 512 of its 742 threads, every one
+     * walked at each garbage collection, where at most {@code max.perserver.tasks} run per region server anyway.
      */
     public static Configuration clientConfiguration(String zookeeperQuorum) {
         Configuration conf = HBaseConfiguration.create();
@@ -110,6 +117,8 @@ public final class HBaseClusters {
         conf.setInt("hbase.client.scanner.timeout.period", 10_000);
         conf.setInt("hbase.client.max.perregion.tasks", 16);
         conf.setInt("hbase.client.max.perserver.tasks", 16);
+        conf.setInt("hbase.hconnection.threads.core", BATCH_THREADS);
+        conf.setInt("hbase.hconnection.threads.max", BATCH_THREADS);
         conf.setInt("zookeeper.recovery.retry", 1);
         conf.setInt("zookeeper.session.timeout", 10_000);
         return conf;

@@ -37,6 +37,11 @@ class AppSpecTest {
         assertThat(Files.readAllLines(options)).contains("\"-Xms64m\"", "\"-XX:G1PeriodicGCInterval=60000\"", "\"-Xmx1g\"", "\"-Dpinfeed.root=" + root + "\"",
                 "\"-Dfeed.auth.issuer=a b \\\"quoted\\\"\"");
         assertThat(Files.readAllLines(options)).as("G1, as the distribution's own options select").doesNotContain("\"-XX:+UseSerialGC\"");
+        assertThat(Files.readAllLines(options)).as("the collector's own young generation").noneMatch(o -> o.startsWith("\"-Xmn"));
+        values.setProperty("feed-service.young-gen", "96m");
+        AppSpec.httpService(layout, PinfeedConfig.of(values), "feed-service", "Feed service", "feed-service", "feed.http", Map.of()).command();
+        assertThat(Files.readAllLines(options)).contains("\"-Xmx1g\"", "\"-Xmn96m\"");
+        values.remove("feed-service.young-gen");
         values.setProperty("stack.apps.collector", "serial");
         AppSpec.httpService(layout, PinfeedConfig.of(values), "feed-service", "Feed service", "feed-service", "feed.http", Map.of()).command();
         List<String> serial = Files.readAllLines(options);
@@ -63,6 +68,18 @@ class AppSpecTest {
 
         assertThatThrownBy(() -> AppSpec.httpService(layout, PinfeedConfig.of(values), "feed-service", "Feed service", "feed-service", "feed.http", Map.of()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("feed-service.heap must be a heap size like 256m or 1g: 'lots'");
+    }
+
+    @Test
+    void aYoungGenerationThatIsNoSizeIsRefusedNamingItsKey(@TempDir Path root) {
+        Properties values = new Properties();
+        values.setProperty("materializer.admin.http", "127.0.0.1:8092");
+        values.setProperty("materializer.young-gen", "half");
+        StackLayout layout = new StackLayout(root, root.resolve("home"));
+
+        assertThatThrownBy(() -> AppSpec.processor(layout, PinfeedConfig.of(values), "materializer", "Canonical store", "materializer"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("materializer.young-gen must be a young generation size like 256m or 1g: 'half'");
     }
 
     @Test
