@@ -3,6 +3,7 @@ package dev.pinfeed.processorruntime;
 import dev.pinfeed.config.PinfeedConfig;
 import java.time.Clock;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.logging.log4j.LogManager;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,6 +23,9 @@ public final class ProcessMain {
         void start(ProcessContext context) throws Exception;
     }
 
+    /** Processes started in this JVM and not yet stopped: several share one under {@link SharedJvmMain}. */
+    private static final AtomicInteger RUNNING = new AtomicInteger();
+
     private ProcessMain() {}
 
     public static void run(String processName, Body body) {
@@ -37,10 +41,12 @@ public final class ProcessMain {
         Logger log = LoggerFactory.getLogger(ProcessMain.class);
         ProcessContext context = new ProcessContext(processName, config, Clock.systemUTC());
         CountDownLatch stopped = new CountDownLatch(1);
+        RUNNING.incrementAndGet();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             context.close();
             log.info("{} stopped", processName);
-            LogManager.shutdown();
+            // The last process of the JVM to stop flushes the logs: the others may still be closing and logging.
+            if (RUNNING.decrementAndGet() == 0) LogManager.shutdown();
             stopped.countDown();
         }, processName + "-shutdown"));
         try {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.pinfeed.config.PinfeedConfig;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -16,6 +17,9 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -43,9 +47,16 @@ final class AppSpec implements ServerSpec {
     private final List<String> memory;
     private final JvmCollector collector;
     private final Map<String, String> properties;
+    /** The JVM it runs in with other apps ({@link SharedJvm}), or null: its own. */
+    private final SharedJvm shared;
 
     AppSpec(StackLayout layout, String name, String role, String module, URI baseUrl, URI adminUrl, List<String> memory,
             JvmCollector collector, Map<String, String> properties) {
+        this(layout, name, role, module, baseUrl, adminUrl, memory, collector, properties, null);
+    }
+
+    private AppSpec(StackLayout layout, String name, String role, String module, URI baseUrl, URI adminUrl, List<String> memory,
+                    JvmCollector collector, Map<String, String> properties, SharedJvm shared) {
         this.layout = layout;
         this.name = name;
         this.role = role;
@@ -55,6 +66,7 @@ final class AppSpec implements ServerSpec {
         this.memory = List.copyOf(memory);
         this.collector = collector;
         this.properties = Map.copyOf(properties);
+        this.shared = shared;
     }
 
     /**
@@ -63,7 +75,7 @@ final class AppSpec implements ServerSpec {
      * answering thousands of pages a second with a small heap in use collects dozens of times a second, each collection
      * stopping every answer in flight.
      */
-    private static List<String> memory(PinfeedConfig config, String name) {
+    static List<String> memory(PinfeedConfig config, String name) {
         List<String> flags = new ArrayList<>(List.of("-Xmx" + JavaCommand.heapSize(config, name + ".heap", "256m")));
         String youngKey = name + ".young-gen";
         if (config.find(youngKey).isPresent()) flags.add("-Xmn" + JavaCommand.memorySize(config, youngKey, "", "a young generation size"));
@@ -97,15 +109,25 @@ final class AppSpec implements ServerSpec {
     AppSpec withProperties(Map<String, String> more) {
         Map<String, String> all = new LinkedHashMap<>(properties);
         all.putAll(more);
-        return new AppSpec(layout, name, role, module, baseUrl, adminUrl, memory, collector, all);
+        return new AppSpec(layout, name, role, module, baseUrl, adminUrl, memory, collector, all, shared);
     }
 
+    /** The same app run in {@code jvm} with the other apps of it: its command and log are the shared JVM's. */
+    AppSpec in(SharedJvm jvm) {
+        return new AppSpec(layout, name, role, module, baseUrl, adminUrl, memory, collector, properties, jvm);
+    }
+
+    /** The shared JVM it runs in, if any. */
+    Optional<SharedJvm> sharedJvm() { return Optional.ofNullable(shared); }
+
     JvmCollector collector() { return collector; }
+
+    Map<String, String> properties() { return properties; }
 
     @Override public String name() { return name; }
     @Override public String role() { return role; }
     @Override public String endpoint() { return baseUrl.toString(); }
-    @Override public Path logFile() { return layout.logFile(name + ".log"); }
+    @Override public Path logFile() { return shared != null ? shared.logFile() : layout.logFile(name + ".log"); }
 
     /** The apps accept the dev tokens: make sure they and their files exist before any app starts. */
     @Override
@@ -122,6 +144,7 @@ final class AppSpec implements ServerSpec {
      */
     @Override
     public List<String> command() {
+        if (shared != null) return shared.command();
         List<String> options = new ArrayList<>(JavaCommand.FOOTPRINT);
         options.addAll(memory);
         options.addAll(collector.overDistributionDefault());
@@ -135,6 +158,20 @@ final class AppSpec implements ServerSpec {
         return List.of("env", "JAVA_HOME=" + System.getProperty("java.home"), "JAVA_OPTS=@" + optionsFile,
                 distribution().resolve("bin").resolve(module).toString());
     }
+
+    /** The class its distribution's launcher runs (infra/distribution/bin/app.sh: {@code -cp "$APP_HOME/lib/*" <main>}). */
+    String mainClass() {
+        Path script = distribution().resolve("bin").resolve(module);
+        try {
+            Matcher m = LAUNCHED_MAIN.matcher(Files.readString(script));
+            if (!m.find()) throw new IllegalStateException(script + " names no main class after -cp \"$APP_HOME/lib/*\"");
+            return m.group(1);
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading " + script, e);
+        }
+    }
+
+    private static final Pattern LAUNCHED_MAIN = Pattern.compile("-cp \"\\$APP_HOME/lib/\\*\" ([A-Za-z_][\\w.$]*)");
 
     /** The module's built distribution directory. */
     Path distribution() {

@@ -109,6 +109,12 @@ public final class LocalStack {
         add(AppSpec.processor(layout, config, "feed-worker", "Feed worker (fan-out, follows, likes → HBase pools)", "feed-worker"));
         add(AppSpec.httpService(layout, config, "console", "Console (feeds, profiles, the pipeline's state)", "console", "console.http", consoleSettings(layout)));
         if (!appProperties.isEmpty()) apps().forEach(a -> add(((AppSpec) a).withProperties(appProperties)));
+        List<AppSpec> shared = SharedJvm.share(layout, config, apps().stream().map(AppSpec.class::cast).toList());
+        ManagedProcess sharedProcess = new ManagedProcess(SharedJvm.NAME, layout);
+        for (AppSpec app : shared) {
+            specs.put(app.name(), app);
+            processes.put(app.name(), sharedProcess);
+        }
     }
 
     /** The console signs dev readers in by name (the dev reader keys) and writes with the dev producer token. */
@@ -163,6 +169,12 @@ public final class LocalStack {
     private void add(ServerSpec spec) {
         specs.put(spec.name(), spec);
         processes.put(spec.name(), new ManagedProcess(spec.name(), layout));
+    }
+
+    /** The process a server or app runs in: its own name, or {@link SharedJvm#NAME} for apps that share a JVM. */
+    private String processOf(String name) {
+        ManagedProcess p = processes.get(name);
+        return p == null ? name : p.name();
     }
 
     private static int zkPort(String quorum) {
@@ -363,7 +375,8 @@ public final class LocalStack {
         long t0 = System.nanoTime();
         prepare(spec);
         ProcessHandle handle;
-        try (AtomicFiles.Lock lock = AtomicFiles.lock(layout.runFile(spec.name() + ".lock"))) {
+        // Locked per process: apps sharing a JVM start from several threads, and one launches it.
+        try (AtomicFiles.Lock lock = AtomicFiles.lock(layout.runFile(process.name() + ".process.lock"))) {
             Optional<ProcessHandle> already = process.running();
             if (already.isPresent()) {
                 handle = already.get(); // another caller launched it meanwhile: wait for it like they do
@@ -523,7 +536,9 @@ public final class LocalStack {
     }
 
     private void stopAll(List<ServerSpec> toStop) {
-        List<CompletableFuture<Void>> stops = toStop.stream().map(s -> CompletableFuture.runAsync(() -> {
+        Map<ManagedProcess, ServerSpec> oncePerProcess = new LinkedHashMap<>();
+        toStop.forEach(s -> oncePerProcess.putIfAbsent(processes.get(s.name()), s));
+        List<CompletableFuture<Void>> stops = oncePerProcess.values().stream().map(s -> CompletableFuture.runAsync(() -> {
             if (processes.get(s.name()).running().isPresent() && processes.get(s.name()).stop(s.stopGrace())) {
                 progress.accept(s.name() + " did not stop within " + s.stopGrace().toSeconds() + " s: killed");
             }
@@ -560,7 +575,7 @@ public final class LocalStack {
 
     /** Marks a server held down (a file under .pinfeed/run, seen by every process) with the reason. */
     private void hold(String name, String why) {
-        Path mark = layout.runFile(name + ".held");
+        Path mark = layout.runFile(processOf(name) + ".held");
         try {
             Files.createDirectories(mark.getParent());
             Files.writeString(mark, why + "\n");
@@ -571,20 +586,20 @@ public final class LocalStack {
 
     private void release(String name) {
         try {
-            Files.deleteIfExists(layout.runFile(name + ".held"));
+            Files.deleteIfExists(layout.runFile(processOf(name) + ".held"));
         } catch (IOException e) {
             throw new UncheckedIOException("marking " + name + " no longer held down", e);
         }
     }
 
     private boolean held(String name) {
-        return Files.exists(layout.runFile(name + ".held"));
+        return Files.exists(layout.runFile(processOf(name) + ".held"));
     }
 
     /** Why a server is held down, while it is. */
     public Optional<String> heldBy(String name) {
         try {
-            Path mark = layout.runFile(name + ".held");
+            Path mark = layout.runFile(processOf(name) + ".held");
             return Files.exists(mark) ? Optional.of(Files.readString(mark).strip()) : Optional.empty();
         } catch (IOException e) {
             return Optional.of("(unreadable mark: " + e.getMessage() + ")");
@@ -642,7 +657,8 @@ public final class LocalStack {
         Path dir = layout.home().resolve("logs");
         if (!Files.isDirectory(dir)) return List.of();
         try (Stream<Path> files = Files.list(dir)) {
-            return files.filter(p -> p.getFileName().toString().startsWith(name + "."))
+            String process = processOf(name);
+            return files.filter(p -> p.getFileName().toString().startsWith(process + "."))
                     .sorted(Comparator.comparing((Path p) -> p.toFile().lastModified()).thenComparing(Path::toString)).toList();
         }
     }

@@ -3,10 +3,12 @@ package dev.pinfeed.infra.stack;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /** {@code ./pinfeed status} as a table for people or JSON for scripts: the same rows either way. */
 final class StatusReport {
@@ -19,8 +21,9 @@ final class StatusReport {
     static String table(List<LocalStack.Row> rows, LocalStack stack) {
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, FORMAT, "SERVER", "ROLE", "ENDPOINT", "STATE", "PID", "RSS MB", "DETAIL"));
         long totalMb = 0;
+        Set<Long> counted = new HashSet<>(); // apps sharing a JVM show its pid and RSS each: counted once
         for (LocalStack.Row r : rows) {
-            totalMb += r.rssMb() == null ? 0 : r.rssMb();
+            if (r.rssMb() != null && counted.add(r.pid())) totalMb += r.rssMb();
             // An app nobody asked to run is not a problem: no detail for it.
             String detail = r.detail() == null || !r.expected() ? "" : r.detail();
             sb.append(String.format(Locale.ROOT, FORMAT, r.name(), r.role(), r.endpoint(), r.state(),
