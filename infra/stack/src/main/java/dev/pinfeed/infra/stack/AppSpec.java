@@ -145,18 +145,30 @@ final class AppSpec implements ServerSpec {
     @Override
     public List<String> command() {
         if (shared != null) return shared.command();
-        List<String> options = new ArrayList<>(JavaCommand.FOOTPRINT);
-        options.addAll(memory);
-        options.addAll(collector.overDistributionDefault());
-        options.addAll(JavaCommand.logOptions(logFile(), "INFO", Log4jConfig.APPS.file(layout)));
-        options.add("-Dpinfeed.root=" + layout.root());
-        properties.forEach((k, v) -> options.add("-D" + k + "=" + v));
-        Path optionsFile = layout.home().resolve("run").resolve(name + ".jvm-options");
-        StackLayout.ensure(optionsFile.getParent());
-        AtomicFiles.writeIfChanged(optionsFile, JavaCommand.argumentFile(options));
+        Path optionsFile = writeJvmOptions(layout, name, memory, collector, properties, List.of());
         // The launcher's own JDK, as for the servers: not whatever java the PATH finds first.
         return List.of("env", "JAVA_HOME=" + System.getProperty("java.home"), "JAVA_OPTS=@" + optionsFile,
                 distribution().resolve("bin").resolve(module).toString());
+    }
+
+    /**
+     * The stack's options for the JVM of {@code process} (an app, or apps sharing a JVM), written as an argument file to
+     * {@code .pinfeed/run/<process>.jvm-options}, which is returned: the footprint flags, heap, collector, its log, the
+     * checkout's root, {@code properties} as system properties, then {@code more}.
+     */
+    static Path writeJvmOptions(StackLayout layout, String process, List<String> memory, JvmCollector collector,
+                                Map<String, String> properties, List<String> more) {
+        List<String> options = new ArrayList<>(JavaCommand.FOOTPRINT);
+        options.addAll(memory);
+        options.addAll(collector.overDistributionDefault());
+        options.addAll(JavaCommand.logOptions(layout.logFile(process + ".log"), "INFO", Log4jConfig.APPS.file(layout)));
+        options.add("-Dpinfeed.root=" + layout.root());
+        properties.forEach((k, v) -> options.add("-D" + k + "=" + v));
+        options.addAll(more);
+        Path optionsFile = layout.home().resolve("run").resolve(process + ".jvm-options");
+        StackLayout.ensure(optionsFile.getParent());
+        AtomicFiles.writeIfChanged(optionsFile, JavaCommand.argumentFile(options));
+        return optionsFile;
     }
 
     /** The class its distribution's launcher runs (infra/distribution/bin/app.sh: {@code -cp "$APP_HOME/lib/*" <main>}). */

@@ -65,7 +65,12 @@ final class JavaCommand {
     }
 
     private JavaCommand() {
-        args.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        args.add(java());
+    }
+
+    /** The java launcher of this JVM's JDK (not whatever java the PATH finds first). */
+    static String java() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
     JavaCommand flags(List<String> flags) {

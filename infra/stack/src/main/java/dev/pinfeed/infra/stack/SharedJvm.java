@@ -69,11 +69,6 @@ final class SharedJvm {
      * system properties, the classpath), then {@value #MAIN} and the members' main classes.
      */
     List<String> command() {
-        List<String> options = new ArrayList<>(JavaCommand.FOOTPRINT);
-        options.addAll(memory);
-        options.addAll(collector.overDistributionDefault());
-        options.addAll(JavaCommand.logOptions(logFile(), "INFO", Log4jConfig.APPS.file(layout)));
-        options.add("-Dpinfeed.root=" + layout.root());
         Map<String, String> properties = new LinkedHashMap<>();
         for (AppSpec app : members) {
             app.properties().forEach((k, v) -> {
@@ -83,13 +78,8 @@ final class SharedJvm {
                 }
             });
         }
-        properties.forEach((k, v) -> options.add("-D" + k + "=" + v));
-        options.add("-cp");
-        options.add(classpath());
-        Path optionsFile = layout.home().resolve("run").resolve(NAME + ".jvm-options");
-        StackLayout.ensure(optionsFile.getParent());
-        AtomicFiles.writeIfChanged(optionsFile, JavaCommand.argumentFile(options));
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        Path optionsFile = AppSpec.writeJvmOptions(layout, NAME, memory, collector, properties, List.of("-cp", classpath()));
+        List<String> command = new ArrayList<>(List.of(JavaCommand.java(),
                 "@" + members.get(0).distribution().resolve("conf").resolve("jvm.options"), "@" + optionsFile, MAIN));
         members.forEach(a -> command.add(a.mainClass()));
         return command;
