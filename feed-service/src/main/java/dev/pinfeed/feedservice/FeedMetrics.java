@@ -43,7 +43,7 @@ public final class FeedMetrics implements CacheListener, HomeFeedListener {
     public FeedMetrics(MeterRegistry registry) {
         this.registry = registry;
         this.lookups = Counter.builder("feed_cache_lookups_total")
-                .description("Canonical cache lookups, by cache (user, board, pin, comment, board_pins; recent_pin: pins kept in the process; pin_json: their JSON kept for pages) and result (hit, miss)").withRegistry(registry);
+                .description("Canonical cache lookups, by cache (user, board, pin, comment, board_pins; recent_pin: pins kept in the process; pin_json: their JSON kept for pages; read_ahead: pages after a position read ahead; first_page: first page views kept) and result (hit, miss)").withRegistry(registry);
         this.errors = Counter.builder("feed_cache_errors_total")
                 .description("Canonical cache calls that failed (the read went to MySQL), by Redis instance").withRegistry(registry);
         this.generation = Timer.builder("feed_generation_seconds")
@@ -59,7 +59,7 @@ public final class FeedMetrics implements CacheListener, HomeFeedListener {
                 .description("Post-answer home feed writes that failed (redone from the journal or on the next view)").register(registry);
         this.quietPools = Counter.builder("feed_quiet_pools_total")
                 .description("First pages' generations and the quiet pools, by outcome (skipped: the pools were quiet, not read; "
-                        + "marked: a generation found nothing and marked them; error: the store failed a look, mark or notice)")
+                        + "remembered: this process found them quiet a moment ago, no generation; marked: a generation found nothing and marked them; error: the store failed a look, mark or notice)")
                 .withRegistry(registry);
         this.lateChunks = Counter.builder("feed_late_chunks_total")
                 .description("Chunks that missed the generator deadline, once done, by outcome (kept: materialized for the next view; "

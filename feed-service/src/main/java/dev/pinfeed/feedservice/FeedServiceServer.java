@@ -25,6 +25,7 @@ import dev.pinfeed.feedstore.NoticingPoolStore;
 import dev.pinfeed.feedstore.PoolStore;
 import dev.pinfeed.feedstore.QuietPools;
 import dev.pinfeed.feedstore.ReadAheadFeedStore;
+import dev.pinfeed.feedstore.RememberedQuietPools;
 import dev.pinfeed.feedstore.hbase.HBaseLayout;
 import dev.pinfeed.feedstore.hbase.SpeculativeHBaseStores;
 import dev.pinfeed.feedstore.redis.RedisCelebrityPins;
@@ -164,13 +165,18 @@ public final class FeedServiceServer {
 
     /** {@code reads}' live pins kept in the process for {@value #RECENT_PINS_TTL_MS} (1 000 ms), at most {@value #RECENT_PINS_MAX} (50 000). */
     public static LivePins recentPins(PinfeedConfig config, CanonicalReads reads, CacheListener listener, Clock clock) {
-        int ttl = config.getInt(RECENT_PINS_TTL_MS, 1_000);
-        if (ttl < 0) throw new IllegalArgumentException(RECENT_PINS_TTL_MS + " must be >= 0 (0 = off): " + ttl);
+        int ttl = nonNegativeMillis(config, RECENT_PINS_TTL_MS, 1_000);
         return RecentLivePins.over(reads, Duration.ofMillis(ttl), recentPinsMax(config), clock, listener);
     }
 
     /** How long a next page's read-ahead is kept ({@link ReadAheadFeedStore}); 0 reads every next page from HBase. */
     public static final String READ_AHEAD_TTL_MS = "feed.read-ahead.ttl-ms";
+    /** How long a first page's view is kept ({@link ReadAheadFeedStore}); 0 reads every first page from HBase. */
+    public static final String FIRST_PAGE_TTL_MS = "feed.read-ahead.first-page-ttl-ms";
+    /** The name first page views' hits and misses are counted under ({@code feed_cache_lookups_total{cache}}). */
+    public static final String FIRST_PAGE_CACHE = "first_page";
+    /** How long the process remembers a reader's pools it found quiet ({@link RememberedQuietPools}); 0 = not remembered. */
+    public static final String QUIET_POOLS_REMEMBER_MS = "feed.quiet-pools.remember-ms";
     /** How many pages a next page's read brings, itself included. */
     public static final String READ_AHEAD_PAGES = "feed.read-ahead.pages";
     /** At most this many readers' read-aheads are kept. */
@@ -180,19 +186,50 @@ public final class FeedServiceServer {
 
     /**
      * {@code feeds} reading {@value #READ_AHEAD_PAGES} (4) pages at each next page and keeping them for
-     * {@value #READ_AHEAD_TTL_MS} (5 000 ms) for at most {@value #READ_AHEAD_MAX_USERS} (2 000) readers.
+     * {@value #READ_AHEAD_TTL_MS} (5 000 ms), and keeping first page views for {@value #FIRST_PAGE_TTL_MS} (5 000 ms), for
+     * at most {@value #READ_AHEAD_MAX_USERS} (2 000) readers.
      */
     public static MaterializedFeedStore readAhead(PinfeedConfig config, MaterializedFeedStore feeds, CacheListener listener, Clock clock) {
-        int ttl = config.getInt(READ_AHEAD_TTL_MS, 5_000);
-        if (ttl < 0) throw new IllegalArgumentException(READ_AHEAD_TTL_MS + " must be >= 0 (0 = off): " + ttl);
+        int ttl = nonNegativeMillis(config, READ_AHEAD_TTL_MS, 5_000);
+        int firstPageTtl = nonNegativeMillis(config, FIRST_PAGE_TTL_MS, 5_000);
         int pages = config.getInt(READ_AHEAD_PAGES, 4);
         if (pages < 2) throw new IllegalArgumentException(READ_AHEAD_PAGES + " must be >= 2: " + pages);
+        int maxUsers = readAheadMaxUsers(config);
+        return ReadAheadFeedStore.over(feeds, pages, Duration.ofMillis(ttl), Duration.ofMillis(firstPageTtl), maxUsers, clock,
+                new ReadAheadFeedStore.Listener() {
+                    @Override
+                    public void lookup(boolean hit) {
+                        count(READ_AHEAD_CACHE, hit);
+                    }
+
+                    @Override
+                    public void firstPageLookup(boolean hit) {
+                        count(FIRST_PAGE_CACHE, hit);
+                    }
+
+                    private void count(String cache, boolean hit) {
+                        if (hit) listener.hits(cache, 1);
+                        else listener.misses(cache, 1);
+                    }
+                });
+    }
+
+    /** {@code quietPools} remembering for {@value #QUIET_POOLS_REMEMBER_MS} (5 000 ms) the readers whose pools it saw quiet. */
+    public static QuietPools rememberedQuietPools(PinfeedConfig config, QuietPools quietPools, Clock clock) {
+        int ttl = nonNegativeMillis(config, QUIET_POOLS_REMEMBER_MS, 5_000);
+        return RememberedQuietPools.over(quietPools, Duration.ofMillis(ttl), readAheadMaxUsers(config), clock);
+    }
+
+    private static int readAheadMaxUsers(PinfeedConfig config) {
         int maxUsers = config.getInt(READ_AHEAD_MAX_USERS, 2_000);
         if (maxUsers < 1) throw new IllegalArgumentException(READ_AHEAD_MAX_USERS + " must be >= 1: " + maxUsers);
-        return ReadAheadFeedStore.over(feeds, pages, Duration.ofMillis(ttl), maxUsers, clock, hit -> {
-            if (hit) listener.hits(READ_AHEAD_CACHE, 1);
-            else listener.misses(READ_AHEAD_CACHE, 1);
-        });
+        return maxUsers;
+    }
+
+    private static int nonNegativeMillis(PinfeedConfig config, String key, int fallback) {
+        int ms = config.getInt(key, fallback);
+        if (ms < 0) throw new IllegalArgumentException(key + " must be >= 0 (0 = off): " + ms);
+        return ms;
     }
 
     private static int recentPinsMax(PinfeedConfig config) {
@@ -242,7 +279,8 @@ public final class FeedServiceServer {
             LastReadStore lastReads = ctx.closeOnExit(RedisLastReadStore.open(config, graph.redis(), graph.store().keys().prefix()));
             HomeFeedThreads threads = ctx.closeOnExit(HomeFeedThreads.from(config).bindTo(ctx.meters()));
             RedisCelebrityPins celebrityPins = ctx.closeOnExit(RedisCelebrityPins.open(config, graph.redis(), graph.store().keys().prefix()));
-            QuietPools quietPools = ctx.closeOnExit(RedisQuietPools.open(config, graph.redis(), graph.store().keys().prefix()));
+            QuietPools quietPools = rememberedQuietPools(config,
+                    ctx.closeOnExit(RedisQuietPools.open(config, graph.redis(), graph.store().keys().prefix())), Clock.systemUTC());
             HomeFeed homeFeed = homeFeed(config, HomeFeedSettings.from(config), pools, feeds, lastReads, reads,
                     recentPins(config, reads, metrics, Clock.systemUTC()), graph.store(), celebrityPins, quietPools, threads, metrics,
                     Clock.systemUTC());

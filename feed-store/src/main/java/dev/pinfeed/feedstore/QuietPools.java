@@ -39,6 +39,14 @@ public interface QuietPools extends AutoCloseable {
     /** After writes to these users' pools returned: their pools are no longer quiet, and a pending ticket is void. */
     void written(Collection<Long> userIds);
 
+    /**
+     * Whether this process found the user's pools quiet a moment ago, from its memory alone (no store call): a first page
+     * then skips its generation altogether. False unless a store remembers ({@link RememberedQuietPools}).
+     */
+    default boolean knownQuiet(long userId) {
+        return false;
+    }
+
     @Override
     default void close() {}
 

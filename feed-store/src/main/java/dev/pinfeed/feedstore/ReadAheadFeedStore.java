@@ -22,8 +22,14 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * feed-worker's purge after an unfollow or a delete, an operator's rebuild) reach a kept page at most {@code ttl}
  * later, on top of the pipeline's own lag; a deleted pin is left out of a page all the same, by its hydration. A
  * user's pending check ({@link #readUnlessPending}) is answered from memory with the pages: a chunk journaled by
- * another process sorts ahead of every kept position, and its own first page completes it. First pages are never
- * kept (new pins arrive at their head).
+ * another process sorts ahead of every kept position, and its own first page completes it.
+ *
+ * <p>A first page's view ({@link #firstPageView}: nothing pending, the state and the newest page) is kept for
+ * {@code firstPageTtl} (0: never), for a reader who asks for his first page again within it (a burst of refreshes):
+ * new pins arrive at a feed's head only through this process's own writes (its chunks: journal and materialize), which
+ * drop the view, as do its state saves. Another process's chunk (another feed-service instance the reader was sent
+ * to), removal or state save reaches a kept view at most {@code firstPageTtl} later, hence a shorter time to live than
+ * the pages after a position.
  *
  * <p>Bounded: at most {@code maxUsers} users' pages; past it, the expired ones go, and a user who does not fit is
  * not kept.
@@ -35,32 +41,52 @@ public final class ReadAheadFeedStore implements MaterializedFeedStore {
         Listener NONE = hit -> {};
 
         void lookup(boolean hit);
+
+        /** Each first page's view asked for, while first pages are kept: from memory (hit) or read from the store (miss). */
+        default void firstPageLookup(boolean hit) {}
     }
 
     /** What a user's last read-ahead found after {@code from}: {@code items} in feed order, {@code more} when the store had more. */
     private record Kept(FeedPosition from, List<FeedPage.Positioned> items, boolean more, long until) {}
 
+    /** A user's first page view as read for {@code limit} items. */
+    private record KeptView(int limit, FirstPageView view, long until) {}
+
     private final MaterializedFeedStore store;
     private final int pages;
     private final long ttlMillis;
+    private final long firstPageTtlMillis;
     private final int maxUsers;
     private final InstantSource clock;
     private final Listener listener;
     private final Map<Long, Kept> kept = new ConcurrentHashMap<>();
+    private final Map<Long, KeptView> views = new ConcurrentHashMap<>();
     /**
      * This process's writes, counted per bucket of users: a read-ahead is kept only if its user's bucket saw no write
      * while it read. Both sides change a user's entry inside {@code kept.compute}, so one of them sees the other.
      */
     private final AtomicLongArray writes = new AtomicLongArray(4096);
 
-    /** @param pages how many pages a next page's read brings (at least 2: one is the page itself) */
+    /** Pages after a position read ahead; first pages not kept. */
     public ReadAheadFeedStore(MaterializedFeedStore store, int pages, Duration ttl, int maxUsers, InstantSource clock, Listener listener) {
+        this(store, pages, ttl, Duration.ZERO, maxUsers, clock, listener);
+    }
+
+    /**
+     * @param pages        how many pages a next page's read brings (at least 2: one is the page itself)
+     * @param ttl          how long pages read ahead are kept (0: pages after a position are not read ahead)
+     * @param firstPageTtl how long a first page's view is kept (0: not kept)
+     */
+    public ReadAheadFeedStore(MaterializedFeedStore store, int pages, Duration ttl, Duration firstPageTtl, int maxUsers, InstantSource clock,
+                              Listener listener) {
         if (pages < 2) throw new IllegalArgumentException("pages must be >= 2: " + pages);
-        if (ttl.isNegative() || ttl.isZero()) throw new IllegalArgumentException("ttl must be > 0: " + ttl);
+        if (ttl.isNegative()) throw new IllegalArgumentException("ttl must be >= 0: " + ttl);
+        if (firstPageTtl.isNegative()) throw new IllegalArgumentException("firstPageTtl must be >= 0: " + firstPageTtl);
         if (maxUsers < 1) throw new IllegalArgumentException("maxUsers must be >= 1: " + maxUsers);
         this.store = store;
         this.pages = pages;
         this.ttlMillis = ttl.toMillis();
+        this.firstPageTtlMillis = firstPageTtl.toMillis();
         this.maxUsers = maxUsers;
         this.clock = clock;
         this.listener = listener;
@@ -69,12 +95,21 @@ public final class ReadAheadFeedStore implements MaterializedFeedStore {
     /** {@code store} itself when {@code ttl} is zero (nothing read ahead), else the store reading ahead. */
     public static MaterializedFeedStore over(MaterializedFeedStore store, int pages, Duration ttl, int maxUsers, InstantSource clock,
                                              Listener listener) {
-        return ttl.isZero() ? store : new ReadAheadFeedStore(store, pages, ttl, maxUsers, clock, listener);
+        return over(store, pages, ttl, Duration.ZERO, maxUsers, clock, listener);
+    }
+
+    /**
+     * {@code store} itself when both times to live are zero (nothing kept), else the store reading ahead and keeping first
+     * page views as they say.
+     */
+    public static MaterializedFeedStore over(MaterializedFeedStore store, int pages, Duration ttl, Duration firstPageTtl, int maxUsers,
+                                             InstantSource clock, Listener listener) {
+        return ttl.isZero() && firstPageTtl.isZero() ? store : new ReadAheadFeedStore(store, pages, ttl, firstPageTtl, maxUsers, clock, listener);
     }
 
     @Override
     public FeedPage read(long userId, FeedPosition after, int limit) {
-        if (after == null) return store.read(userId, null, limit);
+        if (after == null || ttlMillis == 0) return store.read(userId, after, limit);
         Optional<FeedPage> kept = keptPage(userId, after, limit);
         if (kept.isPresent()) return kept.get();
         long writesBefore = writes.get(bucket(userId));
@@ -84,7 +119,7 @@ public final class ReadAheadFeedStore implements MaterializedFeedStore {
 
     @Override
     public Optional<FeedPage> readUnlessPending(long userId, FeedPosition after, int limit) {
-        if (after == null) return store.readUnlessPending(userId, null, limit);
+        if (after == null || ttlMillis == 0) return store.readUnlessPending(userId, after, limit);
         Optional<FeedPage> kept = keptPage(userId, after, limit);
         if (kept.isPresent()) return kept;
         long writesBefore = writes.get(bucket(userId));
@@ -145,12 +180,14 @@ public final class ReadAheadFeedStore implements MaterializedFeedStore {
         }
     }
 
-    /** This process wrote the user's feed (or tried to): what was kept of him goes, and a read-ahead under way is not kept. */
+    /** This process wrote the user's feed (or tried to): what was kept of him goes, and a read under way is not kept. */
     private void invalidate(long userId) {
         kept.compute(userId, (u, cur) -> {
             writes.incrementAndGet(bucket(userId));
             return null;
         });
+        // After the count moved: a view read before the write and kept since goes here, one kept later saw the count.
+        views.remove(userId);
     }
 
     /**
@@ -188,7 +225,25 @@ public final class ReadAheadFeedStore implements MaterializedFeedStore {
 
     @Override
     public FirstPageView firstPageView(long userId, int limit) {
-        return store.firstPageView(userId, limit);
+        if (firstPageTtlMillis == 0) return store.firstPageView(userId, limit);
+        long now = clock.millis();
+        KeptView k = views.get(userId);
+        if (k != null && k.limit() == limit && now < k.until()) {
+            listener.firstPageLookup(true);
+            return k.view();
+        }
+        listener.firstPageLookup(false);
+        long writesBefore = writes.get(bucket(userId));
+        FirstPageView view = store.firstPageView(userId, limit);
+        // Only a view that needs no write first: nothing pending, the state where it belongs.
+        if (view.pending().isEmpty() && !view.stateToResave() && view.page().isPresent()) {
+            if (views.size() >= maxUsers && !views.containsKey(userId)) views.values().removeIf(v -> now >= v.until());
+            if (views.size() < maxUsers || views.containsKey(userId)) {
+                KeptView fresh = new KeptView(limit, view, now + firstPageTtlMillis);
+                views.compute(userId, (u, cur) -> writes.get(bucket(userId)) == writesBefore ? fresh : cur);
+            }
+        }
+        return view;
     }
 
     @Override
@@ -220,7 +275,7 @@ public final class ReadAheadFeedStore implements MaterializedFeedStore {
 
     @Override
     public void saveState(long userId, GeneratorState state) {
-        store.saveState(userId, state);
+        writing(userId, () -> store.saveState(userId, state));
     }
 
     @Override

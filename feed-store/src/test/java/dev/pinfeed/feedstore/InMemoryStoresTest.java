@@ -13,6 +13,27 @@ class InMemoryStoresTest {
 
     private static final AtomicLong USERS = new AtomicLong(1);
 
+    /** Remembering what it saw changes nothing the contract asks of a look, a mark or a notice. */
+    @Nested
+    class QuietPoolsRemembered extends QuietPoolsContract {
+        private final MutableClock clock = new MutableClock(1_767_225_600_000L);
+
+        @Override
+        protected QuietPools store(java.time.Duration maxAge) {
+            return new RememberedQuietPools(new InMemoryQuietPools(clock, maxAge), java.time.Duration.ofSeconds(5), 100, clock);
+        }
+
+        @Override
+        protected void pass(java.time.Duration d) {
+            clock.advance(d);
+        }
+
+        @Override
+        protected long freshUser() {
+            return USERS.incrementAndGet();
+        }
+    }
+
     @Nested
     class QuietPoolsInMemory extends QuietPoolsContract {
         private final MutableClock clock = new MutableClock(1_767_225_600_000L);
@@ -134,10 +155,10 @@ class InMemoryStoresTest {
         }
     }
 
-    /** The in-memory store read through a read-ahead: within one process its answers are the store's. */
+    /** The in-memory store read through a read-ahead that keeps first page views too: within one process its answers are the store's. */
     @Nested
     class ReadAhead extends Materialized {
-        private final MaterializedFeedStore readAhead = new ReadAheadFeedStore(super.store(), 2, Duration.ofMinutes(1), 100,
+        private final MaterializedFeedStore readAhead = new ReadAheadFeedStore(super.store(), 2, Duration.ofMinutes(1), Duration.ofMinutes(1), 100,
                 new MutableClock(1_767_225_600_000L), ReadAheadFeedStore.Listener.NONE);
 
         @Override

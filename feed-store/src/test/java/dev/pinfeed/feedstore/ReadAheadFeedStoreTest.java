@@ -24,10 +24,30 @@ class ReadAheadFeedStoreTest {
     private static final long USER = 42;
     private final MutableClock clock = new MutableClock(1_767_225_600_000L);
     private final List<Boolean> lookups = new ArrayList<>();
+    private final List<Boolean> firstPageLookups = new ArrayList<>();
     private final InMemoryMaterializedFeedStore store = new InMemoryMaterializedFeedStore();
 
     private ReadAheadFeedStore readAhead(MaterializedFeedStore under, int pages, int maxUsers) {
         return new ReadAheadFeedStore(under, pages, Duration.ofSeconds(5), maxUsers, clock, lookups::add);
+    }
+
+    /** Pages after a position kept 5 s, first page views {@code firstPageTtl}. */
+    private ReadAheadFeedStore keepingFirstPages(MaterializedFeedStore under, Duration firstPageTtl) {
+        return new ReadAheadFeedStore(under, 4, Duration.ofSeconds(5), firstPageTtl, 100, clock, new ReadAheadFeedStore.Listener() {
+            @Override
+            public void lookup(boolean hit) {
+                lookups.add(hit);
+            }
+
+            @Override
+            public void firstPageLookup(boolean hit) {
+                firstPageLookups.add(hit);
+            }
+        });
+    }
+
+    private static List<Long> firstPins(FirstPageView view) {
+        return pins(view.page().orElseThrow());
     }
 
     private static Chunk chunk(long user, long chunkId, long... pins) {
@@ -213,11 +233,117 @@ class ReadAheadFeedStoreTest {
     }
 
     @Test
+    void aFirstPageViewIsKeptForItsTimeToLiveAndAnotherProcesssWritesShowAfterIt() {
+        store.materialize(chunk(USER, 100, 1, 2, 3, 4));
+        store.saveState(USER, new GeneratorState(25, 7, 4));
+        ReadAheadFeedStore feed = keepingFirstPages(store, Duration.ofSeconds(2));
+        FirstPageView first = feed.firstPageView(USER, 2);
+        assertThat(first).isEqualTo(store.firstPageView(USER, 2));
+        store.materialize(chunk(USER, 200, 9)); // not through this process
+        store.saveState(USER, new GeneratorState(25, 8, 5));
+        clock.advance(Duration.ofMillis(1_999));
+        assertThat(feed.firstPageView(USER, 2)).as("kept").isSameAs(first);
+        clock.advance(Duration.ofMillis(1));
+        FirstPageView later = feed.firstPageView(USER, 2);
+        assertThat(firstPins(later)).as("the time to live is over").containsExactly(9L, 1L);
+        assertThat(later.state()).contains(new GeneratorState(25, 8, 5));
+        assertThat(firstPageLookups).containsExactly(false, true, false);
+        assertThat(lookups).as("pages after a position are counted apart").isEmpty();
+    }
+
+    @Test
+    void thisProcesssOwnWritesToAUsersFeedOrStateDropHisFirstPageViewOnly() {
+        long other = USER + 1;
+        store.materialize(chunk(USER, 100, 1, 2, 3, 4, 5, 6));
+        store.materialize(chunk(other, 100, 1, 2, 3, 4, 5, 6));
+        ReadAheadFeedStore feed = keepingFirstPages(store, Duration.ofSeconds(5));
+        List<Runnable> writes = List.of(
+                () -> feed.removePins(USER, List.of(1L)),
+                () -> feed.trim(USER, 4),
+                () -> feed.materialize(chunk(USER, 300, 11)),
+                () -> feed.saveState(USER, new GeneratorState(50, 9, 3)),
+                () -> feed.reset(USER));
+        for (Runnable write : writes) {
+            feed.firstPageView(USER, 2);
+            feed.firstPageView(other, 2);
+            firstPageLookups.clear();
+            write.run();
+            assertThat(feed.firstPageView(USER, 2)).isEqualTo(store.firstPageView(USER, 2));
+            assertThat(firstPins(feed.firstPageView(other, 2))).containsExactly(1L, 2L);
+            assertThat(firstPageLookups).containsExactly(false, true);
+        }
+        feed.firstPageView(USER, 2);
+        feed.journal(chunk(USER, 400, 12));
+        assertThat(feed.firstPageView(USER, 2).pending()).as("a chunk journaled here").hasSize(1);
+    }
+
+    @Test
+    void aViewWithAPendingChunkIsNeverKeptAndAnotherLimitIsReadFromTheStore() {
+        store.materialize(chunk(USER, 100, 1, 2, 3, 4));
+        store.journal(chunk(USER, 200, 9));
+        ReadAheadFeedStore feed = keepingFirstPages(store, Duration.ofSeconds(5));
+        feed.firstPageView(USER, 2);
+        assertThat(feed.firstPageView(USER, 2).pending()).hasSize(1);
+        store.materialize(chunk(USER, 200, 9)); // the pending chunk completed (the journal row goes with it)
+        feed.firstPageView(USER, 2);
+        assertThat(firstPins(feed.firstPageView(USER, 2))).containsExactly(9L, 1L);
+        assertThat(firstPins(feed.firstPageView(USER, 3))).as("another limit").containsExactly(9L, 1L, 2L);
+        assertThat(firstPageLookups).containsExactly(false, false, false, true, false);
+    }
+
+    @Test
+    void aFirstPageViewReadWhileThisProcessWritesTheFeedIsNotKept() throws Exception {
+        store.materialize(chunk(USER, 100, 1, 2, 3, 4));
+        CountDownLatch reading = new CountDownLatch(1);
+        CountDownLatch written = new CountDownLatch(1);
+        MaterializedFeedStore slow = (MaterializedFeedStore) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {MaterializedFeedStore.class}, (proxy, method, args) -> {
+                    try {
+                        Object answer = method.invoke(store, args);
+                        if (method.getName().equals("firstPageView") && reading.getCount() > 0) {
+                            reading.countDown();
+                            assertThat(written.await(10, TimeUnit.SECONDS)).isTrue();
+                        }
+                        return answer;
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        ReadAheadFeedStore feed = keepingFirstPages(slow, Duration.ofSeconds(5));
+        CompletableFuture<FirstPageView> stale = CompletableFuture.supplyAsync(() -> feed.firstPageView(USER, 2));
+        assertThat(reading.await(10, TimeUnit.SECONDS)).isTrue();
+        feed.removePins(USER, List.of(1L));
+        written.countDown();
+        assertThat(firstPins(stale.get(10, TimeUnit.SECONDS))).as("read before the write").containsExactly(1L, 2L);
+        assertThat(firstPins(feed.firstPageView(USER, 2))).containsExactly(2L, 3L);
+        assertThat(firstPageLookups).containsExactly(false, false);
+    }
+
+    @Test
+    void withoutATimeToLiveForFirstPagesEveryViewIsTheStores() {
+        store.materialize(chunk(USER, 100, 1, 2, 3, 4));
+        ReadAheadFeedStore feed = keepingFirstPages(store, Duration.ZERO);
+        feed.firstPageView(USER, 2);
+        store.removePins(USER, List.of(1L));
+        assertThat(firstPins(feed.firstPageView(USER, 2))).containsExactly(2L, 3L);
+        assertThat(firstPageLookups).isEmpty();
+        MaterializedFeedStore firstPagesOnly = ReadAheadFeedStore.over(store, 4, Duration.ZERO, Duration.ofSeconds(5), 10, clock,
+                ReadAheadFeedStore.Listener.NONE);
+        assertThat(firstPagesOnly).isInstanceOf(ReadAheadFeedStore.class);
+        firstPagesOnly.read(USER, at(1), 1);
+        store.removePins(USER, List.of(3L));
+        assertThat(pins(firstPagesOnly.read(USER, at(1), 1))).as("no read-ahead: the store's").containsExactly(4L);
+    }
+
+    @Test
     void settingsOutOfRangeAreRefusedAndAZeroTimeToLiveReadsNothingAhead() {
         assertThatThrownBy(() -> readAhead(store, 1, 10)).hasMessageContaining("pages");
         assertThatThrownBy(() -> readAhead(store, 4, 0)).hasMessageContaining("maxUsers");
         assertThatThrownBy(() -> new ReadAheadFeedStore(store, 4, Duration.ofMillis(-1), 10, clock, ReadAheadFeedStore.Listener.NONE))
                 .hasMessageContaining("ttl");
+        assertThatThrownBy(() -> new ReadAheadFeedStore(store, 4, Duration.ofSeconds(1), Duration.ofMillis(-1), 10, clock,
+                ReadAheadFeedStore.Listener.NONE)).hasMessageContaining("firstPageTtl");
+        assertThat(ReadAheadFeedStore.over(store, 4, Duration.ZERO, Duration.ZERO, 10, clock, ReadAheadFeedStore.Listener.NONE)).isSameAs(store);
         assertThat(ReadAheadFeedStore.over(store, 4, Duration.ZERO, 10, clock, ReadAheadFeedStore.Listener.NONE)).isSameAs(store);
     }
 }

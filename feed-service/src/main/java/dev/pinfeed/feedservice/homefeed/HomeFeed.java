@@ -91,6 +91,9 @@ public final class HomeFeed {
      * reader who reloads before a slow generation is done waits for the same chunk instead of asking the pools for
      * another (that would read them again and leave the first chunk to be dropped, its work lost).
      */
+    /** A generation's result that chose and dropped nothing. */
+    private static final ContentGenerator.Result NOTHING = new ContentGenerator.Result(List.of(), List.of());
+
     private static final class Generation {
         final CompletableFuture<ContentGenerator.Result> result = new CompletableFuture<>();
         /** Set by whoever shows or materializes the chunk: a page that had it in time, or its late landing. */
@@ -207,13 +210,16 @@ public final class HomeFeed {
         if (returning(state, now)) regenerator.regenerate(userId);
         int size = state.nextChunkSize() > 0 ? state.nextChunkSize() : settings.chunkSize();
         long started = System.nanoTime();
+        // Pools this process found quiet a moment ago: an empty chunk, without a generation (no store call, no hand-off).
+        boolean remembered = pendingCompleted && quietPools.knownQuiet(userId);
+        if (remembered) listener.quietPools(HomeFeedListener.QuietPoolsOutcome.REMEMBERED);
         // With a pending chunk still in the pools (its completion failed), a new chunk could repeat its pins: none this time.
-        Generation run = pendingCompleted ? joinOrStart(userId, size, state.lastReadMillis(), now) : null;
-        CompletableFuture<ContentGenerator.Result> generated = run == null ? CompletableFuture.completedFuture(null) : run.result;
+        Generation run = pendingCompleted && !remembered ? joinOrStart(userId, size, state.lastReadMillis(), now) : null;
+        CompletableFuture<ContentGenerator.Result> generated = run == null ? CompletableFuture.completedFuture(remembered ? NOTHING : null) : run.result;
         FeedPage materialized = materializedPage.orElseGet(() -> feeds.read(userId, null, limit));
         ContentGenerator.Result result = pendingCompleted ? await(generated, started) : null;
         // A joined generation's chunk may have been shown by the page that started it: shown once, by whoever takes it.
-        if (result != null && !run.taken.compareAndSet(false, true)) result = null;
+        if (result != null && run != null && !run.taken.compareAndSet(false, true)) result = null;
         // Late, not failed: still running, or done just after the deadline (or taken by another page: nothing to land).
         boolean late = pendingCompleted && result == null && !generated.isCompletedExceptionally();
         long newestMaterialized = materialized.items().isEmpty() ? 0 : materialized.items().get(0).position().chunkId();
@@ -254,15 +260,18 @@ public final class HomeFeed {
         List<Long> seenParents = result == null ? List.of() : result.seenParents();
         GeneratorState shownState = shown == null ? state : state.plusItems(shown.items().size());
         int nextChunkSize = nextSize;
+        // The feed is scanned to trim it only once it may have outgrown its maximum (or its size is not known).
+        boolean mayTrim = shownState.materializedItems() == GeneratorState.UNKNOWN_ITEMS || shownState.materializedItems() > settings.materializedMax();
+        // A page that changed nothing has no work after its answer: no hand-off to the after-answer threads.
+        if (shown == null && droppedByGenerator.isEmpty() && dropped.isEmpty() && !mayTrim && !late
+                && unchanged(stored, nextChunkSize, shownState.materializedItems(), now)) {
+            return new Page(hydrated, available > items.size() ? FeedCursor.of(last) : null);
+        }
         after(() -> {
             if (shown != null) complete(shown, droppedByGenerator, seenParents);
             else if (!droppedByGenerator.isEmpty()) pools.remove(userId, droppedByGenerator);
             if (!dropped.isEmpty()) feeds.removePins(userId, dropped);
-            // The feed is scanned to trim it only once it may have outgrown its maximum (or its size is not known).
-            int feedItems = shownState.materializedItems();
-            if (feedItems == GeneratorState.UNKNOWN_ITEMS || feedItems > settings.materializedMax()) {
-                feedItems = feeds.trim(userId, settings.materializedMax());
-            }
+            int feedItems = mayTrim ? feeds.trim(userId, settings.materializedMax()) : shownState.materializedItems();
             if (late) {
                 saveRead(userId, now, state, nextChunkSize, feedItems);
                 if (run.landingScheduled.compareAndSet(false, true)) keepLate(userId, run, newestMaterialized);
@@ -372,7 +381,7 @@ public final class HomeFeed {
         }
         if (look.quiet()) {
             listener.quietPools(HomeFeedListener.QuietPoolsOutcome.SKIPPED);
-            return new ContentGenerator.Result(List.of(), List.of());
+            return NOTHING;
         }
         ContentGenerator.Result r = generator.generate(userId, size);
         listener.generated(Duration.ofNanos(System.nanoTime() - t0), r.items().size());

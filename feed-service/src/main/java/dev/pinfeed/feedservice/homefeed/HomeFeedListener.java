@@ -25,6 +25,8 @@ public interface HomeFeedListener {
     enum QuietPoolsOutcome {
         /** The pools were quiet: not read. */
         SKIPPED("skipped"),
+        /** This process found the pools quiet a moment ago ({@code QuietPools.knownQuiet}): no generation at all. */
+        REMEMBERED("remembered"),
         /** A generation found nothing and marked them quiet. */
         MARKED("marked"),
         /** The quiet pools' store failed a look, a mark or a writer's notice (the pools are read; a lost notice lapses). */

@@ -59,6 +59,11 @@ public final class HomeFeedFixture implements AutoCloseable {
             queued.clear();
         }
 
+        /** How many tasks wait. */
+        public synchronized int queued() {
+            return queued.size();
+        }
+
         private synchronized Runnable next() {
             return queued.poll();
         }

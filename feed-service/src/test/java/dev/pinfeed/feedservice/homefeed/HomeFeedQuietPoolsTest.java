@@ -9,6 +9,7 @@ import dev.pinfeed.feedstore.InMemoryQuietPools;
 import dev.pinfeed.feedstore.PoolEntry;
 import dev.pinfeed.feedstore.PoolStore;
 import dev.pinfeed.feedstore.QuietPools;
+import dev.pinfeed.feedstore.RememberedQuietPools;
 import dev.pinfeed.feedstore.Source;
 import java.time.Duration;
 import java.util.List;
@@ -62,6 +63,32 @@ class HomeFeedQuietPoolsTest {
 
     private PoolEntry entry(long user, long pin) {
         return new PoolEntry(user, Source.FOLLOWED_USER, 50.0, pin, 1, 2, f.clock.millis());
+    }
+
+    @Test
+    void poolsThisProcessFoundQuietAMomentAgoCostNoGenerationAndAPageThatChangedNothingLeavesNoWork() {
+        Reader r = reader();
+        long u = r.user(), old = r.old(), fresh = r.fresh();
+        HomeFeed feed = f.feed(new RememberedQuietPools(quiet, Duration.ofSeconds(5), 100, f.clock), counted(user -> {}));
+        assertThat(pins(feed.read(u, null, 10))).containsExactly(old);
+        f.later.runAll(); // the first view saves the state
+        assertThat(f.counts.quiet(QuietPoolsOutcome.MARKED)).isEqualTo(1);
+
+        for (int i = 0; i < 3; i++) {
+            assertThat(pins(feed.read(u, null, 10))).containsExactly(old);
+            assertThat(f.later.queued()).as("nothing to write after the answer").isZero();
+        }
+        assertThat(f.counts.quiet(QuietPoolsOutcome.REMEMBERED)).isEqualTo(3);
+        assertThat(f.counts.quiet(QuietPoolsOutcome.SKIPPED)).as("the quiet pools' store was not asked").isZero();
+        assertThat(poolReads.get()).isEqualTo(1);
+
+        f.noticed(quiet).upsert(List.of(entry(u, fresh))); // another process's write: noticed in the store only
+        assertThat(pins(feed.read(u, null, 10))).as("within the time to live").containsExactly(old);
+        f.clock.advance(Duration.ofSeconds(5));
+        assertThat(pins(feed.read(u, null, 10))).containsExactly(fresh, old);
+        f.later.runAll();
+        assertThat(poolReads.get()).isEqualTo(2);
+        assertThat(f.pools.all(u)).as("shown: out of the pools").isEmpty();
     }
 
     @Test

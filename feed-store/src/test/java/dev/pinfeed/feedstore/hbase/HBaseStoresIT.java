@@ -293,10 +293,10 @@ class HBaseStoresIT {
         }
     }
 
-    /** HBase read through a read-ahead: within one process its answers are the store's. */
+    /** HBase read through a read-ahead that keeps first page views too: within one process its answers are the store's. */
     @Nested
     class ReadAhead extends Materialized {
-        private final MaterializedFeedStore readAhead = new ReadAheadFeedStore(super.store(), 2, Duration.ofMinutes(1), 100, Clock.systemUTC(),
+        private final MaterializedFeedStore readAhead = new ReadAheadFeedStore(super.store(), 2, Duration.ofMinutes(1), Duration.ofMinutes(1), 100, Clock.systemUTC(),
                 ReadAheadFeedStore.Listener.NONE);
 
         @Override
