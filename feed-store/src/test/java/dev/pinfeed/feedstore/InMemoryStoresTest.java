@@ -13,30 +13,9 @@ class InMemoryStoresTest {
 
     private static final AtomicLong USERS = new AtomicLong(1);
 
-    /** Remembering what it saw changes nothing the contract asks of a look, a mark or a notice. */
-    @Nested
-    class QuietPoolsRemembered extends QuietPoolsContract {
-        private final MutableClock clock = new MutableClock(1_767_225_600_000L);
-
-        @Override
-        protected QuietPools store(java.time.Duration maxAge) {
-            return new RememberedQuietPools(new InMemoryQuietPools(clock, maxAge), java.time.Duration.ofSeconds(5), 100, clock);
-        }
-
-        @Override
-        protected void pass(java.time.Duration d) {
-            clock.advance(d);
-        }
-
-        @Override
-        protected long freshUser() {
-            return USERS.incrementAndGet();
-        }
-    }
-
     @Nested
     class QuietPoolsInMemory extends QuietPoolsContract {
-        private final MutableClock clock = new MutableClock(1_767_225_600_000L);
+        final MutableClock clock = new MutableClock(1_767_225_600_000L);
 
         @Override
         protected QuietPools store(java.time.Duration maxAge) {
@@ -51,6 +30,15 @@ class InMemoryStoresTest {
         @Override
         protected long freshUser() {
             return USERS.incrementAndGet();
+        }
+    }
+
+    /** Remembering what it saw changes nothing the contract asks of a look, a mark or a notice. */
+    @Nested
+    class QuietPoolsRemembered extends QuietPoolsInMemory {
+        @Override
+        protected QuietPools store(java.time.Duration maxAge) {
+            return new RememberedQuietPools(super.store(maxAge), java.time.Duration.ofSeconds(5), 100, clock);
         }
     }
 

@@ -50,6 +50,26 @@ class ReadAheadFeedStoreTest {
         return pins(view.page().orElseThrow());
     }
 
+    /**
+     * The store, each call of {@code method} answering only once {@code written} is counted down, after it read (counting
+     * {@code reading} down): a write of this process lands between the read and the keeping of what it read.
+     */
+    private MaterializedFeedStore pausingAfter(String method, CountDownLatch reading, CountDownLatch written) {
+        return (MaterializedFeedStore) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {MaterializedFeedStore.class},
+                (proxy, m, args) -> {
+                    try {
+                        Object answer = m.invoke(store, args);
+                        if (m.getName().equals(method)) {
+                            reading.countDown();
+                            assertThat(written.await(10, TimeUnit.SECONDS)).isTrue();
+                        }
+                        return answer;
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+    }
+
     private static Chunk chunk(long user, long chunkId, long... pins) {
         return new Chunk(user, chunkId, LongStream.of(pins).mapToObj(p -> new FeedItem(p, Source.FOLLOWED_USER, p, 7, 8)).toList());
     }
@@ -182,19 +202,7 @@ class ReadAheadFeedStoreTest {
         store.materialize(chunk(USER, 100, 1, 2, 3, 4, 5, 6));
         CountDownLatch reading = new CountDownLatch(1);
         CountDownLatch written = new CountDownLatch(1);
-        MaterializedFeedStore slow = (MaterializedFeedStore) Proxy.newProxyInstance(getClass().getClassLoader(),
-                new Class<?>[] {MaterializedFeedStore.class}, (proxy, method, args) -> {
-                    try {
-                        Object answer = method.invoke(store, args);
-                        if (method.getName().equals("read")) {
-                            reading.countDown();
-                            assertThat(written.await(10, TimeUnit.SECONDS)).isTrue();
-                        }
-                        return answer;
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
+        MaterializedFeedStore slow = pausingAfter("read", reading, written);
         ReadAheadFeedStore feed = readAhead(slow, 4, 100);
         CompletableFuture<FeedPage> stale = CompletableFuture.supplyAsync(() -> feed.read(USER, at(1), 2));
         assertThat(reading.await(10, TimeUnit.SECONDS)).isTrue();
@@ -296,19 +304,7 @@ class ReadAheadFeedStoreTest {
         store.materialize(chunk(USER, 100, 1, 2, 3, 4));
         CountDownLatch reading = new CountDownLatch(1);
         CountDownLatch written = new CountDownLatch(1);
-        MaterializedFeedStore slow = (MaterializedFeedStore) Proxy.newProxyInstance(getClass().getClassLoader(),
-                new Class<?>[] {MaterializedFeedStore.class}, (proxy, method, args) -> {
-                    try {
-                        Object answer = method.invoke(store, args);
-                        if (method.getName().equals("firstPageView") && reading.getCount() > 0) {
-                            reading.countDown();
-                            assertThat(written.await(10, TimeUnit.SECONDS)).isTrue();
-                        }
-                        return answer;
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
+        MaterializedFeedStore slow = pausingAfter("firstPageView", reading, written);
         ReadAheadFeedStore feed = keepingFirstPages(slow, Duration.ofSeconds(5));
         CompletableFuture<FirstPageView> stale = CompletableFuture.supplyAsync(() -> feed.firstPageView(USER, 2));
         assertThat(reading.await(10, TimeUnit.SECONDS)).isTrue();
