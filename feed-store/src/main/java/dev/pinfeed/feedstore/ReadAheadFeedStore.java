@@ -25,9 +25,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * another process sorts ahead of every kept position, and its own first page completes it.
  *
  * <p>A first page's view ({@link #firstPageView}: nothing pending, the state and the newest page) is kept for
- * {@code firstPageTtl} (0: never; at least half of it, spread by user), for a reader who asks for his first page again
- * within it (a burst of refreshes): new pins arrive at a feed's head only through this process's own writes (its chunks:
- * journal and materialize), which drop the view, as do its state saves. Another process's chunk (another feed-service instance the reader was sent
+ * {@code firstPageTtl} (0: never), for a reader who asks for his first page again within it (a burst of refreshes):
+ * new pins arrive at a feed's head only through this process's own writes (its chunks: journal and materialize), which
+ * drop the view, as do its state saves. Another process's chunk (another feed-service instance the reader was sent
  * to), removal or state save reaches a kept view at most {@code firstPageTtl} later, hence a shorter time to live than
  * the pages after a position.
  *
@@ -165,7 +165,7 @@ public final class ReadAheadFeedStore implements MaterializedFeedStore {
         List<FeedPage.Positioned> items = List.copyOf(ahead.items());
         if (kept.size() >= maxUsers && !kept.containsKey(userId)) kept.values().removeIf(k -> now >= k.until());
         if (kept.size() < maxUsers || kept.containsKey(userId)) {
-            Kept fresh = new Kept(after, items, ahead.more(), now + StaggeredTtl.forUser(ttlMillis, userId));
+            Kept fresh = new Kept(after, items, ahead.more(), now + keptFor(userId));
             kept.compute(userId, (u, cur) -> writes.get(bucket(userId)) == writesBefore ? fresh : cur);
         }
         return new FeedPage(items.subList(0, Math.min(limit, items.size())), items.size() > limit || ahead.more());
@@ -188,6 +188,15 @@ public final class ReadAheadFeedStore implements MaterializedFeedStore {
         });
         // After the count moved: a view read before the write and kept since goes here, one kept later saw the count.
         views.remove(userId);
+    }
+
+    /**
+     * Between half the time to live and all of it, by the user's id: readers who paged at the same moment (a burst, a
+     * benchmark's start) then do not all read the store again at the same moment.
+     */
+    private long keptFor(long userId) {
+        long half = ttlMillis / 2;
+        return ttlMillis - Math.floorMod(Mix64.of(userId), half + 1);
     }
 
     private static int bucket(long userId) {
@@ -230,7 +239,7 @@ public final class ReadAheadFeedStore implements MaterializedFeedStore {
         if (view.pending().isEmpty() && !view.stateToResave() && view.page().isPresent()) {
             if (views.size() >= maxUsers && !views.containsKey(userId)) views.values().removeIf(v -> now >= v.until());
             if (views.size() < maxUsers || views.containsKey(userId)) {
-                KeptView fresh = new KeptView(limit, view, now + StaggeredTtl.forUser(firstPageTtlMillis, userId));
+                KeptView fresh = new KeptView(limit, view, now + firstPageTtlMillis);
                 views.compute(userId, (u, cur) -> writes.get(bucket(userId)) == writesBefore ? fresh : cur);
             }
         }

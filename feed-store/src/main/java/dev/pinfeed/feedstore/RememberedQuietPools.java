@@ -9,7 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * {@link QuietPools} that remembers, for {@code ttl} (at least half of it, spread by user), the readers whose pools it saw quiet (a quiet look, or a mark), so
+ * {@link QuietPools} that remembers, for {@code ttl}, the readers whose pools it saw quiet (a quiet look, or a mark), so
  * that a reader asking for his first page again within it ({@link #knownQuiet}) skips his generation without a store
  * call: most first pages of a burst of refreshes find nothing new.
  *
@@ -83,7 +83,7 @@ public final class RememberedQuietPools implements QuietPools {
         long now = clock.millis();
         if (quietUntil.size() >= maxUsers && !quietUntil.containsKey(userId)) quietUntil.values().removeIf(until -> now >= until);
         if (quietUntil.size() >= maxUsers && !quietUntil.containsKey(userId)) return;
-        long until = now + StaggeredTtl.forUser(ttlMillis, userId);
+        long until = now + ttlMillis;
         quietUntil.compute(userId, (u, cur) -> notices.get(bucket(u)) == noticesBefore ? Long.valueOf(until) : cur);
     }
 
