@@ -33,6 +33,8 @@ final class DemoDataset {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final long SEED = 20261124L;
     private static final int BATCH = 1000;
+    /** How long a wait for the processors goes on without progress before the load goes on with a warning. */
+    private static final Duration STALL = Duration.ofSeconds(120);
 
     private final URI ingest;
     private final URI feed;
@@ -156,40 +158,47 @@ final class DemoDataset {
     }
 
     /**
-     * Waits (bounded, 120 s) until feed-service counts {@code expected} followers at {@code path} (the most followed
-     * user's counts, the most followed interest): the graph processor has applied the follows, so the pins published
-     * next reach them. After 120 s a warning names {@code what} and the load goes on.
+     * Waits until feed-service counts {@code expected} followers at {@code path} (the most followed user's counts, the
+     * most followed interest): the graph processor has applied the follows, so the pins published next reach them. As
+     * long as the count grows (a busy box applies them slowly); after {@link #STALL} without growth a warning names
+     * {@code what} and the load goes on.
      */
     private void awaitFollowers(String path, int expected, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+        long lastProgress = System.nanoTime();
         long seen = -1;
-        while (System.nanoTime() < deadline) {
+        while (System.nanoTime() - lastProgress < STALL.toNanos()) {
             try {
                 HttpResponse<String> r = http.send(HttpRequest.newBuilder(feed.resolve(path))
                         .timeout(Duration.ofSeconds(5)).GET().build(), HttpResponse.BodyHandlers.ofString());
                 if (r.statusCode() == 200) {
-                    seen = JSON.readTree(r.body()).path("followers").asLong(-1);
-                    if (seen >= expected) return;
+                    long count = JSON.readTree(r.body()).path("followers").asLong(-1);
+                    if (count >= expected) return;
+                    if (count > seen) lastProgress = System.nanoTime();
+                    seen = Math.max(seen, count);
                 }
             } catch (IOException notYet) {
                 // feed-service restarting or busy, or the object not materialized yet: ask again
             }
             Thread.sleep(500);
         }
-        progress.accept("warning: the follower graph shows " + seen + " of " + expected + " " + what
-                + " after 120 s; pins published now may miss some feeds (./pinfeed status, ./pinfeed logs graph-processor)");
+        progress.accept("warning: the follower graph shows " + seen + " of " + expected + " " + what + ", none more for "
+                + STALL.toSeconds() + " s; pins published now may miss some feeds (./pinfeed status, ./pinfeed logs graph-processor)");
     }
 
-    /** Waits (bounded, 120 s) until feed-service reads every pin of {@code pinIds}: the materializer has written them. */
+    /**
+     * Waits until feed-service reads every pin of {@code pinIds} (the materializer has written them), as long as more
+     * become readable; after {@link #STALL} without one a warning says how many are not and the load goes on.
+     */
     private void awaitPins(List<String> pinIds) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+        long lastProgress = System.nanoTime();
         java.util.Deque<String> waiting = new java.util.ArrayDeque<>(pinIds);
-        while (!waiting.isEmpty() && System.nanoTime() < deadline) {
+        while (!waiting.isEmpty() && System.nanoTime() - lastProgress < STALL.toNanos()) {
             try {
                 HttpResponse<Void> r = http.send(HttpRequest.newBuilder(feed.resolve("/v1/pins/" + waiting.peek()))
                         .timeout(Duration.ofSeconds(5)).GET().build(), HttpResponse.BodyHandlers.discarding());
                 if (r.statusCode() == 200) {
                     waiting.pop();
+                    lastProgress = System.nanoTime();
                     continue;
                 }
             } catch (IOException notYet) {
@@ -198,8 +207,8 @@ final class DemoDataset {
             Thread.sleep(200);
         }
         if (!waiting.isEmpty()) {
-            progress.accept("warning: " + waiting.size() + " repinned pins are not readable after 120 s; their repins carry no details "
-                    + "(./pinfeed status, ./pinfeed logs materializer)");
+            progress.accept("warning: " + waiting.size() + " repinned pins are not readable, none more for " + STALL.toSeconds()
+                    + " s; their repins carry no details (./pinfeed status, ./pinfeed logs materializer)");
         }
     }
 
