@@ -137,7 +137,8 @@ final class DemoDataset {
                 "  a user:     curl '" + feed.resolve("/v1/users/by-username/" + plan.usernames.get(star)) + "'",
                 "  an interest: curl '" + feed.resolve("/v1/interests/" + interests.get(topInterest[0])) + "'  ("
                         + DemoPlan.INTERESTS.get(topInterest[0]) + ", " + topInterest[1] + " followers; its pins reach them as \"interests\")",
-                "  (the fan-out fills feeds in the background for a minute or two after the load)");
+                "  (the fan-out goes on filling feeds in the background after the load, on a 2-core box for half an hour or more:"
+                        + " the console's pipeline page shows its consumer lag)");
         Files.writeString(marker, String.join("\n", lines) + "\n");
         published.done("published");
         progress.accept(String.format(Locale.ROOT, "demo dataset published in %.1f s:", (System.nanoTime() - t0) / 1e9));
