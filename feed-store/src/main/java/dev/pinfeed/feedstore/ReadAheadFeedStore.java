@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * A {@link MaterializedFeedStore} that reads a next page's following pages with it and keeps them in the process for
@@ -56,16 +55,12 @@ public final class ReadAheadFeedStore implements MaterializedFeedStore {
     private final int pages;
     private final long ttlMillis;
     private final long firstPageTtlMillis;
-    private final int maxUsers;
     private final InstantSource clock;
     private final Listener listener;
     private final Map<Long, Kept> kept = new ConcurrentHashMap<>();
     private final Map<Long, KeptView> views = new ConcurrentHashMap<>();
-    /**
-     * This process's writes, counted per bucket of users: a read-ahead is kept only if its user's bucket saw no write
-     * while it read. Both sides change a user's entry inside {@code kept.compute}, so one of them sees the other.
-     */
-    private final AtomicLongArray writes = new AtomicLongArray(4096);
+    /** Bounds {@code kept} and {@code views}; nothing read while this process wrote the user is kept (a write counts inside {@code kept.compute}). */
+    private final GuardedKeeps guard;
 
     /** Pages after a position read ahead; first pages not kept. */
     public ReadAheadFeedStore(MaterializedFeedStore store, int pages, Duration ttl, int maxUsers, InstantSource clock, Listener listener) {
@@ -87,7 +82,7 @@ public final class ReadAheadFeedStore implements MaterializedFeedStore {
         this.pages = pages;
         this.ttlMillis = ttl.toMillis();
         this.firstPageTtlMillis = firstPageTtl.toMillis();
-        this.maxUsers = maxUsers;
+        this.guard = new GuardedKeeps(maxUsers);
         this.clock = clock;
         this.listener = listener;
     }
@@ -112,7 +107,7 @@ public final class ReadAheadFeedStore implements MaterializedFeedStore {
         if (after == null || ttlMillis == 0) return store.read(userId, after, limit);
         Optional<FeedPage> kept = keptPage(userId, after, limit);
         if (kept.isPresent()) return kept.get();
-        long writesBefore = writes.get(bucket(userId));
+        long writesBefore = guard.writesBefore(userId);
         FeedPage ahead = store.read(userId, after, readAheadLimit(limit));
         return keep(userId, after, ahead, limit, writesBefore);
     }
@@ -122,7 +117,7 @@ public final class ReadAheadFeedStore implements MaterializedFeedStore {
         if (after == null || ttlMillis == 0) return store.readUnlessPending(userId, after, limit);
         Optional<FeedPage> kept = keptPage(userId, after, limit);
         if (kept.isPresent()) return kept;
-        long writesBefore = writes.get(bucket(userId));
+        long writesBefore = guard.writesBefore(userId);
         return store.readUnlessPending(userId, after, readAheadLimit(limit)).map(ahead -> keep(userId, after, ahead, limit, writesBefore));
     }
 
@@ -163,11 +158,7 @@ public final class ReadAheadFeedStore implements MaterializedFeedStore {
     private FeedPage keep(long userId, FeedPosition after, FeedPage ahead, int limit, long writesBefore) {
         long now = clock.millis();
         List<FeedPage.Positioned> items = List.copyOf(ahead.items());
-        if (kept.size() >= maxUsers && !kept.containsKey(userId)) kept.values().removeIf(k -> now >= k.until());
-        if (kept.size() < maxUsers || kept.containsKey(userId)) {
-            Kept fresh = new Kept(after, items, ahead.more(), now + keptFor(userId));
-            kept.compute(userId, (u, cur) -> writes.get(bucket(userId)) == writesBefore ? fresh : cur);
-        }
+        guard.keep(kept, userId, new Kept(after, items, ahead.more(), now + keptFor(userId)), writesBefore, k -> now >= k.until());
         return new FeedPage(items.subList(0, Math.min(limit, items.size())), items.size() > limit || ahead.more());
     }
 
@@ -183,7 +174,7 @@ public final class ReadAheadFeedStore implements MaterializedFeedStore {
     /** This process wrote the user's feed (or tried to): what was kept of him goes, and a read under way is not kept. */
     private void invalidate(long userId) {
         kept.compute(userId, (u, cur) -> {
-            writes.incrementAndGet(bucket(userId));
+            guard.wrote(u);
             return null;
         });
         // After the count moved: a view read before the write and kept since goes here, one kept later saw the count.
@@ -197,10 +188,6 @@ public final class ReadAheadFeedStore implements MaterializedFeedStore {
     private long keptFor(long userId) {
         long half = ttlMillis / 2;
         return ttlMillis - Math.floorMod(Mix64.of(userId), half + 1);
-    }
-
-    private static int bucket(long userId) {
-        return (int) (Mix64.of(userId) >>> 52);
     }
 
     @Override
@@ -233,15 +220,11 @@ public final class ReadAheadFeedStore implements MaterializedFeedStore {
             return k.view();
         }
         listener.firstPageLookup(false);
-        long writesBefore = writes.get(bucket(userId));
+        long writesBefore = guard.writesBefore(userId);
         FirstPageView view = store.firstPageView(userId, limit);
         // Only a view that needs no write first: nothing pending, the state where it belongs.
         if (view.pending().isEmpty() && !view.stateToResave() && view.page().isPresent()) {
-            if (views.size() >= maxUsers && !views.containsKey(userId)) views.values().removeIf(v -> now >= v.until());
-            if (views.size() < maxUsers || views.containsKey(userId)) {
-                KeptView fresh = new KeptView(limit, view, now + firstPageTtlMillis);
-                views.compute(userId, (u, cur) -> writes.get(bucket(userId)) == writesBefore ? fresh : cur);
-            }
+            guard.keep(views, userId, new KeptView(limit, view, now + firstPageTtlMillis), writesBefore, v -> now >= v.until());
         }
         return view;
     }

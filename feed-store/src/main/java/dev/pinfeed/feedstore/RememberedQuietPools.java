@@ -1,12 +1,10 @@
 package dev.pinfeed.feedstore;
 
-import dev.pinfeed.config.Mix64;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Collection;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * {@link QuietPools} that remembers, for {@code ttl}, the readers whose pools it saw quiet (a quiet look, or a mark), so
@@ -25,19 +23,18 @@ public final class RememberedQuietPools implements QuietPools {
 
     private final QuietPools store;
     private final long ttlMillis;
-    private final int maxUsers;
     private final InstantSource clock;
     /** Until when each reader's pools are known quiet. */
     private final Map<Long, Long> quietUntil = new ConcurrentHashMap<>();
-    /** This process's notices, counted per bucket of readers: a look or mark is remembered only if none came meanwhile. */
-    private final AtomicLongArray notices = new AtomicLongArray(4096);
+    /** A look or mark is remembered only if no notice of this process came meanwhile; a notice counts inside {@code quietUntil.compute}. */
+    private final GuardedKeeps guard;
 
     public RememberedQuietPools(QuietPools store, Duration ttl, int maxUsers, InstantSource clock) {
         if (ttl.isNegative() || ttl.isZero()) throw new IllegalArgumentException("ttl must be > 0: " + ttl);
         if (maxUsers < 1) throw new IllegalArgumentException("maxUsers must be >= 1: " + maxUsers);
         this.store = store;
         this.ttlMillis = ttl.toMillis();
-        this.maxUsers = maxUsers;
+        this.guard = new GuardedKeeps(maxUsers);
         this.clock = clock;
     }
 
@@ -54,7 +51,7 @@ public final class RememberedQuietPools implements QuietPools {
 
     @Override
     public Look look(long userId) {
-        long before = notices.get(bucket(userId));
+        long before = guard.writesBefore(userId);
         Look look = store.look(userId);
         if (look.quiet()) remember(userId, before);
         return look;
@@ -62,7 +59,7 @@ public final class RememberedQuietPools implements QuietPools {
 
     @Override
     public boolean markQuiet(long userId, Look look) {
-        long before = notices.get(bucket(userId));
+        long before = guard.writesBefore(userId);
         boolean marked = store.markQuiet(userId, look);
         if (marked) remember(userId, before);
         return marked;
@@ -72,7 +69,7 @@ public final class RememberedQuietPools implements QuietPools {
     public void written(Collection<Long> userIds) {
         for (long user : userIds) {
             quietUntil.compute(user, (u, cur) -> {
-                notices.incrementAndGet(bucket(u));
+                guard.wrote(u);
                 return null;
             });
         }
@@ -81,14 +78,7 @@ public final class RememberedQuietPools implements QuietPools {
 
     private void remember(long userId, long noticesBefore) {
         long now = clock.millis();
-        if (quietUntil.size() >= maxUsers && !quietUntil.containsKey(userId)) quietUntil.values().removeIf(until -> now >= until);
-        if (quietUntil.size() >= maxUsers && !quietUntil.containsKey(userId)) return;
-        long until = now + ttlMillis;
-        quietUntil.compute(userId, (u, cur) -> notices.get(bucket(u)) == noticesBefore ? Long.valueOf(until) : cur);
-    }
-
-    private static int bucket(long userId) {
-        return (int) (Mix64.of(userId) >>> 52);
+        guard.keep(quietUntil, userId, now + ttlMillis, noticesBefore, until -> now >= until);
     }
 
     @Override

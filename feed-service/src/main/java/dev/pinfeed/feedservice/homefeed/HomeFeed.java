@@ -86,14 +86,14 @@ public final class HomeFeed {
     /** Per user, the generation running in this process. */
     private final Map<Long, Generation> generating = new ConcurrentHashMap<>();
 
+    /** A generation's result that chose and dropped nothing. */
+    private static final ContentGenerator.Result NOTHING = new ContentGenerator.Result(List.of(), List.of());
+
     /**
      * One run of the content generator for a user, which every first page of his in this process joins while it runs: a
      * reader who reloads before a slow generation is done waits for the same chunk instead of asking the pools for
      * another (that would read them again and leave the first chunk to be dropped, its work lost).
      */
-    /** A generation's result that chose and dropped nothing. */
-    private static final ContentGenerator.Result NOTHING = new ContentGenerator.Result(List.of(), List.of());
-
     private static final class Generation {
         final CompletableFuture<ContentGenerator.Result> result = new CompletableFuture<>();
         /** Set by whoever shows or materializes the chunk: a page that had it in time, or its late landing. */
