@@ -24,6 +24,8 @@ final class HBaseServerSpec implements ServerSpec {
      */
     static final String HEAP_KEY = "stack.hbase.heap";
     static final String DEFAULT_HEAP = "1536m";
+    /** The standby's heap, by default {@value #HEAP_KEY}'s: it takes the primary's writes but few reads. */
+    static final String STANDBY_HEAP_KEY = "stack.hbase.standby.heap";
 
     private final StackLayout layout;
     private final String name;

@@ -83,10 +83,11 @@ public final class LocalStack {
         add(broker);
         add(new SchemaRegistrySpec(layout, config, broker.internalBootstrap()));
         String hbaseHeap = JavaCommand.heapSize(config, HBaseServerSpec.HEAP_KEY, HBaseServerSpec.DEFAULT_HEAP);
+        String standbyHeap = JavaCommand.heapSize(config, HBaseServerSpec.STANDBY_HEAP_KEY, hbaseHeap);
         add(new HBaseServerSpec(layout, "hbase-primary", "HBase primary (+ app ZooKeeper)", zkPort(config.hbasePrimaryZookeeper()),
                 config.getInt("stack.hbase.primary.master.port", 16000), config.getInt("stack.hbase.primary.regionserver.port", 16020), hbaseHeap));
         add(new HBaseServerSpec(layout, "hbase-standby", "HBase standby (replica of primary)", zkPort(config.hbaseStandbyZookeeper()),
-                config.getInt("stack.hbase.standby.master.port", 16100), config.getInt("stack.hbase.standby.regionserver.port", 16120), hbaseHeap));
+                config.getInt("stack.hbase.standby.master.port", 16100), config.getInt("stack.hbase.standby.regionserver.port", 16120), standbyHeap));
         int serverId = 1;
         MariaDbServerSpec.Sizes mysqlSizes = MariaDbServerSpec.Sizes.of(config);
         for (PinfeedConfig.ReplicatedHost h : config.mysqlHosts()) {
@@ -539,8 +540,10 @@ public final class LocalStack {
         Map<ManagedProcess, ServerSpec> oncePerProcess = new LinkedHashMap<>();
         toStop.forEach(s -> oncePerProcess.putIfAbsent(processes.get(s.name()), s));
         List<CompletableFuture<Void>> stops = oncePerProcess.values().stream().map(s -> CompletableFuture.runAsync(() -> {
-            if (processes.get(s.name()).running().isPresent() && processes.get(s.name()).stop(s.stopGrace())) {
-                progress.accept(s.name() + " did not stop within " + s.stopGrace().toSeconds() + " s: killed");
+            ManagedProcess process = processes.get(s.name());
+            if (process.running().isPresent() && process.stop(s.stopGrace())) {
+                // The process's name: a shared JVM's, not the first of its apps'.
+                progress.accept(process.name() + " did not stop within " + s.stopGrace().toSeconds() + " s: killed");
             }
         }, PARALLEL)).toList();
         stops.forEach(CompletableFuture::join);

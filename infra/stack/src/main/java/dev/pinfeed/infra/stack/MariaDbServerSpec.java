@@ -188,7 +188,10 @@ final class MariaDbServerSpec implements ServerSpec {
                 "--innodb-file-per-table=OFF", "--innodb-flush-log-at-trx-commit=2",
                 // Thousands of shard databases per host: the table caches (Sizes) stay under this cap.
                 "--open-files-limit=16000",
-                "--character-set-server=utf8mb4", "--collation-server=utf8mb4_unicode_ci"));
+                "--character-set-server=utf8mb4", "--collation-server=utf8mb4_unicode_ci",
+                // InnoDB only: MyISAM's key buffer and most of Aria's page cache (internal temporary tables) idle
+                // (128 MB each by default); a redo log buffer of 8 MB (16 MB) holds any of the pipeline's transactions.
+                "--key-buffer-size=8M", "--aria-pagecache-buffer-size=16M", "--innodb-log-buffer-size=8M"));
         cmd.addAll(memoryFlags());
         // Semi-synchronous replication, AFTER_SYNC: a commit is acknowledged to the client only once the replica
         // has it, so a failover to the replica loses nothing acknowledged. A replica that does not answer within

@@ -15,11 +15,11 @@ import java.util.stream.Stream;
 
 /**
  * Apps that run in one JVM ({@value #KEY}, a comma-separated list of app names; none by default): under
- * {@code ./pinfeed dev} the four stream processors. Every JVM costs ~150 MB before its heap (metaspace, code, the
+ * {@code ./pinfeed dev} the four stream processors and the console. Every JVM costs ~150 MB before its heap (metaspace, code, the
  * collector's structures, thread stacks: docs/benchmarks.md "dev stack memory"), and they load mostly the same classes.
  * Each keeps its name, admin endpoint, health and configuration keys; they share a pid (pid file, log and out file
  * {@value #NAME}.*), so stopping, killing or restarting one of them does it to all, and a hold on one holds them all.
- * The JVM's heap, young generation and collector are {@code processors.heap} / {@code .young-gen} / {@code .collector}.
+ * The JVM's heap, young generation and collector are {@code shared-jvm.heap} / {@code .young-gen} / {@code .collector}.
  * It runs processor-runtime's {@code SharedJvmMain} over the members' distributions: their libraries, one copy of
  * each jar, and their launchers' main classes.
  */
@@ -27,7 +27,7 @@ final class SharedJvm {
 
     static final String KEY = "stack.apps.shared-jvm";
     /** Its process name: pid file, logs and its own configuration keys. */
-    static final String NAME = "processors";
+    static final String NAME = "shared-jvm";
     static final String MAIN = "dev.pinfeed.processorruntime.SharedJvmMain";
 
     private final StackLayout layout;
@@ -65,7 +65,7 @@ final class SharedJvm {
 
     /**
      * The java command: the first member's distribution options (conf/jvm.options, the flags every app needs), then
-     * the stack's in an argument file ({@code .pinfeed/run/processors.jvm-options}: heap, collector, log, the members'
+     * the stack's in an argument file ({@code .pinfeed/run/shared-jvm.jvm-options}: heap, collector, log, the members'
      * system properties, the classpath), then {@value #MAIN} and the members' main classes.
      */
     List<String> command() {

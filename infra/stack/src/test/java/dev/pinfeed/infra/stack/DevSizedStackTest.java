@@ -33,7 +33,7 @@ class DevSizedStackTest {
         assertThat(spec(dev, "mysql001-replica", MariaDbServerSpec.class).memoryFlags())
                 .containsExactly("--innodb-buffer-pool-size=32m", "--table-open-cache=1000", "--table-definition-cache=1000");
         assertThat(spec(bundled, "kafka", KafkaServerSpec.class).heap()).isEqualTo(KafkaServerSpec.DEFAULT_HEAP);
-        assertThat(spec(dev, "kafka", KafkaServerSpec.class).heap()).isEqualTo("384m");
+        assertThat(spec(dev, "kafka", KafkaServerSpec.class).heap()).isEqualTo("256m");
     }
 
     @Test
@@ -87,6 +87,20 @@ class DevSizedStackTest {
 
         assertThat(hbaseHeap(bundled)).isEqualTo(HBaseServerSpec.DEFAULT_HEAP);
         assertThat(hbaseHeap(LocalStack.devSized(bundled))).isEqualTo("768m");
+        assertThat(spec(bundled, "hbase-standby", HBaseServerSpec.class).heap()).isEqualTo(HBaseServerSpec.DEFAULT_HEAP);
+        assertThat(spec(LocalStack.devSized(bundled), "hbase-standby", HBaseServerSpec.class).heap()).isEqualTo("512m");
+    }
+
+    @Test
+    void theStandbysHeapIsThePrimarysUnlessItHasItsOwn() {
+        PinfeedConfig same = PinfeedConfig.bundledLocal().withOverrides(Map.of("stack.hbase.heap", "1g"));
+        PinfeedConfig own = same.withOverrides(Map.of("stack.hbase.standby.heap", "600m"));
+
+        assertThat(spec(same, "hbase-standby", HBaseServerSpec.class).heap()).isEqualTo("1g");
+        assertThat(spec(own, "hbase-standby", HBaseServerSpec.class).heap()).isEqualTo("600m");
+        assertThat(spec(own, "hbase-primary", HBaseServerSpec.class).heap()).isEqualTo("1g");
+        assertThatThrownBy(() -> spec(same.withOverrides(Map.of("stack.hbase.standby.heap", "half")), "hbase-standby", HBaseServerSpec.class))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("stack.hbase.standby.heap");
     }
 
     @Test

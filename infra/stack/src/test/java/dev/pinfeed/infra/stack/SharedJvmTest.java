@@ -34,9 +34,9 @@ class SharedJvmTest {
         values.setProperty("graph-processor.admin.http", "127.0.0.1:8091");
         values.setProperty("materializer.admin.http", "127.0.0.1:8092");
         values.setProperty("feed-worker.admin.http", "127.0.0.1:8094");
-        values.setProperty("processors.heap", "640m");
+        values.setProperty("shared-jvm.heap", "640m");
         values.setProperty("stack.apps.collector", "serial");
-        values.setProperty("processors.collector", "g1");
+        values.setProperty("shared-jvm.collector", "g1");
         return values;
     }
 
@@ -59,7 +59,7 @@ class SharedJvmTest {
 
         assertThat(shared).extracting(AppSpec::name).containsExactly("graph-processor", "materializer");
         List<String> command = shared.get(0).command();
-        Path options = root.resolve("home/run/processors.jvm-options");
+        Path options = root.resolve("home/run/shared-jvm.jvm-options");
         assertThat(command).containsExactly(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "@" + root.resolve("graph-processor/target/graph-processor-1.2.3/conf/jvm.options"), "@" + options,
                 SharedJvm.MAIN, "dev.pinfeed.graphprocessor.GraphProcessorMain", "dev.pinfeed.materializer.MaterializerMain");
@@ -72,7 +72,7 @@ class SharedJvmTest {
                 root.resolve("graph-processor/target/graph-processor-1.2.3/lib/jedis-5.jar").toString(),
                 root.resolve("graph-processor/target/graph-processor-1.2.3/lib/processor-runtime-1.jar").toString(),
                 root.resolve("materializer/target/materializer-1.2.3/lib/mariadb-3.jar").toString());
-        assertThat(shared).extracting(AppSpec::logFile).containsOnly(root.resolve("home/logs/processors.log"));
+        assertThat(shared).extracting(AppSpec::logFile).containsOnly(root.resolve("home/logs/shared-jvm.log"));
     }
 
     @Test
@@ -112,21 +112,21 @@ class SharedJvmTest {
     }
 
     @Test
-    void underDevTheFourProcessorsShareAJvmAndAHoldOnOneHoldsThemAll() {
+    void underDevTheFourProcessorsAndTheConsoleShareAJvmAndAHoldOnOneHoldsThemAll() {
         LocalStack dev = new LocalStack(new StackLayout(root, root.resolve(".pinfeed")), LocalStack.devSized(PinfeedConfig.bundledLocal()), line -> {});
-        List<String> processors = List.of("graph-processor", "materializer", "fanout-streams", "feed-worker");
+        List<String> shared = List.of("graph-processor", "materializer", "fanout-streams", "feed-worker", "console");
         for (ServerSpec s : dev.specs()) {
             if (s instanceof AppSpec app) {
-                assertThat(app.sharedJvm().isPresent()).as(app.name()).isEqualTo(processors.contains(app.name()));
+                assertThat(app.sharedJvm().isPresent()).as(app.name()).isEqualTo(shared.contains(app.name()));
             }
         }
-        assertThat(dev.specs()).filteredOn(s -> processors.contains(s.name())).extracting(ServerSpec::logFile)
-                .containsOnly(root.resolve(".pinfeed/logs/processors.log"));
+        assertThat(dev.specs()).filteredOn(s -> shared.contains(s.name())).extracting(ServerSpec::logFile)
+                .containsOnly(root.resolve(".pinfeed/logs/shared-jvm.log"));
 
         dev.stopAndHold("feed-worker", "a replay of the fan-out");
 
-        for (String p : processors) assertThat(dev.heldBy(p)).as(p).contains("a replay of the fan-out");
-        assertThat(dev.watchdogView().names()).doesNotContainAnyElementsOf(processors).contains("ingest-api", "feed-service", "console");
+        for (String p : shared) assertThat(dev.heldBy(p)).as(p).contains("a replay of the fan-out");
+        assertThat(dev.watchdogView().names()).doesNotContainAnyElementsOf(shared).contains("ingest-api", "feed-service");
         assertThat(dev.heldBy("ingest-api")).isEmpty();
 
         LocalStack test = new LocalStack(new StackLayout(root, root.resolve(".pinfeed")), PinfeedConfig.bundledLocal(), line -> {});
