@@ -26,6 +26,8 @@ final class HBaseServerSpec implements ServerSpec {
     static final String DEFAULT_HEAP = "1536m";
     /** The standby's heap, by default {@value #HEAP_KEY}'s: it takes the primary's writes but few reads. */
     static final String STANDBY_HEAP_KEY = "stack.hbase.standby.heap";
+    /** A memstore chunk: under half a G1 region of the smallest size, so not humongous (see {@link #writeFiles}). */
+    static final int MSLAB_CHUNK_BYTES = 256 * 1024;
 
     private final StackLayout layout;
     private final String name;
@@ -93,6 +95,11 @@ final class HBaseServerSpec implements ServerSpec {
         // 768 MB (the dev stack's) ~300 MB.
         site.put("hbase.regionserver.global.memstore.size", "0.3");
         site.put("hfile.block.cache.size", "0.3");
+        // Memstore chunks of 256 KB (2 MB by default): a heap under 4 GB has 1 MB G1 regions, where any object of
+        // 512 KB or more is humongous. Each 2 MB chunk took whole regions of its own and started concurrent cycles:
+        // ~115 humongous regions of the dev primary's 768 and pauses 7 % of the time under a fan-out backlog.
+        site.put("hbase.hregion.memstore.mslab.chunksize", String.valueOf(MSLAB_CHUNK_BYTES));
+        site.put("hbase.hregion.memstore.mslab.max.allocation", String.valueOf(MSLAB_CHUNK_BYTES / 4));
         // ZooKeeper runs inside this process and the master's shutdown hook stops it before the region
         // server's hook has deleted its znode: retrying that delete against a stopped ZooKeeper made every
         // stop take ~25 s (regions are closed and flushed ~2 s after SIGTERM). Nothing else retries a local ZK.
