@@ -34,6 +34,7 @@ class AppSpecTest {
         Path options = root.resolve("home/run/feed-service.jvm-options");
         assertThat(command).containsExactly("env", "JAVA_HOME=" + System.getProperty("java.home"), "JAVA_OPTS=@" + options,
                 bin.resolve("feed-service").toString());
+        assertThat(Files.readAllLines(options)).as("the footprint flags").containsAll(JavaCommand.FOOTPRINT.stream().map(f -> '"' + f + '"').toList());
         assertThat(Files.readAllLines(options)).contains("\"-Xms64m\"", "\"-XX:G1PeriodicGCInterval=60000\"", "\"-Xmx1g\"", "\"-Dpinfeed.root=" + root + "\"",
                 "\"-Dfeed.auth.issuer=a b \\\"quoted\\\"\"");
         assertThat(Files.readAllLines(options)).as("G1, as the distribution's own options select").doesNotContain("\"-XX:+UseSerialGC\"");
