@@ -30,8 +30,8 @@ final class JavaCommand {
      * periodic collection while idle gives unused heap back to the OS. Throughput under load is the same: the heap
      * grows as the collector needs. Memory malloc'ed and freed again (the JIT compilers' arenas, the collector's
      * remembered sets, NIO buffers) stays in glibc's arenas until trimmed: a trim every {@value #TRIM_INTERVAL_MS} ms
-     * gives it back (~230 MB over the dev stack's seven JVMs after the soak in docs/benchmarks.md), where this JDK has
-     * the flag (17.0.9 and later; the stack's JVMs run the launcher's own JDK).
+     * gives it back, where this JDK has the flag (17.0.9 and later; the stack's JVMs run the launcher's own JDK). It is
+     * worth tens of MB per JVM at most: ~60 MB over the dev stack's seven after the soak of docs/benchmarks.md.
      */
     static final List<String> FOOTPRINT = footprint(hasVmOption(TRIM_OPTION));
 
