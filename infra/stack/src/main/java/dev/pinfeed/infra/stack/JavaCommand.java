@@ -51,11 +51,11 @@ final class JavaCommand {
         }
     }
 
-    private JavaCommand(String heap) {
+    private JavaCommand(String heap, JvmCollector collector) {
         args.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         args.addAll(FOOTPRINT);
         args.add("-Xmx" + heap);
-        args.add("-XX:+UseG1GC");
+        args.add(collector.flag());
         args.add("-XX:+ExitOnOutOfMemoryError");
         args.add("-Djava.net.preferIPv4Stack=true");
     }
@@ -75,7 +75,11 @@ final class JavaCommand {
     }
 
     static JavaCommand withHeap(String heap) {
-        return new JavaCommand(heap);
+        return withHeap(heap, JvmCollector.G1);
+    }
+
+    static JavaCommand withHeap(String heap, JvmCollector collector) {
+        return new JavaCommand(heap, collector);
     }
 
     /**

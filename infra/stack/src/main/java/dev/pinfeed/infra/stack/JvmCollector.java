@@ -4,7 +4,8 @@ import dev.pinfeed.config.PinfeedConfig;
 import java.util.List;
 
 /**
- * An app's garbage collector: {@code <app>.collector}, else {@value #KEY}, else {@code g1} (what the distributions ship).
+ * A JVM's garbage collector. An app's: {@code <app>.collector}, else {@value #KEY}, else {@code g1} (what the distributions
+ * ship). The local stack's servers run G1 but the schema registry, which holds a few subjects.
  * The serial collector's own structures take about 1 MB where G1's take 40-50 MB of a 256 MB heap's JVM, and it keeps
  * the heap committed near what is live where G1 lets it grow to its maximum: under {@code ./pinfeed dev}, with 19
  * processes on one box, the feed-service held 438 MB after the soak on it against 736 MB on G1
@@ -21,6 +22,11 @@ enum JvmCollector {
 
     JvmCollector(String configName) {
         this.configName = configName;
+    }
+
+    /** The flag that selects it on a JVM's command line. */
+    String flag() {
+        return this == G1 ? "-XX:+UseG1GC" : "-XX:+UseSerialGC";
     }
 
     /** The flags that select it after an app distribution's conf/jvm.options, which selects G1. */

@@ -70,6 +70,7 @@ final class KafkaServerSpec implements ServerSpec {
 
     static final String HEAP_KEY = "stack.kafka.heap";
     static final String DEFAULT_HEAP = "512m";
+    static final int CLEANER_DEDUPE_BUFFER_BYTES = 16 * 1024 * 1024;
 
     /** A broker whose clients connect in plain text. */
     KafkaServerSpec(StackLayout layout, HostPort broker, int controllerPort) {
@@ -170,7 +171,11 @@ final class KafkaServerSpec implements ServerSpec {
                 "group.initial.rebalance.delay.ms=0",
                 // Topics come from infra/definitions/topics.json, never from a typo in a producer.
                 "auto.create.topics.enable=false",
-                "log.retention.hours=168"));
+                "log.retention.hours=168",
+                // The log cleaner (compacted topics: consumer offsets, the dead letters' redrive log, the registry's
+                // schemas) keeps its key map on the heap, 128 MB by default, allocated whole at start: half a dev broker's
+                // heap. 16 MB maps ~700 000 keys per cleaning pass, more than the stack's compacted topics hold.
+                "log.cleaner.dedupe.buffer.size=" + CLEANER_DEDUPE_BUFFER_BYTES));
         String jaasKey = "listener.name." + listener.toLowerCase(Locale.ROOT) + "." + SCRAM_MECHANISM.toLowerCase(Locale.ROOT) + ".sasl.jaas.config";
         if (clients != null) {
             // Verifies clients against the credentials in the cluster metadata; the broker logs in nowhere (inter-broker is internal).

@@ -58,7 +58,8 @@ final class SchemaRegistrySpec implements ServerSpec {
     public List<String> command() {
         List<String> args = new ArrayList<>(List.of("--host", url.getHost(), "--port", String.valueOf(url.getPort()), "--bootstrap", kafkaBootstrap));
         if (basicAuth != null) args.addAll(List.of("--basic-auth-file", usersFile().toString()));
-        return JavaCommand.withHeap("128m")
+        // A few subjects in memory: the serial collector's structures are a megabyte where G1's are tens.
+        return JavaCommand.withHeap("128m", JvmCollector.SERIAL)
                 .run(layout.classpathOf("infra/schema-registry"), "dev.pinfeed.infra.schemaregistry.SchemaRegistryServer", args.toArray(String[]::new));
     }
 

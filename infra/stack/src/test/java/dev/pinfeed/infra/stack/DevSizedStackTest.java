@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.pinfeed.config.PinfeedConfig;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -34,6 +36,20 @@ class DevSizedStackTest {
                 .containsExactly("--innodb-buffer-pool-size=32m", "--table-open-cache=1000", "--table-definition-cache=1000");
         assertThat(spec(bundled, "kafka", KafkaServerSpec.class).heap()).isEqualTo(KafkaServerSpec.DEFAULT_HEAP);
         assertThat(spec(dev, "kafka", KafkaServerSpec.class).heap()).isEqualTo("256m");
+    }
+
+    @Test
+    void theSchemaRegistryRunsTheSerialCollectorAndTheOtherServersG1() throws IOException {
+        for (String module : new String[] {"infra/kafka-server", "infra/schema-registry", "infra/hbase-server"}) {
+            Files.createDirectories(tmp.resolve(module).resolve("target"));
+            Files.writeString(tmp.resolve(module).resolve("target/classpath.txt"), "lib.jar"); // what command() names
+        }
+        PinfeedConfig bundled = PinfeedConfig.bundledLocal();
+        for (PinfeedConfig config : new PinfeedConfig[] {bundled, LocalStack.devSized(bundled)}) {
+            assertThat(spec(config, "schema-registry", SchemaRegistrySpec.class).command()).contains("-XX:+UseSerialGC").doesNotContain("-XX:+UseG1GC");
+            assertThat(spec(config, "kafka", KafkaServerSpec.class).command()).contains("-XX:+UseG1GC").doesNotContain("-XX:+UseSerialGC");
+            assertThat(spec(config, "hbase-primary", HBaseServerSpec.class).command()).contains("-XX:+UseG1GC").doesNotContain("-XX:+UseSerialGC");
+        }
     }
 
     @Test

@@ -26,7 +26,8 @@ class KafkaServerSpecTest {
 
         assertThat(props).contains("listeners=PLAINTEXT://127.0.0.1:19092,CONTROLLER://127.0.0.1:19093\n",
                 "inter.broker.listener.name=PLAINTEXT\n", "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT\n");
-        assertThat(props).doesNotContainIgnoringCase("sasl").endsWith("log.retention.hours=168\n");
+        assertThat(props).doesNotContainIgnoringCase("sasl").contains("log.retention.hours=168\n")
+                .as("the cleaner's key map, on the heap").endsWith("log.cleaner.dedupe.buffer.size=16777216\n");
     }
 
     @Test
