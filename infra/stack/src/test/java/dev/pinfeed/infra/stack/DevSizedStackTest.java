@@ -35,7 +35,7 @@ class DevSizedStackTest {
         assertThat(spec(dev, "mysql001-replica", MariaDbServerSpec.class).memoryFlags())
                 .containsExactly("--innodb-buffer-pool-size=32m", "--table-open-cache=1000", "--table-definition-cache=1000");
         assertThat(spec(bundled, "kafka", KafkaServerSpec.class).heap()).isEqualTo(KafkaServerSpec.DEFAULT_HEAP);
-        assertThat(spec(dev, "kafka", KafkaServerSpec.class).heap()).isEqualTo("256m");
+        assertThat(spec(dev, "kafka", KafkaServerSpec.class).heap()).isEqualTo("128m");
     }
 
     @Test
