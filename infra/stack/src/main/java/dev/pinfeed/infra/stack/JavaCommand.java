@@ -22,6 +22,7 @@ final class JavaCommand {
     private final List<String> args = new ArrayList<>();
 
     static final String TRIM_OPTION = "TrimNativeHeapInterval";
+    static final int NIO_CACHED_BUFFER_MAX = 256 * 1024;
     static final int TRIM_INTERVAL_MS = 5_000;
 
     /**
@@ -31,12 +32,15 @@ final class JavaCommand {
      * grows as the collector needs. Memory malloc'ed and freed again (the JIT compilers' arenas, the collector's
      * remembered sets, NIO buffers) stays in glibc's arenas until trimmed: a trim every {@value #TRIM_INTERVAL_MS} ms
      * gives it back, where this JDK has the flag (17.0.9 and later; the stack's JVMs run the launcher's own JDK). It is
-     * worth tens of MB per JVM at most: ~60 MB over the dev stack's seven after the soak of docs/benchmarks.md.
+     * worth tens of MB per JVM at most: ~60 MB over the dev stack's seven after the soak of docs/benchmarks.md. A socket
+     * read into or write from a heap buffer goes through a direct buffer the JDK caches per thread, as large as the
+     * largest transfer that thread made (a Kafka client's fetch responses run to megabytes) and never given back: above
+     * {@value #NIO_CACHED_BUFFER_MAX} bytes such a buffer is freed after use instead.
      */
     static final List<String> FOOTPRINT = footprint(hasVmOption(TRIM_OPTION));
 
     static List<String> footprint(boolean trimsNativeHeap) {
-        List<String> flags = new ArrayList<>(List.of("-Xms64m", "-XX:G1PeriodicGCInterval=60000"));
+        List<String> flags = new ArrayList<>(List.of("-Xms64m", "-XX:G1PeriodicGCInterval=60000", "-Djdk.nio.maxCachedBufferSize=" + NIO_CACHED_BUFFER_MAX));
         if (trimsNativeHeap) flags.add("-XX:" + TRIM_OPTION + "=" + TRIM_INTERVAL_MS);
         return List.copyOf(flags);
     }

@@ -9,9 +9,9 @@ class JavaCommandTest {
     @Test
     void everyJvmTrimsItsNativeHeapWhereTheJdkCan() {
         assertThat(JavaCommand.footprint(true)).containsExactly("-Xms64m", "-XX:G1PeriodicGCInterval=60000",
-                "-XX:TrimNativeHeapInterval=5000");
+                "-Djdk.nio.maxCachedBufferSize=262144", "-XX:TrimNativeHeapInterval=5000");
         assertThat(JavaCommand.footprint(false)).as("a JDK before 17.0.9 would refuse to start on the flag")
-                .containsExactly("-Xms64m", "-XX:G1PeriodicGCInterval=60000");
+                .containsExactly("-Xms64m", "-XX:G1PeriodicGCInterval=60000", "-Djdk.nio.maxCachedBufferSize=262144");
     }
 
     @Test
