@@ -7,13 +7,17 @@ import dev.pinfeed.eventsschema.HttpSchemaRegistryClient;
 import dev.pinfeed.events.PinCreated;
 import dev.pinfeed.events.PinLiked;
 import dev.pinfeed.events.PinUnliked;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.SplittableRandom;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -31,7 +35,29 @@ final class RawBaseline {
     record Outcome(long acked, long measuredNanos, long errors, String firstError, int likeBytes, int createBytes,
                    CpuMeter.Snapshot cpuFrom, CpuMeter.Snapshot cpuTo) {}
 
+    /** How long the run's topics, created a moment before, may take to reach the producer's metadata. */
+    static final Duration METADATA_WAIT = Duration.ofSeconds(30);
+
     private RawBaseline() {}
+
+    /**
+     * Waits until the producer knows each topic's partitions. A topic created a moment before reaches a busy broker's
+     * metadata in seconds, and each lookup gives up after the producer's max.block.ms (ingest's 1 s): a run must not fail
+     * on that before it has sent anything. A topic still unknown after {@code wait} fails it.
+     */
+    static void awaitMetadata(Producer<?, ?> producer, Duration wait, LongSupplier nanoClock, String... topics) {
+        long deadline = nanoClock.getAsLong() + wait.toNanos();
+        for (String topic : topics) {
+            while (true) {
+                try {
+                    producer.partitionsFor(topic);
+                    break;
+                } catch (TimeoutException e) {
+                    if (nanoClock.getAsLong() - deadline >= 0) throw e;
+                }
+            }
+        }
+    }
 
     /**
      * The payloads are serialized for the run's fresh {@code likesTopic} / {@code pinsTopic} (subjects
@@ -70,8 +96,7 @@ final class RawBaseline {
         long measureTo = measureFrom + measureNanos;
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(rawSettings(config),
                 new StringSerializer(), new ByteArraySerializer())) {
-            producer.partitionsFor(rawLikes);
-            producer.partitionsFor(rawPins);
+            awaitMetadata(producer, METADATA_WAIT, System::nanoTime, rawLikes, rawPins);
             Thread sender = new Thread(() -> {
                 SplittableRandom mix = new SplittableRandom(11);
                 LoadLoops.sleepUntil(start);

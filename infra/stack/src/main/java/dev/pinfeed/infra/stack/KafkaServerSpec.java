@@ -174,7 +174,7 @@ final class KafkaServerSpec implements ServerSpec {
                 "log.retention.hours=168",
                 // The log cleaner (compacted topics: consumer offsets, the dead letters' redrive log, the registry's
                 // schemas) keeps its key map on the heap, 128 MB by default, allocated whole at start: half a dev broker's
-                // heap. 16 MB maps ~700 000 keys per cleaning pass, more than the stack's compacted topics hold.
+                // heap. 16 MB maps ~600 000 keys per cleaning pass, more than the stack's compacted topics hold.
                 "log.cleaner.dedupe.buffer.size=" + CLEANER_DEDUPE_BUFFER_BYTES));
         String jaasKey = "listener.name." + listener.toLowerCase(Locale.ROOT) + "." + SCRAM_MECHANISM.toLowerCase(Locale.ROOT) + ".sasl.jaas.config";
         if (clients != null) {
