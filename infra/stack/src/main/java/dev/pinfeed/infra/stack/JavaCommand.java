@@ -56,7 +56,7 @@ final class JavaCommand {
     }
 
     private JavaCommand(String heap, JvmCollector collector) {
-        args.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        args.add(java());
         args.addAll(FOOTPRINT);
         args.add("-Xmx" + heap);
         args.add(collector.flag());

@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * A JVM's garbage collector. An app's: {@code <app>.collector}, else {@value #KEY}, else {@code g1} (what the distributions
- * ship). The local stack's servers run G1 but the schema registry, which holds a few subjects.
+ * ship). Of the local stack's servers, the schema registry (a few subjects in memory) runs the serial collector, the others G1.
  * The serial collector's own structures take about 1 MB where G1's take 40-50 MB of a 256 MB heap's JVM, and it keeps
  * the heap committed near what is live where G1 lets it grow to its maximum: under {@code ./pinfeed dev}, with 19
  * processes on one box, the feed-service held 438 MB after the soak on it against 736 MB on G1
@@ -31,7 +31,7 @@ enum JvmCollector {
 
     /** The flags that select it after an app distribution's conf/jvm.options, which selects G1. */
     List<String> overDistributionDefault() {
-        return this == G1 ? List.of() : List.of("-XX:-UseG1GC", "-XX:+UseSerialGC");
+        return this == G1 ? List.of() : List.of("-XX:-UseG1GC", flag());
     }
 
     /** An app's: {@code <app>.collector}, else {@value #KEY}. */
