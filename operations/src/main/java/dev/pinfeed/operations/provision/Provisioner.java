@@ -2,6 +2,7 @@ package dev.pinfeed.operations.provision;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.pinfeed.config.HostPort;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.config.zookeeper.CuratorClients;
 import dev.pinfeed.config.zookeeper.ZooKeeperAuth;
@@ -33,7 +34,9 @@ import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.hadoop.hbase.NamespaceDescriptor;
 import org.apache.hadoop.hbase.NamespaceNotFoundException;
@@ -363,10 +366,20 @@ public final class Provisioner {
         }
     }
 
+    /**
+     * Shard databases created on this many connections to a host's master at once: a CREATE TABLE mostly waits (the
+     * replica's acknowledgement, the DDL log's writes), so several connections overlap those waits: on the local stack (two
+     * hosts, each with its replica, on 2 cores) 2 048 shard databases per master in 147 s, ~260 s on one connection.
+     */
+    static final int CONNECTIONS_PER_HOST = 4;
+    /** How long provisioning waits for a host's replica to apply the new shard databases. */
+    static final int REPLICA_PATIENCE_SECONDS = 600;
+    private static final int BATCH = 128;
+    private static final int REPORT_EVERY = 512;
+
     private void provisionHost(PinfeedConfig.ReplicatedHost host, List<Integer> shards, List<String> statements, String hash)
-            throws SQLException {
-        try (Connection c = DriverManager.getConnection(config.mysqlJdbcUrl(host.master()), config.mysqlUser(), config.mysqlPassword());
-             Statement st = c.createStatement()) {
+            throws Exception {
+        try (Connection c = connect(host.master()); Statement st = c.createStatement()) {
             st.execute("CREATE DATABASE IF NOT EXISTS pinfeed_meta");
             st.execute("CREATE TABLE IF NOT EXISTS pinfeed_meta.shard_schema (host VARCHAR(64) PRIMARY KEY, "
                     + "schema_hash CHAR(64) NOT NULL, shard_count INT NOT NULL, applied_at TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP)");
@@ -379,7 +392,7 @@ public final class Provisioner {
                     }
                 }
             }
-            createShardDatabases(st, host.name(), shards, statements, progress);
+            createShardDatabases(host, shards, statements);
             try (PreparedStatement u = c.prepareStatement("REPLACE INTO pinfeed_meta.shard_schema (host, schema_hash, shard_count) VALUES (?, ?, ?)")) {
                 u.setString(1, host.name());
                 u.setString(2, hash);
@@ -389,13 +402,81 @@ public final class Provisioner {
         }
     }
 
+    private Connection connect(HostPort server) throws SQLException {
+        return DriverManager.getConnection(config.mysqlJdbcUrl(server), config.mysqlUser(), config.mysqlPassword());
+    }
+
+    /**
+     * Creates shard databases on {@code host} ({@link #createShardDatabases(Statement, String, List, List, Consumer)} on
+     * {@link #CONNECTIONS_PER_HOST} connections, each with every n-th shard), then waits until its replica has them too.
+     */
+    void createShardDatabases(PinfeedConfig.ReplicatedHost host, List<Integer> shards, List<String> statements) throws Exception {
+        createInParallel(host, shards, statements);
+        try (Connection master = connect(host.master())) {
+            awaitReplica(host, master);
+        }
+    }
+
+    private void createInParallel(PinfeedConfig.ReplicatedHost host, List<Integer> shards, List<String> statements) throws Exception {
+        int connections = Math.min(CONNECTIONS_PER_HOST, shards.size());
+        if (connections == 0) return;
+        AtomicInteger done = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(connections);
+        try {
+            List<Future<?>> work = new ArrayList<>();
+            for (int k = 0; k < connections; k++) {
+                List<Integer> mine = new ArrayList<>();
+                for (int i = k; i < shards.size(); i += connections) mine.add(shards.get(i));
+                work.add(pool.submit(() -> {
+                    try (Connection c = connect(host.master()); Statement st = c.createStatement()) {
+                        createInBatches(st, mine, statements, n -> report(host.name(), done.addAndGet(n), n, shards.size(), progress));
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : work) f.get();
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /**
+     * Waits until the host's replica has applied everything its master logged so far (the new shard databases): a
+     * replica applies DDL one statement at a time, so it may trail a master that ran it on several connections, and
+     * a failover to it or a read from it right after provisioning must find the tables.
+     */
+    private void awaitReplica(PinfeedConfig.ReplicatedHost host, Connection master) throws SQLException {
+        if (host.replicaIfAny().isEmpty()) return;
+        String position;
+        try (Statement st = master.createStatement(); ResultSet rs = st.executeQuery("SELECT @@gtid_binlog_pos")) {
+            rs.next();
+            position = rs.getString(1);
+        }
+        try (Connection replica = connect(host.replica()); PreparedStatement wait = replica.prepareStatement("SELECT MASTER_GTID_WAIT(?, ?)")) {
+            wait.setString(1, position);
+            wait.setInt(2, REPLICA_PATIENCE_SECONDS);
+            try (ResultSet rs = wait.executeQuery()) {
+                if (!rs.next() || rs.getInt(1) != 0) {
+                    throw new IllegalStateException("mysql " + host.name() + ": its replica " + host.replica() + " has not applied the new shard"
+                            + " databases (GTID " + position + ") after " + REPLICA_PATIENCE_SECONDS + " s");
+                }
+            }
+        }
+    }
+
     /**
      * Creates shard databases with the tables of mysql-shard-schema.sql ({@code statements}), idempotently,
-     * in batches of 128, reporting every 512 to {@code progress}.
+     * in batches of 128 on one connection, reporting every 512 to {@code progress}.
      */
     public static void createShardDatabases(Statement st, String host, List<Integer> shards, List<String> statements,
                                             Consumer<String> progress) throws SQLException {
-        int done = 0;
+        AtomicInteger done = new AtomicInteger();
+        createInBatches(st, shards, statements, n -> report(host, done.addAndGet(n), n, shards.size(), progress));
+    }
+
+    private static void createInBatches(Statement st, List<Integer> shards, List<String> statements, IntConsumer batchDone)
+            throws SQLException {
+        int pending = 0;
         for (int shard : shards) {
             String db = MysqlShardMap.databaseName(shard);
             st.addBatch("CREATE DATABASE IF NOT EXISTS " + db);
@@ -403,10 +484,22 @@ public final class Provisioner {
                 st.addBatch("USE " + db);
                 st.addBatch(s);
             }
-            if (++done % 128 == 0 || done == shards.size()) {
+            if (++pending == BATCH) {
                 st.executeBatch();
-                if (done % 512 == 0 || done == shards.size()) progress.accept("mysql " + host + ": shard databases " + done + "/" + shards.size());
+                batchDone.accept(pending);
+                pending = 0;
             }
+        }
+        if (pending > 0) {
+            st.executeBatch();
+            batchDone.accept(pending);
+        }
+    }
+
+    /** A progress line when {@code done} (just grown by {@code added}) crossed a multiple of 512 or reached {@code total}. */
+    private static void report(String host, int done, int added, int total, Consumer<String> progress) {
+        if (done / REPORT_EVERY > (done - added) / REPORT_EVERY || done == total) {
+            progress.accept("mysql " + host + ": shard databases " + done + "/" + total);
         }
     }
 

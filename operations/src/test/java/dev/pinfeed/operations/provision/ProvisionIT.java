@@ -8,7 +8,16 @@ import dev.pinfeed.infra.stacktestkit.TestStack;
 import dev.pinfeed.mysqlshards.MysqlShardConfig;
 import dev.pinfeed.mysqlshards.MysqlShardMap;
 import dev.pinfeed.operations.OperationsCli;
+import dev.pinfeed.config.HostPort;
+import dev.pinfeed.config.PinfeedConfig;
 import java.io.ByteArrayOutputStream;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.TreeMap;
+import java.util.stream.IntStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import org.apache.curator.framework.CuratorFramework;
@@ -93,5 +102,45 @@ class ProvisionIT {
             }
             System.out.println(out.toString(StandardCharsets.UTF_8).lines().filter(l -> l.contains("hbase")).collect(Collectors.joining("\n")));
         }
+    }
+
+    /**
+     * Shard databases made on several connections at once: each has every table of the schema on the master and, as soon
+     * as the call returns, on the replica (which applies DDL one statement at a time, behind a master running it on
+     * several connections). Shards of its own (4500-4531, past every map), dropped at the end.
+     */
+    @Test
+    void shardDatabasesMadeOnSeveralConnectionsAreWholeOnTheMasterAndAlreadyOnTheReplica(TestStack stack) throws Exception {
+        PinfeedConfig config = stack.config();
+        PinfeedConfig.ReplicatedHost host = config.mysqlHosts().get(0);
+        assertThat(host.replicaIfAny()).as("the stack's first MySQL host has a replica").isPresent();
+        Path definitions = Path.of(System.getProperty("user.dir")).resolve("../infra/definitions").normalize();
+        List<String> schema = Provisioner.shardSchema(definitions);
+        List<Integer> shards = IntStream.rangeClosed(4500, 4531).boxed().toList();
+        Map<String, Integer> whole = new TreeMap<>();
+        shards.forEach(shard -> whole.put(MysqlShardMap.databaseName(shard), schema.size()));
+        try {
+            new Provisioner(config, definitions, line -> {}).createShardDatabases(host, shards, schema);
+            assertThat(tablesPerDatabase(config, host.master(), whole.keySet())).as("tables per database on the master").isEqualTo(whole);
+            assertThat(tablesPerDatabase(config, host.replica(), whole.keySet())).as("tables per database on the replica").isEqualTo(whole);
+        } finally {
+            try (Connection c = connect(config, host.master()); Statement st = c.createStatement()) {
+                for (String db : whole.keySet()) st.execute("DROP DATABASE IF EXISTS " + db);
+            }
+        }
+    }
+
+    private static Map<String, Integer> tablesPerDatabase(PinfeedConfig config, HostPort server, Set<String> databases) throws Exception {
+        Map<String, Integer> counts = new TreeMap<>();
+        try (Connection c = connect(config, server); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT TABLE_SCHEMA, COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA IN ("
+                     + databases.stream().map(db -> "'" + db + "'").collect(Collectors.joining(",")) + ") GROUP BY TABLE_SCHEMA")) {
+            while (rs.next()) counts.put(rs.getString(1), rs.getInt(2));
+        }
+        return counts;
+    }
+
+    private static Connection connect(PinfeedConfig config, HostPort server) throws Exception {
+        return DriverManager.getConnection(config.mysqlJdbcUrl(server), config.require("mysql.admin.user"), config.get("mysql.admin.password", ""));
     }
 }

@@ -186,6 +186,9 @@ final class MariaDbServerSpec implements ServerSpec {
                 // (6 s instead of 21-44 s per 3k tables, measured here). Log flushed to the OS at every commit, synced
                 // once a second: a killed mariadbd loses nothing (only a machine crash could lose the last second).
                 "--innodb-file-per-table=OFF", "--innodb-flush-log-at-trx-commit=2",
+                // A table's definition file (.frm) written to the OS at every CREATE TABLE, not synced each time: the same
+                // guarantee as the log above, and provisioning ~35k tables per host waits for ~35k fewer fsyncs.
+                "--sync-frm=0",
                 // Thousands of shard databases per host: the table caches (Sizes) stay under this cap.
                 "--open-files-limit=16000",
                 "--character-set-server=utf8mb4", "--collation-server=utf8mb4_unicode_ci",
