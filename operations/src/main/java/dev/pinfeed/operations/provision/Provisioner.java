@@ -26,8 +26,10 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -37,6 +39,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
+import java.util.stream.Collectors;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.hadoop.hbase.NamespaceDescriptor;
 import org.apache.hadoop.hbase.NamespaceNotFoundException;
@@ -83,15 +86,47 @@ public final class Provisioner {
         this.progress = progress;
     }
 
+    /** What provisioning applies, in this order; each part needs only its own servers up. */
+    public enum Part {
+        /** Kafka topics. */
+        TOPICS,
+        /** The schema registry's compatibility level. */
+        REGISTRY,
+        /** HBase tables on both clusters and their replication peers. */
+        HBASE,
+        /** The application's znodes (the live MySQL shard map). */
+        ZNODES,
+        /** The shard databases on every MySQL master (and their replicas). */
+        MYSQL;
+
+        /** Parts by their lower-case names, comma-separated ("topics,mysql"). */
+        public static Set<Part> parse(String names) {
+            Set<Part> parts = EnumSet.noneOf(Part.class);
+            for (String name : names.split(",")) {
+                String n = name.trim();
+                parts.add(Arrays.stream(values()).filter(p -> p.name().equalsIgnoreCase(n)).findFirst().orElseThrow(() ->
+                        new IllegalArgumentException("no part '" + n + "' (one of: " + Arrays.stream(values())
+                                .map(p -> p.name().toLowerCase(Locale.ROOT)).collect(Collectors.joining(", ")) + ")")));
+            }
+            return parts;
+        }
+    }
+
     public void all() throws Exception {
-        kafkaTopics();
-        registryCompatibility();
-        hbaseTables(config.hbasePrimaryZookeeper(), true);
-        hbaseTables(config.hbaseStandbyZookeeper(), false);
-        progress.accept("hbase layout: " + HBaseLayout.from(config));
-        hbaseReplication();
-        appZnodes();
-        mysqlShards();
+        apply(EnumSet.allOf(Part.class));
+    }
+
+    public void apply(Set<Part> parts) throws Exception {
+        if (parts.contains(Part.TOPICS)) kafkaTopics();
+        if (parts.contains(Part.REGISTRY)) registryCompatibility();
+        if (parts.contains(Part.HBASE)) {
+            hbaseTables(config.hbasePrimaryZookeeper(), true);
+            hbaseTables(config.hbaseStandbyZookeeper(), false);
+            progress.accept("hbase layout: " + HBaseLayout.from(config));
+            hbaseReplication();
+        }
+        if (parts.contains(Part.ZNODES)) appZnodes();
+        if (parts.contains(Part.MYSQL)) mysqlShards();
     }
 
     private JsonNode definition(String file) {

@@ -55,6 +55,25 @@ class ProvisionIT {
         }
     }
 
+    @Test
+    void onlyTheNamedPartsAreApplied_anUnknownPartIsRefusedNamingIt(TestStack stack) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = OperationsCli.run(stack::config, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), "provision", "--only", "znodes,registry");
+        assertThat(code).as("exit code; stderr: %s", err).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("schema registry: global compatibility").contains("zookeeper /pinfeed/config/mysql-shards")
+                .doesNotContain("kafka topics").doesNotContain("hbase").doesNotContain("shard databases");
+
+        ByteArrayOutputStream refusedOut = new ByteArrayOutputStream();
+        ByteArrayOutputStream refused = new ByteArrayOutputStream();
+        int refusedCode = OperationsCli.run(stack::config, new PrintStream(refusedOut, true, StandardCharsets.UTF_8),
+                new PrintStream(refused, true, StandardCharsets.UTF_8), "provision", "--only", "kafka");
+        assertThat(refusedCode).isNotZero();
+        assertThat(refused.toString(StandardCharsets.UTF_8)).contains("no part 'kafka'");
+        assertThat(refusedOut.toString(StandardCharsets.UTF_8)).doesNotContain("provisioning against");
+    }
+
     /**
      * A stack provisioned when both stages lived on the primary (its peer {@code standby} shipping both tables, no peer on
      * the standby cluster) is converted by provisioning again: each cluster's peer ships the tables of its own stages.

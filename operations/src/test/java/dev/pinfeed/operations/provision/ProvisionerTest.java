@@ -1,6 +1,7 @@
 package dev.pinfeed.operations.provision;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.feedstore.hbase.HBaseClusters;
@@ -58,5 +59,14 @@ class ProvisionerTest {
         assertThat(Provisioner.sameTableCfs(Map.of(a, List.of("x"), b, List.of("x")), Map.of(a, List.of("x")))).isFalse();
         assertThat(Provisioner.sameTableCfs(Map.of(a, List.of("x")), Map.of(a, List.of("y")))).isFalse();
         assertThat(Provisioner.sameTableCfs(null, Map.of(a, List.of("x")))).isFalse();
+    }
+
+    @Test
+    void partsParseByTheirNamesAndAnUnknownOneIsNamedWithTheChoices() {
+        assertThat(Provisioner.Part.parse("mysql")).containsExactly(Provisioner.Part.MYSQL);
+        assertThat(Provisioner.Part.parse("topics, registry,HBASE,znodes")).containsExactly(Provisioner.Part.TOPICS,
+                Provisioner.Part.REGISTRY, Provisioner.Part.HBASE, Provisioner.Part.ZNODES);
+        assertThatThrownBy(() -> Provisioner.Part.parse("topics,kafka")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("no part 'kafka' (one of: topics, registry, hbase, znodes, mysql)");
     }
 }

@@ -267,18 +267,36 @@ public final class LocalStack {
     public List<String> start() throws Exception {
         long t0 = System.nanoTime();
         List<ServerSpec> missing = specs.values().stream().filter(s -> !isApp(s) && !running(s)).toList();
-        // Everything but the registry can start at once; the registry needs Kafka.
+        // Everything but the registry can start at once; the registry needs Kafka. MariaDB is up in seconds, HBase and Kafka
+        // in tens of seconds: the shard databases, provisioning's longest part, are made meanwhile.
         List<ServerSpec> first = missing.stream().filter(s -> !(s instanceof SchemaRegistrySpec)).toList();
-        startAndAwait(first);
-        configureMariaDbReplication();
-        ((KafkaServerSpec) specs.get("kafka")).ensureClientAccount();
-        startAndAwait(missing.stream().filter(s -> s instanceof SchemaRegistrySpec).toList());
-        List<String> sick = unhealthyServers();
-        if (!sick.isEmpty()) throw new IllegalStateException("not healthy after start: " + sick);
-        provision();
+        Map<ServerSpec, CompletableFuture<Void>> starting = new LinkedHashMap<>();
+        for (ServerSpec spec : first) starting.put(spec, CompletableFuture.runAsync(() -> startOne(spec), PARALLEL));
+        List<String> failures = failures(starting.entrySet().stream().filter(e -> e.getKey() instanceof MariaDbServerSpec).map(Map.Entry::getValue).toList());
+        Provisioning shards = null;
+        try {
+            if (failures.isEmpty()) {
+                configureMariaDbReplication();
+                shards = new Provisioning(PROVISIONED_FIRST);
+            }
+            failures.addAll(failures(starting.entrySet().stream().filter(e -> !(e.getKey() instanceof MariaDbServerSpec)).map(Map.Entry::getValue).toList()));
+            if (!failures.isEmpty()) throw new IllegalStateException(String.join("\n", failures));
+            ((KafkaServerSpec) specs.get("kafka")).ensureClientAccount();
+            startAndAwait(missing.stream().filter(s -> s instanceof SchemaRegistrySpec).toList());
+            List<String> sick = unhealthyServers();
+            if (!sick.isEmpty()) throw new IllegalStateException("not healthy after start: " + sick);
+            new Provisioning(PROVISIONED_AFTER).await();
+            shards.await();
+        } finally {
+            if (shards != null) shards.stop();
+        }
         progress.accept(String.format(Locale.ROOT, "all servers healthy in %.1f s", (System.nanoTime() - t0) / 1e9));
         return missing.stream().map(ServerSpec::name).toList();
     }
+
+    /** Provisioning's parts ({@code provision --only}) made as soon as MariaDB is up, and those made once every server is. */
+    static final String PROVISIONED_FIRST = "mysql";
+    static final String PROVISIONED_AFTER = "topics,registry,hbase,znodes";
 
     /** The operators' CLI (module operations), in a child JVM: the launcher only starts things, it does not link their code. */
     static final String OPERATIONS_MODULE = "operations";
@@ -289,20 +307,54 @@ public final class LocalStack {
      * JVM with this process's configuration environment); its progress lines are passed on.
      */
     public void provision() throws Exception {
-        List<String> cmd = JavaCommand.cli().flags(JavaCommand.HBASE_OPENS).property("pinfeed.root", layout.root())
-                .run(layout.classpathOf(OPERATIONS_MODULE), OPERATIONS_MAIN, "provision", "--definitions", layout.definitions().toString());
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        p.getOutputStream().close();
-        Deque<String> last = new ArrayDeque<>();
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-            for (String line; (line = r.readLine()) != null; ) {
-                if (line.startsWith("[pinfeed] ")) progress.accept(line.substring(10));
-                last.addLast(line);
-                if (last.size() > 5) last.removeFirst();
+        new Provisioning(null).await();
+    }
+
+    /** A provisioning child JVM ({@code provision}, with {@code --only parts} unless null), its progress lines passed on. */
+    private final class Provisioning {
+        private final Process process;
+        private final CompletableFuture<Void> done;
+
+        Provisioning(String parts) throws IOException {
+            List<String> args = new ArrayList<>(List.of("provision", "--definitions", layout.definitions().toString()));
+            if (parts != null) args.addAll(List.of("--only", parts));
+            List<String> cmd = JavaCommand.cli().flags(JavaCommand.HBASE_OPENS).property("pinfeed.root", layout.root())
+                    .run(layout.classpathOf(OPERATIONS_MODULE), OPERATIONS_MAIN, args.toArray(String[]::new));
+            process = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            process.getOutputStream().close();
+            done = CompletableFuture.runAsync(this::follow, PARALLEL);
+        }
+
+        private void follow() {
+            Deque<String> last = new ArrayDeque<>();
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line; (line = r.readLine()) != null; ) {
+                    if (line.startsWith("[pinfeed] ")) progress.accept(line.substring(10));
+                    last.addLast(line);
+                    if (last.size() > 5) last.removeFirst();
+                }
+                if (process.waitFor() != 0) {
+                    throw new IllegalStateException("provisioning failed: " + String.join(" | ", last) + " (./pinfeed provision shows it again)");
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while provisioning", e);
             }
         }
-        if (p.waitFor() != 0) {
-            throw new IllegalStateException("provisioning failed: " + String.join(" | ", last) + " (./pinfeed provision shows it again)");
+
+        void await() {
+            try {
+                done.join();
+            } catch (CompletionException e) {
+                throw e.getCause() instanceof RuntimeException r ? r : e;
+            }
+        }
+
+        /** Ends the child if it still runs (the start failed elsewhere): provisioning is idempotent, the next start redoes it. */
+        void stop() {
+            process.destroy();
         }
     }
 
@@ -317,6 +369,11 @@ public final class LocalStack {
         for (ServerSpec spec : toStart) {
             started.add(CompletableFuture.runAsync(() -> startOne(spec), PARALLEL));
         }
+        return failures(started);
+    }
+
+    /** Waits for every start; one line per failure. */
+    private static List<String> failures(List<CompletableFuture<Void>> started) {
         List<String> failures = new ArrayList<>();
         for (CompletableFuture<Void> f : started) {
             try {
