@@ -447,9 +447,7 @@ public final class Provisioner {
      */
     void createShardDatabases(PinfeedConfig.ReplicatedHost host, List<Integer> shards, List<String> statements) throws Exception {
         createInParallel(host, shards, statements);
-        try (Connection master = connect(host.master())) {
-            awaitReplica(host, master);
-        }
+        awaitReplica(host);
     }
 
     private void createInParallel(PinfeedConfig.ReplicatedHost host, List<Integer> shards, List<String> statements) throws Exception {
@@ -480,10 +478,11 @@ public final class Provisioner {
      * replica applies DDL one statement at a time, so it may trail a master that ran it on several connections, and
      * a failover to it or a read from it right after provisioning must find the tables.
      */
-    private void awaitReplica(PinfeedConfig.ReplicatedHost host, Connection master) throws SQLException {
+    private void awaitReplica(PinfeedConfig.ReplicatedHost host) throws SQLException {
         if (host.replicaIfAny().isEmpty()) return;
         String position;
-        try (Statement st = master.createStatement(); ResultSet rs = st.executeQuery("SELECT @@gtid_binlog_pos")) {
+        try (Connection master = connect(host.master()); Statement st = master.createStatement();
+             ResultSet rs = st.executeQuery("SELECT @@gtid_binlog_pos")) {
             rs.next();
             position = rs.getString(1);
         }

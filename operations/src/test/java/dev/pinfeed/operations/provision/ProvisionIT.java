@@ -2,15 +2,17 @@ package dev.pinfeed.operations.provision;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.pinfeed.config.HostPort;
+import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.config.zookeeper.CuratorClients;
 import dev.pinfeed.infra.stacktestkit.StackExtension;
 import dev.pinfeed.infra.stacktestkit.TestStack;
 import dev.pinfeed.mysqlshards.MysqlShardConfig;
 import dev.pinfeed.mysqlshards.MysqlShardMap;
 import dev.pinfeed.operations.OperationsCli;
-import dev.pinfeed.config.HostPort;
-import dev.pinfeed.config.PinfeedConfig;
 import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -18,8 +20,6 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.TreeMap;
 import java.util.stream.IntStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import org.apache.curator.framework.CuratorFramework;
 import dev.pinfeed.feedstore.hbase.HBaseClusters;
 import dev.pinfeed.feedstore.hbase.HBaseLayout;

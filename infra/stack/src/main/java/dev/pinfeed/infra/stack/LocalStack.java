@@ -3,6 +3,7 @@ package dev.pinfeed.infra.stack;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.pinfeed.clikit.Cli;
 import dev.pinfeed.clikit.Progress;
+import dev.pinfeed.config.Futures;
 import dev.pinfeed.config.HostPort;
 import dev.pinfeed.config.PinfeedConfig;
 import java.io.BufferedReader;
@@ -33,6 +34,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -269,17 +271,18 @@ public final class LocalStack {
         List<ServerSpec> missing = specs.values().stream().filter(s -> !isApp(s) && !running(s)).toList();
         // Everything but the registry can start at once; the registry needs Kafka. MariaDB is up in seconds, HBase and Kafka
         // in tens of seconds: the shard databases, provisioning's longest part, are made meanwhile.
-        List<ServerSpec> first = missing.stream().filter(s -> !(s instanceof SchemaRegistrySpec)).toList();
-        Map<ServerSpec, CompletableFuture<Void>> starting = new LinkedHashMap<>();
-        for (ServerSpec spec : first) starting.put(spec, CompletableFuture.runAsync(() -> startOne(spec), PARALLEL));
-        List<String> failures = failures(starting.entrySet().stream().filter(e -> e.getKey() instanceof MariaDbServerSpec).map(Map.Entry::getValue).toList());
+        Map<Boolean, List<ServerSpec>> firstByMariaDb = missing.stream().filter(s -> !(s instanceof SchemaRegistrySpec))
+                .collect(Collectors.partitioningBy(s -> s instanceof MariaDbServerSpec));
+        List<CompletableFuture<Void>> mariaDb = launch(firstByMariaDb.get(true));
+        List<CompletableFuture<Void>> others = launch(firstByMariaDb.get(false));
+        List<String> failures = failures(mariaDb);
         Provisioning shards = null;
         try {
             if (failures.isEmpty()) {
                 configureMariaDbReplication();
                 shards = new Provisioning(PROVISIONED_FIRST);
             }
-            failures.addAll(failures(starting.entrySet().stream().filter(e -> !(e.getKey() instanceof MariaDbServerSpec)).map(Map.Entry::getValue).toList()));
+            failures.addAll(failures(others));
             if (!failures.isEmpty()) throw new IllegalStateException(String.join("\n", failures));
             ((KafkaServerSpec) specs.get("kafka")).ensureClientAccount();
             startAndAwait(missing.stream().filter(s -> s instanceof SchemaRegistrySpec).toList());
@@ -303,23 +306,17 @@ public final class LocalStack {
     static final String OPERATIONS_MAIN = "dev.pinfeed.operations.OperationsCli";
 
     /**
-     * Applies infra/definitions to the servers ({@code ./pinfeed provision}, run by the operations CLI in a child
-     * JVM with this process's configuration environment); its progress lines are passed on.
+     * Parts of infra/definitions applied to the servers ({@code ./pinfeed provision --only parts}, run by the operations CLI
+     * in a child JVM with this process's configuration environment), its progress lines passed on.
      */
-    public void provision() throws Exception {
-        new Provisioning(null).await();
-    }
-
-    /** A provisioning child JVM ({@code provision}, with {@code --only parts} unless null), its progress lines passed on. */
     private final class Provisioning {
         private final Process process;
         private final CompletableFuture<Void> done;
 
         Provisioning(String parts) throws IOException {
-            List<String> args = new ArrayList<>(List.of("provision", "--definitions", layout.definitions().toString()));
-            if (parts != null) args.addAll(List.of("--only", parts));
             List<String> cmd = JavaCommand.cli().flags(JavaCommand.HBASE_OPENS).property("pinfeed.root", layout.root())
-                    .run(layout.classpathOf(OPERATIONS_MODULE), OPERATIONS_MAIN, args.toArray(String[]::new));
+                    .run(layout.classpathOf(OPERATIONS_MODULE), OPERATIONS_MAIN, "provision", "--definitions", layout.definitions().toString(),
+                            "--only", parts);
             process = new ProcessBuilder(cmd).redirectErrorStream(true).start();
             process.getOutputStream().close();
             done = CompletableFuture.runAsync(this::follow, PARALLEL);
@@ -345,11 +342,7 @@ public final class LocalStack {
         }
 
         void await() {
-            try {
-                done.join();
-            } catch (CompletionException e) {
-                throw e.getCause() instanceof RuntimeException r ? r : e;
-            }
+            Futures.join(done);
         }
 
         /** Ends the child if it still runs (the start failed elsewhere): provisioning is idempotent, the next start redoes it. */
@@ -365,11 +358,12 @@ public final class LocalStack {
 
     /** Starts in parallel; returns one line per failure. */
     private List<String> startAll(List<ServerSpec> toStart) {
-        List<CompletableFuture<Void>> started = new ArrayList<>();
-        for (ServerSpec spec : toStart) {
-            started.add(CompletableFuture.runAsync(() -> startOne(spec), PARALLEL));
-        }
-        return failures(started);
+        return failures(launch(toStart));
+    }
+
+    /** Starts each in the background ({@link #startOne}). */
+    private List<CompletableFuture<Void>> launch(List<ServerSpec> toStart) {
+        return toStart.stream().map(spec -> CompletableFuture.runAsync(() -> startOne(spec), PARALLEL)).toList();
     }
 
     /** Waits for every start; one line per failure. */
