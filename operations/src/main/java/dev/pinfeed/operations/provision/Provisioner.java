@@ -486,6 +486,8 @@ public final class Provisioner {
             rs.next();
             position = rs.getString(1);
         }
+        progress.accept("mysql " + host.name() + ": waiting for its replica " + host.replica() + " to apply them (at most "
+                + REPLICA_PATIENCE_SECONDS + " s)");
         try (Connection replica = connect(host.replica()); PreparedStatement wait = replica.prepareStatement("SELECT MASTER_GTID_WAIT(?, ?)")) {
             wait.setString(1, position);
             wait.setInt(2, REPLICA_PATIENCE_SECONDS);
@@ -496,6 +498,7 @@ public final class Provisioner {
                 }
             }
         }
+        progress.accept("mysql " + host.name() + ": its replica has them");
     }
 
     /**
