@@ -92,7 +92,7 @@ final class HBaseServerSpec implements ServerSpec {
         // Memstores and block cache default to 0.4 of the heap each, leaving a 512 MB server 100 MB to work
         // in: under the benchmarks its old generation sat at 99.9 % with a full GC every ~2 s (30 % of the
         // time in GC, 0.2 s stalls). 1536 MB with 0.3 each leaves ~600 MB of working room,
-        // 768 MB (the dev stack's) ~300 MB.
+        // 640 MB (the dev stack's) ~250 MB.
         site.put("hbase.regionserver.global.memstore.size", "0.3");
         site.put("hfile.block.cache.size", "0.3");
         // Memstore chunks of 256 KB (2 MB by default): a heap under 4 GB has 1 MB G1 regions, where any object of

@@ -31,9 +31,9 @@ class DevSizedStackTest {
         PinfeedConfig dev = LocalStack.devSized(bundled);
 
         assertThat(spec(bundled, "mysql001-replica", MariaDbServerSpec.class).sizes()).isEqualTo(MariaDbServerSpec.Sizes.DEFAULT);
-        assertThat(spec(dev, "mysql001-replica", MariaDbServerSpec.class).sizes()).isEqualTo(new MariaDbServerSpec.Sizes("32m", 1000));
+        assertThat(spec(dev, "mysql001-replica", MariaDbServerSpec.class).sizes()).isEqualTo(new MariaDbServerSpec.Sizes("32m", 500));
         assertThat(spec(dev, "mysql001-replica", MariaDbServerSpec.class).memoryFlags())
-                .containsExactly("--innodb-buffer-pool-size=32m", "--table-open-cache=1000", "--table-definition-cache=1000");
+                .containsExactly("--innodb-buffer-pool-size=32m", "--table-open-cache=500", "--table-definition-cache=500");
         assertThat(spec(bundled, "kafka", KafkaServerSpec.class).heap()).isEqualTo(KafkaServerSpec.DEFAULT_HEAP);
         assertThat(spec(dev, "kafka", KafkaServerSpec.class).heap()).isEqualTo("128m");
     }
@@ -102,7 +102,7 @@ class DevSizedStackTest {
         PinfeedConfig bundled = PinfeedConfig.bundledLocal();
 
         assertThat(hbaseHeap(bundled)).isEqualTo(HBaseServerSpec.DEFAULT_HEAP);
-        assertThat(hbaseHeap(LocalStack.devSized(bundled))).isEqualTo("768m");
+        assertThat(hbaseHeap(LocalStack.devSized(bundled))).isEqualTo("640m");
         assertThat(spec(bundled, "hbase-standby", HBaseServerSpec.class).heap()).isEqualTo(HBaseServerSpec.DEFAULT_HEAP);
         assertThat(spec(LocalStack.devSized(bundled), "hbase-standby", HBaseServerSpec.class).heap()).isEqualTo("512m");
     }
@@ -126,7 +126,7 @@ class DevSizedStackTest {
         PinfeedConfig dev = LocalStack.devSized(config);
 
         assertThat(dev.require("materializer.heap")).isEqualTo("2g");
-        assertThat(dev.require("stack.hbase.heap")).as("dev.stack.hbase.heap wins over the key").isEqualTo("768m");
+        assertThat(dev.require("stack.hbase.heap")).as("dev.stack.hbase.heap wins over the key").isEqualTo("640m");
     }
 
     @Test
