@@ -104,7 +104,7 @@ class DevSizedStackTest {
         assertThat(hbaseHeap(bundled)).isEqualTo(HBaseServerSpec.DEFAULT_HEAP);
         assertThat(hbaseHeap(LocalStack.devSized(bundled))).isEqualTo("640m");
         assertThat(spec(bundled, "hbase-standby", HBaseServerSpec.class).heap()).isEqualTo(HBaseServerSpec.DEFAULT_HEAP);
-        assertThat(spec(LocalStack.devSized(bundled), "hbase-standby", HBaseServerSpec.class).heap()).isEqualTo("512m");
+        assertThat(spec(LocalStack.devSized(bundled), "hbase-standby", HBaseServerSpec.class).heap()).isEqualTo("448m");
     }
 
     @Test
