@@ -191,25 +191,54 @@ final class DemoDataset {
      * become readable; after {@link #STALL} without one a warning says how many are not and the load goes on.
      */
     private void awaitPins(List<String> pinIds) throws InterruptedException {
-        long lastProgress = System.nanoTime();
-        java.util.Deque<String> waiting = new java.util.ArrayDeque<>(pinIds);
-        while (!waiting.isEmpty() && System.nanoTime() - lastProgress < STALL.toNanos()) {
-            try {
-                HttpResponse<Void> r = http.send(HttpRequest.newBuilder(feed.resolve("/v1/pins/" + waiting.peek()))
-                        .timeout(Duration.ofSeconds(5)).GET().build(), HttpResponse.BodyHandlers.discarding());
-                if (r.statusCode() == 200) {
-                    waiting.pop();
-                    lastProgress = System.nanoTime();
-                    continue;
-                }
-            } catch (IOException notYet) {
-                // feed-service restarting or busy: ask again
-            }
-            Thread.sleep(200);
+        List<String> unreadable = awaitReadable(pinIds, this::readable, System::nanoTime, Thread::sleep, STALL);
+        if (!unreadable.isEmpty()) {
+            progress.accept("warning: " + unreadable.size() + " of " + pinIds.size() + " repinned pins are not readable, none more for "
+                    + STALL.toSeconds() + " s; their repins carry no details (./pinfeed status, ./pinfeed logs materializer)");
         }
-        if (!waiting.isEmpty()) {
-            progress.accept("warning: " + waiting.size() + " repinned pins are not readable, none more for " + STALL.toSeconds()
-                    + " s; their repins carry no details (./pinfeed status, ./pinfeed logs materializer)");
+    }
+
+    private boolean readable(String pinId) throws InterruptedException {
+        try {
+            return http.send(HttpRequest.newBuilder(feed.resolve("/v1/pins/" + pinId)).timeout(Duration.ofSeconds(5)).GET().build(),
+                    HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+        } catch (IOException notYet) {
+            return false; // feed-service restarting or busy: ask again
+        }
+    }
+
+    /** Whether one object is readable yet. */
+    @FunctionalInterface
+    interface Probe {
+        boolean readable(String id) throws InterruptedException;
+    }
+
+    /** Waiting between rounds, injectable for tests. */
+    @FunctionalInterface
+    interface Pause {
+        void sleep(long millis) throws InterruptedException;
+    }
+
+    /**
+     * Asks about every id still waiting, round after round, until all are readable or {@code stall} passed without any
+     * becoming readable; answers those that are not. Every round asks them all: the materializer writes pins in no
+     * order a caller can predict (partitions, boards written first), so one late pin says nothing about the others.
+     */
+    static List<String> awaitReadable(List<String> ids, Probe probe, java.util.function.LongSupplier nanoTime, Pause pause, Duration stall)
+            throws InterruptedException {
+        List<String> waiting = new ArrayList<>(ids);
+        long lastProgress = nanoTime.getAsLong();
+        while (true) {
+            int before = waiting.size();
+            List<String> still = new ArrayList<>(before);
+            for (String id : waiting) {
+                if (!probe.readable(id)) still.add(id);
+            }
+            waiting = still;
+            long now = nanoTime.getAsLong();
+            if (waiting.size() < before) lastProgress = now;
+            if (waiting.isEmpty() || now - lastProgress >= stall.toNanos()) return waiting;
+            pause.sleep(500);
         }
     }
 
