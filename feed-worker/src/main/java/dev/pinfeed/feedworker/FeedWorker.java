@@ -21,6 +21,7 @@ import dev.pinfeed.feedstore.PoolEntry;
 import dev.pinfeed.feedstore.PoolStore;
 import dev.pinfeed.feedstore.Source;
 import dev.pinfeed.followergraph.GraphStore;
+import dev.pinfeed.processorruntime.ReadHorizon;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -61,7 +62,9 @@ import org.apache.avro.specific.SpecificRecord;
  * of them waits, the later ones of that key in the batch wait behind it. A store outage stops the
  * batch: the events not yet written, and all after them, are {@link Verdict.Kind#UNAVAILABLE}. A follow
  * or unfollow the follower graph does not show yet, and a like of a pin the canonical store does not
- * know yet, wait up to {@link WorkerSettings#waitGrace} (then {@link DeadLetters#MISSING_REFERENCE}).
+ * know yet, wait up to {@link WorkerSettings#waitGrace}, and after it as long as the processors that write those (the
+ * graph processor, the materializer) have not applied everything their topics held when it ran out ({@link ReadHorizon}):
+ * then {@link DeadLetters#MISSING_REFERENCE}.
  */
 public final class FeedWorker {
 
@@ -80,9 +83,18 @@ public final class FeedWorker {
     private final WorkerSettings settings;
     private final Clock clock;
     private final WorkerMetrics metrics;
+    private final ReadHorizon upstream;
 
+    /** A worker whose waiting records wait their grace only ({@link ReadHorizon#CAUGHT_UP}). */
     public FeedWorker(PoolStore pools, MaterializedFeedStore feeds, GraphStore graph, CanonicalPins canonical, AffinityStore affinity,
                       Scorer scorer, WorkerSettings settings, Clock clock, WorkerMetrics metrics) {
+        this(pools, feeds, graph, canonical, affinity, scorer, settings, clock, metrics, ReadHorizon.CAUGHT_UP);
+    }
+
+    /** {@code upstream}: how far the graph processor and the materializer have applied their topics. */
+    public FeedWorker(PoolStore pools, MaterializedFeedStore feeds, GraphStore graph, CanonicalPins canonical, AffinityStore affinity,
+                      Scorer scorer, WorkerSettings settings, Clock clock, WorkerMetrics metrics, ReadHorizon upstream) {
+        this.upstream = upstream;
         this.pools = pools;
         this.feeds = feeds;
         this.graph = graph;
@@ -345,7 +357,8 @@ public final class FeedWorker {
 
         private Verdict waitOrGiveUp(Item item, String detail) {
             long since = item.waitingSince();
-            if (since >= 0 && clock.millis() - since >= settings.waitGrace().toMillis()) {
+            long graceEnd = since + settings.waitGrace().toMillis();
+            if (since >= 0 && clock.millis() >= graceEnd && upstream.readAllUntil() >= graceEnd) {
                 return Verdict.rejected(DeadLetters.MISSING_REFERENCE, detail + " (still after " + settings.waitGrace().toSeconds() + " s)");
             }
             return Verdict.waiting(DeadLetters.MISSING_REFERENCE, detail);

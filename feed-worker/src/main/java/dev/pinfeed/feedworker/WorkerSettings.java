@@ -12,7 +12,8 @@ import java.time.Duration;
  * @param backfillPins newest pins a new follow brings ({@code feed.worker.backfill-pins}, 50)
  * @param waitGrace    how long a record may wait for another store to catch up (the follower graph for
  *                     a follow, the canonical store for a liked pin) before it is dead-lettered
- *                     ({@code feed.worker.wait-s}, 120)
+ *                     ({@code feed.worker.wait-s}, 120), once the processors writing those have also applied
+ *                     what their topics held when it ran out
  */
 public record WorkerSettings(int poolMax, int poolTrimTo, int backfillPins, Duration waitGrace) {
 

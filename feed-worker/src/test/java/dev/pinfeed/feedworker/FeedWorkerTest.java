@@ -265,6 +265,22 @@ class FeedWorkerTest {
     }
 
     @Test
+    void aLikeWaitsPastItsGraceWhileTheMaterializerHasNotAppliedWhatItsTopicsHeldThen() {
+        long[] upstream = {Long.MIN_VALUE};
+        worker = new FeedWorker(pools, feeds, graph, new CanonicalReadsPins(canonical), affinity, scorer, WorkerSettings.defaults(), clock,
+                new WorkerMetrics(meters), () -> upstream[0]);
+        var like = liked(1, 9999, T0);
+        long since = clock.millis() - 300_000; // waiting for five minutes, grace 120 s
+        assertThat(applyWaiting(like, since).kind()).as("the pin may be in the materializer's backlog").isEqualTo(Verdict.Kind.WAITING);
+        upstream[0] = since + 119_999;
+        assertThat(applyWaiting(like, since).kind()).isEqualTo(Verdict.Kind.WAITING);
+        upstream[0] = since + 120_000;
+        Verdict last = applyWaiting(like, since);
+        assertThat(last.kind()).isEqualTo(Verdict.Kind.REJECTED);
+        assertThat(last.reason()).isEqualTo(DeadLetters.MISSING_REFERENCE);
+    }
+
+    @Test
     void aLikeOfADeletedPinChangesNoAffinity() {
         known(pin(2001, 600, 10, T0));
         canonical.deletePin(2001);

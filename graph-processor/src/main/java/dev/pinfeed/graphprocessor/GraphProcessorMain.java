@@ -7,6 +7,7 @@ import dev.pinfeed.followergraph.redis.RedisGraphStore;
 import dev.pinfeed.processorruntime.BatchHandler;
 import dev.pinfeed.processorruntime.ConsumerLoop;
 import dev.pinfeed.processorruntime.ProcessContext;
+import dev.pinfeed.processorruntime.ProcessorGroups;
 import dev.pinfeed.processorruntime.ProcessMain;
 import dev.pinfeed.processorruntime.ReplicationBarrier;
 import dev.pinfeed.redisshards.RedisShards;
@@ -24,7 +25,7 @@ import org.apache.curator.framework.CuratorFramework;
 public final class GraphProcessorMain {
 
     public static final String NAME = "graph-processor";
-    public static final String GROUP = "pinfeed-follower-graph";
+    public static final String GROUP = ProcessorGroups.FOLLOWER_GRAPH;
     public static final List<String> TOPICS = List.of(EventTopics.FOLLOWS, EventTopics.BOARDS);
 
     /** How long a batch waits for each instance's replica before its offsets are committed anyway. */
@@ -46,7 +47,7 @@ public final class GraphProcessorMain {
 
     /** The processor's consumer group: {@code graph.processor.group}, else {@value #GROUP}. */
     public static String group(PinfeedConfig config) {
-        return config.get("graph.processor.group", GROUP);
+        return ProcessorGroups.followerGraph(config);
     }
 
     public static BatchHandler handler(RedisGraphStore store, PinfeedConfig config, MeterRegistry meters) {

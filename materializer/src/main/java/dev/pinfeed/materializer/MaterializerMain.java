@@ -8,6 +8,7 @@ import dev.pinfeed.mysqlshards.ShardDataSources;
 import dev.pinfeed.mysqlshards.query.ShardedDb;
 import dev.pinfeed.processorruntime.ConsumerLoop;
 import dev.pinfeed.processorruntime.ProcessContext;
+import dev.pinfeed.processorruntime.ProcessorGroups;
 import dev.pinfeed.processorruntime.ProcessMain;
 import dev.pinfeed.redisshards.RedisShards;
 import java.time.Duration;
@@ -25,7 +26,7 @@ import org.apache.curator.framework.CuratorFramework;
 public final class MaterializerMain {
 
     public static final String NAME = "materializer";
-    public static final String GROUP = "pinfeed-materializer";
+    public static final String GROUP = ProcessorGroups.MATERIALIZER;
 
     private MaterializerMain() {}
 
@@ -63,6 +64,6 @@ public final class MaterializerMain {
 
     /** The materializer's consumer group: {@code materializer.group}, else {@value #GROUP}. */
     public static String group(PinfeedConfig config) {
-        return config.get("materializer.group", GROUP);
+        return ProcessorGroups.materializer(config);
     }
 }

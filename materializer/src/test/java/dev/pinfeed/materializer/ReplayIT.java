@@ -42,7 +42,7 @@ class ReplayIT extends FixtureIT {
         String replayGroup = f.stack.uniqueName("canonical_replay");
         ConsumerLoop.Settings s = f.settings(replayGroup);
         ConsumerLoop replay = f.run(new ConsumerLoop.Settings("materializer-replay", s.groupId(), s.topics(), s.pollTimeout(), s.maxParked(),
-                s.retryMin(), s.retryMax(), s.bugAttempts(), s.stallLimit(), s.waitGrace(), s.bounds()), f.handler(f.cache));
+                s.retryMin(), s.retryMax(), s.bugAttempts(), s.stallLimit(), s.waitGrace(), s.bounds(), s.upstream()), f.handler(f.cache));
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() -> caughtUp(replayGroup) && replay.parkedCount() == 0);
 
         ComparableRows after = f.snapshot(h.ids, true);

@@ -51,7 +51,8 @@ import org.slf4j.LoggerFactory;
  * <p>A record waiting for something it refers to ({@link Outcomes#waitFor}: a like before its pin) is
  * dead-lettered only once its grace has run out <i>and</i> the loop has since read everything its
  * partitions held when the grace ran out: a parent still unread in a backlog is not missing, however
- * long the backlog takes. Retries take at most half the loop's time, so a large set of waiting records
+ * long the backlog takes; the same holds for the topics of other processors that write what it refers to
+ * ({@link Settings#withUpstream}: the materializer's pins, for feed-worker's likes). Retries take at most half the loop's time, so a large set of waiting records
  * does not slow the reading of the records they wait for.
  *
  * <p>An unexpected exception is a bug, not an outage: the batch is split to find the record that
@@ -68,27 +69,28 @@ public final class ConsumerLoop implements Runnable, AutoCloseable {
      * @param processor  the {@code processor} tag of every metric
      * @param maxParked  parked records at which the loop pauses its partitions
      * @param bugAttempts attempts of a record failing with an unexpected exception before it is dead-lettered
+     * @param upstream   how far the processors that write what waiting records refer to have got ({@link #withUpstream})
      */
     public record Settings(String processor, String groupId, List<String> topics, Duration pollTimeout, int maxParked,
                            Duration retryMin, Duration retryMax, int bugAttempts, Duration stallLimit, Duration waitGrace,
-                           Map<TopicPartition, Range> bounds) {
+                           Map<TopicPartition, Range> bounds, ReadHorizon upstream) {
 
         public static Settings of(String processor, String groupId, List<String> topics) {
             return new Settings(processor, groupId, List.copyOf(topics), Duration.ofMillis(200), 10_000,
-                    Duration.ofMillis(100), Duration.ofSeconds(5), 3, Duration.ofSeconds(60), Duration.ofSeconds(60), null);
+                    Duration.ofMillis(100), Duration.ofSeconds(5), 3, Duration.ofSeconds(60), Duration.ofSeconds(60), null, ReadHorizon.CAUGHT_UP);
         }
 
         public Settings withRetry(Duration min, Duration max) {
-            return new Settings(processor, groupId, topics, pollTimeout, maxParked, min, max, bugAttempts, stallLimit, waitGrace, bounds);
+            return new Settings(processor, groupId, topics, pollTimeout, maxParked, min, max, bugAttempts, stallLimit, waitGrace, bounds, upstream);
         }
 
         public Settings withMaxParked(int max) {
-            return new Settings(processor, groupId, topics, pollTimeout, max, retryMin, retryMax, bugAttempts, stallLimit, waitGrace, bounds);
+            return new Settings(processor, groupId, topics, pollTimeout, max, retryMin, retryMax, bugAttempts, stallLimit, waitGrace, bounds, upstream);
         }
 
         /** How long a record may wait for something it refers to ({@link Outcomes#waitFor}) before it is dead-lettered. */
         public Settings withWaitGrace(Duration grace) {
-            return new Settings(processor, groupId, topics, pollTimeout, maxParked, retryMin, retryMax, bugAttempts, stallLimit, grace, bounds);
+            return new Settings(processor, groupId, topics, pollTimeout, maxParked, retryMin, retryMax, bugAttempts, stallLimit, grace, bounds, upstream);
         }
 
         /**
@@ -98,7 +100,16 @@ public final class ConsumerLoop implements Runnable, AutoCloseable {
          */
         public Settings bounded(Map<TopicPartition, Range> ranges) {
             return new Settings(processor, groupId, topics, pollTimeout, maxParked, retryMin, retryMax, bugAttempts, stallLimit, waitGrace,
-                    Map.copyOf(ranges));
+                    Map.copyOf(ranges), upstream);
+        }
+
+        /**
+         * What waiting records refer to is written by other processors, reading other topics: a record is dead-lettered only
+         * once {@code upstream} has also got past its grace's end (their backlog may still hold it).
+         */
+        public Settings withUpstream(ReadHorizon horizon) {
+            return new Settings(processor, groupId, topics, pollTimeout, maxParked, retryMin, retryMax, bugAttempts, stallLimit, waitGrace,
+                    bounds, horizon);
         }
 
         public boolean isBounded() {
@@ -386,7 +397,7 @@ public final class ConsumerLoop implements Runnable, AutoCloseable {
             park(state, raw, u.store(), attempts, since);
         } else if (fate instanceof Outcomes.Fate.Waiting w) {
             long graceEnd = since + settings.waitGrace().toMillis();
-            if (clock.millis() >= graceEnd && readAllUntil >= graceEnd) {
+            if (clock.millis() >= graceEnd && readAllUntil >= graceEnd && settings.upstream().readAllUntil() >= graceEnd) {
                 deadLetter(raw, w.reason(), w.detail() + " (still after " + settings.waitGrace().toSeconds() + " s)", state);
             } else {
                 park(state, raw, "(waiting: " + w.reason() + ")", attempts, since);

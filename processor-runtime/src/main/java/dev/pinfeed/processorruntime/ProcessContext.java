@@ -139,6 +139,16 @@ public final class ProcessContext implements AutoCloseable {
         return resource;
     }
 
+    /**
+     * How far the processors of {@code groups} have applied what they read ({@link UpstreamHorizon}), asked of the brokers
+     * every 2 s while records wait for it; closed at exit.
+     */
+    public ReadHorizon upstreamHorizon(List<String> groups) {
+        KafkaGroupOffsets offsets = closeOnExit(new KafkaGroupOffsets(
+                org.apache.kafka.clients.admin.Admin.create(KafkaClients.admin(config)), java.time.Duration.ofSeconds(5)));
+        return closeOnExit(new UpstreamHorizon(groups, offsets, clock).start(2_000));
+    }
+
     /** The application ZooKeeper client (opened on first use, connected or failed within 20 s). */
     public synchronized CuratorFramework curator() throws InterruptedException {
         if (curator == null) curator = closeOnExit(CuratorClients.connected(config, 20));

@@ -83,6 +83,9 @@ class ConsumerLoopTest {
     /** The next commit fails as Kafka's does for a member the group rebalanced without. */
     private boolean commitRefused;
 
+    /** What the loop's upstream ({@link ConsumerLoop.Settings#withUpstream}) answers: caught up unless a test says otherwise. */
+    private volatile long upstreamReadAllUntil = Long.MAX_VALUE;
+
     private void start(int maxParked) {
         consumer = new MockConsumer<>(OffsetResetStrategy.EARLIEST) {
             @Override
@@ -101,7 +104,7 @@ class ConsumerLoopTest {
             }
         };
         ConsumerLoop.Settings settings = ConsumerLoop.Settings.of("test", "g", List.of(TOPIC)).withMaxParked(maxParked)
-                .withRetry(Duration.ofSeconds(1), Duration.ofSeconds(8));
+                .withRetry(Duration.ofSeconds(1), Duration.ofSeconds(8)).withUpstream(() -> upstreamReadAllUntil);
         loop = new ConsumerLoop(consumer, decoder, handler, new DeadLetterWriter(dlq, DeadLetters.TOPIC, "g", "test", meters),
                 settings, clock, meters);
         loop.subscribe();
@@ -298,6 +301,28 @@ class ConsumerLoopTest {
         assertThat(deadLetters()).hasSize(1);
         assertThat(header(deadLetters().get(0), DeadLetters.HEADER_SOURCE_OFFSET)).isEqualTo("1");
         assertThat(committed(P0)).isEqualTo(2);
+    }
+
+    @Test
+    void aRecordWaitingForAParentIsNotDeadLetteredWhileTheProcessorThatWritesItHasNotAppliedWhatItsTopicsHeldWhenTheGraceRanOut() {
+        upstreamReadAllUntil = Long.MIN_VALUE;
+        start(100);
+        add(P0, "needs:x");
+        iterate(1);
+        long graceEnd = clock.millis() + 60_000;
+        clock.advance(Duration.ofSeconds(61));
+        iterate(1);
+        upstreamReadAllUntil = graceEnd - 1; // the materializer has applied its topics only up to just before the grace's end
+        clock.advance(Duration.ofSeconds(10));
+        iterate(1);
+        assertThat(deadLetters()).as("x may still be in the upstream's backlog").isEmpty();
+        assertThat(loop.parkedCount()).isEqualTo(1);
+
+        upstreamReadAllUntil = graceEnd;
+        clock.advance(Duration.ofSeconds(10));
+        iterate(1);
+        assertThat(deadLetters()).hasSize(1);
+        assertThat(committed(P0)).isEqualTo(1);
     }
 
     @Test

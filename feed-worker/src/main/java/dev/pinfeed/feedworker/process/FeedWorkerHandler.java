@@ -23,8 +23,8 @@ import java.util.TreeMap;
  * So a record whose key (topic, partition, record key) has an earlier record parked is parked behind it
  * — marked like it — and runs only in a retry, where the loop hands back every parked record in offset
  * order and the worker applies them in that order. A record that waits too long is dead-lettered here
- * ({@link dev.pinfeed.feedworker.WorkerSettings#waitGrace}), before the loop's own, longer grace, so
- * this class always knows which records are parked.
+ * ({@link dev.pinfeed.feedworker.WorkerSettings#waitGrace}), before the loop's own, longer grace (both
+ * held by the same upstream horizon), so this class always knows which records are parked.
  *
  * <p>Not thread-safe: one loop, one thread. A partition revoked while records of it are parked leaves
  * entries here until the partition comes back (its records are then redelivered and settle them).

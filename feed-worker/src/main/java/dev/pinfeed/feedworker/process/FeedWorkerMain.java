@@ -27,6 +27,8 @@ import dev.pinfeed.mysqlshards.query.ShardedDb;
 import dev.pinfeed.processorruntime.BatchHandler;
 import dev.pinfeed.processorruntime.ConsumerLoop;
 import dev.pinfeed.processorruntime.ProcessContext;
+import dev.pinfeed.processorruntime.ProcessorGroups;
+import dev.pinfeed.processorruntime.ReadHorizon;
 import dev.pinfeed.processorruntime.ProcessMain;
 import dev.pinfeed.processorruntime.ReplicationBarrier;
 import dev.pinfeed.redismasters.RedisMasterClients;
@@ -99,16 +101,19 @@ public final class FeedWorkerMain {
         // Every pool write noticed in the quiet pools, so a reader whose pools were quiet reads them again (feed-service).
         QuietPools quietPools = ctx.closeOnExit(RedisQuietPools.open(config, graph.redis(), graph.store().keys().prefix()));
         WorkerMetrics metrics = new WorkerMetrics(ctx.meters());
+        // A like's pin is written by the materializer, a follow's edge by the graph processor: a record waiting for either is
+        // missing only once they have applied what their topics held when its grace ran out (a fresh stack's backlog).
+        ReadHorizon upstream = ctx.upstreamHorizon(List.of(ProcessorGroups.materializer(config), ProcessorGroups.followerGraph(config)));
         FeedWorker worker = new FeedWorker(NoticingPoolStore.over(pools, quietPools, metrics::quietPoolsNoticeFailed), feeds, graph.store(),
-                canonical, affinity, new WeightedScorer(scoring, ctx.clock()), settings, ctx.clock(), metrics);
+                canonical, affinity, new WeightedScorer(scoring, ctx.clock()), settings, ctx.clock(), metrics, upstream);
         List<String> topics = topics(config);
         String group = group(config);
         // The handler dead-letters a record that waited settings.waitGrace(); the loop's own grace must never come first.
         Duration loopGrace = settings.waitGrace().multipliedBy(2).plusMinutes(1);
-        ctx.consume(ConsumerLoop.Settings.of(NAME, group, topics).withWaitGrace(loopGrace),
+        ctx.consume(ConsumerLoop.Settings.of(NAME, group, topics).withWaitGrace(loopGrace).withUpstream(upstream),
                 handler(worker, affinity, config, ctx), consumerOverrides(config));
         // The bulk lane in a loop of its own: a big fan-out's later chunks never hold up other pins' first chunks.
-        ctx.consume(ConsumerLoop.Settings.of(NAME, bulkGroup(group), List.of(bulkLane(topics))).withWaitGrace(loopGrace),
+        ctx.consume(ConsumerLoop.Settings.of(NAME, bulkGroup(group), List.of(bulkLane(topics))).withWaitGrace(loopGrace).withUpstream(upstream),
                 handler(worker, affinity, config, ctx), bulkConsumerOverrides(config));
     }
 
