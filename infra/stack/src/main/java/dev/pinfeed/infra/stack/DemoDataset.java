@@ -104,7 +104,10 @@ final class DemoDataset {
         awaitFollowers("/v1/users/" + users.get(star) + "/counts", plan.followers[star], "follows of the most followed user");
         int[] topInterest = plan.mostFollowedInterest();
         awaitFollowers("/v1/interests/" + interests.get(topInterest[0]), topInterest[1], "followers of an interest");
-        List<String> pins = ids(publish("pins", java.util.stream.IntStream.range(0, plan.pins.size()).mapToObj(i -> {
+        // The pins that get repinned go first: the materializer reaches them while the rest are published, so the wait for
+        // them before the repins (each copies its parent's content at ingest) finds them written.
+        List<Integer> order = pinsRepinnedFirst(plan);
+        List<String> inOrder = ids(publish("pins", order.stream().map(i -> {
             DemoPlan.Pin p = plan.pins.get(i);
             ObjectNode e = event("PinCreated").put("boardId", boards.get(p.board())).put("authorId", users.get(p.author()))
                     .put("details", "Demo pin " + p.n() + " on " + plan.boards.get(p.board()).name())
@@ -116,6 +119,9 @@ final class DemoDataset {
             }
             return e;
         }).toList()));
+        String[] byIndex = new String[order.size()];
+        for (int k = 0; k < order.size(); k++) byIndex[order.get(k)] = inOrder.get(k);
+        List<String> pins = List.of(byIndex);
         publish("likes", plan.likes.stream()
                 .map(l -> event("PinLiked").put("userId", users.get(l[0])).put("pinId", pins.get(l[1]))).toList());
         publish("comments", plan.comments.stream()
@@ -143,6 +149,14 @@ final class DemoDataset {
         published.done("published");
         progress.accept(String.format(Locale.ROOT, "demo dataset published in %.1f s:", (System.nanoTime() - t0) / 1e9));
         lines.forEach(progress);
+    }
+
+    /** The plan's pin indexes in publishing order: those repinned first (in the order of their first repin), then the rest. */
+    static List<Integer> pinsRepinnedFirst(DemoPlan plan) {
+        java.util.LinkedHashSet<Integer> order = new java.util.LinkedHashSet<>();
+        plan.repins.forEach(r -> order.add(r.pin()));
+        for (int i = 0; i < plan.pins.size(); i++) order.add(i);
+        return List.copyOf(order);
     }
 
     private static ObjectNode event(String type) {

@@ -31,6 +31,16 @@ class DemoDatasetAwaitTest {
     }
 
     @Test
+    void thePinsThatGetRepinnedArePublishedFirstAndEveryPinOnce() {
+        DemoPlan plan = new DemoPlan(DemoPlan.Size.DEFAULT, 20261124L);
+        List<Integer> order = DemoDataset.pinsRepinnedFirst(plan);
+        java.util.Set<Integer> repinned = new java.util.HashSet<>();
+        plan.repins.forEach(r -> repinned.add(r.pin()));
+        assertThat(order).hasSize(plan.pins.size()).doesNotHaveDuplicates();
+        assertThat(order.subList(0, repinned.size())).containsExactlyInAnyOrderElementsOf(repinned);
+    }
+
+    @Test
     void aLatePinAtTheHeadDoesNotHideTheOthersBeingWritten() throws InterruptedException {
         World w = new World();
         w.readableAt.put("a", Duration.ofSeconds(200).toNanos()); // the first one comes late
