@@ -4,10 +4,12 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.common.IsolationLevel;
@@ -35,16 +37,19 @@ public final class KafkaGroupOffsets implements GroupOffsets, AutoCloseable {
         return committed;
     }
 
+    /** Partitions of topics that are gone are left out before asking (the admin client logs an error for each one asked). */
     @Override
     public Map<TopicPartition, Long> ends(Collection<TopicPartition> partitions) {
+        Set<String> topics = get(admin.listTopics(new ListTopicsOptions().listInternal(true)).names());
         Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-        partitions.forEach(tp -> latest.put(tp, OffsetSpec.latest()));
+        partitions.stream().filter(tp -> topics.contains(tp.topic())).forEach(tp -> latest.put(tp, OffsetSpec.latest()));
         ListOffsetsResult result = admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED));
         Map<TopicPartition, Long> ends = new HashMap<>();
-        for (TopicPartition tp : partitions) {
+        for (TopicPartition tp : latest.keySet()) {
             try {
                 ends.put(tp, get(result.partitionResult(tp)).offset());
             } catch (IllegalStateException e) {
+                // deleted between the two calls
                 if (!(e.getCause() instanceof ExecutionException ee && ee.getCause() instanceof UnknownTopicOrPartitionException)) throw e;
             }
         }
