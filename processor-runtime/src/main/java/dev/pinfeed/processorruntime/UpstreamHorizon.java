@@ -64,8 +64,9 @@ public final class UpstreamHorizon implements ReadHorizon, AutoCloseable {
     }
 
     /**
-     * One turn: a pending snapshot that every group has reached moves the horizon to its time; then, with none pending, a
-     * new one is taken (and checked at once). Nothing is asked while nobody asked for the horizon lately.
+     * One turn: each group's committed offsets asked once; a pending snapshot that every group has reached moves the
+     * horizon to its time; then, with none pending, a new one is taken from the same offsets and the log ends of the
+     * partitions they name (one call). Nothing is asked while nobody asked for the horizon lately.
      */
     synchronized void refresh() {
         long now = clock.millis();
@@ -73,37 +74,41 @@ public final class UpstreamHorizon implements ReadHorizon, AutoCloseable {
             pending = null;
             return;
         }
-        if (pending != null && reached(pending)) {
+        Map<String, Map<TopicPartition, Long>> committed = new HashMap<>();
+        for (String group : groups) committed.put(group, offsets.committed(group));
+        if (pending != null && reached(pending, committed)) {
             readAllUntil = Math.max(readAllUntil, pending.takenAt());
             pending = null;
         }
         if (pending != null) return;
-        Map<String, Map<TopicPartition, Long>> ends = new HashMap<>();
-        for (String group : groups) {
-            Map<TopicPartition, Long> committed = offsets.committed(group);
-            if (committed.isEmpty()) {
-                if (reportedUnknown.add(group)) {
-                    LOG.info("upstream horizon: group {} has committed nothing; records waiting for what it writes wait their grace only", group);
-                }
-                continue;
+        Set<TopicPartition> partitions = new HashSet<>();
+        committed.forEach((group, offsetsOfGroup) -> {
+            if (!offsetsOfGroup.isEmpty()) {
+                partitions.addAll(offsetsOfGroup.keySet());
+            } else if (reportedUnknown.add(group)) {
+                LOG.info("upstream horizon: group {} has committed nothing; records waiting for what it writes wait their grace only", group);
             }
-            Map<TopicPartition, Long> groupEnds = offsets.ends(committed.keySet());
-            groupEnds.entrySet().removeIf(e -> committed.get(e.getKey()) >= e.getValue());
-            if (!groupEnds.isEmpty()) ends.put(group, groupEnds);
-        }
-        if (ends.isEmpty()) {
+        });
+        Map<TopicPartition, Long> logEnds = partitions.isEmpty() ? Map.of() : offsets.ends(partitions);
+        Map<String, Map<TopicPartition, Long>> behind = new HashMap<>();
+        committed.forEach((group, offsetsOfGroup) -> offsetsOfGroup.forEach((tp, offset) -> {
+            Long end = logEnds.get(tp);
+            if (end != null && offset < end) behind.computeIfAbsent(group, g -> new HashMap<>()).put(tp, end);
+        }));
+        if (behind.isEmpty()) {
             readAllUntil = Math.max(readAllUntil, now);
         } else {
-            pending = new Snapshot(now, ends);
+            pending = new Snapshot(now, behind);
         }
     }
 
-    private boolean reached(Snapshot s) {
+    /** Whether every group has committed up to the snapshot's ends; a group whose offsets were deleted (a reset) counts as never seen. */
+    private static boolean reached(Snapshot s, Map<String, Map<TopicPartition, Long>> committed) {
         for (Map.Entry<String, Map<TopicPartition, Long>> group : s.ends().entrySet()) {
-            Map<TopicPartition, Long> committed = offsets.committed(group.getKey());
-            if (committed.isEmpty()) continue; // its offsets were deleted (a reset): as for a group never seen
+            Map<TopicPartition, Long> offsetsOfGroup = committed.getOrDefault(group.getKey(), Map.of());
+            if (offsetsOfGroup.isEmpty()) continue;
             for (Map.Entry<TopicPartition, Long> end : group.getValue().entrySet()) {
-                if (committed.getOrDefault(end.getKey(), 0L) < end.getValue()) return false;
+                if (offsetsOfGroup.getOrDefault(end.getKey(), 0L) < end.getValue()) return false;
             }
         }
         return true;

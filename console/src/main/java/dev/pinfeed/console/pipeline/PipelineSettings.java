@@ -2,6 +2,7 @@ package dev.pinfeed.console.pipeline;
 
 import dev.pinfeed.config.HostPort;
 import dev.pinfeed.config.PinfeedConfig;
+import dev.pinfeed.processorruntime.ProcessorGroups;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -96,13 +97,14 @@ public record PipelineSettings(Duration refresh, Duration idleRefresh, Duration 
 
     /**
      * The consumer groups of pinfeed's processors, named by the same keys and defaults the processors use
-     * ({@link dev.pinfeed.processorruntime.ProcessorGroups}; the console links no processor): the materializer's, the graph processor's, fanout-streams' application ids (the fan-out's and,
-     * unless {@code related.enabled} is false, the related pins'), the feed worker's and its bulk lane's.
+     * ({@link ProcessorGroups}; the console links no processor): the materializer's, the graph processor's,
+     * fanout-streams' application ids (the fan-out's and, unless {@code related.enabled} is false, the related pins'),
+     * the feed worker's and its bulk lane's.
      */
     private static List<String> processorGroups(PinfeedConfig config) {
         String worker = config.get("feed.worker.group", "pinfeed-feed-worker");
-        List<String> groups = new java.util.ArrayList<>(List.of(dev.pinfeed.processorruntime.ProcessorGroups.materializer(config),
-                dev.pinfeed.processorruntime.ProcessorGroups.followerGraph(config), config.get("fanout.application-id", "pinfeed-fanout")));
+        List<String> groups = new java.util.ArrayList<>(List.of(ProcessorGroups.materializer(config),
+                ProcessorGroups.followerGraph(config), config.get("fanout.application-id", "pinfeed-fanout")));
         if (Boolean.parseBoolean(config.get("related.enabled", "true"))) groups.add(config.get("related.application-id", "pinfeed-related"));
         groups.add(worker);
         groups.add(worker + "-bulk");
