@@ -45,6 +45,8 @@ class ConsumerLoopControlRecordsIT {
         TopicPartition tp = new TopicPartition(topic, 0);
         Properties p = KafkaClients.producer(stack.config(), "control-records-it");
         p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, topic);
+        // A freshly started broker may take seconds to set up its transaction coordinator; ingest's 1 s is for requests.
+        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "30000");
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
             producer.initTransactions();
             producer.beginTransaction();
