@@ -4,6 +4,7 @@ import dev.pinfeed.canonicalstore.reads.CacheListener;
 import dev.pinfeed.canonicalstore.reads.CanonicalPin;
 import dev.pinfeed.feedservice.homefeed.HomeFeed;
 import dev.pinfeed.feedstore.Source;
+import dev.pinfeed.httpkit.JsonFragment;
 import dev.pinfeed.httpkit.Response;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -22,7 +23,8 @@ import org.openjdk.jmh.annotations.State;
 /**
  * A feed page's body, 25 items of demo-like pins: {@code pinsWrittenInPlace} builds each item's contract pin and lets
  * Jackson write it (feed pages before {@link PinFragments}); {@code pinFragments} writes the pins' kept JSON (every pin
- * seen before, as on a page whose pins other pages showed); {@code rawCopy} the baseline, a copy of the finished body
+ * seen before, as on a page whose pins other pages showed), the page writing itself member by member;
+ * {@code pinFragmentsBeanSerialized} the same fragments in records written by Jackson's bean serializer; {@code rawCopy} the baseline, a copy of the finished body
  * (the least any writer of these bytes does).
  */
 @BenchmarkMode(Mode.AverageTime)
@@ -33,6 +35,12 @@ public class FeedPageJsonBenchmark {
     private record PlainItem(CanonicalHttpApi.PinJson pin, String source, double score) {}
 
     private record PlainPage(List<PlainItem> items, String cursor) {}
+
+    private record FragmentItem(JsonFragment pin, String source, double score) {}
+
+    private record FragmentPage(List<FragmentItem> items, String cursor) {}
+
+    private PinFragments fragments;
 
     private List<HomeFeed.Item> items;
     private HomeFeedHttpApi api;
@@ -48,15 +56,25 @@ public class FeedPageJsonBenchmark {
                     i / 2, List.of(101L, 102L + i));
             items.add(new HomeFeed.Item(pin, Source.values()[i % Source.values().length], 1.0 / (i + 3)));
         }
-        api = new HomeFeedHttpApi(null, null, null, new PinFragments(1_000, CacheListener.NONE));
+        fragments = new PinFragments(1_000, CacheListener.NONE);
+        api = new HomeFeedHttpApi(null, null, null, fragments);
         body = pinFragments();
-        if (!Arrays.equals(body, pinsWrittenInPlace())) throw new IllegalStateException("the two bodies differ");
+        if (!Arrays.equals(body, pinsWrittenInPlace()) || !Arrays.equals(body, pinFragmentsBeanSerialized()))
+            throw new IllegalStateException("the bodies differ");
     }
 
     @Benchmark
     public byte[] pinsWrittenInPlace() {
         List<PlainItem> plain = items.stream().map(i -> new PlainItem(CanonicalHttpApi.pin(i.pin()), i.source().wireName(), i.score())).toList();
         return Response.json(200, new PlainPage(plain, "AQAAAAAAAAAqAAAAGA")).bodyBytes();
+    }
+
+    @Benchmark
+    public byte[] pinFragmentsBeanSerialized() {
+        List<JsonFragment> pins = fragments.of(items.stream().map(HomeFeed.Item::pin).toList());
+        List<FragmentItem> page = new ArrayList<>(pins.size());
+        for (int k = 0; k < pins.size(); k++) page.add(new FragmentItem(pins.get(k), items.get(k).source().wireName(), items.get(k).score()));
+        return Response.json(200, new FragmentPage(page, "AQAAAAAAAAAqAAAAGA")).bodyBytes();
     }
 
     @Benchmark

@@ -36,6 +36,7 @@ import dev.pinfeed.followergraph.GraphStore;
 import dev.pinfeed.followergraph.redis.GraphConnections;
 import dev.pinfeed.httpkit.HealthCheck;
 import dev.pinfeed.httpkit.HttpApp;
+import dev.pinfeed.httpkit.JwtAuthenticator;
 import dev.pinfeed.httpkit.RunningHttpApp;
 import dev.pinfeed.mysqlshards.MysqlShardConfig;
 import dev.pinfeed.mysqlshards.ShardDataSources;
@@ -250,6 +251,9 @@ public final class FeedServiceServer {
             HostPort http = config.hostPort(HTTP);
             ReaderAuth auth = ctx.step("reading the reader token keys " + config.get("feed.auth.jwks-file", "(feed.auth.jwks-file is not set)"),
                     () -> ReaderAuth.from(config, Clock.systemUTC()));
+            int warmUpChecks = config.getInt("feed.auth.warm-up-checks", 1_000);
+            // Before it is ready: after a start every reader's token is new, and the first hundreds of checks ran JIT-cold.
+            if (warmUpChecks > 0) ctx.step("warming up the reader token checks", () -> JwtAuthenticator.warmUp(warmUpChecks, Clock.systemUTC()));
             CuratorFramework zk = ctx.step("connecting to ZooKeeper " + config.appZookeeper(), ctx::curator);
             GraphConnections graph = ctx.closeOnExit(ctx.step("opening the follower graph in Redis",
                     () -> GraphConnections.open(config, zk, RedisShards.keyPrefix(config))));

@@ -45,6 +45,30 @@ class PinFragmentsTest {
         assertThat(withFragments).isEqualTo(plain).contains("\"likes\":5").contains("\"parentPinId\":null");
     }
 
+    /** The page as the bean serializer wrote it before it wrote itself: the pins' fragments in records. */
+    private record FragmentItem(JsonFragment pin, String source, double score) {}
+
+    private record FragmentPage(List<FragmentItem> items, String cursor) {}
+
+    @Test
+    void aPageWritesTheBytesTheBeanSerializerWrote() {
+        PinFragments fragments = new PinFragments(100, CacheListener.NONE);
+        HomeFeedHttpApi api = new HomeFeedHttpApi(null, null, null, fragments);
+        List<HomeFeed.Item> items = List.of(new HomeFeed.Item(pin(1, 5), Source.INTERESTS, 0.9986488994979276),
+                new HomeFeed.Item(pin(2, 0), Source.RELATED, 1e-7), new HomeFeed.Item(pin(3, 1), Source.FOLLOWED_USER, 42.0));
+        for (String cursor : java.util.Arrays.asList("AQAAAAAAAAAqAAAAGA", "a \"quoted\" \\ cursor", null)) {
+            for (List<HomeFeed.Item> page : List.of(items, List.<HomeFeed.Item>of())) {
+                String written = json(api.pageJson(new HomeFeed.Page(page, cursor)));
+                List<JsonFragment> pins = fragments.of(page.stream().map(HomeFeed.Item::pin).toList());
+                List<FragmentItem> beanItems = new java.util.ArrayList<>();
+                for (int k = 0; k < page.size(); k++) beanItems.add(new FragmentItem(pins.get(k), page.get(k).source().wireName(), page.get(k).score()));
+                String bean = json(new FragmentPage(beanItems, cursor));
+                assertThat(written).as("cursor %s, %d items", cursor, page.size()).isEqualTo(bean);
+            }
+        }
+        assertThat(json(api.pageJson(new HomeFeed.Page(List.of(), null)))).isEqualTo("{\"items\":[],\"cursor\":null}");
+    }
+
     private final CountingCacheListener listener = new CountingCacheListener();
 
     private static JsonFragment one(PinFragments fragments, CanonicalPin pin) {

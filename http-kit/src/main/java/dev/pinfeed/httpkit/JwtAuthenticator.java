@@ -2,9 +2,12 @@ package dev.pinfeed.httpkit;
 
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.KeySourceException;
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.source.ImmutableJWKSet;
 import com.nimbusds.jose.proc.BadJOSEException;
+import com.nimbusds.jose.proc.JWSKeySelector;
 import com.nimbusds.jose.proc.JWSVerificationKeySelector;
 import com.nimbusds.jose.proc.SecurityContext;
 import com.nimbusds.jwt.JWTClaimsSet;
@@ -14,11 +17,14 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.Key;
 import java.text.ParseException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Date;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -152,7 +158,7 @@ public final class JwtAuthenticator implements Authenticator {
 
     private DefaultJWTProcessor<SecurityContext> processor(JWKSet set) {
         DefaultJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
-        processor.setJWSKeySelector(new JWSVerificationKeySelector<>(ALGORITHMS, new ImmutableJWKSet<>(set)));
+        processor.setJWSKeySelector(new KeptKeys(new JWSVerificationKeySelector<>(ALGORITHMS, new ImmutableJWKSet<>(set))));
         DefaultJWTClaimsVerifier<SecurityContext> claims = new DefaultJWTClaimsVerifier<>(audience,
                 new JWTClaimsSet.Builder().issuer(issuer).build(), Set.of("sub", "exp")) {
             @Override
@@ -163,6 +169,52 @@ public final class JwtAuthenticator implements Authenticator {
         claims.setMaxClockSkew(CLOCK_SKEW_SECONDS);
         processor.setJWTClaimsSetVerifier(claims);
         return processor;
+    }
+
+    /**
+     * The Java keys a token header selects, kept by the header's encoded form: nimbus's selector converts the matching
+     * JWKs to Java keys (decoding the RSA modulus into a {@code BigInteger}) on every check, a quarter of an RS256 check.
+     * One key set's tokens carry a handful of distinct headers; past {@value #HEADERS_KEPT} (headers made up by a caller)
+     * the selection runs each time and nothing more is kept.
+     */
+    private static final class KeptKeys implements JWSKeySelector<SecurityContext> {
+        private static final int HEADERS_KEPT = 64;
+        private final JWSKeySelector<SecurityContext> selector;
+        private final Map<String, List<? extends Key>> byHeader = new ConcurrentHashMap<>();
+
+        KeptKeys(JWSKeySelector<SecurityContext> selector) {
+            this.selector = selector;
+        }
+
+        @Override
+        public List<? extends Key> selectJWSKeys(JWSHeader header, SecurityContext context) throws KeySourceException {
+            String encoded = header.toBase64URL().toString();
+            List<? extends Key> kept = byHeader.get(encoded);
+            if (kept != null) return kept;
+            List<? extends Key> keys = List.copyOf(selector.selectJWSKeys(header, context));
+            if (byHeader.size() < HEADERS_KEPT) byHeader.putIfAbsent(encoded, keys);
+            return keys;
+        }
+    }
+
+    /**
+     * Runs {@code checks} signature and claim checks of a token of a throwaway RS256 key, so that a process's first readers
+     * do not pay for a JIT-cold RSA path: after a restart every reader's token is new, and its check ran interpreted
+     * ({@code BigInteger} arithmetic) for the first hundreds of them, most of the feed-service's CPU in its first seconds.
+     * Returns how long it took.
+     */
+    public static Duration warmUp(int checks, Clock clock) {
+        long start = System.nanoTime();
+        String keys = JwtKeys.newPrivateSet("warm-up");
+        String token = new JwtIssuer(keys, "warm-up", "warm-up", clock).sign("0", Set.of(), Duration.ofMinutes(10));
+        JwtAuthenticator authenticator = of(JwtKeys.publicSet(keys), "warm-up", "warm-up", clock);
+        DefaultJWTProcessor<SecurityContext> processor = authenticator.processor(authenticator.keys.current());
+        try {
+            for (int i = 0; i < checks; i++) processor.process(token, null);
+        } catch (ParseException | BadJOSEException | JOSEException e) {
+            throw new IllegalStateException("the warm-up token was refused: " + e.getMessage(), e);
+        }
+        return Duration.ofNanos(System.nanoTime() - start);
     }
 
     private static Set<String> scopes(JWTClaimsSet claims) {

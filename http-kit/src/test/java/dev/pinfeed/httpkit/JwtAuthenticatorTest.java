@@ -156,6 +156,35 @@ class JwtAuthenticatorTest {
     }
 
     @Test
+    void eachKeyOfASetChecksItsOwnTokensOnceItsJavaKeyIsKept() {
+        String twoKeys = JwtKeys.withNewKey(keys, "k2");
+        JwtAuthenticator both = JwtAuthenticator.of(JwtKeys.publicSet(twoKeys), ISSUER, AUDIENCE, clock);
+        JwtIssuer byK2 = new JwtIssuer(twoKeys, ISSUER, AUDIENCE, clock);
+        for (int reader = 0; reader < 3; reader++) { // new readers: each token checked, its header's key taken from the kept ones
+            assertThat(both.authenticate(issuer.sign("k1-" + reader, Set.of(), Duration.ofMinutes(5))).name()).isEqualTo("k1-" + reader);
+            assertThat(both.authenticate(byK2.sign("k2-" + reader, Set.of(), Duration.ofMinutes(5))).name()).isEqualTo("k2-" + reader);
+        }
+        String[] k1 = issuer.sign("44", Set.of(), Duration.ofMinutes(5)).split("\\.");
+        String[] k2 = byK2.sign("44", Set.of(), Duration.ofMinutes(5)).split("\\.");
+        assertThat(header(issuer.sign("1", Set.of(), Duration.ofMinutes(1)))).contains("\"k1\"");
+        assertRefused(both, k2[0] + "." + k2[1] + "." + k1[2]); // k2's header, k1's signature
+        assertRefused(both, k1[0] + "." + k1[1] + "." + k2[2]);
+        for (int made = 0; made < 100; made++) { // headers naming keys the set does not hold select none, kept or not
+            String madeUp = java.util.Base64.getUrlEncoder().withoutPadding()
+                    .encodeToString(("{\"kid\":\"x" + made + "\",\"alg\":\"RS256\"}").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            assertRefused(both, madeUp + "." + k1[1] + "." + k1[2]);
+        }
+        assertThat(both.authenticate(issuer.sign("45", Set.of(), Duration.ofMinutes(5))).name()).isEqualTo("45");
+    }
+
+    @Test
+    void theWarmUpsTokensPassEveryCheckAtTheCallersTime() {
+        assertThat(JwtAuthenticator.warmUp(3, clock)).isPositive(); // a refused warm-up token throws
+        clock.advance(Duration.ofDays(400));
+        assertThat(JwtAuthenticator.warmUp(1, clock)).isPositive();
+    }
+
+    @Test
     void anUnsignedTokenIsRefused() {
         String token = issuer.sign("42", Set.of(), Duration.ofMinutes(5));
         String[] parts = token.split("\\.");

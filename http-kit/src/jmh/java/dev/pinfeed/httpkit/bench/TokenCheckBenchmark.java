@@ -26,7 +26,10 @@ import org.openjdk.jmh.annotations.State;
 /**
  * What feed-service pays for a reader's token it has not seen (a new reader, or the same one a minute later):
  * {@code firstSight} is {@link JwtAuthenticator#authenticate} of a token its authenticator has not accepted yet
- * (a fresh authenticator per call, made outside the timing); {@code seenBefore} the same call once accepted;
+ * (a fresh authenticator per call, made outside the timing: the first token after a start or a key rotation);
+ * {@code firstSightOfAKeptKey} the same for an authenticator that checked other tokens of the key before (a pool of
+ * {@value #POOL} tokens of distinct readers, the authenticator made anew once per pool, outside the timing);
+ * {@code seenBefore} the same call once accepted;
  * {@code rawVerify} the baseline, nimbus's bare signature check of the same token. Per key kind.
  */
 @BenchmarkMode(Mode.AverageTime)
@@ -46,6 +49,11 @@ public class TokenCheckBenchmark {
     private JwtAuthenticator seen;
     private JwtAuthenticator fresh;
 
+    private static final int POOL = 4_096;
+    private String[] pool;
+    private int next;
+    private JwtAuthenticator keptKey;
+
     @Setup(Level.Trial)
     public void keys() throws Exception {
         String keys = JwtKeys.newPrivateSet("k", JwtKeys.Kind.valueOf(kind));
@@ -56,11 +64,23 @@ public class TokenCheckBenchmark {
                 ((AsymmetricJWK) JWKSet.parse(publicSet).getKeys().get(0)).toPublicKey());
         seen = JwtAuthenticator.of(publicSet, ISSUER, AUDIENCE, Clock.systemUTC());
         seen.authenticate(token);
+        JwtIssuer issuer = new JwtIssuer(keys, ISSUER, AUDIENCE, Clock.systemUTC());
+        pool = new String[POOL];
+        for (int i = 0; i < POOL; i++) pool[i] = issuer.sign(Integer.toString(1_000 + i), Set.of("feed:self"), Duration.ofHours(1));
     }
 
     @Setup(Level.Invocation)
     public void freshAuthenticator() {
         fresh = JwtAuthenticator.of(publicSet, ISSUER, AUDIENCE, Clock.systemUTC());
+        if (next % POOL == 0) {
+            keptKey = JwtAuthenticator.of(publicSet, ISSUER, AUDIENCE, Clock.systemUTC());
+            keptKey.authenticate(token);
+        }
+    }
+
+    @Benchmark
+    public Principal firstSightOfAKeptKey() {
+        return keptKey.authenticate(pool[next++ % POOL]);
     }
 
     @Benchmark
