@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
@@ -618,6 +619,18 @@ public final class ConsumerLoop implements Runnable, AutoCloseable {
     /** Ready: live and a member of its group with its partitions assigned. */
     public boolean ready() {
         return live() && joined;
+    }
+
+    /**
+     * Why the loop is not {@link #ready} (empty when it is): not a member of its group yet, or no poll for its stall limit,
+     * which is one batch taking that long (a handler's stores slow under load) as much as a wedged loop.
+     */
+    public Optional<String> notReady() {
+        if (!joined) return Optional.of("not yet a member of group " + settings.groupId());
+        if (live()) return Optional.empty();
+        if (!running) return Optional.of("the consumer loop of group " + settings.groupId() + " has stopped");
+        return Optional.of("the consumer loop has not polled for " + (clock.millis() - lastPollMillis) / 1000 + " s (limit "
+                + settings.stallLimit().toSeconds() + " s): one batch taking that long, or a wedged loop");
     }
 
     public int parkedCount() {

@@ -23,6 +23,7 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import org.apache.curator.framework.CuratorFramework;
@@ -204,7 +205,8 @@ public final class ProcessContext implements AutoCloseable {
             if (!loop.live()) throw new IllegalStateException("the consumer loop has not polled for " + settings.stallLimit().toSeconds() + " s");
         });
         readiness("kafka-group" + suffix, () -> {
-            if (!loop.ready()) throw new IllegalStateException("not yet a member of group " + settings.groupId());
+            Optional<String> why = loop.notReady();
+            if (why.isPresent()) throw new IllegalStateException(why.get());
         });
         readiness("stores" + suffix, () -> {
             if (loop.parkedForOutage() > 0) {

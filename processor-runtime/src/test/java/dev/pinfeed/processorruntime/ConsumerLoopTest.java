@@ -142,6 +142,23 @@ class ConsumerLoopTest {
     }
 
     @Test
+    void notReadyNamesWhyItIsNot() {
+        ConsumerLoop unassigned = new ConsumerLoop(new MockConsumer<>(OffsetResetStrategy.EARLIEST), decoder, handler,
+                new DeadLetterWriter(dlq, DeadLetters.TOPIC, "g", "test", meters), ConsumerLoop.Settings.of("test", "g", List.of(TOPIC)), clock, meters);
+        unassigned.subscribe();
+        assertThat(unassigned.notReady()).hasValue("not yet a member of group g");
+        start(10); // its partitions assigned
+        iterate(1);
+        assertThat(loop.ready()).isTrue();
+        assertThat(loop.notReady()).isEmpty();
+        clock.advance(Duration.ofSeconds(75)); // one batch's handler still busy: no poll for longer than the stall limit
+        assertThat(loop.ready()).isFalse();
+        assertThat(loop.notReady()).hasValue("the consumer loop has not polled for 75 s (limit 60 s): one batch taking that long, or a wedged loop");
+        iterate(1);
+        assertThat(loop.notReady()).isEmpty();
+    }
+
+    @Test
     void appliesInOrderAndCommitsAfterThem() {
         runScenario(() -> {
             add(P0, "ok:a", "ok:a", "ok:b");
