@@ -152,8 +152,15 @@ public final class FeedWorker {
         }
 
         void run() {
+            long deadline = clock.millis() + settings.batchBudget().toMillis();
             prefetchLikedPins();
             for (int i = 0; i < items.size(); i++) {
+                if (i > 0 && clock.millis() >= deadline) { // the first always goes: every turn makes progress
+                    Verdict later = Verdict.deferred("the batch's " + settings.batchBudget().toMillis() + " ms ran out after "
+                            + i + " of " + items.size() + " events");
+                    for (int j = i; j < items.size(); j++) verdicts[j] = later;
+                    break;
+                }
                 Item item = items.get(i);
                 Verdict blocker = item.key() == null ? null : blocked.get(item.key());
                 if (blocker != null) {

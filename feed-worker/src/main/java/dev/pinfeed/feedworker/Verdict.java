@@ -4,12 +4,13 @@ import dev.pinfeed.config.StoreUnavailableException;
 
 /**
  * What became of one input event: applied, waiting (for another store to catch up, or behind an
- * earlier event of the same key that is waiting), unavailable (a store is down: retry), or rejected
+ * earlier event of the same key that is waiting), unavailable (a store is down: retry), deferred (the batch's time ran
+ * out before it: retry), or rejected
  * (it can never apply: dead letter, with the reason of {@link dev.pinfeed.eventsschema.DeadLetters}).
  */
 public record Verdict(Kind kind, String reason, String detail, StoreUnavailableException outage, boolean behind) {
 
-    public enum Kind { APPLIED, WAITING, UNAVAILABLE, REJECTED }
+    public enum Kind { APPLIED, WAITING, UNAVAILABLE, REJECTED, DEFERRED }
 
     static final Verdict APPLIED = new Verdict(Kind.APPLIED, "", "", null, false);
 
@@ -19,6 +20,11 @@ public record Verdict(Kind kind, String reason, String detail, StoreUnavailableE
 
     static Verdict unavailable(StoreUnavailableException e) {
         return new Verdict(Kind.UNAVAILABLE, e.store(), e.getMessage(), e, false);
+    }
+
+    /** Not handled: the batch's time ran out on the events before it (its stores slow under load); retried on a later turn. */
+    static Verdict deferred(String detail) {
+        return new Verdict(Kind.DEFERRED, "", detail, null, false);
     }
 
     static Verdict rejected(String reason, String detail) {

@@ -32,6 +32,7 @@ import dev.pinfeed.followergraph.sharded.InMemoryGraphStore;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -334,6 +335,31 @@ class FeedWorkerTest {
         assertThat(best(f, Source.FOLLOWED_USER)).containsExactly(1L, 2L, 4L);
         assertThat(best(f, Source.FOLLOWED_BOARD)).isEmpty();
         assertThat(meters.get("feed.worker.backfill.pins").counter().count()).isEqualTo(3);
+    }
+
+    @Test
+    void aBatchWhoseTimeRunsOutDefersTheRestAndTheNextTurnAppliesThem() {
+        long a = 10;
+        known(pin(1, 501, a, T0 - HOUR));
+        graph(new GraphCommand.CreateBoard(gid(), T0, 501, a));
+        for (long f = 1; f <= 5; f++) graph(new GraphCommand.FollowUser(gid(), T0, f, a));
+        // Each backfill read takes 6 s of the batch's 15: the third runs past the budget, the fourth and fifth wait.
+        CanonicalPins slowReads = SlowBackfillReads.of(new CanonicalReadsPins(canonical), () -> clock.advance(Duration.ofSeconds(6)));
+        worker = new FeedWorker(pools, feeds, graph, slowReads, affinity, scorer, WorkerSettings.defaults(), clock, new WorkerMetrics(meters));
+        List<SpecificRecord> follows = new ArrayList<>();
+        for (long f = 1; f <= 5; f++) follows.add(followedUser(f, a, T0));
+
+        List<Verdict> first = apply(follows.toArray(SpecificRecord[]::new));
+
+        assertThat(first).extracting(Verdict::kind).containsExactly(Verdict.Kind.APPLIED, Verdict.Kind.APPLIED, Verdict.Kind.APPLIED,
+                Verdict.Kind.DEFERRED, Verdict.Kind.DEFERRED);
+        assertThat(first.get(3).detail()).contains("15000 ms ran out after 3 of 5 events");
+        for (long f = 1; f <= 3; f++) assertThat(best(f, Source.FOLLOWED_USER)).containsExactly(1L);
+        assertThat(pools.all(4)).as("not touched").isEmpty();
+
+        assertAllApplied(apply(follows.get(3), follows.get(4))); // the next turn: a new budget
+        assertThat(best(4, Source.FOLLOWED_USER)).containsExactly(1L);
+        assertThat(best(5, Source.FOLLOWED_USER)).containsExactly(1L);
     }
 
     @Test

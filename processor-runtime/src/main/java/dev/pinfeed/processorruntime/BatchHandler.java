@@ -11,8 +11,10 @@ public interface BatchHandler {
 
     /**
      * Applies {@code records}. A record the handler cannot apply is marked on {@code outcomes}:
-     * {@link Outcomes#reject} (it will never apply: dead letter) or {@link Outcomes#unavailable} (a
-     * store is down: parked and retried later, while records for healthy stores go on). Unmarked
+     * {@link Outcomes#reject} (it will never apply: dead letter), {@link Outcomes#unavailable} (a
+     * store is down: parked and retried later, while records for healthy stores go on), {@link Outcomes#waitFor} (what
+     * it refers to has not arrived yet) or {@link Outcomes#defer} (not handled in this poll's time: retried on a later
+     * turn). Unmarked
      * records count as applied. Throwing {@link dev.pinfeed.config.StoreUnavailableException} marks
      * the whole batch unavailable; any other exception is treated as a bug (see {@link ConsumerLoop}).
      */

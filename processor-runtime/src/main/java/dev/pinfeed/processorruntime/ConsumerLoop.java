@@ -65,6 +65,8 @@ public final class ConsumerLoop implements Runnable, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ConsumerLoop.class);
     /** The store name parked bug retries are counted under. */
     static final String BUG = "(error)";
+    /** The store name records a handler deferred to a later turn are counted under. */
+    static final String DEFERRED = "(deferred)";
 
     /**
      * @param processor  the {@code processor} tag of every metric
@@ -396,6 +398,8 @@ public final class ConsumerLoop implements Runnable, AutoCloseable {
         } else if (fate instanceof Outcomes.Fate.Unavailable u) {
             lastOutage = u.detail();
             park(state, raw, u.store(), attempts, since);
+        } else if (fate instanceof Outcomes.Fate.Deferred) {
+            park(state, raw, DEFERRED, attempts, since);
         } else if (fate instanceof Outcomes.Fate.Waiting w) {
             long graceEnd = since + settings.waitGrace().toMillis();
             if (clock.millis() >= graceEnd && readAllUntil >= graceEnd && settings.upstream().readAllUntil() >= graceEnd) {

@@ -15,6 +15,9 @@ public final class Outcomes {
         /** Not applicable yet (e.g. its parent has not arrived): retried, and dead-lettered with {@code reason} after the grace period. */
         record Waiting(String reason, String detail) implements Fate {}
 
+        /** Left for a later turn (the handler's time for one poll ran out): retried, never dead-lettered for it, not an outage. */
+        record Deferred(String detail) implements Fate {}
+
         /** An unexpected exception: a bug, retried a few times, then dead-lettered. */
         record Failed(Throwable error) implements Fate {}
     }
@@ -38,6 +41,15 @@ public final class Outcomes {
      */
     public void waitFor(InputRecord record, String reason, String detail) {
         fates.put(record, new Fate.Waiting(reason, detail));
+    }
+
+    /**
+     * {@code record} was not handled: the handler spent its time for this poll on the records before it (its stores slow
+     * under load). It is parked and retried with the parked records on a later turn, so no poll's work outlasts the
+     * loop's stall limit or the group's poll interval; it is never dead-lettered for it.
+     */
+    public void defer(InputRecord record, String detail) {
+        fates.put(record, new Fate.Deferred(detail));
     }
 
     Fate fateOf(InputRecord record) {

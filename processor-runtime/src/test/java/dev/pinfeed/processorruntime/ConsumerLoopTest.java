@@ -62,6 +62,9 @@ class ConsumerLoopTest {
         return new UserCreated(1L, Instant.EPOCH, 1L, 0L, v.replace(':', '_'), null);
     };
 
+    /** Whether the handler defers its "slow" records (its time for the poll spent). */
+    private volatile boolean outOfTime;
+
     private final BatchHandler handler = (records, outcomes) -> {
         for (InputRecord r : records) {
             String v = new String(r.raw().value(), StandardCharsets.UTF_8);
@@ -72,6 +75,8 @@ class ConsumerLoopTest {
                 throw new NullPointerException("a bug");
             } else if (v.startsWith("needs:") && !arrived.contains(v.substring(6))) {
                 outcomes.waitFor(r, DeadLetters.MISSING_REFERENCE, "board " + v.substring(6) + " does not exist");
+            } else if (v.equals("slow") && outOfTime) {
+                outcomes.defer(r, "the handler's time for this poll ran out");
             } else if (v.startsWith("ok:") && downStores.contains(v.substring(3))) {
                 outcomes.unavailable(r, new StoreUnavailableException(v.substring(3), "connection refused"));
             } else {
@@ -217,6 +222,34 @@ class ConsumerLoopTest {
         assertThat(loop.parkedCount()).isZero();
         assertThat(applied).contains(1L);
         assertThat(committed(P0)).isEqualTo(4);
+    }
+
+    @Test
+    void deferredRecordsAreRetriedOnLaterTurnsAndNeverDeadLetteredForIt() {
+        outOfTime = true;
+        start(100);
+        add(P0, "ok:a", "slow", "slow");
+        add(P1, "ok:a");
+        iterate(1);
+        assertThat(applied).containsExactlyInAnyOrder(0L, 1000L);
+        assertThat(loop.parkedCount()).isEqualTo(2);
+        assertThat(loop.parkedForOutage()).as("not a store outage: readiness stays up").isZero();
+        assertThat(committed(P0)).as("never past a deferred record").isEqualTo(1);
+
+        for (int turn = 0; turn < 5; turn++) { // far past any waiting record's grace
+            clock.advance(Duration.ofMinutes(2));
+            iterate(1);
+        }
+        assertThat(deadLetters()).isEmpty();
+        assertThat(loop.parkedCount()).isEqualTo(2);
+        assertThat(meters.get("pinfeed.retries").tag("store", ConsumerLoop.DEFERRED).counter().count()).isEqualTo(10);
+
+        outOfTime = false;
+        clock.advance(Duration.ofSeconds(10));
+        iterate(1);
+        assertThat(applied).contains(1L, 2L);
+        assertThat(loop.parkedCount()).isZero();
+        assertThat(committed(P0)).isEqualTo(3);
     }
 
     @Test

@@ -92,6 +92,10 @@ public final class FeedWorkerHandler implements BatchHandler {
                 outcomes.unavailable(r, v.outage());
                 remember(key, r.offset(), new Parked(v, before == null ? -1 : before.waitingSince()));
             }
+            case DEFERRED -> {
+                outcomes.defer(r, v.detail());
+                remember(key, r.offset(), new Parked(v, before == null ? -1 : before.waitingSince()));
+            }
             case WAITING -> {
                 outcomes.waitFor(r, v.reason(), v.detail());
                 long since = before != null && before.waitingSince() >= 0 ? before.waitingSince() : v.behind() ? -1 : now;

@@ -15,6 +15,8 @@ import dev.pinfeed.eventsschema.EventTopics;
 import dev.pinfeed.feedstore.InMemoryMaterializedFeedStore;
 import dev.pinfeed.feedstore.InMemoryPoolStore;
 import dev.pinfeed.feedstore.PoolEntry;
+import dev.pinfeed.feedworker.CanonicalPins;
+import dev.pinfeed.feedworker.SlowBackfillReads;
 import dev.pinfeed.feedstore.Source;
 import dev.pinfeed.feedworker.AffinityStore;
 import dev.pinfeed.feedworker.FeedWorker;
@@ -72,13 +74,17 @@ class FeedWorkerHandlerTest {
     private ConsumerLoop loop;
     private FeedWorkerHandler handler;
 
+    /** How long each follow's backfill read takes (the clock moves by it). */
+    private Duration backfillReadTakes = Duration.ZERO;
+
     /** Record values are indexes into {@link #sent}. */
     private final Deserializer<SpecificRecord> decoder = (topic, data) -> sent.get(Integer.parseInt(new String(data, StandardCharsets.UTF_8)));
 
     @BeforeEach
     void start() {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        FeedWorker worker = new FeedWorker(pools, new InMemoryMaterializedFeedStore(), graph, new CanonicalReadsPins(canonical), affinity,
+        CanonicalPins reads = SlowBackfillReads.of(new CanonicalReadsPins(canonical), () -> clock.advance(backfillReadTakes));
+        FeedWorker worker = new FeedWorker(pools, new InMemoryMaterializedFeedStore(), graph, reads, affinity,
                 new WeightedScorer(WeightedScorer.Settings.defaults(), clock), WorkerSettings.defaults(), clock, new WorkerMetrics(meters));
         handler = new FeedWorkerHandler(worker, clock);
         consumer = new MockConsumer<>("earliest");
@@ -117,6 +123,33 @@ class FeedWorkerHandlerTest {
 
     private List<Long> pool(long user) {
         return pools.all(user).stream().map(PoolEntry::pinId).toList();
+    }
+
+    @Test
+    void followsPastTheBatchsTimeWaitForTheNextTurnTheirKeysLaterRecordsBehindThem() {
+        canonical.pin(1, 501, 10, "pin 1", null, null, T0 - 1_000);
+        graph.apply(new GraphCommand.CreateBoard(1, T0, 501, 10));
+        for (long f = 1; f <= 5; f++) graph.apply(new GraphCommand.FollowUser(1 + f, T0, f, 10));
+        backfillReadTakes = Duration.ofSeconds(6); // the batch's 15 s run out after three follows
+        for (long f = 1; f <= 5; f++) send(FOLLOWS, followedUser(f, 10, T0));
+        poll();
+        assertThat(pool(3)).containsExactly(1L);
+        assertThat(pool(4)).isEmpty();
+        assertThat(committed(FOLLOWS)).isEqualTo(3);
+        assertThat(loop.parkedCount()).isEqualTo(2);
+        assertThat(loop.parkedForOutage()).isZero();
+
+        send(FOLLOWS, followedUser(5, 10, T0 + 1)); // follower 5's next event: behind his deferred follow
+        poll();
+        assertThat(loop.parkedCount()).isEqualTo(3);
+
+        backfillReadTakes = Duration.ZERO;
+        retry();
+        assertThat(pool(4)).containsExactly(1L);
+        assertThat(pool(5)).containsExactly(1L);
+        assertThat(loop.parkedCount()).isZero();
+        assertThat(committed(FOLLOWS)).isEqualTo(6);
+        assertThat(dlq.history()).isEmpty();
     }
 
     @Test
