@@ -13,8 +13,11 @@ import java.util.Optional;
  */
 public interface CanonicalPins {
 
-    /** Up to {@code limit} of the user's own live pins, newest first. */
-    List<PinFacts> newestOfUser(long userId, int limit);
+    /**
+     * Up to {@code limit} of each user's own live pins, newest first, in one read: every asked user a key (an empty
+     * list for none).
+     */
+    Map<Long, List<PinFacts>> newestOfUsers(Collection<Long> userIds, int limit);
 
     /** Up to {@code limit} of the board's live pins, newest first. */
     List<PinFacts> newestOfBoard(long boardId, int limit);

@@ -339,27 +339,46 @@ class FeedWorkerTest {
 
     @Test
     void aBatchWhoseTimeRunsOutDefersTheRestAndTheNextTurnAppliesThem() {
-        long a = 10;
-        known(pin(1, 501, a, T0 - HOUR));
-        graph(new GraphCommand.CreateBoard(gid(), T0, 501, a));
-        for (long f = 1; f <= 5; f++) graph(new GraphCommand.FollowUser(gid(), T0, f, a));
-        // Each backfill read takes 6 s of the batch's 15: the third runs past the budget, the fourth and fifth wait.
-        CanonicalPins slowReads = SlowBackfillReads.of(new CanonicalReadsPins(canonical), () -> clock.advance(Duration.ofSeconds(6)));
+        known(pin(1, 501, 10, T0 - HOUR));
+        // Each board follow's backfill read takes 6 s of the batch's 15: the third runs past the budget, the fourth and fifth wait.
+        CanonicalPins slowReads = WatchedBackfillReads.of(new CanonicalReadsPins(canonical), (method, args) -> clock.advance(Duration.ofSeconds(6)));
         worker = new FeedWorker(pools, feeds, graph, slowReads, affinity, scorer, WorkerSettings.defaults(), clock, new WorkerMetrics(meters));
         List<SpecificRecord> follows = new ArrayList<>();
-        for (long f = 1; f <= 5; f++) follows.add(followedUser(f, a, T0));
+        for (long f = 1; f <= 5; f++) follows.add(followedBoard(f, 501, 10, T0));
 
         List<Verdict> first = apply(follows.toArray(SpecificRecord[]::new));
 
         assertThat(first).extracting(Verdict::kind).containsExactly(Verdict.Kind.APPLIED, Verdict.Kind.APPLIED, Verdict.Kind.APPLIED,
                 Verdict.Kind.DEFERRED, Verdict.Kind.DEFERRED);
         assertThat(first.get(3).detail()).contains("15000 ms ran out after 3 of 5 events");
-        for (long f = 1; f <= 3; f++) assertThat(best(f, Source.FOLLOWED_USER)).containsExactly(1L);
+        for (long f = 1; f <= 3; f++) assertThat(best(f, Source.FOLLOWED_BOARD)).containsExactly(1L);
         assertThat(pools.all(4)).as("not touched").isEmpty();
 
         assertAllApplied(apply(follows.get(3), follows.get(4))); // the next turn: a new budget
-        assertThat(best(4, Source.FOLLOWED_USER)).containsExactly(1L);
-        assertThat(best(5, Source.FOLLOWED_USER)).containsExactly(1L);
+        assertThat(best(4, Source.FOLLOWED_BOARD)).containsExactly(1L);
+        assertThat(best(5, Source.FOLLOWED_BOARD)).containsExactly(1L);
+    }
+
+    @Test
+    void aBatchsUserFollowsReadTheirFolloweesNewestPinsInOneCall() {
+        long a = 10, b = 20;
+        graph(new GraphCommand.CreateBoard(gid(), T0, 501, a), new GraphCommand.CreateBoard(gid(), T0, 601, b));
+        for (long f = 1; f <= 4; f++) graph(new GraphCommand.FollowUser(gid(), T0, f, f % 2 == 0 ? a : b));
+        known(pin(1, 501, a, T0 - HOUR));
+        known(pin(2, 601, b, T0 - HOUR));
+        List<Object> asked = new ArrayList<>(); // each backfill read: the users it asks for, or the board
+        CanonicalPins reads = WatchedBackfillReads.of(new CanonicalReadsPins(canonical), (method, args) -> asked.add(
+                method.equals("newestOfUsers") ? List.copyOf((java.util.Collection<?>) args.get(0)) : args.get(0)));
+        worker = new FeedWorker(pools, feeds, graph, reads, affinity, scorer, WorkerSettings.defaults(), clock, new WorkerMetrics(meters));
+
+        assertAllApplied(apply(followedUser(1, b, T0), followedUser(2, a, T0), followedUser(3, b, T0), followedUser(4, a, T0),
+                followedBoard(5, 501, a, T0)));
+
+        assertThat(asked).as("one read for the batch's follows, one per board follow").containsExactly(List.of(b, a), 501L);
+        for (long f = 1; f <= 4; f++) assertThat(best(f, Source.FOLLOWED_USER)).containsExactly(f % 2 == 0 ? 1L : 2L);
+        assertThat(best(5, Source.FOLLOWED_BOARD)).containsExactly(1L);
+        assertThat(apply(followedBoard(5, 501, a, T0 + 1))).extracting(Verdict::kind).containsExactly(Verdict.Kind.APPLIED);
+        assertThat(asked).as("a batch without user follows reads none").hasSize(3);
     }
 
     @Test

@@ -26,7 +26,9 @@ import dev.pinfeed.mysqlshards.query.ShardedDb;
 import dev.pinfeed.mysqlshards.query.ShardingKey;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -124,6 +126,24 @@ public final class MysqlCanonicalReads extends CanonicalRowReads {
         if (after != null) q.where(beforeDesc(CanonicalLayout.SEQUENCE, after.sequence(), mapping.to(), after.id()));
         return db.select(q, ShardingKey.one(shardOf(fromId))).stream()
                 .map(r -> ListEntry.newest(r.getLong(mapping.to()), r.getLong(CanonicalLayout.SEQUENCE))).toList();
+    }
+
+    /** Each list its own query on its id's shard, all in one statement per host ({@link ShardedDb#selectEachOf}). */
+    @Override
+    public Map<Long, List<ListEntry>> newestFirstOfEach(Mapping mapping, Collection<Long> fromIds, int limit) {
+        Map<Long, List<ListEntry>> out = new LinkedHashMap<>();
+        Map<Integer, List<Select>> perShard = new TreeMap<>();
+        for (Long fromId : fromIds) {
+            if (out.putIfAbsent(fromId, new ArrayList<>()) != null) continue;
+            perShard.computeIfAbsent(shardOf(fromId), s -> new ArrayList<>()).add(Select.from(mapping.table())
+                    .columns(mapping.from(), mapping.to(), CanonicalLayout.SEQUENCE).where(of(mapping, fromId))
+                    .orderBy(Order.desc(CanonicalLayout.SEQUENCE), Order.desc(mapping.to())).limit(limit));
+        }
+        db.selectEachOf(perShard).values().forEach(rows -> rows.forEach(r ->
+                out.get(r.getLong(mapping.from())).add(ListEntry.newest(r.getLong(mapping.to()), r.getLong(CanonicalLayout.SEQUENCE)))));
+        Comparator<ListEntry> newestFirst = Comparator.comparingLong(ListEntry::sequence).thenComparingLong(ListEntry::id).reversed();
+        out.values().forEach(list -> list.sort(newestFirst));
+        return out;
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.pinfeed.canonicalstore.reads;
 import dev.pinfeed.canonicalstore.CanonicalLayout.Mapping;
 import dev.pinfeed.idallocator.ObjectType;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -34,6 +35,16 @@ public interface CanonicalRows {
      * after {@code after} (null: from the newest), at most {@code limit}.
      */
     List<ListEntry> newestFirst(Mapping mapping, long fromId, ListEntry after, int limit);
+
+    /**
+     * {@link #newestFirst} from the start for each of {@code fromIds}: every id a key, with its list (empty for none).
+     * This default asks per id; the MySQL store reads them together (its shards' queries in one statement per host).
+     */
+    default Map<Long, List<ListEntry>> newestFirstOfEach(Mapping mapping, Collection<Long> fromIds, int limit) {
+        Map<Long, List<ListEntry>> out = new LinkedHashMap<>();
+        for (Long id : fromIds) out.computeIfAbsent(id, from -> newestFirst(mapping, from, null, limit));
+        return out;
+    }
 
     /** How many live targets {@code mapping} has from {@code fromId}. */
     long count(Mapping mapping, long fromId);

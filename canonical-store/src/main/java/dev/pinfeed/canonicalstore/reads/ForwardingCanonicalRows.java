@@ -42,6 +42,11 @@ public class ForwardingCanonicalRows extends CanonicalRowReads {
     }
 
     @Override
+    public Map<Long, List<ListEntry>> newestFirstOfEach(Mapping mapping, Collection<Long> fromIds, int limit) {
+        return delegate.newestFirstOfEach(mapping, fromIds, limit);
+    }
+
+    @Override
     public long count(Mapping mapping, long fromId) {
         return delegate.count(mapping, fromId);
     }

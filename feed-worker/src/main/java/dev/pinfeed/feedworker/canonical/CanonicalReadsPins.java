@@ -9,6 +9,7 @@ import dev.pinfeed.feedworker.CanonicalPins;
 import dev.pinfeed.feedstore.scoring.PinFacts;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -16,7 +17,8 @@ import java.util.Optional;
 /**
  * {@link CanonicalPins} over canonical-store's reads (in a process: MySQL through the sharded query
  * API, behind its Redis caches, as feed-service reads them). Batches stay batches: the pins of a
- * worker batch are one {@code pins} call (one statement per shard on a cache miss).
+ * worker batch are one {@code pins} call (one statement per shard on a cache miss), its follows' backfills one
+ * {@code newestUserPins} call (one statement per host).
  */
 public final class CanonicalReadsPins implements CanonicalPins {
 
@@ -27,8 +29,14 @@ public final class CanonicalReadsPins implements CanonicalPins {
     }
 
     @Override
-    public List<PinFacts> newestOfUser(long userId, int limit) {
-        return limit <= 0 ? List.of() : reads.userPins(userId, null, limit).items().stream().map(CanonicalReadsPins::facts).toList();
+    public Map<Long, List<PinFacts>> newestOfUsers(Collection<Long> userIds, int limit) {
+        Map<Long, List<PinFacts>> out = new LinkedHashMap<>();
+        if (limit <= 0) {
+            userIds.forEach(id -> out.put(id, List.of()));
+            return out;
+        }
+        reads.newestUserPins(userIds, limit).forEach((id, pins) -> out.put(id, pins.stream().map(CanonicalReadsPins::facts).toList()));
+        return out;
     }
 
     @Override

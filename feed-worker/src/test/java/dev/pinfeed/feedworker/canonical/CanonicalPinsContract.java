@@ -46,7 +46,7 @@ public abstract class CanonicalPinsContract {
     }
 
     @Test
-    void aUsersNewestLivePinsComeNewestFirstUpToTheLimit() {
+    void eachUsersNewestLivePinsComeNewestFirstUpToTheLimit() {
         long u = user();
         long b1 = board(u);
         long b2 = board(u);
@@ -57,10 +57,15 @@ public abstract class CanonicalPinsContract {
         seed().deletePin(deleted.pinId());
         pin(board(user()), user(), T0 + 5_000); // someone else's
 
-        assertThat(pins().newestOfUser(u, 2)).containsExactly(third, second);
-        assertThat(pins().newestOfUser(u, 10)).containsExactly(third, second, first);
-        assertThat(pins().newestOfUser(u, 0)).isEmpty();
-        assertThat(pins().newestOfUser(user(), 10)).isEmpty();
+        long idle = user();
+        long other = user();
+        PinFacts others = pin(board(other), other, T0 + 6_000);
+
+        assertThat(pins().newestOfUsers(List.of(u, idle, other), 2)).containsOnlyKeys(u, idle, other)
+                .containsEntry(u, List.of(third, second)).containsEntry(idle, List.of()).containsEntry(other, List.of(others));
+        assertThat(pins().newestOfUsers(List.of(u), 10)).containsEntry(u, List.of(third, second, first));
+        assertThat(pins().newestOfUsers(List.of(u, idle), 0)).containsEntry(u, List.of()).containsEntry(idle, List.of());
+        assertThat(pins().newestOfUsers(List.of(), 10)).isEmpty();
     }
 
     @Test

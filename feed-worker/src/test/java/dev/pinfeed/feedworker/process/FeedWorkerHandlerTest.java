@@ -2,6 +2,7 @@ package dev.pinfeed.feedworker.process;
 
 import dev.pinfeed.feedstore.MutableClock;
 import static dev.pinfeed.feedworker.Events.add;
+import static dev.pinfeed.feedworker.Events.followedBoard;
 import static dev.pinfeed.feedworker.Events.followedUser;
 import static dev.pinfeed.feedworker.Events.liked;
 import static dev.pinfeed.feedworker.Events.receiver;
@@ -16,7 +17,7 @@ import dev.pinfeed.feedstore.InMemoryMaterializedFeedStore;
 import dev.pinfeed.feedstore.InMemoryPoolStore;
 import dev.pinfeed.feedstore.PoolEntry;
 import dev.pinfeed.feedworker.CanonicalPins;
-import dev.pinfeed.feedworker.SlowBackfillReads;
+import dev.pinfeed.feedworker.WatchedBackfillReads;
 import dev.pinfeed.feedstore.Source;
 import dev.pinfeed.feedworker.AffinityStore;
 import dev.pinfeed.feedworker.FeedWorker;
@@ -74,7 +75,7 @@ class FeedWorkerHandlerTest {
     private ConsumerLoop loop;
     private FeedWorkerHandler handler;
 
-    /** How long each follow's backfill read takes (the clock moves by it). */
+    /** How long each backfill read takes (the clock moves by it). */
     private Duration backfillReadTakes = Duration.ZERO;
 
     /** Record values are indexes into {@link #sent}. */
@@ -83,7 +84,7 @@ class FeedWorkerHandlerTest {
     @BeforeEach
     void start() {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        CanonicalPins reads = SlowBackfillReads.of(new CanonicalReadsPins(canonical), () -> clock.advance(backfillReadTakes));
+        CanonicalPins reads = WatchedBackfillReads.of(new CanonicalReadsPins(canonical), (method, args) -> clock.advance(backfillReadTakes));
         FeedWorker worker = new FeedWorker(pools, new InMemoryMaterializedFeedStore(), graph, reads, affinity,
                 new WeightedScorer(WeightedScorer.Settings.defaults(), clock), WorkerSettings.defaults(), clock, new WorkerMetrics(meters));
         handler = new FeedWorkerHandler(worker, clock);
@@ -128,10 +129,8 @@ class FeedWorkerHandlerTest {
     @Test
     void followsPastTheBatchsTimeWaitForTheNextTurnTheirKeysLaterRecordsBehindThem() {
         canonical.pin(1, 501, 10, "pin 1", null, null, T0 - 1_000);
-        graph.apply(new GraphCommand.CreateBoard(1, T0, 501, 10));
-        for (long f = 1; f <= 5; f++) graph.apply(new GraphCommand.FollowUser(1 + f, T0, f, 10));
-        backfillReadTakes = Duration.ofSeconds(6); // the batch's 15 s run out after three follows
-        for (long f = 1; f <= 5; f++) send(FOLLOWS, followedUser(f, 10, T0));
+        backfillReadTakes = Duration.ofSeconds(6); // each board follow's backfill: the batch's 15 s run out after three
+        for (long f = 1; f <= 5; f++) send(FOLLOWS, followedBoard(f, 501, 10, T0));
         poll();
         assertThat(pool(3)).containsExactly(1L);
         assertThat(pool(4)).isEmpty();
@@ -139,7 +138,7 @@ class FeedWorkerHandlerTest {
         assertThat(loop.parkedCount()).isEqualTo(2);
         assertThat(loop.parkedForOutage()).isZero();
 
-        send(FOLLOWS, followedUser(5, 10, T0 + 1)); // follower 5's next event: behind his deferred follow
+        send(FOLLOWS, followedBoard(5, 501, 10, T0 + 1)); // follower 5's next event: behind his deferred follow
         poll();
         assertThat(loop.parkedCount()).isEqualTo(3);
 

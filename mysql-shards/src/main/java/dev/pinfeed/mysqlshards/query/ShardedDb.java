@@ -31,8 +31,8 @@ import java.util.function.IntFunction;
  */
 public final class ShardedDb implements AutoCloseable {
 
-    /** Shards per UNION ALL statement: long enough to save round trips, short enough for the parser. */
-    static final int SHARDS_PER_STATEMENT = 128;
+    /** Shard queries per UNION ALL statement: long enough to save round trips, short enough for the parser. */
+    static final int QUERIES_PER_STATEMENT = 128;
 
     private final ShardDataSources sources;
     private final ExecutorService hostPool;
@@ -66,7 +66,7 @@ public final class ShardedDb implements AutoCloseable {
         Map<String, List<Integer>> byHost = byHost(shards);
         List<Future<List<Row>>> parts = new ArrayList<>();
         for (Map.Entry<String, List<Integer>> h : byHost.entrySet()) {
-            parts.add(hostPool.submit(() -> onHost(h.getKey(), c -> scatter(c, h.getValue(), shard -> query))));
+            parts.add(hostPool.submit(() -> onHost(h.getKey(), c -> scatter(c, h.getValue(), shard -> List.of(query)))));
         }
         List<Row> rows = new ArrayList<>();
         for (Future<List<Row>> f : parts) rows.addAll(join(f));
@@ -82,14 +82,32 @@ public final class ShardedDb implements AutoCloseable {
      * keep hosts apart, call once per host ({@link #hostOf}).
      */
     public Map<Integer, List<Row>> selectEach(Map<Integer, Select> perShard) {
-        Map<Integer, List<Row>> out = new TreeMap<>();
-        if (perShard.isEmpty()) return out;
-        Select first = perShard.values().iterator().next();
         for (Select q : perShard.values()) {
-            if (!q.columns.equals(first.columns)) throw new IllegalArgumentException("selectEach needs the same columns on every shard");
             if (q.limit != null || q.offset > 0 || !q.orderBy.isEmpty()) throw new IllegalArgumentException("selectEach takes no order, limit or offset");
         }
-        Map<String, List<Integer>> byHost = byHost(ShardingKey.of(perShard.keySet()).shards(shardCount()));
+        Map<Integer, List<Select>> each = new TreeMap<>();
+        perShard.forEach((shard, q) -> each.put(shard, List.of(q)));
+        return selectEachOf(each);
+    }
+
+    /**
+     * {@link #selectEach} with several queries per shard (e.g. the newest rows of each of several users who live
+     * there), each one ordered and limited on its own (an order needs a limit: without one MariaDB drops the order
+     * of a derived table). Their rows come back together by shard, in no particular order: each query should
+     * select what tells its rows apart (the user's id).
+     */
+    public Map<Integer, List<Row>> selectEachOf(Map<Integer, List<Select>> perShard) {
+        Map<Integer, List<Row>> out = new TreeMap<>();
+        List<Integer> shards = perShard.entrySet().stream().filter(e -> !e.getValue().isEmpty()).map(Map.Entry::getKey).toList();
+        if (shards.isEmpty()) return out;
+        Select first = perShard.get(shards.get(0)).get(0);
+        for (Integer shard : shards) {
+            for (Select q : perShard.get(shard)) {
+                if (!q.columns.equals(first.columns)) throw new IllegalArgumentException("selectEach needs the same columns on every shard");
+                if (q.limit == null && !q.orderBy.isEmpty()) throw new IllegalArgumentException("selectEach orders a query only with a limit");
+            }
+        }
+        Map<String, List<Integer>> byHost = byHost(ShardingKey.of(shards).shards(shardCount()));
         List<Future<List<Row>>> parts = new ArrayList<>();
         for (Map.Entry<String, List<Integer>> h : byHost.entrySet()) {
             parts.add(hostPool.submit(() -> onHost(h.getKey(), c -> scatter(c, h.getValue(), perShard::get))));
@@ -188,17 +206,25 @@ public final class ShardedDb implements AutoCloseable {
         }
     }
 
-    /** The host's shards in UNION ALL chunks; a shard column tells which shard each row came from. */
-    private static List<Row> scatter(Connection c, List<Integer> shards, IntFunction<Select> queryOf) throws SQLException {
+    /** The host's shards' queries in UNION ALL chunks; a shard column tells which shard each row came from. */
+    private static List<Row> scatter(Connection c, List<Integer> shards, IntFunction<List<Select>> queriesOf) throws SQLException {
+        List<Integer> partShards = new ArrayList<>();
+        List<Select> partQueries = new ArrayList<>();
+        for (int shard : shards) {
+            for (Select q : queriesOf.apply(shard)) {
+                partShards.add(shard);
+                partQueries.add(q);
+            }
+        }
         List<Row> out = new ArrayList<>();
-        for (int from = 0; from < shards.size(); from += SHARDS_PER_STATEMENT) {
-            List<Integer> chunk = shards.subList(from, Math.min(shards.size(), from + SHARDS_PER_STATEMENT));
+        for (int from = 0; from < partQueries.size(); from += QUERIES_PER_STATEMENT) {
+            int to = Math.min(partQueries.size(), from + QUERIES_PER_STATEMENT);
             StringBuilder sql = new StringBuilder();
             List<Object> params = new ArrayList<>();
-            for (int i = 0; i < chunk.size(); i++) {
-                if (i > 0) sql.append(" UNION ALL ");
-                int shard = chunk.get(i);
-                String one = queryOf.apply(shard).render(MysqlShardMap.databaseName(shard), params);
+            for (int i = from; i < to; i++) {
+                if (i > from) sql.append(" UNION ALL ");
+                int shard = partShards.get(i);
+                String one = partQueries.get(i).render(MysqlShardMap.databaseName(shard), params);
                 // The shard number as the first column, so a merged row still knows its shard.
                 sql.append("(SELECT ").append(shard).append(" AS pinfeed_shard, q.* FROM (").append(one).append(") q)");
             }

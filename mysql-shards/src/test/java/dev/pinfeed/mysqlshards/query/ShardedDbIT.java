@@ -153,6 +153,31 @@ class ShardedDbIT {
     }
 
     @Test
+    void selectEachOfRunsSeveralOrderedAndLimitedQueriesPerShardEachKeepingItsOwnTopRows() {
+        long a = stack.freshId(), b = stack.freshId(), c = stack.freshId();
+        for (long pin = 1; pin <= 5; pin++) {
+            long p = pin;
+            db.write(7, Upsert.into("board_has_pins", "board_id", "pin_id", "sequence").row(a, p, 100 + p).keepExisting());
+            db.write(7, Upsert.into("board_has_pins", "board_id", "pin_id", "sequence").row(b, p, 200 - p).keepExisting());
+            db.write(3000, Upsert.into("board_has_pins", "board_id", "pin_id", "sequence").row(c, p, 300 + p).keepExisting());
+        }
+        java.util.function.LongFunction<Select> newestTwo = board -> Select.from("board_has_pins").columns("board_id", "pin_id")
+                .where(eq("board_id", board)).orderBy(Order.desc("sequence")).limit(2);
+        java.util.Map<Integer, List<Row>> rows = db.selectEachOf(java.util.Map.of(
+                7, List.of(newestTwo.apply(a), newestTwo.apply(b)), 100, List.of(), 3000, List.of(newestTwo.apply(c))));
+
+        assertThat(rows).containsOnlyKeys(7, 3000);
+        java.util.function.LongFunction<List<Long>> pinsOf = board -> rows.values().stream().flatMap(List::stream)
+                .filter(r -> r.getLong("board_id") == board).map(r -> r.getLong("pin_id")).sorted().toList();
+        assertThat(pinsOf.apply(a)).containsExactly(4L, 5L);
+        assertThat(pinsOf.apply(b)).containsExactly(1L, 2L);
+        assertThat(pinsOf.apply(c)).containsExactly(4L, 5L);
+        assertThatThrownBy(() -> db.selectEachOf(java.util.Map.of(7, List.of(Select.from("board_has_pins").columns("pin_id")
+                .where(eq("board_id", a)).orderBy(Order.desc("sequence")))))).hasMessageContaining("only with a limit");
+        assertThatThrownBy(() -> db.selectEach(java.util.Map.of(7, newestTwo.apply(a)))).hasMessageContaining("no order, limit");
+    }
+
+    @Test
     void aPlaceholderRowTakesTheRealRowsJsonAndKeepsItsMark() {
         long pin = stack.freshId();
         Upsert create = Upsert.into("pins", "local_id", "data").row(pin, "{\"createdAt\": 5, \"details\": \"real\"}")
