@@ -2,7 +2,6 @@ package dev.pinfeed.canonicalstore.reads;
 
 import java.util.Collection;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -51,17 +50,6 @@ public interface CanonicalReads extends LivePins {
     ListPage<CanonicalBoard> userBoards(long userId, String cursor, int limit);
 
     ListPage<CanonicalPin> userPins(long userId, String cursor, int limit);
-
-    /**
-     * Up to {@code limit} of each user's newest live pins, newest first: every asked user a key, with an empty list
-     * for none (a follow's backfill, a batch of them at a time). This default reads {@link #userPins} per user; stores
-     * override it with one batch.
-     */
-    default Map<Long, List<CanonicalPin>> newestUserPins(Collection<Long> userIds, int limit) {
-        Map<Long, List<CanonicalPin>> out = new LinkedHashMap<>();
-        for (Long id : userIds) out.computeIfAbsent(id, user -> userPins(user, null, limit).items());
-        return out;
-    }
 
     /** Users who like the pin now, most recent like first. */
     ListPage<Liked> pinLikers(long pinId, String cursor, int limit);

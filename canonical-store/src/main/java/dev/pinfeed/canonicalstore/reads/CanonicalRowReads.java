@@ -102,16 +102,6 @@ public abstract class CanonicalRowReads implements CanonicalReads, CanonicalRows
         return newestPage(Mapping.USER_HAS_PINS, userId, cursor, limit, this::hydratePins);
     }
 
-    /** The lists in one read ({@link #newestFirstOfEach}), their pins in one batch. */
-    @Override
-    public Map<Long, List<CanonicalPin>> newestUserPins(Collection<Long> userIds, int limit) {
-        Map<Long, List<ListEntry>> lists = newestFirstOfEach(Mapping.USER_HAS_PINS, new LinkedHashSet<>(userIds), checkLimit(limit));
-        Map<Long, PinRow> rows = pins(lists.values().stream().flatMap(List::stream).map(ListEntry::id).distinct().toList());
-        Map<Long, List<CanonicalPin>> out = new LinkedHashMap<>();
-        lists.forEach((user, entries) -> out.put(user, livePinsOf(entries, rows)));
-        return out;
-    }
-
     @Override
     public ListPage<Liked> pinLikers(long pinId, String cursor, int limit) {
         return newestPage(Mapping.PIN_LIKED_BY_USERS, pinId, cursor, limit, CanonicalRowReads::liked);
@@ -162,10 +152,7 @@ public abstract class CanonicalRowReads implements CanonicalReads, CanonicalRows
 
     /** The live pins of {@code entries}, in their order (a pin deleted since its list row was read is left out). */
     private List<CanonicalPin> hydratePins(List<ListEntry> entries) {
-        return livePinsOf(entries, pins(ids(entries)));
-    }
-
-    private static List<CanonicalPin> livePinsOf(List<ListEntry> entries, Map<Long, PinRow> rows) {
+        Map<Long, PinRow> rows = pins(ids(entries));
         List<CanonicalPin> out = new ArrayList<>();
         for (ListEntry e : entries) {
             PinRow row = rows.get(e.id());

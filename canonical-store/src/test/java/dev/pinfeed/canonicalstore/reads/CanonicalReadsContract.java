@@ -221,34 +221,6 @@ public abstract class CanonicalReadsContract {
     }
 
     @Test
-    void newestUserPinsReadsEachUsersNewestLivePinsTogetherUsersOfOneShardKeptApart() {
-        long ana = newUser();
-        long ben = ShardedId.compose(ShardedId.decode(ana).shard(), ObjectType.USER, freshLocal()); // ana's shard
-        seed().user(ben, "b" + Long.toString(ben, 36), "Ben", T0);
-        long cy = newUser();
-        long idle = newUser();
-        long anasBoard = newBoard(ana);
-        long a1 = newPin(anasBoard, ana, T0 + 1), a2 = newPin(anasBoard, ana, T0 + 2), a3 = newPin(anasBoard, ana, T0 + 3);
-        long gone = newPin(anasBoard, ana, T0 + 4);
-        seed().deletePin(gone);
-        long b1 = newPin(newBoard(ben), ben, T0 + 5);
-        long onBens = newPin(newBoard(ben), ana, T0 + 6); // ana's pin on a board of ben's: in ana's list
-        long c1 = newPin(newBoard(cy), cy, T0 + 7);
-
-        java.util.Map<Long, List<CanonicalPin>> newest = reads().newestUserPins(List.of(cy, ana, idle, ben, ana), 2);
-        assertThat(newest).containsOnlyKeys(ana, ben, cy, idle);
-        assertThat(ids(newest.get(ana), CanonicalPin::id)).containsExactly(onBens, a3);
-        assertThat(ids(newest.get(ben), CanonicalPin::id)).containsExactly(b1);
-        assertThat(ids(newest.get(cy), CanonicalPin::id)).containsExactly(c1);
-        assertThat(newest.get(idle)).isEmpty();
-        assertThat(ids(reads().newestUserPins(List.of(ana), 10).get(ana), CanonicalPin::id)).containsExactly(onBens, a3, a2, a1);
-        for (long user : List.of(ana, ben, cy)) {
-            assertThat(newest.get(user)).as("user %d", user).isEqualTo(reads().userPins(user, null, 2).items());
-        }
-        assertThat(reads().newestUserPins(List.of(), 5)).isEmpty();
-    }
-
-    @Test
     void likesInBothDirectionsNewestFirstWithoutTheUndone() {
         long ana = newUser();
         long ben = newUser();

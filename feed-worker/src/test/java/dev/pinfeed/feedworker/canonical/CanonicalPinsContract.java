@@ -60,9 +60,14 @@ public abstract class CanonicalPinsContract {
         long idle = user();
         long other = user();
         PinFacts others = pin(board(other), other, T0 + 6_000);
+        long neighbour = ShardedId.compose(ShardedId.decode(u).shard(), ObjectType.USER, freshLocal()); // u's shard
+        seed().user(neighbour, "fw" + Long.toString(neighbour, 36), null, T0);
+        PinFacts neighbours = pin(board(neighbour), neighbour, T0 + 7_000);
+        PinFacts neighboursOnUs = pin(b2, neighbour, T0 + 8_000); // on u's board: the author's list, not the board owner's
 
-        assertThat(pins().newestOfUsers(List.of(u, idle, other), 2)).containsOnlyKeys(u, idle, other)
-                .containsEntry(u, List.of(third, second)).containsEntry(idle, List.of()).containsEntry(other, List.of(others));
+        assertThat(pins().newestOfUsers(List.of(u, idle, other, neighbour, u), 2)).containsOnlyKeys(u, idle, other, neighbour)
+                .containsEntry(u, List.of(third, second)).containsEntry(idle, List.of()).containsEntry(other, List.of(others))
+                .containsEntry(neighbour, List.of(neighboursOnUs, neighbours));
         assertThat(pins().newestOfUsers(List.of(u), 10)).containsEntry(u, List.of(third, second, first));
         assertThat(pins().newestOfUsers(List.of(u, idle), 0)).containsEntry(u, List.of()).containsEntry(idle, List.of());
         assertThat(pins().newestOfUsers(List.of(), 10)).isEmpty();
