@@ -19,7 +19,6 @@ import dev.pinfeed.mysqlshards.query.ShardedDb;
 import dev.pinfeed.redisshards.RedisShardMap;
 import dev.pinfeed.redisshards.RedisShards;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -122,9 +121,7 @@ public final class BackfillReadsLoadHarness {
             System.out.println("|---|---:|---:|---:|---:|");
             table.forEach(System.out::println);
         } finally {
-            long deleted = BenchSeed.evictCached(redis, shards, cacheIds);
-            seed.remove();
-            System.err.println("cleanup: deleted " + deleted + " cache keys and the seeded rows");
+            seed.removeWithCached(redis, shards, cacheIds);
             redis.values().forEach(RedisClient::close);
             db.close();
             sources.close();
@@ -151,7 +148,7 @@ public final class BackfillReadsLoadHarness {
 
     private static long rawList(PinfeedConfig config, ShardDataSources sources, Map<String, Connection> jdbc, long user, int limit) throws SQLException {
         ShardedId id = ShardedId.decode(user);
-        Connection c = jdbc.computeIfAbsent(sources.hostOf(id.shard()), h -> connect(config, sources, h));
+        Connection c = jdbc.computeIfAbsent(sources.hostOf(id.shard()), h -> BenchSeed.rawConnection(config, sources, h));
         Mapping m = Mapping.USER_HAS_PINS;
         try (PreparedStatement ps = c.prepareStatement("SELECT " + m.to() + ", " + CanonicalLayout.SEQUENCE + " FROM "
                 + MysqlShardMap.databaseName(id.shard()) + "." + m.table() + " WHERE " + m.from() + " = ? AND " + CanonicalLayout.ACTIVE
@@ -166,11 +163,4 @@ public final class BackfillReadsLoadHarness {
         }
     }
 
-    private static Connection connect(PinfeedConfig config, ShardDataSources sources, String host) {
-        try {
-            return DriverManager.getConnection(config.mysqlJdbcUrl(sources.master(host)), config.mysqlUser(), config.mysqlPassword());
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
-    }
 }

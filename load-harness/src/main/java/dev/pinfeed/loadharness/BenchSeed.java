@@ -8,11 +8,16 @@ import dev.pinfeed.canonicalstore.CanonicalCacheKeys;
 import dev.pinfeed.canonicalstore.CanonicalLayout;
 import dev.pinfeed.canonicalstore.CanonicalLayout.Json;
 import dev.pinfeed.canonicalstore.CanonicalLayout.Mapping;
+import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.idallocator.ShardedId;
+import dev.pinfeed.mysqlshards.ShardDataSources;
 import dev.pinfeed.mysqlshards.query.Delete;
 import dev.pinfeed.mysqlshards.query.ShardedDb;
 import dev.pinfeed.mysqlshards.query.Upsert;
 import dev.pinfeed.redisshards.RedisShardMap;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -125,6 +130,22 @@ final class BenchSeed {
     private void add(int shard, String table, long key, Object[] row) {
         pending.computeIfAbsent(shard, s -> new TreeMap<>()).computeIfAbsent(table, t -> new ArrayList<>()).add(row);
         written.computeIfAbsent(table, t -> new TreeMap<>()).computeIfAbsent(shard, s -> new LinkedHashSet<>()).add(key);
+    }
+
+    /** Deletes every row this seed wrote and the cache keys reads filled for {@code cacheIds}, and says so. */
+    void removeWithCached(Map<String, RedisClient> redis, RedisShardMap shards, Collection<Long> cacheIds) {
+        long deleted = evictCached(redis, shards, cacheIds);
+        remove();
+        System.err.println("cleanup: deleted " + deleted + " cache keys and the seeded rows");
+    }
+
+    /** A plain JDBC connection to {@code host}'s master, for a raw baseline beside the query API. */
+    static Connection rawConnection(PinfeedConfig config, ShardDataSources sources, String host) {
+        try {
+            return DriverManager.getConnection(config.mysqlJdbcUrl(sources.master(host)), config.mysqlUser(), config.mysqlPassword());
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** Deletes every canonical cache key of these objects (users, boards, pins) that reads filled; returns how many existed. */

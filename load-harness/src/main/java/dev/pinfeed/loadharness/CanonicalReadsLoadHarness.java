@@ -26,7 +26,6 @@ import dev.pinfeed.redisshards.RedisShards;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.http.HttpClient;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Clock;
@@ -132,7 +131,7 @@ public final class CanonicalReadsLoadHarness {
                         r -> ok(() -> {
                             ShardedId pin = ShardedId.decode(hitPins[r.nextInt(hitPins.length)]);
                             Connection c = jdbc.computeIfAbsent(Thread.currentThread(), t -> new HashMap<>())
-                                    .computeIfAbsent(sources.hostOf(pin.shard()), h -> connect(config, sources, h));
+                                    .computeIfAbsent(sources.hostOf(pin.shard()), h -> BenchSeed.rawConnection(config, sources, h));
                             try (PreparedStatement ps = c.prepareStatement("SELECT data FROM " + MysqlShardMap.databaseName(pin.shard())
                                     + ".pins WHERE local_id = ?")) {
                                 ps.setLong(1, pin.localId());
@@ -169,22 +168,13 @@ public final class CanonicalReadsLoadHarness {
             System.out.println("|---|---:|---:|---:|---:|");
             table.forEach(System.out::println);
         } finally {
-            long deleted = BenchSeed.evictCached(redis, shards, cacheIds);
-            seed.remove();
-            System.err.println("cleanup: deleted " + deleted + " cache keys and the seeded rows");
+            seed.removeWithCached(redis, shards, cacheIds);
             redis.values().forEach(RedisClient::close);
             db.close();
             sources.close();
         }
     }
 
-    private static Connection connect(PinfeedConfig config, ShardDataSources sources, String host) {
-        try {
-            return DriverManager.getConnection(config.mysqlJdbcUrl(sources.master(host)), config.mysqlUser(), config.mysqlPassword());
-        } catch (java.sql.SQLException e) {
-            throw new IllegalStateException(e);
-        }
-    }
 
     private static String row(String name, LoadLoops.Outcome o) {
         return String.format(Locale.ROOT, "| %s | %,.0f | %.3f | %.3f | %d |", name, o.requests() * 1e9 / o.measuredNanos(),
