@@ -15,9 +15,6 @@ import dev.pinfeed.idallocator.ObjectType;
 import dev.pinfeed.idallocator.ShardedId;
 import dev.pinfeed.mysqlshards.MysqlShardMap;
 import dev.pinfeed.mysqlshards.ShardDataSources;
-import dev.pinfeed.mysqlshards.query.ShardedDb;
-import dev.pinfeed.redisshards.RedisShardMap;
-import dev.pinfeed.redisshards.RedisShards;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -28,7 +25,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import redis.clients.jedis.RedisClient;
 
 /**
  * The follow backfill reads benchmark (a tool, not a test): what feed-worker reads for a poll's user follows, the newest
@@ -60,35 +56,29 @@ public final class BackfillReadsLoadHarness {
         PinfeedConfig config = StackConfig.load();
         String loadBefore = CpuMeter.loadAverage();
         long base = BenchSeed.freshLocalBase();
-        ShardDataSources sources = ShardDataSources.from(config, "bench", 4);
-        ShardedDb db = new ShardedDb(sources);
-        Map<String, RedisClient> redis = RedisCanonicalCache.clients(config, Duration.ofMillis(250), 4);
-        RedisShardMap shards = RedisShards.defaultShardMap(config);
-        BenchSeed seed = new BenchSeed(db);
-        List<Long> cacheIds = new ArrayList<>();
         List<String> table = new ArrayList<>();
-        try {
+        try (SeededCanonicalStores stores = SeededCanonicalStores.open(config, 4, 4)) {
             long t0 = System.nanoTime();
             long[] followees = new long[users];
             long next = base;
             for (int u = 0; u < users; u++) {
                 followees[u] = ShardedId.compose((int) (next % 4096), ObjectType.USER, next++);
-                seed.user(followees[u], T0);
+                stores.seed.user(followees[u], T0);
                 long board = ShardedId.compose(ShardedId.decode(followees[u]).shard(), ObjectType.BOARD, next++);
-                seed.board(board, followees[u], T0);
-                cacheIds.add(followees[u]);
-                cacheIds.add(board);
+                stores.seed.board(board, followees[u], T0);
+                stores.cacheIds.add(followees[u]);
+                stores.cacheIds.add(board);
                 for (int p = 0; p < pinsPerUser; p++) {
                     long pin = ShardedId.compose(ShardedId.decode(board).shard(), ObjectType.PIN, next++);
-                    seed.pin(pin, board, followees[u], T0 + p);
-                    cacheIds.add(pin);
+                    stores.seed.pin(pin, board, followees[u], T0 + p);
+                    stores.cacheIds.add(pin);
                 }
-                if (u % 100 == 99) seed.flush();
+                if (u % 100 == 99) stores.seed.flush();
             }
-            seed.flush();
+            stores.seed.flush();
             System.err.printf(Locale.ROOT, "seeded %d users with %d pins each in %.1f s%n", users, pinsPerUser, (System.nanoTime() - t0) / 1e9);
 
-            CachedCanonicalReads reads = new CachedCanonicalReads(new MysqlCanonicalReads(db), new RedisCanonicalCache(redis, () -> shards,
+            CachedCanonicalReads reads = new CachedCanonicalReads(new MysqlCanonicalReads(stores.db), new RedisCanonicalCache(stores.redis, () -> stores.shards,
                     Duration.ofMinutes(10)), CacheListener.NONE, CachedCanonicalReads.DEFAULT_LIST_SIZE);
             List<Long> all = java.util.Arrays.stream(followees).boxed().toList();
             CanonicalReadsPins worker = new CanonicalReadsPins(reads);
@@ -101,7 +91,7 @@ public final class BackfillReadsLoadHarness {
             for (int round = 1; round <= rounds; round++) {
                 double raw = perSecond(seconds, users, () -> {
                     long rows = 0;
-                    for (long u : followees) rows += rawList(config, sources, jdbc, u, pinsEach);
+                    for (long u : followees) rows += rawList(config, stores.sources, jdbc, u, pinsEach);
                     return rows;
                 }, (long) users * Math.min(pinsEach, pinsPerUser));
                 double oneByOne = perSecond(seconds, users, () -> {
@@ -117,14 +107,7 @@ public final class BackfillReadsLoadHarness {
             for (Connection c : jdbc.values()) c.close();
             System.out.printf(Locale.ROOT, "%d followees of %d pins, the newest %d of each, one thread, %d s per phase; %d cores; load average before %s, after %s%n%n",
                     users, pinsPerUser, pinsEach, seconds, Runtime.getRuntime().availableProcessors(), loadBefore, CpuMeter.loadAverage());
-            System.out.println("| round | raw list statements, followees/s | userPins one by one, followees/s (of raw) | newestOfUsers per poll, followees/s (of raw) | together / one by one |");
-            System.out.println("|---|---:|---:|---:|---:|");
-            table.forEach(System.out::println);
-        } finally {
-            seed.removeWithCached(redis, shards, cacheIds);
-            redis.values().forEach(RedisClient::close);
-            db.close();
-            sources.close();
+            SeededCanonicalStores.printTable("| round | raw list statements, followees/s | userPins one by one, followees/s (of raw) | newestOfUsers per poll, followees/s (of raw) | together / one by one |", table);
         }
     }
 

@@ -19,10 +19,6 @@ import dev.pinfeed.httpkit.RunningHttpApp;
 import dev.pinfeed.idallocator.ObjectType;
 import dev.pinfeed.idallocator.ShardedId;
 import dev.pinfeed.mysqlshards.MysqlShardMap;
-import dev.pinfeed.mysqlshards.ShardDataSources;
-import dev.pinfeed.mysqlshards.query.ShardedDb;
-import dev.pinfeed.redisshards.RedisShardMap;
-import dev.pinfeed.redisshards.RedisShards;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.http.HttpClient;
 import java.sql.Connection;
@@ -37,7 +33,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
-import redis.clients.jedis.RedisClient;
 
 /**
  * The canonical reads benchmark (a tool, not a test), in one run on one box, every phase a closed
@@ -69,55 +64,49 @@ public final class CanonicalReadsLoadHarness {
         AtomicInteger next = new AtomicInteger();
         Function<ObjectType, Long> id = type -> ShardedId.compose(next.get() % 4096, type, base + next.getAndIncrement());
 
-        ShardDataSources sources = ShardDataSources.from(config, "bench", 16);
-        ShardedDb db = new ShardedDb(sources);
-        Map<String, RedisClient> redis = RedisCanonicalCache.clients(config, Duration.ofMillis(250), 2 * clients);
-        RedisShardMap shards = RedisShards.defaultShardMap(config);
-        BenchSeed seed = new BenchSeed(db);
-        List<Long> cacheIds = new ArrayList<>();
         List<String> table = new ArrayList<>();
-        try {
+        try (SeededCanonicalStores stores = SeededCanonicalStores.open(config, 16, 2 * clients)) {
             // Seed: hit boards of 100 pins each, and miss boards holding the pins each read once.
             long t0 = System.nanoTime();
             long[] hitPins = new long[hitBoards * pinsPerHitBoard];
             long[] boards = new long[hitBoards];
             for (int b = 0; b < hitBoards; b++) {
                 long owner = id.apply(ObjectType.USER);
-                seed.user(owner, 1_767_225_600_000L);
+                stores.seed.user(owner, 1_767_225_600_000L);
                 boards[b] = ShardedId.compose(ShardedId.decode(owner).shard(), ObjectType.BOARD, base + next.getAndIncrement());
-                seed.board(boards[b], owner, 1_767_225_600_000L);
+                stores.seed.board(boards[b], owner, 1_767_225_600_000L);
                 for (int p = 0; p < pinsPerHitBoard; p++) {
                     long pin = ShardedId.compose(ShardedId.decode(owner).shard(), ObjectType.PIN, base + next.getAndIncrement());
-                    seed.pin(pin, boards[b], owner, 1_767_225_600_000L + p);
+                    stores.seed.pin(pin, boards[b], owner, 1_767_225_600_000L + p);
                     hitPins[b * pinsPerHitBoard + p] = pin;
                 }
-                cacheIds.add(owner);
-                cacheIds.add(boards[b]);
+                stores.cacheIds.add(owner);
+                stores.cacheIds.add(boards[b]);
             }
             long[] coldPins = new long[missPins];
             long coldOwner = 0;
             long coldBoard = 0;
             for (int i = 0; i < missPins; i++) {
                 if (i % 1000 == 0) { // 1000 pins per board, each board on its owner's shard
-                    seed.flush();
+                    stores.seed.flush();
                     coldOwner = id.apply(ObjectType.USER);
-                    seed.user(coldOwner, 1_767_225_600_000L);
+                    stores.seed.user(coldOwner, 1_767_225_600_000L);
                     coldBoard = ShardedId.compose(ShardedId.decode(coldOwner).shard(), ObjectType.BOARD, base + next.getAndIncrement());
-                    seed.board(coldBoard, coldOwner, 1_767_225_600_000L);
+                    stores.seed.board(coldBoard, coldOwner, 1_767_225_600_000L);
                 }
                 coldPins[i] = ShardedId.compose(ShardedId.decode(coldOwner).shard(), ObjectType.PIN, base + next.getAndIncrement());
-                seed.pin(coldPins[i], coldBoard, coldOwner, 1_767_225_600_000L + i);
+                stores.seed.pin(coldPins[i], coldBoard, coldOwner, 1_767_225_600_000L + i);
             }
-            seed.flush();
-            for (long p : hitPins) cacheIds.add(p);
-            for (long p : coldPins) cacheIds.add(p);
+            stores.seed.flush();
+            for (long p : hitPins) stores.cacheIds.add(p);
+            for (long p : coldPins) stores.cacheIds.add(p);
             System.err.printf(Locale.ROOT, "seeded %d hit pins, %d miss pins in %.1f s%n", hitPins.length, missPins, (System.nanoTime() - t0) / 1e9);
 
             PrometheusMeterRegistry metrics = Meters.newRegistry();
             FeedMetrics feedMetrics = new FeedMetrics(metrics);
-            CanonicalReads reads = new CachedCanonicalReads(new MysqlCanonicalReads(db), new RedisCanonicalCache(redis, () -> shards,
+            CanonicalReads reads = new CachedCanonicalReads(new MysqlCanonicalReads(stores.db), new RedisCanonicalCache(stores.redis, () -> stores.shards,
                     Duration.ofMinutes(10)), feedMetrics, CachedCanonicalReads.DEFAULT_LIST_SIZE);
-            RedisGraphStore graph = RedisGraphStore.connect(config, () -> shards, "bench:graph-unused:");
+            RedisGraphStore graph = RedisGraphStore.connect(config, () -> stores.shards, "bench:graph-unused:");
             try (RunningHttpApp service = FeedServiceServer.app(config, ReaderAuth.selfIssued(config, Clock.systemUTC()).auth(), graph, reads, metrics, Map.of()).start("127.0.0.1", 0)) {
                 HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
                 String uri = service.baseUri().toString();
@@ -131,7 +120,7 @@ public final class CanonicalReadsLoadHarness {
                         r -> ok(() -> {
                             ShardedId pin = ShardedId.decode(hitPins[r.nextInt(hitPins.length)]);
                             Connection c = jdbc.computeIfAbsent(Thread.currentThread(), t -> new HashMap<>())
-                                    .computeIfAbsent(sources.hostOf(pin.shard()), h -> BenchSeed.rawConnection(config, sources, h));
+                                    .computeIfAbsent(stores.sources.hostOf(pin.shard()), h -> BenchSeed.rawConnection(config, stores.sources, h));
                             try (PreparedStatement ps = c.prepareStatement("SELECT data FROM " + MysqlShardMap.databaseName(pin.shard())
                                     + ".pins WHERE local_id = ?")) {
                                 ps.setLong(1, pin.localId());
@@ -143,7 +132,7 @@ public final class CanonicalReadsLoadHarness {
                 for (Map<String, Connection> cs : jdbc.values()) for (Connection c : cs.values()) c.close();
                 table.add(row("raw Redis GET of a cached pin (pooled client)", LoadLoops.closedLoop(clients, warm, measure, 2, r -> ok(() -> {
                     long pin = hitPins[r.nextInt(hitPins.length)];
-                    if (redis.get(shards.instanceOf(CanonicalCacheKeys.shardOf(pin))).get(CanonicalCacheKeys.pin(pin)) == null) {
+                    if (stores.redis.get(stores.shards.instanceOf(CanonicalCacheKeys.shardOf(pin))).get(CanonicalCacheKeys.pin(pin)) == null) {
                         throw new IllegalStateException("pin " + pin + " is not cached");
                     }
                 }))));
@@ -158,20 +147,13 @@ public final class CanonicalReadsLoadHarness {
                         r -> ok(() -> get(http, uri + "/v1/boards/" + boards[r.nextInt(boards.length)] + "/pins?limit=25")))));
                 System.err.printf(Locale.ROOT, "cache lookups: pin hit %d miss %d, board_pins hit %d miss %d, errors %s%n",
                         feedMetrics.lookups("pin", "hit"), feedMetrics.lookups("pin", "miss"), feedMetrics.lookups("board_pins", "hit"),
-                        feedMetrics.lookups("board_pins", "miss"), redis.keySet().stream().map(n -> n + "=" + feedMetrics.cacheErrors(n)).toList());
+                        feedMetrics.lookups("board_pins", "miss"), stores.redis.keySet().stream().map(n -> n + "=" + feedMetrics.cacheErrors(n)).toList());
             } finally {
                 graph.close();
             }
             System.out.printf(Locale.ROOT, "%d closed-loop clients, %d s warm-up + %d s measured per phase; %d cores; load average before %s, after %s%n%n",
                     clients, warmup, seconds, Runtime.getRuntime().availableProcessors(), loadBefore, CpuMeter.loadAverage());
-            System.out.println("| phase | requests/s | p50 ms | p99 ms | failures |");
-            System.out.println("|---|---:|---:|---:|---:|");
-            table.forEach(System.out::println);
-        } finally {
-            seed.removeWithCached(redis, shards, cacheIds);
-            redis.values().forEach(RedisClient::close);
-            db.close();
-            sources.close();
+            SeededCanonicalStores.printTable("| phase | requests/s | p50 ms | p99 ms | failures |", table);
         }
     }
 
