@@ -107,7 +107,7 @@ public final class BackfillReadsLoadHarness {
             for (Connection c : jdbc.values()) c.close();
             System.out.printf(Locale.ROOT, "%d followees of %d pins, the newest %d of each, one thread, %d s per phase; %d cores; load average before %s, after %s%n%n",
                     users, pinsPerUser, pinsEach, seconds, Runtime.getRuntime().availableProcessors(), loadBefore, CpuMeter.loadAverage());
-            SeededCanonicalStores.printTable("| round | raw list statements, followees/s | userPins one by one, followees/s (of raw) | newestOfUsers per poll, followees/s (of raw) | together / one by one |", table);
+            Report.printTable("| round | raw list statements, followees/s | userPins one by one, followees/s (of raw) | newestOfUsers per poll, followees/s (of raw) | together / one by one |", table);
         }
     }
 
@@ -121,7 +121,7 @@ public final class BackfillReadsLoadHarness {
             if (got != expectedPins) throw new IllegalStateException("a pass read " + got + " pins, not " + expectedPins);
             passes++;
         } while (System.nanoTime() < end);
-        return passes * users * 1e9 / (System.nanoTime() - start);
+        return Report.perSecond(passes * users, System.nanoTime() - start);
     }
 
     @FunctionalInterface

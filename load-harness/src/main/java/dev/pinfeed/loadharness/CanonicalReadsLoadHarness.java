@@ -153,7 +153,7 @@ public final class CanonicalReadsLoadHarness {
             }
             System.out.printf(Locale.ROOT, "%d closed-loop clients, %d s warm-up + %d s measured per phase; %d cores; load average before %s, after %s%n%n",
                     clients, warmup, seconds, Runtime.getRuntime().availableProcessors(), loadBefore, CpuMeter.loadAverage());
-            SeededCanonicalStores.printTable("| phase | requests/s | p50 ms | p99 ms | failures |", table);
+            Report.printTable("| phase | requests/s | p50 ms | p99 ms | failures |", table);
         }
     }
 

@@ -43,6 +43,14 @@ final class Report {
         return phases.stream().filter(p -> p.key().equals(key)).findFirst().orElse(null);
     }
 
+    /** Prints a markdown table: its header row, the separator (the first column left-aligned, the others right), the rows. */
+    static void printTable(String header, List<String> rows) {
+        System.out.println(header);
+        long columns = header.chars().filter(c -> c == '|').count() - 1;
+        System.out.println("|---" + "|---:".repeat((int) Math.max(0, columns - 1)) + "|");
+        rows.forEach(System.out::println);
+    }
+
     /** {@code rate / baseline}, NaN when either is missing or the baseline is 0. */
     static double ratio(double rate, double baseline) {
         return baseline > 0 && !Double.isNaN(rate) ? rate / baseline : Double.NaN;

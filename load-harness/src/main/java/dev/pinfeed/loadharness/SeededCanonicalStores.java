@@ -38,14 +38,6 @@ final class SeededCanonicalStores implements AutoCloseable {
         return new SeededCanonicalStores(config, connectionsPerHost, redisClients);
     }
 
-    /** Prints a markdown table: its header row, the separator (the first column left-aligned, the others right), the rows. */
-    static void printTable(String header, List<String> rows) {
-        System.out.println(header);
-        long columns = header.chars().filter(c -> c == '|').count() - 1;
-        System.out.println("|---" + "|---:".repeat((int) Math.max(0, columns - 1)) + "|");
-        rows.forEach(System.out::println);
-    }
-
     @Override
     public void close() {
         seed.removeWithCached(redis, shards, cacheIds);
