@@ -65,10 +65,38 @@ public final class LocalIdSequence {
 
     private synchronized void prefetch() {
         if (next != null) return;
+        Lease lease = new Lease();
         try {
-            next = CompletableFuture.supplyAsync(this::lease, prefetcher);
+            prefetcher.execute(lease);
+            next = lease.block;
         } catch (RejectedExecutionException closed) {
             // allocator closed: the switch to the next block leases on the caller's thread instead
+        }
+    }
+
+    /** Starts leasing the next block now if the current one has no id left and none is coming ({@link ShardedIdAllocator#leaseAhead}). */
+    synchronized void leaseAhead() {
+        Block block = current;
+        if (block.cursor.get() >= block.end) prefetch();
+    }
+
+    /** A background lease of this sequence's next block. */
+    final class Lease implements Runnable {
+        final CompletableFuture<Block> block = new CompletableFuture<>();
+
+        @Override
+        public void run() {
+            try {
+                block.complete(lease());
+            } catch (RuntimeException | Error e) {
+                block.completeExceptionally(e);
+            }
+        }
+
+        /** The allocator closed before this lease ran. */
+        void abandon() {
+            block.completeExceptionally(new IdAllocationException("leasing local ids for shard " + shard + " type "
+                    + type.typeName() + ": the allocator is closed"));
         }
     }
 

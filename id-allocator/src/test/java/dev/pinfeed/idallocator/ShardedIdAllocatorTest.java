@@ -88,6 +88,46 @@ class ShardedIdAllocatorTest {
     }
 
     @Test
+    void leasingAheadLeasesEveryEmptySequenceAtOnceAndTheirIdsComeFromThoseLeases() {
+        int shards = ShardedIdAllocator.BACKGROUND_LEASES;
+        CountDownLatch allInFlight = new CountDownLatch(shards);
+        AtomicInteger leases = new AtomicInteger();
+        SequenceStore waitsForTheOthers = (shard, type, size) -> {
+            leases.incrementAndGet();
+            allInFlight.countDown();
+            await(allInFlight); // returns only once every lease has started: they run together, or never
+            return memory.lease(shard, type, size);
+        };
+        List<Integer> boardShards = new ArrayList<>();
+        for (int i = 0; i < shards; i++) boardShards.add(100 + i);
+        try (ShardedIdAllocator allocator = new ShardedIdAllocator(waitsForTheOthers, 50)) {
+            allocator.leaseAhead(ObjectType.BOARD, boardShards);
+
+            for (int shard : boardShards) assertThat(ShardedId.decode(allocator.newId(ObjectType.BOARD, shard)).localId()).isEqualTo(1L);
+            assertThat(leases).as("one lease a sequence, none more when its ids were asked for").hasValue(shards);
+            allocator.leaseAhead(ObjectType.BOARD, boardShards);
+            assertThat(leases).as("sequences with ids left lease nothing ahead").hasValue(shards);
+        }
+    }
+
+    @Test
+    void aLeaseStillQueuedWhenTheAllocatorClosesFailsItsCallerInsteadOfHangingIt() {
+        CountDownLatch never = new CountDownLatch(1);
+        SequenceStore stuck = (shard, type, size) -> {
+            await(never);
+            return memory.lease(shard, type, size);
+        };
+        ShardedIdAllocator allocator = new ShardedIdAllocator(stuck, 50);
+        List<Integer> shards = new ArrayList<>();
+        for (int i = 0; i <= ShardedIdAllocator.BACKGROUND_LEASES; i++) shards.add(200 + i); // the last one waits in the queue
+        allocator.leaseAhead(ObjectType.PIN, shards);
+        allocator.close();
+
+        LocalIdSequence queued = allocator.sequence(ObjectType.PIN, 200 + ShardedIdAllocator.BACKGROUND_LEASES);
+        assertThatThrownBy(queued::nextLocalId).isInstanceOf(IdAllocationException.class).hasMessageContaining("closed");
+    }
+
+    @Test
     void aFailedLeaseReachesTheCallerAndTheNextCallRetries() {
         AtomicInteger leases = new AtomicInteger();
         SequenceStore failsOnce = (shard, type, size) -> {

@@ -41,6 +41,7 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -161,14 +162,16 @@ public final class IngestService {
         } catch (StoreUnavailableException e) {
             return rejectAll(commands, IngestRejection.unavailable("looking up the referenced objects", e));
         }
+        IdSource.Batch batchIds = ids.batch(commands);
         List<Prepared> prepared = new ArrayList<>();
         Set<Long> deletedEarlier = new HashSet<>(); // pins this batch deletes before a later command names them
         try {
             for (int i = 0; i < commands.size(); i++) {
+                if (stopping()) return rejectAll(commands, STOPPING); // nothing of the batch claimed, registered or sent yet
                 IngestCommand command = commands.get(i);
                 try {
                     checkReferences(command, known, deletedEarlier);
-                    Prepared p = prepare(i, command, known);
+                    Prepared p = prepare(i, command, known, batchIds);
                     prepared.add(p);
                     if (p.deletes() != null) deletedEarlier.add(p.deletes().id());
                 } catch (IngestRejection r) {
@@ -177,6 +180,8 @@ public final class IngestService {
                     outcomes[i] = Outcome.rejected(command, IngestRejection.unavailable("assigning ids or claiming the username", e));
                 }
             }
+            if (stopping()) return rejectAll(commands, STOPPING);
+            claimUsernames(prepared, outcomes);
             List<ObjectDirectory.Entry> newEntries = prepared.stream().map(Prepared::newEntry).filter(e -> e != null).toList();
             if (!newEntries.isEmpty()) {
                 try {
@@ -298,6 +303,55 @@ public final class IngestService {
         return null;
     }
 
+    /**
+     * The server interrupts its handlers when it stops: a batch still preparing (a large one waits for id leases) is then
+     * refused whole rather than cut halfway by the stores' pools closing under it, which left usernames claimed for users
+     * never published.
+     */
+    private static boolean stopping() {
+        return Thread.currentThread().isInterrupted();
+    }
+
+    private static final IngestRejection STOPPING = new IngestRejection(Reason.UNAVAILABLE, null,
+            "ingest-api is stopping; nothing of the request was published: send it again");
+
+    /**
+     * Claims the usernames of the batch's new users together (one transaction per index host, where one a user took as
+     * long as the rest of his creation); a user whose name is taken, also by an earlier user of the batch, is rejected
+     * and leaves the batch, as one whose claim met a store that was down (his name released: the claim may have
+     * committed).
+     */
+    private void claimUsernames(List<Prepared> prepared, Outcome[] outcomes) {
+        Map<String, Long> claims = new LinkedHashMap<>();
+        List<Prepared> taken = new ArrayList<>();
+        for (Prepared p : prepared) {
+            if (!(p.command() instanceof CreateUser)) continue;
+            if (claims.putIfAbsent(p.claimedUsername(), p.createdId()) != null) taken.add(p);
+        }
+        if (claims.isEmpty()) return;
+        Set<String> claimed;
+        try {
+            claimed = usernames.claimAll(claims);
+        } catch (StoreUnavailableException e) {
+            IngestRejection r = IngestRejection.unavailable("claiming the username", e);
+            List<Prepared> users = prepared.stream().filter(p -> p.command() instanceof CreateUser).toList();
+            for (Prepared p : users) {
+                releaseQuietly(p.claimedUsername(), p.createdId());
+                outcomes[p.index()] = Outcome.rejected(p.command(), r);
+            }
+            prepared.removeAll(users);
+            return;
+        }
+        for (Prepared p : prepared) {
+            if (p.command() instanceof CreateUser && !claimed.contains(p.claimedUsername())) taken.add(p);
+        }
+        for (Prepared p : taken) {
+            outcomes[p.index()] = Outcome.rejected(p.command(),
+                    new IngestRejection(Reason.CONFLICT, "username", "username '" + p.claimedUsername() + "' is taken"));
+        }
+        prepared.removeAll(taken);
+    }
+
     /** Best effort: releases what commands that were certainly not published claimed. */
     private void undo(List<Prepared> notPublished) {
         List<ObjectDirectory.Entry> entries = notPublished.stream().map(Prepared::newEntry).filter(e -> e != null).toList();
@@ -374,33 +428,23 @@ public final class IngestService {
         }
     }
 
-    private Prepared prepare(int index, IngestCommand command, Map<Long, ObjectDirectory.Entry> known) {
+    private Prepared prepare(int index, IngestCommand command, Map<Long, ObjectDirectory.Entry> known, IdSource.Batch batchIds) {
         long eventId = ids.newEventId();
         Instant now = clock.instant();
         if (command instanceof CreateUser c) {
-            long userId = ids.newUserId();
-            boolean claimed;
-            try {
-                claimed = usernames.claim(c.username(), userId);
-            } catch (RuntimeException e) {
-                releaseQuietly(c.username(), userId); // the INSERT may have committed before the failure
-                throw e;
-            }
-            if (!claimed) {
-                throw new IngestRejection(Reason.CONFLICT, "username", "username '" + c.username() + "' is taken");
-            }
+            long userId = batchIds.newId(index, c); // its username is claimed with the batch's others (claimUsernames)
             return new Prepared(index, c, UserCreated.newBuilder().setEventId(eventId).setOccurredAt(now).setActorId(userId)
                     .setUserId(userId).setUsername(c.username()).setDisplayName(c.displayName()).build(),
                     userId, eventId, new ObjectDirectory.Entry(userId, userId, 0), c.username(), null);
         }
         if (command instanceof CreateBoard c) {
-            long boardId = ids.newBoardId(c.ownerId());
+            long boardId = batchIds.newId(index, c);
             return new Prepared(index, c, BoardCreated.newBuilder().setEventId(eventId).setOccurredAt(now).setActorId(c.ownerId())
                     .setBoardId(boardId).setOwnerId(c.ownerId()).setName(c.name()).setDescription(c.description()).build(),
                     boardId, eventId, new ObjectDirectory.Entry(boardId, c.ownerId(), 0), null, null);
         }
         if (command instanceof CreatePin c) {
-            long pinId = ids.newPinId(c.boardId());
+            long pinId = batchIds.newId(index, c);
             return new Prepared(index, c, PinCreated.newBuilder().setEventId(eventId).setOccurredAt(now).setActorId(c.authorId())
                     .setPinId(pinId).setBoardId(c.boardId()).setAuthorId(c.authorId()).setDetails(c.details())
                     .setLink(c.link()).setImageUrl(c.imageUrl()).setInterestIds(c.interestIds()).build(),
@@ -409,14 +453,14 @@ public final class IngestService {
         if (command instanceof RepinPin c) {
             // The parent's content as the canonical store has it (normally: a pin is repinned well after the materializer wrote it).
             PinContents.Content from = contents.of(c.pinId()).orElse(PinContents.Content.UNKNOWN);
-            long pinId = ids.newPinId(c.boardId());
+            long pinId = batchIds.newId(index, c);
             return new Prepared(index, c, PinCreated.newBuilder().setEventId(eventId).setOccurredAt(now).setActorId(c.authorId())
                     .setPinId(pinId).setBoardId(c.boardId()).setAuthorId(c.authorId()).setDetails(from.details())
                     .setLink(from.link()).setImageUrl(from.imageUrl()).setParentPinId(c.pinId()).setInterestIds(from.interestIds()).build(),
                     pinId, eventId, new ObjectDirectory.Entry(pinId, c.authorId(), c.boardId()), null, null);
         }
         if (command instanceof CreateInterest c) {
-            long interestId = ids.newInterestId();
+            long interestId = batchIds.newId(index, c);
             if (interestNames != null) {
                 boolean claimed;
                 try {
@@ -454,7 +498,7 @@ public final class IngestService {
         }
         if (command instanceof CreateComment c) {
             // Its pin was checked as a like's pin is (checkReferences): known to the object directory and not deleted.
-            long commentId = ids.newCommentId(c.pinId());
+            long commentId = batchIds.newId(index, c);
             return new Prepared(index, c, CommentCreated.newBuilder().setEventId(eventId).setOccurredAt(now).setActorId(c.authorId())
                     .setCommentId(commentId).setPinId(c.pinId()).setAuthorId(c.authorId()).setText(c.text()).build(),
                     commentId, eventId, new ObjectDirectory.Entry(commentId, c.authorId(), c.pinId()), null, null);

@@ -1,6 +1,7 @@
 package dev.pinfeed.ingestapi.mysql;
 
 import static dev.pinfeed.mysqlshards.query.Condition.eq;
+import static dev.pinfeed.mysqlshards.query.Condition.in;
 
 import dev.pinfeed.canonicalstore.CanonicalLayout;
 import dev.pinfeed.canonicalstore.UsernameShards;
@@ -12,8 +13,12 @@ import dev.pinfeed.mysqlshards.query.Select;
 import dev.pinfeed.mysqlshards.query.ShardedDb;
 import dev.pinfeed.mysqlshards.query.ShardingKey;
 import dev.pinfeed.mysqlshards.query.Upsert;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * {@code dbNNNNN.usernames} on the shard {@link UsernameShards} picks, through the sharded query API; the same
@@ -64,6 +69,43 @@ public final class MysqlUsernameIndex implements UsernameIndex {
             return holder(w.select(shard, byName(username)));
         });
         return holder.isPresent() && holder.getAsLong() == userId;
+    }
+
+    /**
+     * One transaction per host for all the names its index shards hold: one upsert per shard (the names sorted, so two
+     * batches lock common names in the same order), then one read of who holds them; each claim's user id is its own (a
+     * new user's), so a name is held when its user holds one of the names read. A deadlock all the same surfaces as
+     * the host being unavailable (InnoDB rolled the transaction back: nothing of it is held).
+     */
+    @Override
+    public Set<String> claimAll(Map<String, Long> claims) {
+        Map<String, TreeMap<Integer, TreeMap<String, Long>>> byHost = new TreeMap<>();
+        claims.forEach((name, userId) -> {
+            int shard = UsernameShards.shardOf(name);
+            byHost.computeIfAbsent(db.hostOf(shard), h -> new TreeMap<>()).computeIfAbsent(shard, s -> new TreeMap<>()).put(name, userId);
+        });
+        Set<String> claimed = new HashSet<>();
+        byHost.forEach((host, byShard) -> claimed.addAll(db.inTransaction(host, w -> {
+            for (Map.Entry<Integer, TreeMap<String, Long>> shard : byShard.entrySet()) {
+                Upsert upsert = Upsert.into(table, nameColumn, idColumn);
+                shard.getValue().forEach(upsert::row);
+                w.add(shard.getKey(), upsert.keepExisting());
+            }
+            Set<String> held = new HashSet<>();
+            for (Map.Entry<Integer, TreeMap<String, Long>> shard : byShard.entrySet()) {
+                // By holder, not by the name's spelling: the column's collation may match a name spelled otherwise.
+                Set<Long> holders = new HashSet<>();
+                for (Row row : w.select(shard.getKey(), Select.from(table).columns(idColumn)
+                        .where(in(nameColumn, shard.getValue().keySet())))) {
+                    holders.add(row.getLong(idColumn));
+                }
+                shard.getValue().forEach((name, userId) -> {
+                    if (holders.contains(userId)) held.add(name);
+                });
+            }
+            return held;
+        })));
+        return claimed;
     }
 
     @Override

@@ -103,6 +103,103 @@ class IngestServiceTest {
     }
 
     @Test
+    void aBatchsNewUsersClaimTheirNamesInOneCallAndEachTakenNameIsThatUsersConflict() {
+        user("dora");
+        int singleBefore = usernames.singleClaims.get();
+
+        List<Outcome> outcomes = service.submitAll(List.of(new CreateUser("eli", null), new CreateUser("dora", null),
+                new CreateUser("fay", null), new CreateUser("eli", null), new CreateUser("gus", null)));
+
+        assertThat(outcomes).extracting(Outcome::accepted).containsExactly(true, false, true, false, true);
+        assertThat(outcomes.get(1).rejection().reason()).isEqualTo(Reason.CONFLICT);
+        assertThat(outcomes.get(1).rejection().detail()).contains("'dora' is taken");
+        assertThat(outcomes.get(3).rejection().reason()).as("taken by the batch's first eli").isEqualTo(Reason.CONFLICT);
+        assertThat(usernames.claimAllCalls).hasSize(2); // dora's own, then the batch's
+        assertThat(usernames.claimAllCalls.get(1)).containsOnlyKeys("eli", "dora", "fay", "gus");
+        assertThat(usernames.singleClaims.get()).isEqualTo(singleBefore);
+        assertThat(publisher.published(UserCreated.class)).extracting(u -> u.getUsername().toString())
+                .containsExactly("dora", "eli", "fay", "gus");
+        assertThat(usernames.find("eli")).hasValue(outcomes.get(0).createdId());
+        assertThat(store.size()).as("dora, eli, fay, gus: no entry of a rejected user").isEqualTo(4);
+    }
+
+    @Test
+    void aUsernameIndexLostMidClaimRejectsTheBatchsUsersAsUnavailableReleasesTheirNamesAndTheRestIsPublished() {
+        long owner = user("hal");
+        usernames.failClaimAllAfterClaiming = new StoreUnavailableException("mysql002", "mysql002 down");
+
+        List<Outcome> outcomes = service.submitAll(List.of(new CreateUser("ida", null), new CreateBoard(owner, "Maps", null),
+                new CreateUser("jon", null)));
+
+        assertThat(outcomes).extracting(Outcome::accepted).containsExactly(false, true, false);
+        assertThat(outcomes.get(0).rejection().reason()).isEqualTo(Reason.UNAVAILABLE);
+        assertThat(outcomes.get(0).rejection().store()).isEqualTo("mysql002");
+        assertThat(usernames.find("ida")).as("released").isEmpty();
+        assertThat(usernames.find("jon")).as("released").isEmpty();
+        assertThat(publisher.published(UserCreated.class)).hasSize(1);
+        assertThat(store.size()).as("hal and his board").isEqualTo(2);
+    }
+
+    @Test
+    void aBatchsNewObjectsLeaseTheirShardsBlocksTogetherNotOneAfterAnother() {
+        // Each lease waits (at most 5 s) until another is in flight: leases taken one after another never see one.
+        java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger mostInFlight = new java.util.concurrent.atomic.AtomicInteger();
+        InMemorySequenceStore memory = new InMemorySequenceStore();
+        dev.pinfeed.idallocator.SequenceStore together = (shard, type, size) -> {
+            mostInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+            try {
+                long until = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+                while (inFlight.get() < 2 && mostInFlight.get() < 2 && System.nanoTime() < until) Thread.onSpinWait();
+                return memory.lease(shard, type, size);
+            } finally {
+                inFlight.decrementAndGet();
+            }
+        };
+        try (ShardedIdAllocator allocator = new ShardedIdAllocator(together, 100)) {
+            IngestService fresh = new IngestService(new IdSource(allocator,
+                    new ShardPlacement(OpenShards.parse("0-4095"), new SplittableRandom(7)),
+                    TimeSortableIdGenerator.systemClock(new TimeSortableLayout(TimeSortableLayout.DEFAULT_EPOCH), Duration.ZERO), 3),
+                    directory, usernames, publisher, InstantSource.fixed(NOW), Duration.ofSeconds(5), 4096);
+
+            List<Outcome> outcomes = fresh.submitAll(List.of(new CreateUser("kim", null), new CreateUser("lou", null),
+                    new CreateUser("max", null), new CreateUser("ned", null)));
+
+            assertThat(outcomes).allMatch(Outcome::accepted);
+            assertThat(outcomes).extracting(o -> ShardedId.decode(o.createdId()).shard()).doesNotHaveDuplicates();
+            assertThat(mostInFlight.get()).as("leases in flight at once").isGreaterThanOrEqualTo(2);
+        }
+    }
+
+    @Test
+    void aBatchInterruptedWhilePreparingByTheServerStoppingIsRefusedWholeAndLeavesNothing() {
+        java.util.concurrent.atomic.AtomicInteger instants = new java.util.concurrent.atomic.AtomicInteger();
+        InstantSource stopsDuringTheSecondCommand = () -> {
+            if (instants.incrementAndGet() == 2) Thread.currentThread().interrupt(); // as RunningHttpApp.close() does
+            return NOW;
+        };
+        IngestService stopping = new IngestService(new IdSource(new ShardedIdAllocator(new InMemorySequenceStore(), 100),
+                new ShardPlacement(OpenShards.parse("0-15"), new SplittableRandom(1)),
+                TimeSortableIdGenerator.systemClock(new TimeSortableLayout(TimeSortableLayout.DEFAULT_EPOCH), Duration.ZERO), 3),
+                directory, usernames, publisher, stopsDuringTheSecondCommand, Duration.ofSeconds(5), 4096);
+        try {
+            List<Outcome> outcomes = stopping.submitAll(List.of(new CreateUser("pam", null), new CreateUser("quin", null),
+                    new CreateUser("rex", null)));
+
+            assertThat(outcomes).allSatisfy(o -> {
+                assertThat(o.rejection().reason()).isEqualTo(Reason.UNAVAILABLE);
+                assertThat(o.rejection().detail()).contains("stopping");
+            });
+        } finally {
+            Thread.interrupted();
+        }
+        assertThat(usernames.find("pam")).isEmpty();
+        assertThat(usernames.find("quin")).isEmpty();
+        assertThat(store.size()).isZero();
+        assertThat(publisher.published()).isEmpty();
+    }
+
+    @Test
     void aBoardLivesOnItsOwnersShardAndAPinOnItsBoards() {
         long owner = user("carol");
         long board = board(owner);
