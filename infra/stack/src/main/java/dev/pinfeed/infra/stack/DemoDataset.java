@@ -11,6 +11,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -35,6 +36,10 @@ final class DemoDataset {
     private static final int BATCH = 1000;
     /** How long a wait for the processors goes on without progress before the load goes on with a warning. */
     private static final Duration STALL = Duration.ofSeconds(120);
+    /** One attempt of a request; then it is sent again with its key (see {@link #post}). */
+    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(60);
+    /** How long a request is tried again: past ingest-api's hold on a key (120 s) and the longest request seen. */
+    private static final Duration PATIENCE = Duration.ofMinutes(5);
 
     private final URI ingest;
     private final URI feed;
@@ -259,22 +264,53 @@ final class DemoDataset {
     /**
      * Each request carries a fixed Idempotency-Key derived from its body, so a load interrupted halfway
      * (Ctrl-C) resumes on the next start: requests already answered replay their answers (24 h)
-     * instead of colliding with the users they created. 429/503 (a cold Kafka) are retried.
+     * instead of colliding with the users they created. Retried with that key ({@link #untilAnswered}): 429/503 (a cold
+     * Kafka), 409 (the key's first request still running) and a request that got no answer in time, whose retry waits for
+     * the first and replays its answer — giving up on it instead stopped the stack under a request still creating users.
      */
     private JsonNode post(String path, JsonNode body) throws IOException, InterruptedException {
         String json = JSON.writeValueAsString(body);
         String key = "demo-" + dev.pinfeed.config.Sha256.hex(path + json).substring(0, 32);
-        for (int attempt = 1; ; attempt++) {
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(ingest.resolve(path)).timeout(Duration.ofSeconds(60))
-                    .header("Authorization", "Bearer " + token).header("Content-Type", "application/json").header("Idempotency-Key", key)
-                    .POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
-            if (r.statusCode() == 202) return JSON.readTree(r.body());
-            if ((r.statusCode() == 429 || r.statusCode() == 503 || r.statusCode() == 409) && attempt < 20) {
-                Thread.sleep(500);
-                continue;
+        HttpRequest request = HttpRequest.newBuilder(ingest.resolve(path)).timeout(REQUEST_TIMEOUT)
+                .header("Authorization", "Bearer " + token).header("Content-Type", "application/json").header("Idempotency-Key", key)
+                .POST(HttpRequest.BodyPublishers.ofString(json)).build();
+        return JSON.readTree(untilAnswered("POST " + path, () -> {
+            try {
+                HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
+                return new Answer(r.statusCode(), r.body());
+            } catch (HttpTimeoutException e) {
+                return null;
             }
-            throw new IllegalStateException("demo dataset: POST " + path + " answered " + r.statusCode() + ": " + r.body()
-                    + (r.statusCode() == 409 ? " (./pinfeed dev --fresh starts over)" : ""));
+        }, System::nanoTime, Thread::sleep, PATIENCE));
+    }
+
+    /** One attempt's answer; an attempt that timed out answers null. */
+    record Answer(int status, String body) {}
+
+    interface Attempt {
+        Answer send() throws IOException, InterruptedException;
+    }
+
+    /**
+     * Sends until a 202, and returns its body. 429, 503, 409 and no answer are tried again (after a pause, but for no
+     * answer: its wait was the pause) until {@code patience} has passed; anything else fails at once.
+     */
+    static String untilAnswered(String what, Attempt attempt, java.util.function.LongSupplier nanoTime, Pause pause, Duration patience)
+            throws IOException, InterruptedException {
+        long giveUpAt = nanoTime.getAsLong() + patience.toNanos();
+        while (true) {
+            Answer a = attempt.send();
+            if (a != null && a.status() == 202) return a.body();
+            boolean again = a == null || a.status() == 429 || a.status() == 503 || a.status() == 409;
+            if (!again || nanoTime.getAsLong() >= giveUpAt) {
+                if (a == null) {
+                    throw new IllegalStateException("demo dataset: " + what + " got no answer for " + patience.toSeconds()
+                            + " s (see ./pinfeed logs ingest-api)");
+                }
+                throw new IllegalStateException("demo dataset: " + what + " answered " + a.status() + ": " + a.body()
+                        + (a.status() == 409 ? " (./pinfeed dev --fresh starts over)" : ""));
+            }
+            if (a != null) pause.sleep(500);
         }
     }
 
@@ -286,7 +322,11 @@ final class DemoDataset {
             chunk.addAll(events.subList(from, Math.min(events.size(), from + BATCH)));
             JsonNode answer = post("/v1/events", JSON.createObjectNode().set("events", chunk));
             for (JsonNode r : answer.get("results")) {
-                if (!r.get("status").asText().equals("accepted")) throw new IllegalStateException("demo dataset: one of the " + what + " was rejected: " + r);
+                if (!r.get("status").asText().equals("accepted")) {
+                    throw new IllegalStateException("demo dataset: one of the " + what + " was rejected: " + r
+                            + (r.toString().contains("username-taken") ? " (a load stopped halfway may have left the name claimed:"
+                                    + " ./pinfeed verify index --repair frees it, ./pinfeed dev --fresh starts over)" : ""));
+                }
                 results.add(r);
             }
             published.advance(chunk.size());
