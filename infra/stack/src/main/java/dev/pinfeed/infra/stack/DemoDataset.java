@@ -324,8 +324,9 @@ final class DemoDataset {
             for (JsonNode r : answer.get("results")) {
                 if (!r.get("status").asText().equals("accepted")) {
                     throw new IllegalStateException("demo dataset: one of the " + what + " was rejected: " + r
-                            + (r.toString().contains("username-taken") ? " (a load stopped halfway may have left the name claimed:"
-                                    + " ./pinfeed verify index --repair frees it, ./pinfeed dev --fresh starts over)" : ""));
+                            + (r.toString().contains("username-taken") ? " (held by a user of an earlier load whose answers"
+                                    + " are no longer kept, or by a claim a stopped load left: ./pinfeed verify index --repair frees such a claim;"
+                                    + " ./pinfeed dev --fresh starts over)" : ""));
                 }
                 results.add(r);
             }
