@@ -61,6 +61,10 @@ final class Dispatcher extends Handler.Abstract {
         stopping = true;
     }
 
+    boolean appClosing() {
+        return stopping;
+    }
+
     /** Counts the request in flight; a shed route is refused once {@code maxInFlight} are. */
     boolean admit(Router.Route route) {
         if (!route.options().shed()) {

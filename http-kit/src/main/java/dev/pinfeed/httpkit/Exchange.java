@@ -92,6 +92,11 @@ final class Exchange {
             route = match.route();
             params = match.params();
             label = route.template();
+            if (dispatcher.appClosing()) {
+                // close() waits for the requests in flight; one that came after would keep it waiting, or be cut.
+                answerUnread(Response.problem(Problem.serviceUnavailable(app.serviceName + " is stopping; retry shortly")), false);
+                return;
+            }
             if (!dispatcher.admit(route)) {
                 answerUnread(Response.problem(Problem.tooManyRequests(app.maxInFlight + " requests already in flight; retry shortly")),
                         false);

@@ -47,6 +47,8 @@ public final class HttpApp {
     final PrincipalRateLimiter rateLimiter;
     final int maxInFlight;
     final int handlerThreads;
+    /** How long {@code close()} waits for in-flight requests before interrupting them. */
+    final Duration stopDrain;
     final ServerLimits limits;
     final PrometheusMeterRegistry registry;
     final HealthRunner readiness;
@@ -63,6 +65,7 @@ public final class HttpApp {
         this.rateLimiter = b.rateLimiter;
         this.maxInFlight = b.maxInFlight;
         this.handlerThreads = b.handlerThreads;
+        this.stopDrain = b.stopDrain;
         this.limits = b.limits;
         this.registry = registry;
         this.readiness = new HealthRunner(serviceName, b.healthChecks, b.healthTimeout);
@@ -208,6 +211,7 @@ public final class HttpApp {
         private boolean adminSeparately;
         private int maxInFlight = 256;
         private int handlerThreads = 16;
+        private Duration stopDrain = Duration.ofMillis(500);
         private ServerLimits limits = ServerLimits.DEFAULTS;
         private PrometheusMeterRegistry registry;
         private Duration healthTimeout = Duration.ofSeconds(2);
@@ -276,6 +280,17 @@ public final class HttpApp {
                 throw new IllegalArgumentException("handlerThreads must be >= 1: " + n);
             }
             this.handlerThreads = n;
+            return this;
+        }
+
+        /**
+         * How long {@code close()} waits for the requests in flight to be answered before it interrupts the handlers still
+         * running; default 0.5 s. Meanwhile new requests are answered 503. A service whose requests write to several
+         * stores in turn waits longer, so that a stop does not cut one halfway (the stores close after the app).
+         */
+        public Builder stopDrain(Duration drain) {
+            if (drain == null || drain.isNegative()) throw new IllegalArgumentException("stopDrain must be >= 0: " + drain);
+            this.stopDrain = drain;
             return this;
         }
 

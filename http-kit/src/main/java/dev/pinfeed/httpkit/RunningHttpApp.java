@@ -33,7 +33,6 @@ import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
 /** A started {@link HttpApp}. {@link #close()} stops it within about a second and frees the port. */
 public final class RunningHttpApp implements AutoCloseable {
 
-    private static final long DRAIN_MILLIS = 500;
     private static final long TERMINATION_MILLIS = 400;
     /** Jetty's per-connection header cache: fields up to this many characters (below a JWT bearer token's length). */
     private static final int HEADER_CACHE_CHARS = 256;
@@ -154,7 +153,8 @@ public final class RunningHttpApp implements AutoCloseable {
     }
 
     /**
-     * Waits up to ~0.5 s for in-flight requests, stops the server (closing the port and every connection,
+     * Waits up to its {@link HttpApp.Builder#stopDrain} (0.5 s by default) for in-flight requests, answering new ones
+     * 503, then stops the server (closing the port and every connection,
      * interrupting handlers still running on its threads), then shuts the handler pool down, interrupting handlers
      * still running there. Idempotent.
      */
@@ -165,7 +165,7 @@ public final class RunningHttpApp implements AutoCloseable {
         }
         dispatcher.stopping();
         try {
-            long drainUntil = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DRAIN_MILLIS);
+            long drainUntil = System.nanoTime() + app.stopDrain.toNanos();
             while (dispatcher.inFlight() > 0 && System.nanoTime() < drainUntil) {
                 Thread.sleep(5);
             }

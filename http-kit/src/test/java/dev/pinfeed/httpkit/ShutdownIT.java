@@ -79,4 +79,36 @@ class ShutdownIT {
         assertThat(interrupted.await(10, TimeUnit.SECONDS)).as("handler interrupted by shutdown").isTrue();
         assertThat(pending).failsWithin(30, TimeUnit.SECONDS);
     }
+
+    @Test
+    void closeLetsARequestInFlightFinishWithinItsDrainAndAnswersNewOnes503() throws Exception {
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch finish = new CountDownLatch(1);
+        RunningHttpApp running = HttpApp.builder("life")
+                .stopDrain(java.time.Duration.ofSeconds(30))
+                .route("GET", "/v1/slow", r -> {
+                    entered.countDown();
+                    finish.await(); // until the test has seen a new request refused while close() waits
+                    return Response.empty(204);
+                })
+                .route("GET", "/v1/quick", r -> Response.empty(204))
+                .build()
+                .start("127.0.0.1", 0);
+        var slow = TestHttp.sendAsync(running, "GET", "/v1/slow", null);
+        assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
+        Thread closing = new Thread(running::close, "closing");
+        closing.start();
+
+        int refused = 0;
+        for (long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(20); refused == 0 && System.nanoTime() < until; ) {
+            refused = TestHttp.sendAsync(running, "GET", "/v1/quick", null).get(10, TimeUnit.SECONDS).statusCode() == 503 ? 1 : 0;
+        }
+        assertThat(refused).as("a request after close() began is answered 503").isEqualTo(1);
+        assertThat(closing.isAlive()).as("close() waits for the request in flight").isTrue();
+        finish.countDown();
+
+        assertThat(slow.get(30, TimeUnit.SECONDS).statusCode()).as("answered, not interrupted").isEqualTo(204);
+        closing.join(30_000);
+        assertThat(closing.isAlive()).isFalse();
+    }
 }

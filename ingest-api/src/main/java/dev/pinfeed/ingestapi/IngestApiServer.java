@@ -30,6 +30,12 @@ public final class IngestApiServer {
     public static final String TOKENS_FILE = "ingest.tokens-file";
     public static final String MAX_IN_FLIGHT = "ingest.max-in-flight";
     public static final String HANDLER_THREADS = "ingest.handler-threads";
+    /**
+     * How long a stop waits for the requests in flight (ms): a batch claims names, writes directory rows and publishes in
+     * turn, and cut halfway by the stores closing it left names claimed for users never published. Within the launcher's
+     * 8 s stop grace.
+     */
+    public static final String STOP_DRAIN_MS = "ingest.stop-drain-ms";
 
     private IngestApiServer() {}
 
@@ -58,6 +64,7 @@ public final class IngestApiServer {
                 .authenticator(tokens)
                 .maxInFlight(config.getInt(MAX_IN_FLIGHT, 256))
                 .handlerThreads(config.getInt(HANDLER_THREADS, 32))
+                .stopDrain(java.time.Duration.ofMillis(config.getInt(STOP_DRAIN_MS, 5000)))
                 .meterRegistry(meters)
                 .openApiResource("/openapi/ingest-api.json");
         healthChecks.forEach(app::healthCheck);
