@@ -167,7 +167,7 @@ public final class IngestService {
         Set<Long> deletedEarlier = new HashSet<>(); // pins this batch deletes before a later command names them
         try {
             for (int i = 0; i < commands.size(); i++) {
-                if (stopping()) return rejectAll(commands, STOPPING); // nothing of the batch claimed, registered or sent yet
+                if (stopping()) return refusedWhole(commands, prepared);
                 IngestCommand command = commands.get(i);
                 try {
                     checkReferences(command, known, deletedEarlier);
@@ -180,7 +180,7 @@ public final class IngestService {
                     outcomes[i] = Outcome.rejected(command, IngestRejection.unavailable("assigning ids or claiming the username", e));
                 }
             }
-            if (stopping()) return rejectAll(commands, STOPPING);
+            if (stopping()) return refusedWhole(commands, prepared);
             claimUsernames(prepared, outcomes);
             List<ObjectDirectory.Entry> newEntries = prepared.stream().map(Prepared::newEntry).filter(e -> e != null).toList();
             if (!newEntries.isEmpty()) {
@@ -314,6 +314,14 @@ public final class IngestService {
 
     private static final IngestRejection STOPPING = new IngestRejection(Reason.UNAVAILABLE, null,
             "ingest-api is stopping; nothing of the request was published: send it again");
+
+    /** The batch refused before its usernames were claimed and its rows registered: only interest names are held yet. */
+    private List<Outcome> refusedWhole(List<? extends IngestCommand> commands, List<Prepared> prepared) {
+        for (Prepared p : prepared) {
+            if (p.command() instanceof CreateInterest && p.claimedUsername() != null) releaseInterestNameQuietly(p.claimedUsername(), p.createdId());
+        }
+        return rejectAll(commands, STOPPING);
+    }
 
     /**
      * Claims the usernames of the batch's new users together (one transaction per index host, where one a user took as

@@ -181,9 +181,10 @@ class IngestServiceTest {
         IngestService stopping = new IngestService(new IdSource(new ShardedIdAllocator(new InMemorySequenceStore(), 100),
                 new ShardPlacement(OpenShards.parse("0-15"), new SplittableRandom(1)),
                 TimeSortableIdGenerator.systemClock(new TimeSortableLayout(TimeSortableLayout.DEFAULT_EPOCH), Duration.ZERO), 3),
-                directory, usernames, publisher, stopsDuringTheSecondCommand, Duration.ofSeconds(5), 4096);
+                directory, usernames, publisher, stopsDuringTheSecondCommand, Duration.ofSeconds(5), () -> 4096,
+                id -> Optional.empty(), interestNames);
         try {
-            List<Outcome> outcomes = stopping.submitAll(List.of(new CreateUser("pam", null), new CreateUser("quin", null),
+            List<Outcome> outcomes = stopping.submitAll(List.of(new IngestCommand.CreateInterest("weaving"), new CreateUser("quin", null),
                     new CreateUser("rex", null)));
 
             assertThat(outcomes).allSatisfy(o -> {
@@ -193,7 +194,7 @@ class IngestServiceTest {
         } finally {
             Thread.interrupted();
         }
-        assertThat(usernames.find("pam")).isEmpty();
+        assertThat(interestNames.find("weaving")).as("the interest's name, claimed before the stop, released").isEmpty();
         assertThat(usernames.find("quin")).isEmpty();
         assertThat(store.size()).isZero();
         assertThat(publisher.published()).isEmpty();
