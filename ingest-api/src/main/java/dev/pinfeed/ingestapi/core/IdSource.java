@@ -43,11 +43,6 @@ public final class IdSource {
         this.eventIdShard = eventIdShard;
     }
 
-
-
-
-
-
     /**
      * The ids of a batch's new objects, their blocks leased ahead: each command that creates an object is placed now, and
      * every (type, shard) sequence the batch needs without ids left starts its lease at once
