@@ -330,19 +330,15 @@ public final class IngestService {
      * committed).
      */
     private void claimUsernames(List<Prepared> prepared, Outcome[] outcomes) {
-        Map<String, Long> claims = new LinkedHashMap<>();
-        List<Prepared> taken = new ArrayList<>();
-        for (Prepared p : prepared) {
-            if (!(p.command() instanceof CreateUser)) continue;
-            if (claims.putIfAbsent(p.claimedUsername(), p.createdId()) != null) taken.add(p);
-        }
-        if (claims.isEmpty()) return;
+        List<Prepared> users = prepared.stream().filter(p -> p.command() instanceof CreateUser).toList();
+        if (users.isEmpty()) return;
+        Map<String, Long> claims = new LinkedHashMap<>(); // a name twice: the batch's first user claims it
+        for (Prepared p : users) claims.putIfAbsent(p.claimedUsername(), p.createdId());
         Set<String> claimed;
         try {
             claimed = usernames.claimAll(claims);
         } catch (StoreUnavailableException e) {
             IngestRejection r = IngestRejection.unavailable("claiming the username", e);
-            List<Prepared> users = prepared.stream().filter(p -> p.command() instanceof CreateUser).toList();
             for (Prepared p : users) {
                 releaseQuietly(p.claimedUsername(), p.createdId());
                 outcomes[p.index()] = Outcome.rejected(p.command(), r);
@@ -350,9 +346,8 @@ public final class IngestService {
             prepared.removeAll(users);
             return;
         }
-        for (Prepared p : prepared) {
-            if (p.command() instanceof CreateUser && !claimed.contains(p.claimedUsername())) taken.add(p);
-        }
+        List<Prepared> taken = users.stream()
+                .filter(p -> !claimed.contains(p.claimedUsername()) || claims.get(p.claimedUsername()) != p.createdId()).toList();
         for (Prepared p : taken) {
             outcomes[p.index()] = Outcome.rejected(p.command(),
                     new IngestRejection(Reason.CONFLICT, "username", "username '" + p.claimedUsername() + "' is taken"));

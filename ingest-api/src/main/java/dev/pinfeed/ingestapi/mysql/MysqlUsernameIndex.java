@@ -73,7 +73,7 @@ public final class MysqlUsernameIndex implements UsernameIndex {
 
     /**
      * One transaction per host for all the names its index shards hold: one upsert per shard (the names sorted, so two
-     * batches lock common names in the same order), then one read of who holds them; each claim's user id is its own (a
+     * batches lock common names in the same order), then a read per shard of who holds them; each claim's user id is its own (a
      * new user's), so a name is held when its user holds one of the names read. A deadlock all the same surfaces as
      * the host being unavailable (InnoDB rolled the transaction back: nothing of it is held).
      */
