@@ -4,6 +4,7 @@ import dev.pinfeed.idallocator.ShardedId;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -62,16 +63,28 @@ public final class RecentLivePins implements LivePins {
         if (missing.isEmpty()) return out;
         listener.misses(CACHE, missing.size());
         Map<Long, CanonicalPin> read = store.livePins(missing);
+        Map<Long, CanonicalPin> renewed = new HashMap<>(read.size() * 2);
+        read.forEach((id, pin) -> renewed.put(id, unchanged(ShardedId.hashKey(id), pin)));
         if (kept.size() + read.size() > max) makeRoom(read.size(), now);
         long until = now + ttlMillis;
-        read.forEach((id, pin) -> kept.put(ShardedId.hashKey(id), new Kept(pin, until)));
+        renewed.forEach((id, pin) -> kept.put(ShardedId.hashKey(id), new Kept(pin, until)));
         // In the order asked, as the store answers.
         Map<Long, CanonicalPin> ordered = new LinkedHashMap<>();
         for (Long id : pinIds) {
-            CanonicalPin p = out.containsKey(id) ? out.get(id) : read.get(id);
+            CanonicalPin p = out.containsKey(id) ? out.get(id) : renewed.get(id);
             if (p != null) ordered.put(id, p);
         }
         return ordered;
+    }
+
+    /**
+     * {@code pin} as read again, or the instance kept before when it is unchanged: a hot pin read every second would
+     * otherwise be a new object every second that lives a second, and objects that outlive a few young collections are
+     * what each collection copies. The kept instance is also the one {@code PinFragments} knows by identity.
+     */
+    private CanonicalPin unchanged(long key, CanonicalPin pin) {
+        Kept before = kept.get(key);
+        return before != null && before.pin().equals(pin) ? before.pin() : pin;
     }
 
     private void makeRoom(int coming, long now) {

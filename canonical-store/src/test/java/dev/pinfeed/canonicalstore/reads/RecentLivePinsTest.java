@@ -48,6 +48,26 @@ class RecentLivePinsTest {
     }
 
     @Test
+    void aPinReadAgainUnchangedIsAnsweredAsTheInstanceKeptAndAChangedOneAsItsNewState() {
+        RecentLivePins pins = new RecentLivePins(store, Duration.ofSeconds(1), 100, clock, listener);
+        stored.put(1L, pin(1, 0));
+        stored.put(2L, pin(2, 0));
+        Map<Long, CanonicalPin> first = pins.livePins(List.of(1L, 2L));
+
+        stored.put(1L, pin(1, 0)); // the store decodes a new, equal object on every read
+        stored.put(2L, pin(2, 3)); // liked meanwhile
+        now.addAndGet(1_000);
+        Map<Long, CanonicalPin> again = pins.livePins(List.of(1L, 2L));
+
+        assertThat(asked).hasSize(2);
+        assertThat(again.get(1L)).isSameAs(first.get(1L));
+        assertThat(again.get(2L)).isEqualTo(pin(2, 3)).isSameAs(stored.get(2L));
+        now.addAndGet(999);
+        assertThat(pins.livePins(List.of(1L, 2L)).get(1L)).as("kept a second from its second read").isSameAs(first.get(1L));
+        assertThat(asked).hasSize(2);
+    }
+
+    @Test
     void onlyTheMissesAreAskedAndTheAnswerKeepsTheOrderAsked() {
         RecentLivePins pins = new RecentLivePins(store, Duration.ofSeconds(1), 100, clock, listener);
         for (long id = 1; id <= 4; id++) stored.put(id, pin(id, 0));
