@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** Locates OS-package binaries (installed by ./pinfeed from Debian's mariadb-server and redis-server). */
+/** Locates OS-package binaries and shared libraries (installed by ./pinfeed from Debian's mariadb-server, redis-server and libjemalloc2). */
 public final class Binaries {
 
     private static final List<String> DIRS = List.of("/usr/sbin", "/usr/bin", "/usr/local/sbin", "/usr/local/bin", "/sbin", "/bin");
