@@ -37,7 +37,7 @@ import java.util.Set;
  * set empty, nothing. A later unfollow or board unfollow purges the pulled entries as any (the worker), and
  * a deleted pin is out of the store (the fan-out) and, if already pulled, left out by hydration.
  */
-public final class CelebrityPull {
+public final class CelebrityPull implements PoolPull {
 
     /**
      * @param overlap    how far before the reader's last read the pull looks ({@code feed.celebrity.pull-overlap-ms}, 10 min)
@@ -54,6 +54,11 @@ public final class CelebrityPull {
             if (overlap.isNegative() || setCache.isNegative()) throw new IllegalArgumentException("feed.celebrity.* must be >= 0");
             if (remembered < 0) throw new IllegalArgumentException("feed.celebrity.remembered-pins must be >= 0: " + remembered);
             PoolStore.checkBounds(poolMax, poolTrimTo);
+        }
+
+        /** Where a pull for a reader who last read at {@code lastReadMillis} starts: the overlap before it (0: never read, everything). */
+        long since(long lastReadMillis) {
+            return lastReadMillis <= 0 ? 0 : Math.max(0, lastReadMillis - overlap.toMillis());
         }
 
         public static Settings defaults() {
@@ -80,8 +85,7 @@ public final class CelebrityPull {
     private final Settings settings;
     private final Clock clock;
     private final PulledPins pulled;
-    private volatile Set<Long> celebrities;
-    private volatile long celebritiesReadAt;
+    private final ReusedSet celebrities;
 
     public CelebrityPull(GraphStore graph, CelebrityPins pins, PoolStore pools, Scorer scorer, Settings settings, Clock clock) {
         this.graph = graph;
@@ -91,28 +95,22 @@ public final class CelebrityPull {
         this.settings = settings;
         this.clock = clock;
         this.pulled = new PulledPins(settings.remembered());
+        this.celebrities = new ReusedSet(pins::celebrities, settings.setCache(), clock);
     }
 
     /**
      * Pulls into {@code userId}'s pools the pins of the celebrities he follows that this process has not pulled for him
      * already (with the same source); returns how many entries were written.
      */
+    @Override
     public int pull(long userId, long lastReadMillis) {
-        long since = since(lastReadMillis);
-        List<PoolEntry> entries = pulled.notYet(userId, plan(userId, lastReadMillis));
-        if (!entries.isEmpty()) pools.upsert(entries, settings.poolMax(), settings.poolTrimTo());
-        pulled.remember(userId, entries, since);
-        return entries.size();
-    }
-
-    private long since(long lastReadMillis) {
-        return lastReadMillis <= 0 ? 0 : Math.max(0, lastReadMillis - settings.overlap().toMillis());
+        return pulled.writeNew(userId, plan(userId, lastReadMillis), settings.since(lastReadMillis), pools, settings.poolMax(), settings.poolTrimTo());
     }
 
     /** The entries {@link #pull} would write; nothing is written. */
     public List<PoolEntry> plan(long userId, long lastReadMillis) {
         if (pins == CelebrityPins.NONE) return List.of();
-        List<Long> known = new ArrayList<>(celebrities());
+        List<Long> known = new ArrayList<>(celebrities.get());
         known.remove(userId);
         if (known.isEmpty()) return List.of();
         List<Long> followed = new ArrayList<>();
@@ -120,7 +118,7 @@ public final class CelebrityPull {
             followed.addAll(graph.followedAmong(userId, known.subList(from, Math.min(known.size(), from + GraphStore.MAX_BATCH))));
         }
         if (followed.isEmpty()) return List.of();
-        Map<Long, List<RecentPin>> recent = pins.recent(followed, since(lastReadMillis));
+        Map<Long, List<RecentPin>> recent = pins.recent(followed, settings.since(lastReadMillis));
         if (recent.isEmpty()) return List.of();
         List<Long> boards = new ArrayList<>();
         recent.values().forEach(l -> l.forEach(p -> boards.add(p.boardId())));
@@ -138,16 +136,5 @@ public final class CelebrityPull {
             }
         }
         return out;
-    }
-
-    private Set<Long> celebrities() {
-        long now = clock.millis();
-        Set<Long> held = celebrities;
-        if (held == null || now - celebritiesReadAt >= settings.setCache().toMillis()) {
-            held = pins.celebrities();
-            celebrities = held;
-            celebritiesReadAt = now;
-        }
-        return held;
     }
 }

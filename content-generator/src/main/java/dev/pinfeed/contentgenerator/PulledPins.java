@@ -1,6 +1,7 @@
 package dev.pinfeed.contentgenerator;
 
 import dev.pinfeed.feedstore.PoolEntry;
+import dev.pinfeed.feedstore.PoolStore;
 import dev.pinfeed.feedstore.Source;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -10,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Per reader, the celebrity pins this process pulled into his pools lately and the source each went in as, so that a
+ * Per reader, the pins this process pulled (a celebrity's, a popular interest's) into his pools lately and the source each went in as, so that a
  * repeat pull (the overlap of {@code feed.celebrity.pull-overlap-ms}, or every first page of a reader who reads often)
  * writes only what is new to him. Forgetting is always safe: a pull writes again what it does not remember, and the
  * pools' checked upsert makes that idempotent. So the memory is bounded: a reader's pins created before his pull's
@@ -31,6 +32,17 @@ final class PulledPins {
     PulledPins(int max) {
         if (max < 0) throw new IllegalArgumentException("max must be >= 0: " + max);
         this.max = max;
+    }
+
+    /**
+     * Writes to {@code pools} the planned entries not pulled for {@code reader} yet (within the pools' bounds) and remembers
+     * them; his pins created before {@code sinceMillis} will not be planned again. Returns how many were written.
+     */
+    int writeNew(long reader, List<PoolEntry> planned, long sinceMillis, PoolStore pools, int poolMax, int poolTrimTo) {
+        List<PoolEntry> entries = notYet(reader, planned);
+        if (!entries.isEmpty()) pools.upsert(entries, poolMax, poolTrimTo);
+        remember(reader, entries, sinceMillis);
+        return entries.size();
     }
 
     /** The planned entries this process has not pulled for {@code reader} yet, or pulled with another source. */

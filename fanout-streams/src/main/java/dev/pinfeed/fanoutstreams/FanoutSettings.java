@@ -29,11 +29,14 @@ import java.time.Duration;
  * @param celebrityFollowers an author with at least this many followers ({@code Counts.followers()}: explicit and through
  *                       boards) is a celebrity: his new pins are recorded for readers to pull, not fanned out
  *                       ({@code fanout.celebrity-followers}, 10 000; 0: nobody is)
+ * @param popularInterestFollowers an interest with at least this many followers is popular: the pins carrying it are recorded
+ *                       for its followers to pull, not fanned out to them ({@code fanout.popular-interest-followers}, 10 000; 0:
+ *                       none is)
  */
 public record FanoutSettings(String applicationId, String inputTopic, String outputTopic, String deadLetterTopic,
                              int chunkSize, int activeDays, int stepsPerTurn, long turnMaxMillis, Duration interval,
                              int readsPerStep, int bugAttempts, int threads, int fetchThreads, int readAheadPages, Path stateDir,
-                             DecodeLimits decodeLimits, long celebrityFollowers) {
+                             DecodeLimits decodeLimits, long celebrityFollowers, long popularInterestFollowers) {
 
     public static final String APPLICATION_ID = "pinfeed-fanout";
 
@@ -49,6 +52,14 @@ public record FanoutSettings(String applicationId, String inputTopic, String out
         if (fetchThreads < 1) throw new IllegalArgumentException("fanout.fetch-threads must be at least 1: " + fetchThreads);
         if (readAheadPages < 1) throw new IllegalArgumentException("fanout.read-ahead-pages must be at least 1: " + readAheadPages);
         if (celebrityFollowers < 0) throw new IllegalArgumentException("fanout.celebrity-followers must be 0 (off) or more: " + celebrityFollowers);
+        if (popularInterestFollowers < 0) {
+            throw new IllegalArgumentException("fanout.popular-interest-followers must be 0 (off) or more: " + popularInterestFollowers);
+        }
+    }
+
+    /** True when an interest with {@code followers} followers is popular (pulled at read time, not fanned out). */
+    public boolean popularInterest(long followers) {
+        return popularInterestFollowers > 0 && followers >= popularInterestFollowers;
     }
 
     /** True when an author with {@code followers} followers is a celebrity (pulled at read time, not fanned out). */
@@ -77,7 +88,7 @@ public record FanoutSettings(String applicationId, String inputTopic, String out
     public static FanoutSettings defaults() {
         return new FanoutSettings(APPLICATION_ID, EventTopics.PINS, EventTopics.FANOUT, DeadLetters.TOPIC, 1000, 30, 20, 200,
                 Duration.ofMillis(20), 4, 3, 1, 4, 4, Path.of(System.getProperty("java.io.tmpdir"), "pinfeed-fanout-streams"),
-                DecodeLimits.DEFAULTS, 10_000);
+                DecodeLimits.DEFAULTS, 10_000, 10_000);
     }
 
     public static FanoutSettings from(PinfeedConfig config) {
@@ -99,41 +110,48 @@ public record FanoutSettings(String applicationId, String inputTopic, String out
                 config.getInt("fanout.read-ahead-pages", d.readAheadPages()),
                 Path.of(config.get("fanout.state-dir", d.stateDir().toString())),
                 DecodeLimits.from(config),
-                config.getInt("fanout.celebrity-followers", (int) d.celebrityFollowers()));
+                config.getInt("fanout.celebrity-followers", (int) d.celebrityFollowers()),
+                config.getInt("fanout.popular-interest-followers", (int) d.popularInterestFollowers()));
     }
 
     public FanoutSettings withChunkSize(int size) {
         return new FanoutSettings(applicationId, inputTopic, outputTopic, deadLetterTopic, size, activeDays, stepsPerTurn,
-                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, readAheadPages, stateDir, decodeLimits, celebrityFollowers);
+                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, readAheadPages, stateDir, decodeLimits, celebrityFollowers, popularInterestFollowers);
     }
 
     public FanoutSettings withActiveDays(int days) {
         return new FanoutSettings(applicationId, inputTopic, outputTopic, deadLetterTopic, chunkSize, days, stepsPerTurn,
-                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, readAheadPages, stateDir, decodeLimits, celebrityFollowers);
+                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, readAheadPages, stateDir, decodeLimits, celebrityFollowers, popularInterestFollowers);
     }
 
     public FanoutSettings withStepsPerTurn(int steps) {
         return new FanoutSettings(applicationId, inputTopic, outputTopic, deadLetterTopic, chunkSize, activeDays, steps,
-                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, readAheadPages, stateDir, decodeLimits, celebrityFollowers);
+                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, readAheadPages, stateDir, decodeLimits, celebrityFollowers, popularInterestFollowers);
     }
 
     public FanoutSettings withReadAheadPages(int pages) {
         return new FanoutSettings(applicationId, inputTopic, outputTopic, deadLetterTopic, chunkSize, activeDays, stepsPerTurn,
-                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, pages, stateDir, decodeLimits, celebrityFollowers);
+                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, pages, stateDir, decodeLimits, celebrityFollowers, popularInterestFollowers);
     }
 
     public FanoutSettings withTopics(String applicationId, String input, String output, String deadLetters) {
         return new FanoutSettings(applicationId, input, output, deadLetters, chunkSize, activeDays, stepsPerTurn,
-                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, readAheadPages, stateDir, decodeLimits, celebrityFollowers);
+                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, readAheadPages, stateDir, decodeLimits, celebrityFollowers, popularInterestFollowers);
     }
 
     public FanoutSettings withCelebrityFollowers(long followers) {
         return new FanoutSettings(applicationId, inputTopic, outputTopic, deadLetterTopic, chunkSize, activeDays, stepsPerTurn,
-                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, readAheadPages, stateDir, decodeLimits, followers);
+                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, readAheadPages, stateDir, decodeLimits, followers, popularInterestFollowers);
+    }
+
+    public FanoutSettings withPopularInterestFollowers(long followers) {
+        return new FanoutSettings(applicationId, inputTopic, outputTopic, deadLetterTopic, chunkSize, activeDays, stepsPerTurn,
+                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, readAheadPages, stateDir, decodeLimits, celebrityFollowers,
+                followers);
     }
 
     public FanoutSettings withStateDir(Path dir) {
         return new FanoutSettings(applicationId, inputTopic, outputTopic, deadLetterTopic, chunkSize, activeDays, stepsPerTurn,
-                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, readAheadPages, dir, decodeLimits, celebrityFollowers);
+                turnMaxMillis, interval, readsPerStep, bugAttempts, threads, fetchThreads, readAheadPages, dir, decodeLimits, celebrityFollowers, popularInterestFollowers);
     }
 }

@@ -5,6 +5,7 @@ import dev.pinfeed.events.FanoutChunk;
 import dev.pinfeed.events.FanoutReceiver;
 import dev.pinfeed.events.FanoutSource;
 import dev.pinfeed.feedstore.CelebrityPins;
+import dev.pinfeed.feedstore.InterestPins;
 import dev.pinfeed.feedstore.LastReadStore;
 import dev.pinfeed.followergraph.GraphStore;
 import dev.pinfeed.followergraph.Page;
@@ -48,6 +49,13 @@ import java.util.Set;
  * board walk's. An ADD leaves out of an interest's page the pin's author, the board's receivers (they get the pin as
  * followed_user / followed_board, which wins) and the followers of the pin's earlier interests (they got it already), so every
  * receiver is in one chunk once. A REMOVE leaves out nobody (a removal is idempotent).
+ *
+ * <p>Popular interests: the first read of an interest's followers looks up its follower count; at or above
+ * {@code fanout.popular-interest-followers} an ADD records the pin under the interest in {@link InterestPins} (a constant
+ * number of idempotent writes) and the walk goes on to the next interest with nobody of this one to tell: its followers'
+ * feeds pull the pin at read time. Its followers still count as reached for the pin's later interests, as they would
+ * pushed. A REMOVE takes the pin out of {@link InterestPins} there and walks the interest's followers as any, so pulled
+ * copies still waiting in pools leave them too.
  */
 public final class FanoutStepper {
 
@@ -76,23 +84,32 @@ public final class FanoutStepper {
     private final Clock clock;
     private final KnownActiveUsers knownActive;
     private final CelebrityPins celebrityPins;
+    private final InterestPins interestPins;
 
     /** Without celebrities: every pin is fanned out. */
     public FanoutStepper(GraphStore graph, LastReadStore lastReads, FanoutSettings settings, Clock clock) {
         this(graph, lastReads, settings, new KnownActiveUsers(KnownActiveUsers.DEFAULT_SLOT_BITS), CelebrityPins.NONE, clock);
     }
 
+    /** Without popular interests: every interest's followers are walked. */
+    public FanoutStepper(GraphStore graph, LastReadStore lastReads, FanoutSettings settings, KnownActiveUsers knownActive,
+                         CelebrityPins celebrityPins, Clock clock) {
+        this(graph, lastReads, settings, knownActive, celebrityPins, InterestPins.NONE, clock);
+    }
+
     /**
      * @param knownActive   receivers already known to be active (the app keeps it across restarts)
      * @param celebrityPins where celebrities' pins go instead of a fan-out; {@link CelebrityPins#NONE}: nobody is one
+     * @param interestPins  where popular interests' pins go instead of a fan-out; {@link InterestPins#NONE}: none is
      */
     public FanoutStepper(GraphStore graph, LastReadStore lastReads, FanoutSettings settings, KnownActiveUsers knownActive,
-                         CelebrityPins celebrityPins, Clock clock) {
+                         CelebrityPins celebrityPins, InterestPins interestPins, Clock clock) {
         this.graph = graph;
         this.lastReads = lastReads;
         this.settings = settings;
         this.knownActive = knownActive;
         this.celebrityPins = celebrityPins;
+        this.interestPins = interestPins;
         this.clock = clock;
     }
 
@@ -143,14 +160,22 @@ public final class FanoutStepper {
         }
         String inner = cursor.substring(split + 1);
         long interest = job.interestIds().get(index);
+        String afterInterest = index + 1 < job.interestIds().size() ? interestCursor(index + 1, null) : null;
+        if (inner.isEmpty() && interestPins != InterestPins.NONE) {
+            if (job.action() == FanoutAction.REMOVE) {
+                interestPins.remove(interest, job.pinId());
+            } else if (settings.popularInterest(graph.interestFollowerCount(interest))) {
+                interestPins.record(interest, new CelebrityPins.RecentPin(job.pinId(), job.authorId(), job.boardId(), job.pinCreatedAt()));
+                return new Page<>(List.of(), afterInterest); // its followers pull the pin
+            }
+        }
         Page<dev.pinfeed.followergraph.Edge> followers = graph.interestFollowers(interest, inner.isEmpty() ? null : inner, settings.chunkSize());
         List<Long> users = new ArrayList<>(followers.items().size());
         for (var e : followers.items()) if (e.id() != job.authorId()) users.add(e.id());
         Set<Long> elsewhere = job.action() == FanoutAction.ADD ? reachedOtherwise(job, index, users) : Set.of();
         List<Receiver> out = new ArrayList<>(users.size());
         for (long u : users) if (!elsewhere.contains(u)) out.add(Receiver.ofInterest(u));
-        String next = followers.nextCursor() != null ? interestCursor(index, followers.nextCursor())
-                : index + 1 < job.interestIds().size() ? interestCursor(index + 1, null) : null;
+        String next = followers.nextCursor() != null ? interestCursor(index, followers.nextCursor()) : afterInterest;
         return new Page<>(out, next);
     }
 

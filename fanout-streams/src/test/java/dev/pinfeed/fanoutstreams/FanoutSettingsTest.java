@@ -38,9 +38,10 @@ class FanoutSettingsTest {
                 "fanout.output-topic", "out", "fanout.dead-letter-topic", "dlq", "fanout.chunk-size", "250", "fanout.active-days", "0",
                 "fanout.steps-per-turn", "7", "fanout.turn-max-ms", "90", "fanout.punctuate-ms", "40", "fanout.reads-per-step", "2",
                 "fanout.threads", "3", "fanout.fetch-threads", "5", "fanout.read-ahead-pages", "2", "fanout.state-dir", "/var/lib/fanout",
-                DecodeLimits.MAX_COLLECTION_ITEMS_KEY, "20000", "fanout.celebrity-followers", "3"));
+                DecodeLimits.MAX_COLLECTION_ITEMS_KEY, "20000", "fanout.celebrity-followers", "3",
+                "fanout.popular-interest-followers", "4"));
         assertThat(s).isEqualTo(new FanoutSettings("app", "in", "out", "dlq", 250, 0, 7, 90, Duration.ofMillis(40), 2, 3, 3, 5, 2,
-                Path.of("/var/lib/fanout"), new DecodeLimits(1 << 20, 256 << 10, 20_000), 3));
+                Path.of("/var/lib/fanout"), new DecodeLimits(1 << 20, 256 << 10, 20_000), 3, 4));
     }
 
     @Test

@@ -10,6 +10,8 @@ import dev.pinfeed.canonicalstore.redis.RedisCanonicalCache;
 import dev.pinfeed.config.HostPort;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.contentgenerator.CelebrityPull;
+import dev.pinfeed.contentgenerator.InterestPull;
+import dev.pinfeed.contentgenerator.PoolPull;
 import dev.pinfeed.contentgenerator.ContentGenerator;
 import dev.pinfeed.contentgenerator.GeneratorSettings;
 import dev.pinfeed.contentgenerator.PoolRegenerator;
@@ -19,6 +21,7 @@ import dev.pinfeed.feedservice.homefeed.HomeFeed;
 import dev.pinfeed.feedservice.homefeed.HomeFeedListener;
 import dev.pinfeed.feedservice.homefeed.HomeFeedSettings;
 import dev.pinfeed.feedstore.CelebrityPins;
+import dev.pinfeed.feedstore.InterestPins;
 import dev.pinfeed.feedstore.LastReadStore;
 import dev.pinfeed.feedstore.MaterializedFeedStore;
 import dev.pinfeed.feedstore.NoticingPoolStore;
@@ -29,6 +32,7 @@ import dev.pinfeed.feedstore.RememberedQuietPools;
 import dev.pinfeed.feedstore.hbase.HBaseLayout;
 import dev.pinfeed.feedstore.hbase.SpeculativeHBaseStores;
 import dev.pinfeed.feedstore.redis.RedisCelebrityPins;
+import dev.pinfeed.feedstore.redis.RedisInterestPins;
 import dev.pinfeed.feedstore.redis.RedisLastReadStore;
 import dev.pinfeed.feedstore.redis.RedisQuietPools;
 import dev.pinfeed.feedstore.scoring.WeightedScorer;
@@ -140,9 +144,20 @@ public final class FeedServiceServer {
     public static HomeFeed homeFeed(PinfeedConfig config, HomeFeedSettings settings, PoolStore readPools, MaterializedFeedStore feeds,
                                     LastReadStore lastReads, CanonicalReads reads, LivePins pagePins, GraphStore graph, CelebrityPins celebrityPins,
                                     QuietPools quietPools, HomeFeedThreads threads, HomeFeedListener listener, Clock clock) {
+        return homeFeed(config, settings, readPools, feeds, lastReads, reads, pagePins, graph, celebrityPins, InterestPins.NONE, quietPools,
+                threads, listener, clock);
+    }
+
+    /** {@link #homeFeed}, pulling popular interests' pins from {@code interestPins} too (with the {@code feed.celebrity.*} pull settings). */
+    public static HomeFeed homeFeed(PinfeedConfig config, HomeFeedSettings settings, PoolStore readPools, MaterializedFeedStore feeds,
+                                    LastReadStore lastReads, CanonicalReads reads, LivePins pagePins, GraphStore graph, CelebrityPins celebrityPins,
+                                    InterestPins interestPins, QuietPools quietPools, HomeFeedThreads threads, HomeFeedListener listener,
+                                    Clock clock) {
         PoolStore pools = NoticingPoolStore.over(readPools, quietPools, e -> listener.quietPools(HomeFeedListener.QuietPoolsOutcome.ERROR));
         WeightedScorer scorer = new WeightedScorer(WeightedScorer.Settings.from(config), clock);
-        CelebrityPull pull = new CelebrityPull(graph, celebrityPins, pools, scorer, CelebrityPull.Settings.from(config), clock);
+        CelebrityPull.Settings pullSettings = CelebrityPull.Settings.from(config);
+        PoolPull pull = PoolPull.all(new CelebrityPull(graph, celebrityPins, pools, scorer, pullSettings, clock),
+                new InterestPull(graph, interestPins, pools, scorer, pullSettings, clock));
         PoolRegenerator regenerator = new PoolRegenerator(pools, feeds, reads, graph,
                 new WeightedScorer(WeightedScorer.Settings.from(config), clock), settings.regeneration());
         // The generations' pool reads share their (unbounded) pool: a generation waits on its second source's read.
@@ -283,10 +298,11 @@ public final class FeedServiceServer {
             LastReadStore lastReads = ctx.closeOnExit(RedisLastReadStore.open(config, graph.redis(), graph.store().keys().prefix()));
             HomeFeedThreads threads = ctx.closeOnExit(HomeFeedThreads.from(config).bindTo(ctx.meters()));
             RedisCelebrityPins celebrityPins = ctx.closeOnExit(RedisCelebrityPins.open(config, graph.redis(), graph.store().keys().prefix()));
+            RedisInterestPins interestPins = ctx.closeOnExit(RedisInterestPins.open(config, graph.redis(), graph.store().keys().prefix()));
             QuietPools quietPools = rememberedQuietPools(config,
                     ctx.closeOnExit(RedisQuietPools.open(config, graph.redis(), graph.store().keys().prefix())), Clock.systemUTC());
             HomeFeed homeFeed = homeFeed(config, HomeFeedSettings.from(config), pools, feeds, lastReads, reads,
-                    recentPins(config, reads, metrics, Clock.systemUTC()), graph.store(), celebrityPins, quietPools, threads, metrics,
+                    recentPins(config, reads, metrics, Clock.systemUTC()), graph.store(), celebrityPins, interestPins, quietPools, threads, metrics,
                     Clock.systemUTC());
             // /metrics and what is failing are served on the admin address ({@code feed-service.admin.http}), not to readers.
             health.forEach(ctx::readiness);

@@ -1,12 +1,6 @@
 package dev.pinfeed.feedstore;
 
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -15,51 +9,32 @@ import java.util.concurrent.atomic.AtomicInteger;
 /** {@link CelebrityPins} in memory, for unit tests; counts its writes. Ties on time: the larger pin id is newer, as in Redis. */
 public final class InMemoryCelebrityPins implements CelebrityPins {
 
-    private static final Comparator<RecentPin> NEWEST_FIRST =
-            Comparator.comparingLong(RecentPin::createdAtMillis).thenComparing(p -> Long.toString(p.pinId()) + ":" + p.boardId()).reversed();
-
-    private final int maxPerAuthor;
-    private final Map<Long, Map<Long, RecentPin>> byAuthor = new HashMap<>();
-    private final Set<Long> celebrities = new HashSet<>();
+    private final InMemoryRecentPins pins;
     public final AtomicInteger writes = new AtomicInteger();
 
     public InMemoryCelebrityPins(int maxPerAuthor) {
-        this.maxPerAuthor = maxPerAuthor;
+        this.pins = new InMemoryRecentPins(maxPerAuthor, p -> p.pinId() + ":" + p.boardId());
     }
 
     @Override
-    public synchronized void record(RecentPin pin) {
+    public void record(RecentPin pin) {
         writes.addAndGet(2);
-        Map<Long, RecentPin> pins = byAuthor.computeIfAbsent(pin.authorId(), a -> new HashMap<>());
-        pins.put(pin.pinId(), pin);
-        List<RecentPin> sorted = new ArrayList<>(pins.values());
-        sorted.sort(NEWEST_FIRST);
-        for (RecentPin old : sorted.subList(Math.min(maxPerAuthor, sorted.size()), sorted.size())) pins.remove(old.pinId());
-        celebrities.add(pin.authorId());
+        pins.record(pin.authorId(), pin);
     }
 
     @Override
-    public synchronized void remove(long authorId, long pinId) {
+    public void remove(long authorId, long pinId) {
         writes.incrementAndGet();
-        Map<Long, RecentPin> pins = byAuthor.get(authorId);
-        if (pins != null) pins.remove(pinId);
+        pins.remove(authorId, pinId);
     }
 
     @Override
-    public synchronized Set<Long> celebrities() {
-        return Set.copyOf(celebrities);
+    public Set<Long> celebrities() {
+        return pins.owners();
     }
 
     @Override
-    public synchronized Map<Long, List<RecentPin>> recent(Collection<Long> authorIds, long sinceMillis) {
-        Map<Long, List<RecentPin>> out = new LinkedHashMap<>();
-        for (long a : new LinkedHashSet<>(authorIds)) {
-            List<RecentPin> pins = new ArrayList<>();
-            for (RecentPin p : byAuthor.getOrDefault(a, Map.of()).values()) if (p.createdAtMillis() >= sinceMillis) pins.add(p);
-            if (pins.isEmpty()) continue;
-            pins.sort(NEWEST_FIRST);
-            out.put(a, pins);
-        }
-        return out;
+    public Map<Long, List<RecentPin>> recent(Collection<Long> authorIds, long sinceMillis) {
+        return pins.recent(authorIds, sinceMillis);
     }
 }

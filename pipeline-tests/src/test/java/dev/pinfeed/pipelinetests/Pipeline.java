@@ -30,6 +30,7 @@ import dev.pinfeed.feedstore.hbase.HBaseMaterializedFeedStore;
 import dev.pinfeed.feedstore.hbase.HBasePoolStore;
 import dev.pinfeed.feedstore.hbase.HBaseStages;
 import dev.pinfeed.feedstore.redis.RedisCelebrityPins;
+import dev.pinfeed.feedstore.redis.RedisInterestPins;
 import dev.pinfeed.feedstore.redis.RedisLastReadStore;
 import dev.pinfeed.feedstore.redis.RedisQuietPools;
 import dev.pinfeed.feedstore.scoring.WeightedScorer;
@@ -110,6 +111,7 @@ final class Pipeline implements AutoCloseable {
     final GraphConnections graph;
     final RedisLastReadStore lastReads;
     final RedisCelebrityPins celebrityPins;
+    final RedisInterestPins interestPins;
     /** Which readers' pools feed-service skips; the worker notices its pool writes here. */
     final QuietPools quietPools;
     final CachedCanonicalReads reads;
@@ -155,6 +157,7 @@ final class Pipeline implements AutoCloseable {
         graph = closing(GraphConnections.open(config, zk, stack.keyPrefix("e2e-graph")));
         lastReads = closing(RedisLastReadStore.open(config, graph.redis(), graph.store().keys().prefix()));
         celebrityPins = closing(RedisCelebrityPins.open(config, graph.redis(), graph.store().keys().prefix()));
+        interestPins = closing(RedisInterestPins.open(config, graph.redis(), graph.store().keys().prefix()));
         ShardDataSources mysql = closing(ShardDataSources.from(config, "e2e", 8));
         db = closing(new ShardedDb(mysql));
         Map<String, RedisClient> redis = RedisCanonicalCache.clients(config, Duration.ofMillis(250), 8);
@@ -182,7 +185,7 @@ final class Pipeline implements AutoCloseable {
         // fanout-streams (FanoutStreamsMain): pins → fan-out chunks, exactly-once, the activity check on Redis.
         FanoutSettings fanout = FanoutSettings.from(config)
                 .withTopics(stack.uniqueName("e2e_fanout"), topic(EventTopics.PINS), fanoutTopic, deadLetters).withStateDir(fanoutState);
-        closing(FanoutStreamsApp.start(fanout, config, "0", registry, graph.store(), lastReads, celebrityPins, new SimpleMeterRegistry(),
+        closing(FanoutStreamsApp.start(fanout, config, "0", registry, graph.store(), lastReads, celebrityPins, interestPins, new SimpleMeterRegistry(),
                 Clock.systemUTC()));
 
         // fanout-streams' related-pins application (FanoutStreamsMain runs it beside the fan-out): only when a test asks for it,
@@ -213,7 +216,8 @@ final class Pipeline implements AutoCloseable {
         // 30 s: a first page's pooled pins are asserted at once (no retry), so the generator must finish in time here.
         HomeFeed homeFeed = FeedServiceServer.homeFeed(config, HomeFeedSettings.from(config).withGeneratorDeadline(Duration.ofSeconds(30))
                 .withJournalDeadline(Duration.ofSeconds(30)),
-                pools, feeds, lastReads, reads, reads, graph.store(), celebrityPins, quietPools, threads, feedMetrics, Clock.systemUTC());
+                pools, feeds, lastReads, reads, reads, graph.store(), celebrityPins, interestPins, quietPools, threads, feedMetrics,
+                Clock.systemUTC());
         readers = ReaderAuth.selfIssued(config, Clock.systemUTC());
         feedService = FeedServiceServer.app(config, readers.auth(), graph.store(), reads, homeFeed, meters, Map.of()).start("127.0.0.1", 0);
         open.add(feedService); // closed first (the list is closed in reverse), before the stores it reads

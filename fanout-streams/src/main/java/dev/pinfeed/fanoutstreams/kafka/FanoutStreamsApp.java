@@ -8,6 +8,7 @@ import dev.pinfeed.fanoutstreams.FanoutSettings;
 import dev.pinfeed.fanoutstreams.FanoutStatus;
 import dev.pinfeed.fanoutstreams.KnownActiveUsers;
 import dev.pinfeed.feedstore.CelebrityPins;
+import dev.pinfeed.feedstore.InterestPins;
 import dev.pinfeed.feedstore.LastReadStore;
 import dev.pinfeed.followergraph.GraphStore;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -123,6 +124,13 @@ public final class FanoutStreamsApp implements AutoCloseable {
     public static FanoutStreamsApp start(FanoutSettings settings, PinfeedConfig config, String instance, SchemaRegistryClient registry,
                                          GraphStore graph, LastReadStore lastReads, CelebrityPins celebrityPins, MeterRegistry meters,
                                          Clock clock) {
+        return start(settings, config, instance, registry, graph, lastReads, celebrityPins, InterestPins.NONE, meters, clock);
+    }
+
+    /** {@code interestPins}: where popular interests' pins go instead of a fan-out ({@link InterestPins#NONE}: none is). */
+    public static FanoutStreamsApp start(FanoutSettings settings, PinfeedConfig config, String instance, SchemaRegistryClient registry,
+                                         GraphStore graph, LastReadStore lastReads, CelebrityPins celebrityPins, InterestPins interestPins,
+                                         MeterRegistry meters, Clock clock) {
         registry.register(EventTopics.subjectFor(settings.outputTopic(), FanoutChunk.getClassSchema()), FanoutChunk.getClassSchema());
         registry.register(EventTopics.subjectFor(EventTopics.bulkLaneOf(settings.outputTopic()), FanoutChunk.getClassSchema()),
                 FanoutChunk.getClassSchema());
@@ -137,7 +145,7 @@ public final class FanoutStreamsApp implements AutoCloseable {
         KnownActiveCopy knownActive = new KnownActiveCopy(settings, clock);
         KafkaStreams streams;
         try {
-            streams = new KafkaStreams(FanoutTopology.build(settings, registry, graph, lastReads, celebrityPins, knownActive.users, fetchThreads, metrics,
+            streams = new KafkaStreams(FanoutTopology.build(settings, registry, graph, lastReads, celebrityPins, interestPins, knownActive.users, fetchThreads, metrics,
                     status, clock), FanoutTopology.properties(settings, config, instance, metrics, status));
         } catch (RuntimeException e) {
             knownActive.close();

@@ -3,7 +3,9 @@ package dev.pinfeed.fanoutstreams.kafka;
 import dev.pinfeed.fanoutstreams.FanoutSettings;
 import dev.pinfeed.fanoutstreams.related.RelatedSettings;
 import dev.pinfeed.feedstore.CelebrityPins;
+import dev.pinfeed.feedstore.InterestPins;
 import dev.pinfeed.feedstore.redis.RedisCelebrityPins;
+import dev.pinfeed.feedstore.redis.RedisInterestPins;
 import dev.pinfeed.feedstore.redis.RedisLastReadStore;
 import dev.pinfeed.followergraph.redis.GraphConnections;
 import dev.pinfeed.processorruntime.KafkaClients;
@@ -41,9 +43,11 @@ public final class FanoutStreamsMain {
             for (String instance : graph.store().instances()) ctx.readiness(instance, () -> graph.store().ping(instance));
             RedisLastReadStore lastReads = ctx.closeOnExit(RedisLastReadStore.open(ctx.config(), graph.redis(), graph.store().keys().prefix()));
             RedisCelebrityPins celebrityPins = ctx.closeOnExit(RedisCelebrityPins.open(ctx.config(), graph.redis(), graph.store().keys().prefix()));
+            RedisInterestPins interestPins = ctx.closeOnExit(RedisInterestPins.open(ctx.config(), graph.redis(), graph.store().keys().prefix()));
             FanoutStreamsApp app = ctx.closeOnExit(ctx.step("starting Kafka Streams application " + settings.applicationId(),
                     () -> FanoutStreamsApp.start(settings, ctx.config(), ctx.config().get(KafkaClients.INSTANCE, "0"),
-                            ctx.registry(), graph.store(), lastReads, settings.celebrityFollowers() > 0 ? celebrityPins : CelebrityPins.NONE, ctx.meters(),
+                            ctx.registry(), graph.store(), lastReads, settings.celebrityFollowers() > 0 ? celebrityPins : CelebrityPins.NONE,
+                            settings.popularInterestFollowers() > 0 ? interestPins : InterestPins.NONE, ctx.meters(),
                             ctx.clock())));
             ctx.liveness("kafka-streams", app::checkLive);
             ctx.readiness("kafka-streams", app::checkReady);
@@ -56,7 +60,8 @@ public final class FanoutStreamsMain {
                 ctx.readiness("related-streams", relatedApp::checkReady);
             }
             ctx.describe(settings.inputTopic() + " → " + settings.outputTopic() + " as " + settings.applicationId() + ", chunks of "
-                    + settings.chunkSize() + ", active days " + settings.activeDays() + ", celebrities from " + settings.celebrityFollowers() + " followers" + ", state " + settings.stateDir()
+                    + settings.chunkSize() + ", active days " + settings.activeDays() + ", celebrities from " + settings.celebrityFollowers() + " followers, popular interests from "
+                    + settings.popularInterestFollowers() + " followers" + ", state " + settings.stateDir()
                     + (related.enabled() ? "; related pins: " + related.pinsTopic() + " + " + related.likesTopic() + " → " + related.outputTopic()
                     + " as " + related.applicationId() + ", " + related.maxPerPin() + " per action, " + related.boardPins() + " pins per board"
                     : "; related pins off"));

@@ -10,6 +10,7 @@ import dev.pinfeed.fanoutstreams.FanoutStatus;
 import dev.pinfeed.fanoutstreams.FanoutStepper;
 import dev.pinfeed.fanoutstreams.KnownActiveUsers;
 import dev.pinfeed.feedstore.CelebrityPins;
+import dev.pinfeed.feedstore.InterestPins;
 import dev.pinfeed.feedstore.LastReadStore;
 import dev.pinfeed.followergraph.GraphStore;
 import java.time.Clock;
@@ -51,7 +52,14 @@ public final class FanoutTopology {
     public static Topology build(FanoutSettings settings, SchemaRegistryClient registry, GraphStore graph, LastReadStore lastReads,
                                  CelebrityPins celebrityPins, KnownActiveUsers knownActive, Executor fetchThreads, FanoutMetrics metrics,
                                  FanoutStatus status, Clock clock) {
-        FanoutStepper stepper = new FanoutStepper(graph, lastReads, settings, knownActive, celebrityPins, clock);
+        return build(settings, registry, graph, lastReads, celebrityPins, InterestPins.NONE, knownActive, fetchThreads, metrics, status, clock);
+    }
+
+    /** {@code interestPins}: where popular interests' pins go instead of a fan-out ({@link InterestPins#NONE}: none is). */
+    public static Topology build(FanoutSettings settings, SchemaRegistryClient registry, GraphStore graph, LastReadStore lastReads,
+                                 CelebrityPins celebrityPins, InterestPins interestPins, KnownActiveUsers knownActive, Executor fetchThreads,
+                                 FanoutMetrics metrics, FanoutStatus status, Clock clock) {
+        FanoutStepper stepper = new FanoutStepper(graph, lastReads, settings, knownActive, celebrityPins, interestPins, clock);
         Topology t = new Topology();
         t.addSource("pins", new StringDeserializer(), SourceEvent.deserializer(registry, settings.decodeLimits()), settings.inputTopic());
         t.addProcessor("fanout", () -> new FanoutProcessor(stepper, fetchThreads, settings, metrics, status, clock), "pins");

@@ -13,6 +13,7 @@ import dev.pinfeed.fanoutstreams.FanoutSettings;
 import dev.pinfeed.fanoutstreams.FanoutStatus;
 import dev.pinfeed.fanoutstreams.KnownActiveUsers;
 import dev.pinfeed.feedstore.CelebrityPins;
+import dev.pinfeed.feedstore.InterestPins;
 import dev.pinfeed.feedstore.LastReadStore;
 import dev.pinfeed.followergraph.GraphStore;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -70,12 +71,18 @@ final class FanoutDriver implements AutoCloseable {
     /** With celebrities' pins recorded in {@code celebrityPins}. */
     FanoutDriver(FanoutSettings settings, GraphStore graph, LastReadStore lastReads, CelebrityPins celebrityPins, Path stateDir,
                  Executor fetchThreads) {
+        this(settings, graph, lastReads, celebrityPins, InterestPins.NONE, stateDir, fetchThreads);
+    }
+
+    /** With popular interests' pins recorded in {@code interestPins} too. */
+    FanoutDriver(FanoutSettings settings, GraphStore graph, LastReadStore lastReads, CelebrityPins celebrityPins, InterestPins interestPins,
+                 Path stateDir, Executor fetchThreads) {
         this.settings = settings.withStateDir(stateDir);
         Properties props = FanoutTopology.properties(this.settings, PinfeedConfig.of(new Properties()).with("kafka.bootstrap", "unused:9092"), "0", metrics, status);
         // The driver's simulation of exactly-once loses what a deserialization handler sends (its dead letters);
         // exactly-once itself is the ITs' to show, against the real broker.
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.AT_LEAST_ONCE);
-        driver = new TopologyTestDriver(FanoutTopology.build(this.settings, registry, graph, lastReads, celebrityPins,
+        driver = new TopologyTestDriver(FanoutTopology.build(this.settings, registry, graph, lastReads, celebrityPins, interestPins,
                 new KnownActiveUsers(KnownActiveUsers.DEFAULT_SLOT_BITS), fetchThreads, metrics, status, clock), props,
                 Instant.ofEpochMilli(START));
         pins = driver.createInputTopic(this.settings.inputTopic(), new StringSerializer(), new ByteArraySerializer());

@@ -68,7 +68,8 @@ class FanoutTopologyTest {
         FanoutSettings d = FanoutSettings.defaults();
         FanoutSettings s = new FanoutSettings(d.applicationId(), d.inputTopic(), d.outputTopic(), d.deadLetterTopic(), d.chunkSize(),
                 d.activeDays(), d.stepsPerTurn(), d.turnMaxMillis(), Duration.ofMillis(punctuateMs), d.readsPerStep(),
-                d.bugAttempts(), d.threads(), d.fetchThreads(), d.readAheadPages(), stateDir, d.decodeLimits(), d.celebrityFollowers());
+                d.bugAttempts(), d.threads(), d.fetchThreads(), d.readAheadPages(), stateDir, d.decodeLimits(), d.celebrityFollowers(),
+                d.popularInterestFollowers());
         Properties p = FanoutTopology.properties(s, PinfeedConfig.of(new Properties()).with("kafka.bootstrap", "unused:9092"), "0",
                 new FanoutMetrics(new SimpleMeterRegistry()),
                 new FanoutStatus(Clock.systemUTC(), Duration.ofSeconds(10)));

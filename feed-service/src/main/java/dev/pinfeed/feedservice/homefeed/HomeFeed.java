@@ -4,7 +4,7 @@ import dev.pinfeed.canonicalstore.reads.CanonicalPin;
 import dev.pinfeed.canonicalstore.reads.LivePins;
 import dev.pinfeed.config.Futures;
 import dev.pinfeed.config.StoreUnavailableException;
-import dev.pinfeed.contentgenerator.CelebrityPull;
+import dev.pinfeed.contentgenerator.PoolPull;
 import dev.pinfeed.contentgenerator.ContentGenerator;
 import dev.pinfeed.contentgenerator.PoolRegenerator;
 import dev.pinfeed.feedstore.Chunk;
@@ -41,7 +41,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>A first page (no cursor): complete the user's pending chunks (journaled, maybe shown, not yet
  * materialized: a crash left them), regenerate his pools if the fan-out skipped him, then pull the pins
- * of the celebrities he follows into his pools ({@link CelebrityPull}: the fan-out left them out) and run the
+ * of the celebrities and popular interests he follows into his pools ({@link PoolPull}: the fan-out left them out) and run the
  * content generator (bounded by {@code feed.generator-deadline-ms}) while reading the materialized
  * feed's first page. A chunk in time is journaled (the commit point, before the answer; the page's
  * pins are read meanwhile) and served ahead of the materialized items; after the answer its pins
@@ -75,7 +75,7 @@ public final class HomeFeed {
     private final LivePins canonical;
     private final ContentGenerator generator;
     private final PoolRegenerator regenerator;
-    private final CelebrityPull celebrities;
+    private final PoolPull pulls;
     private final QuietPools quietPools;
     private final HomeFeedSettings settings;
     private final Clock clock;
@@ -116,15 +116,15 @@ public final class HomeFeed {
     public HomeFeed(PoolStore pools, MaterializedFeedStore feeds, LastReadStore lastReads, LivePins canonical, ContentGenerator generator,
                     PoolRegenerator regenerator, HomeFeedSettings settings, Clock clock, ChunkIds chunkIds, Executor generation,
                     Executor afterAnswer, HomeFeedListener listener) {
-        this(pools, feeds, lastReads, canonical, generator, regenerator, CelebrityPull.NONE, settings, clock, chunkIds, generation,
+        this(pools, feeds, lastReads, canonical, generator, regenerator, PoolPull.NONE, settings, clock, chunkIds, generation,
                 afterAnswer, listener);
     }
 
-    /** @param celebrities pulls the pins of the celebrities the reader follows into his pools before each generation */
+    /** @param pulls pulls the pins of the celebrities and popular interests the reader follows into his pools before each generation */
     public HomeFeed(PoolStore pools, MaterializedFeedStore feeds, LastReadStore lastReads, LivePins canonical, ContentGenerator generator,
-                    PoolRegenerator regenerator, CelebrityPull celebrities, HomeFeedSettings settings, Clock clock, ChunkIds chunkIds,
+                    PoolRegenerator regenerator, PoolPull pulls, HomeFeedSettings settings, Clock clock, ChunkIds chunkIds,
                     Executor generation, Executor afterAnswer, HomeFeedListener listener) {
-        this(pools, feeds, lastReads, canonical, generator, regenerator, celebrities, QuietPools.NONE, settings, clock, chunkIds, generation,
+        this(pools, feeds, lastReads, canonical, generator, regenerator, pulls, QuietPools.NONE, settings, clock, chunkIds, generation,
                 afterAnswer, listener);
     }
 
@@ -134,9 +134,9 @@ public final class HomeFeed {
      *                   {@code pools}, the regenerator's and the pull's included
      */
     public HomeFeed(PoolStore pools, MaterializedFeedStore feeds, LastReadStore lastReads, LivePins canonical, ContentGenerator generator,
-                    PoolRegenerator regenerator, CelebrityPull celebrities, QuietPools quietPools, HomeFeedSettings settings, Clock clock,
+                    PoolRegenerator regenerator, PoolPull pulls, QuietPools quietPools, HomeFeedSettings settings, Clock clock,
                     ChunkIds chunkIds, Executor generation, Executor afterAnswer, HomeFeedListener listener) {
-        this.celebrities = celebrities;
+        this.pulls = pulls;
         this.quietPools = quietPools;
         this.pools = pools;
         this.feeds = feeds;
@@ -362,14 +362,14 @@ public final class HomeFeed {
     }
 
     /**
-     * The celebrities' pins pulled into the pools (within the deadline: they are part of the chunk), then the generation,
+     * The celebrities' and popular interests' pins pulled into the pools (within the deadline: they are part of the chunk), then the generation,
      * unless the pools are quiet (nothing written to them since a generation found nothing there, {@link QuietPools}): then
      * the chunk is empty without reading them. A generation that found nothing marks them quiet.
      */
     private ContentGenerator.Result timed(long userId, int size, long lastReadMillis) {
         long t0 = System.nanoTime();
         try {
-            celebrities.pull(userId, lastReadMillis);
+            pulls.pull(userId, lastReadMillis);
         } catch (RuntimeException e) {
             listener.afterAnswerFailed(e); // the pools' pins are still served; the next read pulls again
         }

@@ -61,6 +61,8 @@ final class DemoPlan {
      * the demo's few most followed authors are, so ./pinfeed dev shows pins pulled at read time beside pins fanned out.
      */
     static final int CELEBRITY_FOLLOWERS = 1000;
+    /** The dev stack's {@code fanout.popular-interest-followers}: the demo's few most followed interests are popular. */
+    static final int POPULAR_INTEREST_FOLLOWERS = 200;
 
     /** The username of the demo's user {@code u} (0 is the most followed). */
     static String username(int u) {

@@ -107,8 +107,10 @@ public final class LocalStack {
         add(AppSpec.processor(layout, config, "graph-processor", "Follower graph (follows → Redis)", "graph-processor"));
         add(AppSpec.processor(layout, config, "materializer", "Canonical store (events → MySQL shards)", "materializer"));
         add(AppSpec.processor(layout, config, "fanout-streams", "Pin fan-out and related pins (pins, likes → fanout chunks, Kafka Streams)", "fanout-streams", Map.of("fanout.state-dir", layout.dataPath("fanout-streams").toString(),
-                // The demo's most followed users are celebrities here: their pins are pulled at read time, not fanned out.
-                "fanout.celebrity-followers", Integer.toString(DemoPlan.CELEBRITY_FOLLOWERS))));
+                // The demo's most followed users are celebrities here, its most followed interests popular: their pins are
+                // pulled at read time, not fanned out.
+                "fanout.celebrity-followers", Integer.toString(DemoPlan.CELEBRITY_FOLLOWERS),
+                "fanout.popular-interest-followers", Integer.toString(DemoPlan.POPULAR_INTEREST_FOLLOWERS))));
         add(AppSpec.processor(layout, config, "feed-worker", "Feed worker (fan-out, follows, likes → HBase pools)", "feed-worker"));
         add(AppSpec.httpService(layout, config, "console", "Console (feeds, profiles, the pipeline's state)", "console", "console.http", consoleSettings(layout)));
         if (!appProperties.isEmpty()) apps().forEach(a -> add(((AppSpec) a).withProperties(appProperties)));

@@ -87,6 +87,22 @@ class DemoPlanTest {
     }
 
     @Test
+    void theDevStacksPopularInterestsTakeMostOfTheDemosInterestFanOutAndSomeInterestsStayPushed() {
+        long[] followers = new long[DemoPlan.INTERESTS.size()];
+        for (int[] f : plan.interestFollows) followers[f[1]]++;
+        long pushed = 0, pulled = 0;
+        for (List<Integer> carried : plan.pinInterests) {
+            for (int i : carried) {
+                if (followers[i] >= DemoPlan.POPULAR_INTEREST_FOLLOWERS) pulled += followers[i];
+                else pushed += followers[i];
+            }
+        }
+        long popular = java.util.Arrays.stream(followers).filter(n -> n >= DemoPlan.POPULAR_INTEREST_FOLLOWERS).count();
+        assertThat(popular).as("popular interests of %s", java.util.Arrays.toString(followers)).isBetween(1L, DemoPlan.INTERESTS.size() - 1L);
+        assertThat(pulled).as("interest pool writes left to the pull, of %d", pulled + pushed).isGreaterThan(4 * pushed);
+    }
+
+    @Test
     void pinsCarryNoneToTwoOfTwentyInterestsAndUsersFollowAFew() {
         assertThat(DemoPlan.INTERESTS).hasSize(20).doesNotHaveDuplicates()
                 .allSatisfy(name -> assertThat(name).matches("[a-z0-9]+(-[a-z0-9]+)*"));

@@ -24,15 +24,19 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Celebrities end to end ({@link Pipeline}, every processor in this JVM on fresh topics): with
+ * Pins pulled at read time instead of fanned out, end to end ({@link Pipeline}, every processor in this JVM on fresh
+ * topics). Celebrities: with
  * {@code fanout.celebrity-followers} lowered to 3, an author's pin is recorded once in the celebrity-pins
  * store (Redis) and written to no follower's pool; a follower's next feed read pulls it and serves it as
  * {@code followed_user}. After an unfollow a new pin of his is not pulled for that reader (another follower
  * still gets it), and a deleted pin is pulled by nobody. "Not happened" claims wait first for the proof that
- * the pipeline processed the event (the pin recorded, the follow in the graph, another reader seeing it).
+ * the pipeline processed the event (the pin recorded, the follow in the graph, another reader seeing it). Popular
+ * interests: with {@code fanout.popular-interest-followers} at 3, a pin carrying one is recorded under it and written to
+ * none of its followers' pools; a follower's read pulls it as {@code interests}, a follower who gets it through the board
+ * keeps {@code followed_user}, and a deleted one is pulled by nobody.
  */
 @ExtendWith(StackExtension.class)
-class CelebrityPipelineIT {
+class PulledPinsPipelineIT {
 
     private static final Duration PATIENCE = Duration.ofSeconds(60);
 
@@ -40,11 +44,14 @@ class CelebrityPipelineIT {
     static Path fanoutState;
 
     private static Pipeline p;
+    private static TestStack stack;
 
     @BeforeAll
     static void start(TestStack stack) throws Exception {
-        // The celebrity set is read on every pull here, so a test never waits out its cache.
-        p = new Pipeline(stack, fanoutState, Map.of("fanout.celebrity-followers", "3", "feed.celebrity.set-cache-ms", "0"));
+        // The celebrity and popular sets are read on every pull here, so a test never waits out their cache.
+        p = new Pipeline(stack, fanoutState, Map.of("fanout.celebrity-followers", "3", "fanout.popular-interest-followers", "3",
+                "feed.celebrity.set-cache-ms", "0"));
+        PulledPinsPipelineIT.stack = stack;
     }
 
     @AfterAll
@@ -101,6 +108,49 @@ class CelebrityPipelineIT {
         await().atMost(PATIENCE).until(() -> p.celebrityPins.recent(List.of(star), 0).get(star).stream().noneMatch(r -> r.pinId() == deleted));
         assertThat(Pipeline.itemsById(p.feed(others.get(1)))).containsKey(afterUnfollow).doesNotContainKey(deleted);
         assertThat(p.pools.all(others.get(1))).noneMatch(e -> e.pinId() == deleted);
+    }
+
+    @Test
+    void aPopularInterestsPinIsPulledAsInterestsWithoutPoolWritesTheBoardsReceiverKeepsHisSourceAndADeletionReachesNobody() throws Exception {
+        long wood = p.send(new IngestCommand.CreateInterest("woodworking-" + Long.toString(stack.freshId(), 36)));
+        long author = p.user("maker");
+        long board = p.board(author, "Workshop");
+        List<Long> readers = List.of(p.user("reader"), p.user("reader"), p.user("reader"));
+        long fan = p.user("fan"); // follows the interest and the author: gets the pin pushed, as followed_user
+        for (long r : readers) p.send(new IngestCommand.FollowInterest(r, wood));
+        p.send(new IngestCommand.FollowInterest(fan, wood));
+        p.send(new IngestCommand.FollowUser(fan, author));
+        await().atMost(PATIENCE).until(() -> p.graph.store().interestFollowerCount(wood) == 4
+                && p.graph.store().relation(fan, author) == UserRelation.EXPLICIT); // popular from 3
+
+        long pin = p.send(new IngestCommand.CreatePin(board, author, "dovetail", null, null, List.of(wood)));
+        awaitRecordedUnder(wood, pin);
+        await().atMost(PATIENCE).until(() -> p.pooled(fan).contains(pin) && p.reads.pin(pin).isPresent());
+        // Recorded means the interest's part of the walk is over: none of its followers' pools has an entry of it.
+        for (long r : readers) assertThat(p.pooled(r)).as("pool of follower %d", r).doesNotContain(pin);
+        assertThat(p.interestPins.popular()).contains(wood);
+        RecentPin recorded = p.interestPins.recent(List.of(wood), 0).get(wood).get(0);
+        assertThat(recorded.authorId()).isEqualTo(author);
+        assertThat(recorded.boardId()).isEqualTo(board);
+
+        JsonNode item = Pipeline.itemsById(p.feed(readers.get(0))).get(pin);
+        assertThat(item).as("the pulled pin in the follower's feed").isNotNull();
+        assertThat(item.path("source").asText()).isEqualTo("interests");
+        assertThat(item.path("score").asDouble()).isPositive();
+        JsonNode fans = Pipeline.itemsById(p.feed(fan)).get(pin);
+        assertThat(fans.path("source").asText()).as("the board's receiver keeps his source").isEqualTo("followed_user");
+
+        long deleted = p.send(new IngestCommand.CreatePin(board, author, "withdrawn", null, null, List.of(wood)));
+        awaitRecordedUnder(wood, deleted);
+        p.send(new IngestCommand.DeletePin(deleted));
+        await().atMost(PATIENCE).until(() -> p.interestPins.recent(List.of(wood), 0).get(wood).stream().noneMatch(r -> r.pinId() == deleted));
+        assertThat(Pipeline.itemsById(p.feed(readers.get(1)))).containsKey(pin).doesNotContainKey(deleted);
+        assertThat(p.pools.all(readers.get(1))).noneMatch(e -> e.pinId() == deleted);
+    }
+
+    private static void awaitRecordedUnder(long interest, long pin) {
+        await().atMost(PATIENCE).until(() -> p.interestPins.recent(List.of(interest), 0).getOrDefault(interest, List.of()).stream()
+                .map(RecentPin::pinId).anyMatch(id -> id == pin));
     }
 
     private static void awaitRecorded(long author, long pin) {
