@@ -26,7 +26,7 @@ class InterestPullTest {
     private final MutableClock clock = new MutableClock(T0);
     private final WeightedScorer scorer = new WeightedScorer(WeightedScorer.Settings.defaults(), clock);
     private final InterestPull pull = new InterestPull(w.graph, interestPins, pools, scorer,
-            new CelebrityPull.Settings(Duration.ofMinutes(10), Duration.ofSeconds(10), 500, 450, 100_000), clock);
+            new CelebrityPull.Settings(Duration.ofMinutes(10), Duration.ofSeconds(10), 500, 450, 100_000), 3, clock);
 
     /** An interest nobody has recorded pins of yet, followed by {@code followers}. */
     private long interest(long... followers) {
@@ -83,6 +83,21 @@ class InterestPullTest {
 
         assertThat(pins(pull.plan(reader, 0))).containsExactly(both);
         assertThat(pull.plan(w.user(), 0)).as("a reader following no interest").isEmpty();
+    }
+
+    @Test
+    void aPullTakesTheNewestFewOfEachInterest() {
+        long reader = w.user();
+        long author = w.user();
+        long board = w.board(author);
+        long wood = interest(reader);
+        long clay = interest(reader);
+        for (int i = 0; i < 5; i++) recorded(wood, board, author, T0 - 10_000 + i);
+        long newestClay = recorded(clay, board, author, T0 - 20_000);
+
+        List<Long> planned = pins(pull.plan(reader, 0));
+        assertThat(planned).hasSize(4).contains(newestClay);
+        assertThat(interestPins.recent(List.of(wood), 0, 3).get(wood)).extracting(RecentPin::pinId).allMatch(planned::contains);
     }
 
     @Test

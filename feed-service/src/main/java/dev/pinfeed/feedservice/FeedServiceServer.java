@@ -157,7 +157,7 @@ public final class FeedServiceServer {
         WeightedScorer scorer = new WeightedScorer(WeightedScorer.Settings.from(config), clock);
         CelebrityPull.Settings pullSettings = CelebrityPull.Settings.from(config);
         PoolPull pull = PoolPull.all(new CelebrityPull(graph, celebrityPins, pools, scorer, pullSettings, clock),
-                new InterestPull(graph, interestPins, pools, scorer, pullSettings, clock));
+                new InterestPull(graph, interestPins, pools, scorer, pullSettings, InterestPull.pinsEach(config), clock));
         PoolRegenerator regenerator = new PoolRegenerator(pools, feeds, reads, graph,
                 new WeightedScorer(WeightedScorer.Settings.from(config), clock), settings.regeneration());
         // The generations' pool reads share their (unbounded) pool: a generation waits on its second source's read.

@@ -26,15 +26,18 @@ public interface InterestPins extends AutoCloseable {
     /** Every interest with recorded pins. */
     Set<Long> popular();
 
-    /** Per interest (those with none are left out), its recorded pins created at or after {@code sinceMillis}, newest first. */
-    Map<Long, List<RecentPin>> recent(Collection<Long> interestIds, long sinceMillis);
+    /**
+     * Per interest (those with none are left out), its newest recorded pins created at or after {@code sinceMillis}, at most
+     * {@code maxEach} of them, newest first.
+     */
+    Map<Long, List<RecentPin>> recent(Collection<Long> interestIds, long sinceMillis, int maxEach);
 
     /** Records nothing and holds nothing: every interest is fanned out. */
     InterestPins NONE = new InterestPins() {
         @Override public void record(long interestId, RecentPin pin) {}
         @Override public void remove(long interestId, long pinId) {}
         @Override public Set<Long> popular() { return Set.of(); }
-        @Override public Map<Long, List<RecentPin>> recent(Collection<Long> interestIds, long sinceMillis) { return Map.of(); }
+        @Override public Map<Long, List<RecentPin>> recent(Collection<Long> interestIds, long sinceMillis, int maxEach) { return Map.of(); }
     };
 
     @Override

@@ -35,6 +35,6 @@ public final class InMemoryCelebrityPins implements CelebrityPins {
 
     @Override
     public Map<Long, List<RecentPin>> recent(Collection<Long> authorIds, long sinceMillis) {
-        return pins.recent(authorIds, sinceMillis);
+        return pins.recent(authorIds, sinceMillis, Integer.MAX_VALUE);
     }
 }

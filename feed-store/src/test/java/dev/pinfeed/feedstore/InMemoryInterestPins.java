@@ -35,7 +35,7 @@ public final class InMemoryInterestPins implements InterestPins {
     }
 
     @Override
-    public Map<Long, List<RecentPin>> recent(Collection<Long> interestIds, long sinceMillis) {
-        return pins.recent(interestIds, sinceMillis);
+    public Map<Long, List<RecentPin>> recent(Collection<Long> interestIds, long sinceMillis, int maxEach) {
+        return pins.recent(interestIds, sinceMillis, maxEach);
     }
 }

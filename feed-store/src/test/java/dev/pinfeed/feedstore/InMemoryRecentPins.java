@@ -47,14 +47,14 @@ final class InMemoryRecentPins {
         return Set.copyOf(owners);
     }
 
-    synchronized Map<Long, List<RecentPin>> recent(Collection<Long> ownerIds, long sinceMillis) {
+    synchronized Map<Long, List<RecentPin>> recent(Collection<Long> ownerIds, long sinceMillis, int maxEach) {
         Map<Long, List<RecentPin>> out = new LinkedHashMap<>();
         for (long a : new LinkedHashSet<>(ownerIds)) {
             List<RecentPin> pins = new ArrayList<>();
             for (RecentPin p : byOwner.getOrDefault(a, Map.of()).values()) if (p.createdAtMillis() >= sinceMillis) pins.add(p);
             if (pins.isEmpty()) continue;
             pins.sort(newestFirst);
-            out.put(a, pins);
+            out.put(a, List.copyOf(pins.subList(0, Math.min(maxEach, pins.size()))));
         }
         return out;
     }

@@ -25,19 +25,22 @@ public abstract class InterestPinsContract {
         RecentPin pin = new RecentPin(freshId(), freshId(), freshId(), T);
         store().record(interest, pin);
         store().record(interest, pin);
-        assertThat(store().recent(List.of(interest, other, interest), 0)).containsExactly(Map.entry(interest, List.of(pin)));
+        assertThat(store().recent(List.of(interest, other, interest), 0, MAX)).containsExactly(Map.entry(interest, List.of(pin)));
         assertThat(store().popular()).contains(interest).doesNotContain(other);
     }
 
     @Test
-    void aPinOfManyAuthorsComesNewestFirstFromTheGivenTimeOnAndOnlyTheNewestMaxAreKept() {
+    void pinsComeNewestFirstFromTheGivenTimeOnAtMostAsManyAsAskedAndOnlyTheNewestMaxAreKept() {
         long interest = freshId();
         long first = freshId();
         for (int i = 0; i < MAX + 2; i++) store().record(interest, new RecentPin(first + i, freshId(), freshId(), T + i * 1000L));
-        assertThat(store().recent(List.of(interest), 0).get(interest)).extracting(RecentPin::pinId)
+        assertThat(store().recent(List.of(interest), 0, MAX).get(interest)).extracting(RecentPin::pinId)
                 .containsExactly(first + 5, first + 4, first + 3, first + 2);
-        assertThat(store().recent(List.of(interest), T + 4000).get(interest)).extracting(RecentPin::pinId).containsExactly(first + 5, first + 4);
-        assertThat(store().recent(List.of(interest), T + 6000)).isEmpty();
+        assertThat(store().recent(List.of(interest), T + 4000, MAX).get(interest)).extracting(RecentPin::pinId).containsExactly(first + 5, first + 4);
+        assertThat(store().recent(List.of(interest), 0, 3).get(interest)).as("the newest 3").extracting(RecentPin::pinId)
+                .containsExactly(first + 5, first + 4, first + 3);
+        assertThat(store().recent(List.of(interest), T + 3000, 1).get(interest)).extracting(RecentPin::pinId).containsExactly(first + 5);
+        assertThat(store().recent(List.of(interest), T + 6000, MAX)).isEmpty();
     }
 
     @Test
@@ -52,6 +55,6 @@ public abstract class InterestPinsContract {
         store().remove(a, gone.pinId());
         store().remove(a, gone.pinId());
         store().remove(freshId(), freshId());
-        assertThat(store().recent(List.of(a, b), 0)).containsOnly(Map.entry(a, List.of(kept)), Map.entry(b, List.of(gone)));
+        assertThat(store().recent(List.of(a, b), 0, MAX)).containsOnly(Map.entry(a, List.of(kept)), Map.entry(b, List.of(gone)));
     }
 }

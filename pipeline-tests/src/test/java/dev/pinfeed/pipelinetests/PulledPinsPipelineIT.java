@@ -129,7 +129,7 @@ class PulledPinsPipelineIT {
         // Recorded means the interest's part of the walk is over: none of its followers' pools has an entry of it.
         for (long r : readers) assertThat(p.pooled(r)).as("pool of follower %d", r).doesNotContain(pin);
         assertThat(p.interestPins.popular()).contains(wood);
-        RecentPin recorded = p.interestPins.recent(List.of(wood), 0).get(wood).get(0);
+        RecentPin recorded = p.interestPins.recent(List.of(wood), 0, 200).get(wood).get(0);
         assertThat(recorded.authorId()).isEqualTo(author);
         assertThat(recorded.boardId()).isEqualTo(board);
 
@@ -143,13 +143,13 @@ class PulledPinsPipelineIT {
         long deleted = p.send(new IngestCommand.CreatePin(board, author, "withdrawn", null, null, List.of(wood)));
         awaitRecordedUnder(wood, deleted);
         p.send(new IngestCommand.DeletePin(deleted));
-        await().atMost(PATIENCE).until(() -> p.interestPins.recent(List.of(wood), 0).get(wood).stream().noneMatch(r -> r.pinId() == deleted));
+        await().atMost(PATIENCE).until(() -> p.interestPins.recent(List.of(wood), 0, 200).get(wood).stream().noneMatch(r -> r.pinId() == deleted));
         assertThat(Pipeline.itemsById(p.feed(readers.get(1)))).containsKey(pin).doesNotContainKey(deleted);
         assertThat(p.pools.all(readers.get(1))).noneMatch(e -> e.pinId() == deleted);
     }
 
     private static void awaitRecordedUnder(long interest, long pin) {
-        await().atMost(PATIENCE).until(() -> p.interestPins.recent(List.of(interest), 0).getOrDefault(interest, List.of()).stream()
+        await().atMost(PATIENCE).until(() -> p.interestPins.recent(List.of(interest), 0, 200).getOrDefault(interest, List.of()).stream()
                 .map(RecentPin::pinId).anyMatch(id -> id == pin));
     }
 

@@ -85,7 +85,7 @@ class FanoutPopularInterestsTest {
         // Ana's followers as followed_user; of clay's followers only those not following wood (20 003 pulls it from wood).
         assertThat(got).containsOnly(Map.entry(10_000L, FanoutSource.FOLLOWED_USER), Map.entry(10_001L, FanoutSource.FOLLOWED_USER),
                 Map.entry(20_004L, FanoutSource.INTERESTS), Map.entry(20_005L, FanoutSource.INTERESTS), Map.entry(20_006L, FanoutSource.INTERESTS));
-        assertThat(interestPins.recent(List.of(WOOD, CLAY), 0))
+        assertThat(interestPins.recent(List.of(WOOD, CLAY), 0, 200))
                 .containsOnly(Map.entry(WOOD, List.of(new RecentPin(801L, ANA, RECIPES, FanoutDriver.START))));
         assertThat(interestPins.popular()).containsExactly(WOOD);
         assertThat(interestPins.writes.get()).as("one pin, a constant number of writes").isEqualTo(2);
@@ -99,12 +99,12 @@ class FanoutPopularInterestsTest {
         driver.drain(20);
         created(90L, 801L, List.of(WOOD)); // a replay
         driver.drain(20);
-        assertThat(interestPins.recent(List.of(WOOD), 0).get(WOOD)).hasSize(1);
+        assertThat(interestPins.recent(List.of(WOOD), 0, 200).get(WOOD)).hasSize(1);
 
         driver.publish(new PinDeleted(92L, Instant.ofEpochMilli(FanoutDriver.START + 5), ANA, 801L, RECIPES, ANA, List.of(WOOD)));
         List<FanoutChunk> removal = driver.drain(20);
 
-        assertThat(interestPins.recent(List.of(WOOD), 0)).isEmpty();
+        assertThat(interestPins.recent(List.of(WOOD), 0, 200)).isEmpty();
         assertThat(removal).extracting(FanoutChunk::getAction).containsOnly(FanoutAction.REMOVE);
         // Pulled copies may wait in the pools of wood's followers: the REMOVE reaches them (and the board's receivers).
         assertThat(receivers(removal).keySet()).containsExactlyInAnyOrder(10_000L, 10_001L, 20_000L, 20_001L, 20_002L, 20_003L);

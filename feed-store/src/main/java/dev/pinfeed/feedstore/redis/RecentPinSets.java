@@ -75,13 +75,19 @@ final class RecentPinSets {
         return out;
     }
 
-    /** Per owner with any, his pins created at or after {@code sinceMillis}, newest first, each member decoded with its owner and score. */
-    Map<Long, List<RecentPin>> recent(Collection<Long> owners, LongFunction<String> key, long sinceMillis, Decoder decoder) {
+    /**
+     * Per owner with any, his newest pins created at or after {@code sinceMillis}, at most {@code maxEach}, newest first, each
+     * member decoded with its owner and score.
+     */
+    Map<Long, List<RecentPin>> recent(Collection<Long> owners, LongFunction<String> key, long sinceMillis, int maxEach, Decoder decoder) {
+        if (maxEach < 1) throw new IllegalArgumentException("maxEach must be at least 1: " + maxEach);
         Map<Long, List<RecentPin>> out = new LinkedHashMap<>();
         for (long owner : new LinkedHashSet<>(owners)) {
             String instance = shards.get().instanceOf(VirtualShards.of(owner));
-            List<Tuple> held = RedisCalls.on(instance, () -> RedisCalls.client(clients, instance)
-                    .zrevrangeByScoreWithScores(key.apply(owner), "+inf", Long.toString(sinceMillis)));
+            String since = Long.toString(sinceMillis);
+            List<Tuple> held = RedisCalls.on(instance, () -> maxEach == Integer.MAX_VALUE
+                    ? RedisCalls.client(clients, instance).zrevrangeByScoreWithScores(key.apply(owner), "+inf", since)
+                    : RedisCalls.client(clients, instance).zrevrangeByScoreWithScores(key.apply(owner), "+inf", since, 0, maxEach));
             if (held.isEmpty()) continue;
             List<RecentPin> pins = new ArrayList<>(held.size());
             for (Tuple t : held) pins.add(decoder.decode(owner, t.getElement(), (long) t.getScore()));

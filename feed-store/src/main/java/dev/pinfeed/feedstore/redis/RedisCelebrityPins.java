@@ -68,7 +68,7 @@ public final class RedisCelebrityPins implements CelebrityPins {
 
     @Override
     public Map<Long, List<RecentPin>> recent(Collection<Long> authorIds, long sinceMillis) {
-        return sets.recent(authorIds, keys::pins, sinceMillis,
+        return sets.recent(authorIds, keys::pins, sinceMillis, Integer.MAX_VALUE,
                 (author, member, created) -> new RecentPin(CelebrityKeys.pinOf(member), author, CelebrityKeys.boardOf(member), created));
     }
 

@@ -66,8 +66,8 @@ public final class RedisInterestPins implements InterestPins {
     }
 
     @Override
-    public Map<Long, List<RecentPin>> recent(Collection<Long> interestIds, long sinceMillis) {
-        return sets.recent(interestIds, keys::pins, sinceMillis, (interest, member, created) ->
+    public Map<Long, List<RecentPin>> recent(Collection<Long> interestIds, long sinceMillis, int maxEach) {
+        return sets.recent(interestIds, keys::pins, sinceMillis, maxEach, (interest, member, created) ->
                 new RecentPin(InterestPinKeys.pinOf(member), InterestPinKeys.authorOf(member), InterestPinKeys.boardOf(member), created));
     }
 
