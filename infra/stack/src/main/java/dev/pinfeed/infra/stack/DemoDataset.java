@@ -147,8 +147,10 @@ final class DemoDataset {
                         + feed.resolve("/v1/users/" + users.get(reader) + "/feed?limit=5") + "'",
                 "  a user:     curl '" + feed.resolve("/v1/users/by-username/" + plan.usernames.get(star)) + "'",
                 "  an interest: curl '" + feed.resolve("/v1/interests/" + interests.get(topInterest[0])) + "'  ("
-                        + DemoPlan.INTERESTS.get(topInterest[0]) + ", " + topInterest[1] + " followers; its pins reach them as \"interests\")",
-                "  (the fan-out goes on filling feeds in the background after the load, on a 2-core box for half an hour or more:"
+                        + DemoPlan.INTERESTS.get(topInterest[0]) + ", " + topInterest[1] + " followers; "
+                        + (topInterest[1] >= DemoPlan.POPULAR_INTEREST_FOLLOWERS ? "popular: its pins are pulled at read time" : "its pins are fanned out")
+                        + ", as \"interests\")",
+                "  (the fan-out goes on filling feeds in the background after the load, on a 2-core box for several minutes:"
                         + " the console's pipeline page shows its consumer lag)");
         Files.writeString(marker, String.join("\n", lines) + "\n");
         published.done("published");
