@@ -45,10 +45,6 @@ public final class InterestPull implements PoolPull {
     /** {@code feed.interest.pull-pins}'s default: each popular interest's newest this many pins are pulled. */
     public static final int PINS_EACH = 25;
 
-    /** Pulls nothing: popular interests off, or a test without them. */
-    public static final InterestPull NONE = new InterestPull(null, InterestPins.NONE, null, null, CelebrityPull.Settings.defaults(),
-            PINS_EACH, Clock.systemUTC());
-
     /** {@code feed.interest.pull-pins} (25): how many of each popular interest's newest pins a pull takes at most. */
     public static int pinsEach(PinfeedConfig config) {
         int n = config.getInt("feed.interest.pull-pins", PINS_EACH);
