@@ -2,9 +2,11 @@ package dev.pinfeed.feedstore.redis;
 
 import dev.pinfeed.feedstore.CelebrityPins.RecentPin;
 import dev.pinfeed.redismasters.RedisMasterClients;
+import dev.pinfeed.redismasters.RedisMasterConfig;
 import dev.pinfeed.redisshards.RedisCalls;
 import dev.pinfeed.redisshards.RedisShardMap;
 import dev.pinfeed.redisshards.VirtualShards;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -46,7 +48,13 @@ final class RecentPinSets {
     private final Supplier<RedisShardMap> shards;
     private final int maxPerOwner;
 
-    RecentPinSets(RedisMasterClients clients, Supplier<RedisShardMap> shards, int maxPerOwner, String setting) {
+    /** Connects to every instance's current master as {@code clientName}, following failovers; {@code setting} names {@code maxPerOwner} in errors. */
+    static RecentPinSets connect(RedisMasterConfig masters, Supplier<RedisShardMap> shards, String clientName, int maxPerOwner, String setting) {
+        return new RecentPinSets(RedisMasterClients.open(masters, new RedisMasterClients.Settings(clientName, Duration.ofSeconds(2),
+                Duration.ofSeconds(5), 8)), shards, maxPerOwner, setting);
+    }
+
+    private RecentPinSets(RedisMasterClients clients, Supplier<RedisShardMap> shards, int maxPerOwner, String setting) {
         if (maxPerOwner < 1) throw new IllegalArgumentException(setting + " must be at least 1: " + maxPerOwner);
         this.clients = clients; // live: a failover swaps an instance's client
         this.shards = shards;

@@ -2,11 +2,9 @@ package dev.pinfeed.feedstore.redis;
 
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.feedstore.CelebrityPins;
-import dev.pinfeed.redismasters.RedisMasterClients;
 import dev.pinfeed.redismasters.RedisMasterConfig;
 import dev.pinfeed.redisshards.RedisShardMap;
 import dev.pinfeed.redisshards.RedisShards;
-import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -25,15 +23,15 @@ public final class RedisCelebrityPins implements CelebrityPins {
     private final RecentPinSets sets;
     private final CelebrityKeys keys;
 
-    RedisCelebrityPins(RedisMasterClients clients, Supplier<RedisShardMap> shards, CelebrityKeys keys, int maxPerAuthor) {
-        this.sets = new RecentPinSets(clients, shards, maxPerAuthor, "feed.celebrity.recent-pins");
+    private RedisCelebrityPins(RecentPinSets sets, CelebrityKeys keys) {
+        this.sets = sets;
         this.keys = keys;
     }
 
     /** Connects to every instance's current master, following failovers; keeps {@code maxPerAuthor} pins per author. */
     public static RedisCelebrityPins connect(RedisMasterConfig masters, Supplier<RedisShardMap> shards, String keyPrefix, int maxPerAuthor) {
-        return new RedisCelebrityPins(RedisMasterClients.open(masters, new RedisMasterClients.Settings("pinfeed-celebrity-pins",
-                Duration.ofSeconds(2), Duration.ofSeconds(5), 8)), shards, new CelebrityKeys(keyPrefix), maxPerAuthor);
+        return new RedisCelebrityPins(RecentPinSets.connect(masters, shards, "pinfeed-celebrity-pins", maxPerAuthor, "feed.celebrity.recent-pins"),
+                new CelebrityKeys(keyPrefix));
     }
 
     /** On the graph's sharded instances under {@code keyPrefix} (the graph's), {@code feed.celebrity.recent-pins} (200) per author. */

@@ -3,11 +3,9 @@ package dev.pinfeed.feedstore.redis;
 import dev.pinfeed.config.PinfeedConfig;
 import dev.pinfeed.feedstore.CelebrityPins.RecentPin;
 import dev.pinfeed.feedstore.InterestPins;
-import dev.pinfeed.redismasters.RedisMasterClients;
 import dev.pinfeed.redismasters.RedisMasterConfig;
 import dev.pinfeed.redisshards.RedisShardMap;
 import dev.pinfeed.redisshards.RedisShards;
-import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -24,15 +22,15 @@ public final class RedisInterestPins implements InterestPins {
     private final RecentPinSets sets;
     private final InterestPinKeys keys;
 
-    RedisInterestPins(RedisMasterClients clients, Supplier<RedisShardMap> shards, InterestPinKeys keys, int maxPerInterest) {
-        this.sets = new RecentPinSets(clients, shards, maxPerInterest, "feed.interest.recent-pins");
+    private RedisInterestPins(RecentPinSets sets, InterestPinKeys keys) {
+        this.sets = sets;
         this.keys = keys;
     }
 
     /** Connects to every instance's current master, following failovers; keeps {@code maxPerInterest} pins per interest. */
     public static RedisInterestPins connect(RedisMasterConfig masters, Supplier<RedisShardMap> shards, String keyPrefix, int maxPerInterest) {
-        return new RedisInterestPins(RedisMasterClients.open(masters, new RedisMasterClients.Settings("pinfeed-interest-pins",
-                Duration.ofSeconds(2), Duration.ofSeconds(5), 8)), shards, new InterestPinKeys(keyPrefix), maxPerInterest);
+        return new RedisInterestPins(RecentPinSets.connect(masters, shards, "pinfeed-interest-pins", maxPerInterest, "feed.interest.recent-pins"),
+                new InterestPinKeys(keyPrefix));
     }
 
     /** On the graph's sharded instances under {@code keyPrefix} (the graph's), {@code feed.interest.recent-pins} (200) per interest. */
